@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// The executable: wires the real process to main(). Everything testable lives in cli/main.ts.
+import { main } from './cli/main.js';
+
+const stop = new AbortController();
+const onSignal = (signal: NodeJS.Signals) => {
+  if (stop.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+  stop.abort(signal);
+};
+process.once('SIGINT', onSignal);
+process.once('SIGTERM', onSignal);
+
+const code = await main(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+  stderrIsTTY: process.stderr.isTTY === true,
+  stdoutIsTTY: process.stdout.isTTY === true,
+  signal: stop.signal,
+});
+process.exitCode = stop.signal.aborted ? (stop.signal.reason === 'SIGINT' ? 130 : 143) : code;

@@ -1,0 +1,59 @@
+import { paint } from '../../render/color.js';
+import { statusWord } from '../../render/status.js';
+import { table } from '../../render/table.js';
+import { ago, duration } from '../../render/time.js';
+import { integerFlag, parse } from '../args.js';
+import { EXIT } from '../exit.js';
+import { json, out, type Cli } from '../io.js';
+import { openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
+
+export const help = `usage: vouch log [ID] [--limit N] [--json]
+
+Receipts, newest first: all checks, or one check's. Every execution has one;
+nothing is ever overwritten.
+
+  --limit N  at most N receipts (default 20)
+  --json     [{"id", "check_id", "verdict", "reason", "finished_at", "duration_ms", "exit_code", "actor", "intact"}]`;
+
+export async function run(cli: Cli, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parse('log', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
+  const limit = integerFlag('log', 'limit', values.limit, 1) ?? 20;
+  const workspace = workspaceOf(cli);
+  if (positionals.length > 1) selectChecks(specOf(workspace, cli), positionals);
+  const checkId = positionals[0];
+  const ledger = openLedgerForRead(workspace);
+  const receipts = ledger ? await ledger.listReceipts({ limit, ...(checkId !== undefined && { checkId }) }).finally(() => ledger.close()) : [];
+  if (values.json) {
+    json(
+      cli,
+      receipts.map((r) => ({
+        id: r.body.id,
+        check_id: r.body.check_id,
+        verdict: r.body.verdict,
+        reason: r.body.reason,
+        finished_at: r.body.finished_at,
+        duration_ms: r.body.duration_ms,
+        exit_code: r.body.exit_code,
+        actor: r.body.actor,
+        intact: r.intact,
+      })),
+    );
+    return EXIT.ok;
+  }
+  const p = paint(cli.color);
+  if (receipts.length === 0) {
+    out(cli, checkId ? `no receipts for "${checkId}" yet` : 'no receipts yet: run `vouch verify`');
+    return EXIT.ok;
+  }
+  out(
+    cli,
+    table(
+      receipts.map((r) =>
+        r.intact
+          ? [p.dim(r.body.id), r.body.check_id, statusWord(r.body.verdict, p), r.body.reason, duration(r.body.duration_ms), p.dim(`${ago(r.body.finished_at)} · ${r.body.actor}`)]
+          : [p.dim(r.body.id), '?', p.red('DAMAGED'), 'stored bytes do not match the hash', '', ''],
+      ),
+    ),
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,37 @@
+import { fail } from '../../core/problem.js';
+import { checkStatuses } from '../../engine/status.js';
+import { paint } from '../../render/color.js';
+import { allPass, renderStatusTable, renderSummary, statusJson } from '../../render/status.js';
+import { parse } from '../args.js';
+import { EXIT } from '../exit.js';
+import { json, out, type Cli } from '../io.js';
+import { engineContext, openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
+
+export const help = `usage: vouch status [ID...] [--json]
+
+Each check's current status: its latest receipt judged against the files as
+they are now. PASS only while every covered file and the check's definition
+are unchanged; an edit turns it STALE.
+
+  --json   one object on stdout: {"ok", "checks": [{"id", "status", "reason",
+           "blocking", "receipt", "detail", "recorded_at", "changed"?}]}
+
+exit: 0 every selected blocking check PASS, 1 otherwise, 2 usage/spec/ledger problem`;
+
+export async function run(cli: Cli, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parse('status', args, { json: { type: 'boolean' } });
+  const workspace = workspaceOf(cli);
+  const spec = specOf(workspace, cli);
+  const checks = selectChecks(spec, positionals);
+  const result = await checkStatuses(engineContext(cli, workspace, spec), checks, { openLedger: () => openLedgerForRead(workspace) });
+  if (result.kind === 'trust_error') return fail(result.problem);
+  const statuses = result.statuses;
+  if (values.json) {
+    json(cli, statusJson(statuses));
+  } else {
+    const p = paint(cli.color);
+    out(cli, renderStatusTable(statuses, p));
+    out(cli, renderSummary(statuses, p));
+  }
+  return allPass(statuses) ? EXIT.ok : EXIT.notOk;
+}

@@ -1,0 +1,88 @@
+import { fail } from '../../core/problem.js';
+import { verifyChecks } from '../../engine/verify.js';
+import { paint } from '../../render/color.js';
+import { Progress } from '../../render/progress.js';
+import { renderVerifyLine } from '../../render/receipt-line.js';
+import { allPass, renderSummary } from '../../render/status.js';
+import { parse } from '../args.js';
+import { EXIT } from '../exit.js';
+import { err, json, out, type Cli } from '../io.js';
+import { engineContext, openLedgerForWrite, selectChecks, specOf, workspaceOf } from '../session.js';
+
+export const help = `usage: vouch verify [ID...] [--json]
+
+Runs the named checks (default: all) one after another, exactly as vouch.yaml
+declares them, and appends one receipt per run to the ledger. Nothing runs
+unless this exact vouch.yaml was allowed (\`vouch allow\`).
+
+  --json   one object on stdout: {"ok", "checks": [{"id", "status", "reason",
+           "blocking", "receipt", "detail", "exit_code", "duration_ms"}]}
+
+While a check runs, stderr shows which and for how long (on a terminal).
+exit: 0 every selected blocking check PASS, 1 otherwise, 2 usage/spec/ledger problem`;
+
+export async function run(cli: Cli, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parse('verify', args, { json: { type: 'boolean' } });
+  const workspace = workspaceOf(cli);
+  const spec = specOf(workspace, cli);
+  const checks = selectChecks(spec, positionals);
+  const errPaint = paint(cli.color && cli.io.stderrIsTTY);
+  const progress = cli.io.stderrIsTTY ? new Progress(cli.io.stderr, errPaint) : undefined;
+  const p = paint(cli.color);
+
+  let result;
+  try {
+    result = await verifyChecks(engineContext(cli, workspace, spec), checks, {
+      openLedger: () => openLedgerForWrite(workspace),
+      ...(cli.io.signal && { signal: cli.io.signal }),
+      onEvent: (event) => {
+        if (event.kind === 'check_started') {
+          progress?.start(`${event.check.id}${event.total > 1 ? ` (${event.index + 1}/${event.total})` : ''}`);
+        } else {
+          progress?.stop();
+          if (!values.json) out(cli, renderVerifyLine(event.receipt, event.check.block, p));
+        }
+      },
+    });
+  } finally {
+    progress?.stop();
+  }
+
+  if (result.kind === 'trust_error') return fail(result.problem);
+  if (result.kind === 'not_allowed') {
+    err(
+      cli,
+      `${errPaint.red('vouch:')} nothing was run: ${workspace.specPath} ${result.trust === 'changed' ? 'changed since it was allowed' : 'was never allowed in this workspace'}.\n` +
+        `  ${errPaint.cyan('hint:')} read it (it decides what runs on this machine), then run \`vouch allow\``,
+    );
+    if (values.json) {
+      json(cli, {
+        ok: false,
+        checks: checks.map((c) => ({ id: c.id, status: 'UNKNOWN', reason: 'spec_not_allowed', blocking: c.block, receipt: null, detail: null })),
+      });
+    }
+    return EXIT.notOk;
+  }
+
+  const rows = result.receipts.map((receipt) => {
+    const check = checks.find((c) => c.id === receipt.body.check_id)!;
+    return { receipt, id: check.id, status: receipt.body.verdict, reason: receipt.body.reason, blocking: check.block };
+  });
+  if (!values.json) out(cli, renderSummary(rows, p));
+  if (values.json) {
+    json(cli, {
+      ok: allPass(rows) && rows.length === checks.length,
+      checks: rows.map(({ receipt, blocking }) => ({
+        id: receipt.body.check_id,
+        status: receipt.body.verdict,
+        reason: receipt.body.reason,
+        blocking,
+        receipt: receipt.body.id,
+        detail: receipt.body.detail,
+        exit_code: receipt.body.exit_code,
+        duration_ms: receipt.body.duration_ms,
+      })),
+    });
+  }
+  return allPass(rows) && rows.length === checks.length ? EXIT.ok : EXIT.notOk;
+}

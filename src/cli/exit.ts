@@ -1,0 +1,30 @@
+import type { ProblemCode } from '../core/problem.js';
+import { unreachable } from '../core/unreachable.js';
+
+/**
+ * Exit codes, decided here and nowhere else.
+ * 0: everything selected is fine. 1: something is not (FAIL, STALE, UNKNOWN).
+ * 2: usage, spec or ledger problem. 70: a bug in vouch.
+ */
+export const EXIT = { ok: 0, notOk: 1, usage: 2, internal: 70 } as const;
+
+export function exitCodeFor(code: ProblemCode): number {
+  switch (code) {
+    case 'usage':
+    case 'workspace_not_found':
+    case 'spec_unreadable':
+    case 'spec_invalid':
+    case 'check_not_found':
+    case 'receipt_not_found':
+    case 'receipt_ambiguous':
+    case 'ledger_corrupt':
+    case 'ledger_unreadable':
+    case 'ledger_too_new':
+    case 'trust_store':
+    case 'spec_exists':
+    case 'write_failed':
+      return EXIT.usage;
+    default:
+      return unreachable(code);
+  }
+}

@@ -1,0 +1,34 @@
+import type { Readable, Writable } from 'node:stream';
+
+/** The world a command sees. Passed in, never taken from globals, so tests drive it. */
+export interface CliIo {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly stderrIsTTY: boolean;
+  readonly stdoutIsTTY: boolean;
+  /** Aborted when the process is asked to stop (SIGINT, SIGTERM): running checks are stopped and recorded. */
+  readonly signal?: AbortSignal;
+}
+
+/** Global options, parsed before the command name (and accepted after it too). */
+export interface Cli {
+  readonly io: CliIo;
+  /** `-C DIR`: use this directory instead of searching up from cwd. */
+  readonly dir: string | undefined;
+  readonly color: boolean;
+}
+
+export function out(cli: Cli, text: string): void {
+  cli.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+export function err(cli: Cli, text: string): void {
+  cli.io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+export function json(cli: Cli, value: unknown): void {
+  cli.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

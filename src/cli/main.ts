@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+import { VouchProblem } from '../core/problem.js';
+import { closest } from '../core/suggest.js';
+import { LedgerError } from '../ledger/ledger.js';
+import { colorEnabled, paint } from '../render/color.js';
+import { problemJson, renderProblem } from '../render/problem.js';
+import { VERSION } from '../version.js';
+import { EXIT, exitCodeFor } from './exit.js';
+import type { Cli, CliIo } from './io.js';
+import { COMMANDS } from './registry.js';
+import { ledgerProblem } from './session.js';
+
+const USAGE = `vouch ${VERSION}: makes "done" a fact. Runs the checks an operator declared, fingerprints
+the files they cover, and records a receipt: PASS, FAIL, UNKNOWN or STALE.
+
+usage: vouch [-C DIR] [--no-color] <command> [options]
+
+commands:
+${Object.entries(COMMANDS)
+  .map(([name, entry]) => `  ${name.padEnd(8)} ${entry.summary}`)
+  .join('\n')}
+
+global options:
+  -C, --dir DIR   use the workspace at DIR (default: nearest vouch.yaml upwards)
+  --no-color      no colour (also NO_COLOR=1; colour is off when not a terminal)
+  -h, --help      this help; \`vouch <command> --help\` for a command
+  -V, --version   print the version
+
+exit codes: 0 every selected blocking check PASS · 1 some FAIL, STALE or UNKNOWN
+            2 usage, spec or ledger problem · 70 internal error (a bug)
+environment: VOUCH_HOME (trust and keys; default $XDG_CONFIG_HOME/vouch or ~/.config/vouch)`;
+
+/** Runs one invocation; returns the exit code. Nothing here calls process.exit. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const wantsJson = argv.includes('--json');
+  let p = paint(colorEnabled(io.stderrIsTTY, io.env, argv.includes('--no-color') ? false : undefined));
+  try {
+    const commandAt = argv.findIndex((arg, i) => !arg.startsWith('-') && argv[i - 1] !== '-C' && argv[i - 1] !== '--dir');
+    const globalArgs = commandAt < 0 ? argv : argv.slice(0, commandAt);
+    const { values } = parseGlobal(globalArgs);
+    if (values.version) {
+      io.stdout.write(`${VERSION}\n`);
+      return EXIT.ok;
+    }
+    if (commandAt < 0 || argv[commandAt] === 'help') {
+      const topic = commandAt >= 0 ? argv[commandAt + 1] : undefined;
+      if (topic && COMMANDS[topic]) {
+        io.stdout.write(`${(await COMMANDS[topic].load()).help}\n`);
+        return EXIT.ok;
+      }
+      (values.help || commandAt >= 0 ? io.stdout : io.stderr).write(`${USAGE}\n`);
+      return values.help || commandAt >= 0 ? EXIT.ok : EXIT.usage;
+    }
+    const name = argv[commandAt]!;
+    const entry = COMMANDS[name];
+    if (!entry) {
+      const guess = closest(name, Object.keys(COMMANDS));
+      throw new VouchProblem({
+        code: 'usage',
+        message: `unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}`,
+        expected: `one of: ${Object.keys(COMMANDS).join(', ')}`,
+        hint: 'run `vouch --help`',
+      });
+    }
+    const rest = argv.slice(commandAt + 1);
+    const command = await entry.load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout.write(`${command.help}\n`);
+      return EXIT.ok;
+    }
+    const dir = values.dir ?? optionValue(rest, '-C', '--dir');
+    const noColor = values['no-color'] === true || rest.includes('--no-color');
+    const cli: Cli = { io, dir, color: colorEnabled(io.stdoutIsTTY, io.env, noColor ? false : undefined) };
+    p = paint(colorEnabled(io.stderrIsTTY, io.env, noColor ? false : undefined));
+    return await command.run(cli, rest);
+  } catch (error) {
+    const problem = error instanceof VouchProblem ? error.problem : error instanceof LedgerError ? ledgerProblem(error) : undefined;
+    if (problem) {
+      io.stderr.write(renderProblem(problem, p));
+      if (wantsJson) io.stdout.write(`${JSON.stringify(problemJson(problem), null, 2)}\n`);
+      return exitCodeFor(problem.code);
+    }
+    io.stderr.write(
+      `vouch: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n` +
+        `This is a bug in vouch ${VERSION} (node ${process.version}, ${process.platform}). ` +
+        'Please report it with the command you ran and this message.\n',
+    );
+    return EXIT.internal;
+  }
+}
+
+function parseGlobal(args: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...args],
+      options: {
+        dir: { type: 'string', short: 'C' },
+        'no-color': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
+        json: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new VouchProblem({ code: 'usage', message: (error as Error).message, hint: 'run `vouch --help`' });
+  }
+}
+
+function optionValue(args: readonly string[], short: string, long: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if ((arg === short || arg === long) && i + 1 < args.length) return args[i + 1];
+    if (arg.startsWith(`${long}=`)) return arg.slice(long.length + 1);
+  }
+  return undefined;
+}

@@ -1,0 +1,26 @@
+import type { Cli } from './io.js';
+
+/** A command module: loaded only when its command runs. */
+export interface CommandModule {
+  readonly help: string;
+  run(cli: Cli, args: readonly string[]): Promise<number>;
+}
+
+export interface CommandEntry {
+  readonly summary: string;
+  readonly load: () => Promise<CommandModule>;
+}
+
+/** Every command, in the order `vouch --help` lists them. */
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  init: { summary: 'print a starter vouch.yaml for this project (--write to create and allow it)', load: () => import('./commands/init.js') },
+  allow: { summary: 'trust this exact vouch.yaml for this workspace', load: () => import('./commands/allow.js') },
+  deny: { summary: 'withdraw trust from this workspace', load: () => import('./commands/deny.js') },
+  checks: { summary: 'list the configured checks, validated', load: () => import('./commands/checks.js') },
+  verify: { summary: 'run checks and record a receipt for each', load: () => import('./commands/verify.js') },
+  status: { summary: "each check's current status against the files as they are now", load: () => import('./commands/status.js') },
+  show: { summary: 'one receipt in full', load: () => import('./commands/show.js') },
+  log: { summary: 'receipts, newest first', load: () => import('./commands/log.js') },
+  gc: { summary: 'remove old receipts (never the latest of a check)', load: () => import('./commands/gc.js') },
+  schema: { summary: 'print the JSON Schema of vouch.yaml', load: () => import('./commands/schema.js') },
+};

@@ -1,0 +1,63 @@
+/**
+ * A problem that stops a command: bad usage, an invalid spec, an unreadable
+ * ledger. Problems are data; the CLI renders them in one place and decides
+ * the exit code from `code` in one place (see cli/exit.ts).
+ */
+export type ProblemCode =
+  /** The command line itself is wrong (unknown flag, missing argument). */
+  | 'usage'
+  /** No vouch.yaml in this directory or any parent. */
+  | 'workspace_not_found'
+  /** vouch.yaml could not be read. */
+  | 'spec_unreadable'
+  /** vouch.yaml is not valid YAML or does not match the schema. */
+  | 'spec_invalid'
+  /** A named check id is not in the spec. */
+  | 'check_not_found'
+  /** A receipt id (or prefix) matched nothing, or more than one receipt. */
+  | 'receipt_not_found'
+  | 'receipt_ambiguous'
+  /** The ledger file is damaged or is not a vouch ledger. */
+  | 'ledger_corrupt'
+  /** The ledger could not be opened (permissions, missing directory, lock). */
+  | 'ledger_unreadable'
+  /** The ledger was written by a newer vouch. */
+  | 'ledger_too_new'
+  /** The trust store under VOUCH_HOME could not be read or written. */
+  | 'trust_store'
+  /** `init --write` found a spec already there. */
+  | 'spec_exists'
+  /** A file vouch needed to write could not be written. */
+  | 'write_failed';
+
+export interface Problem {
+  readonly code: ProblemCode;
+  /** One sentence: what went wrong. */
+  readonly message: string;
+  /** Where: a path, optionally with :line:column. */
+  readonly where?: string;
+  /** What was expected there. */
+  readonly expected?: string;
+  /** What was found instead, quoted by the renderer. */
+  readonly found?: string;
+  /** What to do next. */
+  readonly hint?: string;
+  /** Further problems of the same kind (every spec error, not just the first). */
+  readonly more?: readonly Problem[];
+}
+
+/**
+ * Carries a Problem from deep inside a command to the one top-level catch.
+ * Used only where returning a value through every layer would add noise;
+ * library code that can fail in expected ways returns results instead.
+ */
+export class VouchProblem extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.message);
+    this.name = 'VouchProblem';
+  }
+}
+
+export function fail(problem: Problem): never {
+  throw new VouchProblem(problem);
+}

@@ -1,0 +1,58 @@
+/** The four answers vouch gives about a check. See design.md, "Statuses". */
+export type Status = 'PASS' | 'FAIL' | 'UNKNOWN' | 'STALE';
+
+/** The verdict recorded in a receipt: what one execution showed. */
+export type Verdict = 'PASS' | 'FAIL' | 'UNKNOWN';
+
+/**
+ * Stable reason codes, shown in `--json` and in every front end. A code is
+ * never reused for another meaning; new situations get new codes.
+ */
+export type Reason =
+  // PASS
+  | 'ok'
+  // FAIL
+  | 'exit_code'
+  | 'signal'
+  | 'expectation_unmet'
+  // UNKNOWN
+  | 'no_receipt'
+  | 'timeout'
+  | 'spawn_error'
+  | 'interrupted'
+  | 'scope_empty'
+  | 'path_escape'
+  | 'cwd_invalid'
+  | 'changed_during_run'
+  | 'changed_during_hash'
+  | 'scope_unreadable'
+  | 'artifact_missing'
+  | 'output_truncated'
+  | 'spec_not_allowed'
+  | 'ledger_corrupt'
+  // STALE
+  | 'fingerprint_changed'
+  | 'definition_changed';
+
+export const REASONS: readonly Reason[] = [
+  'ok',
+  'exit_code',
+  'signal',
+  'expectation_unmet',
+  'no_receipt',
+  'timeout',
+  'spawn_error',
+  'interrupted',
+  'scope_empty',
+  'path_escape',
+  'cwd_invalid',
+  'changed_during_run',
+  'changed_during_hash',
+  'scope_unreadable',
+  'artifact_missing',
+  'output_truncated',
+  'spec_not_allowed',
+  'ledger_corrupt',
+  'fingerprint_changed',
+  'definition_changed',
+];

@@ -1,0 +1,20 @@
+import type { Actor, StoredReceipt } from '../receipt/receipt.js';
+import type { CheckDef, Spec } from '../spec/model.js';
+import type { Workspace } from '../workspace/find.js';
+
+/** Progress of a verify, for front ends that show it. */
+export type VerifyEvent =
+  | { readonly kind: 'check_started'; readonly check: CheckDef; readonly index: number; readonly total: number }
+  | { readonly kind: 'check_finished'; readonly check: CheckDef; readonly receipt: StoredReceipt };
+
+/** Everything the engine needs from its caller. Front ends build one. */
+export interface EngineContext {
+  readonly workspace: Workspace;
+  readonly spec: Spec;
+  /** VOUCH_HOME: where trust lives. */
+  readonly home: string;
+  readonly actor: Actor;
+  /** The caller's environment; the check receives only an allowlist of it. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly now?: () => Date;
+}

@@ -1,0 +1,34 @@
+import { digestJson, type Sha256 } from '../core/digest.js';
+import { manifestDigest, type Group, type Manifest } from '../scope/manifest.js';
+import { scanScope, type ScanProblem } from '../scope/scan.js';
+import type { CheckDef } from '../spec/model.js';
+
+/**
+ * One check's fingerprint: its definition digest and the manifest of every
+ * file in its scope, named by one digest. Two fingerprints are equal exactly
+ * when the definition and every covered file's bytes are.
+ */
+export interface Fingerprint {
+  readonly digest: Sha256;
+  readonly manifest: Manifest;
+  readonly manifestDigest: Sha256;
+  readonly problems: readonly ScanProblem[];
+}
+
+export const ALL_GROUPS: readonly Group[] = ['source', 'test', 'artifact'];
+export const INPUT_GROUPS: readonly Group[] = ['source', 'test'];
+
+export function fingerprintDigest(definition: Sha256, manifest: Sha256): Sha256 {
+  return digestJson({ v: 1, definition, manifest });
+}
+
+export function computeFingerprint(root: string, check: CheckDef, groups: readonly Group[] = ALL_GROUPS): Fingerprint {
+  const scan = scanScope(root, check, groups);
+  const digestOfManifest = manifestDigest(scan.manifest);
+  return {
+    digest: fingerprintDigest(check.definitionDigest, digestOfManifest),
+    manifest: scan.manifest,
+    manifestDigest: digestOfManifest,
+    problems: scan.problems,
+  };
+}

@@ -1,0 +1,164 @@
+import { realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Problem } from '../core/problem.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { ReceiptDraft, StoredReceipt } from '../receipt/receipt.js';
+import { checkEnvironment } from '../runner/env.js';
+import { runCommand, type RunOutcome } from '../runner/run.js';
+import { isInside } from '../scope/scan.js';
+import type { CheckDef } from '../spec/model.js';
+import { trustState } from '../trust/trust.js';
+import { VERSION } from '../version.js';
+import type { EngineContext, VerifyEvent } from './context.js';
+import { streamRecord } from './excerpt.js';
+import { resolveExecutable } from './executable.js';
+import { ALL_GROUPS, computeFingerprint, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
+import { gitState, type GitState } from './git.js';
+import { judgeBeforeRun, judgeRun, type Judgement } from './verdict.js';
+import { newId } from '../core/ids.js';
+
+/** Bytes kept from the start and from the end of each output stream while a check runs. */
+export const CAPTURE_WINDOW = 1 << 20;
+
+export interface VerifyOptions {
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (event: VerifyEvent) => void;
+  /** Opens (creating if needed) the ledger; called only once trust is settled. */
+  readonly openLedger: () => Ledger;
+}
+
+export type VerifyResult =
+  | { readonly kind: 'not_allowed'; readonly trust: 'never' | 'changed' }
+  | { readonly kind: 'trust_error'; readonly problem: Problem }
+  | { readonly kind: 'ran'; readonly receipts: readonly StoredReceipt[] };
+
+/**
+ * Runs checks one after another and appends one receipt per execution. Runs
+ * nothing unless the spec's exact bytes were allowed for this workspace.
+ */
+export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef[], options: VerifyOptions): Promise<VerifyResult> {
+  const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
+  if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
+  if (trust.value.kind !== 'allowed') return { kind: 'not_allowed', trust: trust.value.kind };
+
+  const ledger = options.openLedger();
+  const git = gitState(ctx.workspace.root);
+  const receipts: StoredReceipt[] = [];
+  for (const [index, check] of checks.entries()) {
+    if (options.signal?.aborted) break;
+    options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
+    const receipt = await verifyOne(ctx, check, ledger, git, options.signal);
+    receipts.push(receipt);
+    options.onEvent?.({ kind: 'check_finished', check, receipt });
+  }
+  return { kind: 'ran', receipts };
+}
+
+async function verifyOne(
+  ctx: EngineContext,
+  check: CheckDef,
+  ledger: Ledger,
+  git: Promise<GitState | null>,
+  signal: AbortSignal | undefined,
+): Promise<StoredReceipt> {
+  const now = ctx.now ?? (() => new Date());
+  const root = ctx.workspace.root;
+  const startedAt = now();
+  const before = computeFingerprint(root, check, INPUT_GROUPS);
+  const cwd = resolveCwd(root, check.cwd);
+
+  const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement);
+  if (refusal !== undefined || !cwd.ok) {
+    const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
+    return ledger.appendReceipt(
+      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null }),
+      before.manifest,
+    );
+  }
+
+  const env = checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id });
+  const executable = check.shell ? null : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
+  const outcome = await runCommand({
+    argv: check.run,
+    shell: check.shell,
+    cwd: cwd.path,
+    env,
+    timeoutMs: check.timeout * 1000,
+    captureWindow: CAPTURE_WINDOW,
+    ...(signal && { signal }),
+  });
+  const after = computeFingerprint(root, check, ALL_GROUPS);
+  const judgement = judgeRun(outcome, before, after, check.expect, root);
+  return ledger.appendReceipt(
+    draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable }),
+    after.manifest,
+  );
+}
+
+type Cwd = { ok: true; path: string } | { ok: false; judgement: Judgement };
+
+function resolveCwd(root: string, cwd: string): Cwd {
+  const absolute = cwd === '.' ? root : join(root, cwd);
+  try {
+    const real = realpathSync(absolute);
+    if (!isInside(root, real)) {
+      return { ok: false, judgement: { verdict: 'UNKNOWN', reason: 'path_escape', detail: `cwd ${cwd} resolves outside the workspace, to ${real}` } };
+    }
+    if (!statSync(real).isDirectory()) throw Object.assign(new Error(), { code: 'ENOTDIR' });
+    return { ok: true, path: real };
+  } catch (error) {
+    return {
+      ok: false,
+      judgement: { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: `cwd ${cwd} is not a directory (${(error as NodeJS.ErrnoException).code ?? 'error'})` },
+    };
+  }
+}
+
+interface DraftInput {
+  readonly startedAt: Date;
+  readonly finishedAt: Date;
+  readonly fingerprint: Fingerprint;
+  readonly judgement: Judgement;
+  readonly git: GitState | null;
+  readonly run: RunOutcome | null;
+  readonly executable: string | null;
+}
+
+function draft(ctx: EngineContext, check: CheckDef, input: DraftInput): ReceiptDraft {
+  const run = input.run;
+  const exited = run?.kind === 'exited' ? run : undefined;
+  return {
+    v: 1,
+    kind: 'receipt',
+    id: newId(input.startedAt.getTime()),
+    check_id: check.id,
+    definition_digest: check.definitionDigest,
+    spec_sha256: ctx.spec.sha256,
+    argv: check.run,
+    shell: check.shell,
+    cwd: check.cwd,
+    timeout_s: check.timeout,
+    env_names: Object.keys(checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id })).sort(),
+    executable: input.executable,
+    ran: run !== null,
+    started_at: (run?.startedAt ?? input.startedAt).toISOString(),
+    finished_at: input.finishedAt.toISOString(),
+    duration_ms: run?.durationMs ?? 0,
+    exit_code: exited?.exitCode ?? null,
+    signal: exited?.signal ?? null,
+    timed_out: exited?.timedOut ?? false,
+    stdout: exited ? streamRecord(exited.stdout, ctx.spec.excerptBytes) : null,
+    stderr: exited ? streamRecord(exited.stderr, ctx.spec.excerptBytes) : null,
+    manifest_digest: input.fingerprint.manifestDigest,
+    file_count: input.fingerprint.manifest.files.length,
+    fingerprint: input.fingerprint.digest,
+    verdict: input.judgement.verdict,
+    reason: input.judgement.reason,
+    detail: input.judgement.detail,
+    proves: check.proves,
+    engine: { name: 'vouch', version: VERSION },
+    platform: { os: process.platform, arch: process.arch, node: process.version },
+    git: input.git,
+    actor: ctx.actor,
+  };
+}

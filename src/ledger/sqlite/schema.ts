@@ -1,0 +1,27 @@
+/**
+ * The SQLite ledger's schema, by version. A migration runs once, inside a
+ * transaction, and records the version it reached in `meta`.
+ */
+export const LEDGER_FORMAT = 'vouch-ledger';
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: the chain of entries (receipts and gc records), manifests by digest,
+  // and the hashes of entries removed by gc so the chain still links.
+  `
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE chain (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    check_id TEXT,
+    manifest TEXT,
+    created_at INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    body TEXT NOT NULL,
+    signature TEXT
+  );
+  CREATE INDEX chain_by_check ON chain (check_id, seq) WHERE kind = 'receipt';
+  CREATE TABLE manifests (digest TEXT PRIMARY KEY, body BLOB NOT NULL) WITHOUT ROWID;
+  CREATE TABLE pruned (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, hash TEXT NOT NULL, gc_id TEXT NOT NULL);
+  `,
+];

@@ -1,0 +1,280 @@
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { canonicalize } from '../../core/jcs.js';
+import { sha256, type Sha256 } from '../../core/digest.js';
+import { newId } from '../../core/ids.js';
+import { manifestDigest, type Manifest } from '../../scope/manifest.js';
+import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
+import { LedgerError, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerStats, type ReceiptQuery } from '../ledger.js';
+import { LEDGER_FORMAT, MIGRATIONS } from './schema.js';
+
+interface ChainRow {
+  seq: number;
+  id: string;
+  hash: string;
+  body: string;
+}
+
+const BUSY_TIMEOUT_MS = 30_000;
+
+export interface OpenOptions {
+  /** Create the file (and its directory) when absent. Reads never create. */
+  readonly create: boolean;
+}
+
+/**
+ * Opens the SQLite ledger, or returns undefined when it does not exist and
+ * `create` is false (nothing recorded yet is not an error).
+ */
+export function openSqliteLedger(path: string, options: OpenOptions): SqliteLedger | undefined {
+  if (!options.create && !existsSync(path)) return undefined;
+  if (options.create) prepareStateDir(dirname(path));
+  let db: Database.Database;
+  try {
+    db = new Database(path, { fileMustExist: !options.create, timeout: BUSY_TIMEOUT_MS });
+  } catch (error) {
+    throw translate(error, path);
+  }
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, path);
+  } catch (error) {
+    db.close();
+    throw translate(error, path);
+  }
+  return new SqliteLedger(db, path);
+}
+
+/** .vouch/ ignores itself in git, so the ledger never makes a tree dirty. */
+function prepareStateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const ignore = join(dir, '.gitignore');
+  if (!existsSync(ignore)) writeFileSync(ignore, '# vouch state: local receipts, never committed\n*\n');
+}
+
+function migrate(db: Database.Database, path: string): void {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+  const tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+  if (!hasMeta && tables > 0) throw new LedgerError('corrupt', 'the file is an SQLite database but not a vouch ledger', path);
+  const run = db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
+    const format = db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined;
+    if (format && format.value !== LEDGER_FORMAT) throw new LedgerError('corrupt', `unexpected ledger format "${format.value}"`, path);
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+    const version = row ? Number(row.value) : 0;
+    if (!Number.isInteger(version) || version < 0) throw new LedgerError('corrupt', `unreadable schema version "${row?.value}"`, path);
+    if (version > MIGRATIONS.length) {
+      throw new LedgerError('too_new', `ledger schema ${version} is newer than this vouch understands (${MIGRATIONS.length})`, path);
+    }
+    for (let next = version; next < MIGRATIONS.length; next++) db.exec(MIGRATIONS[next]!);
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('format', ?), ('schema_version', ?)").run(LEDGER_FORMAT, String(MIGRATIONS.length));
+  });
+  if (hasMeta) {
+    const current = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as string | undefined;
+    if (Number(current ?? 0) === MIGRATIONS.length) return;
+  }
+  run.immediate();
+}
+
+function translate(error: unknown, path: string): unknown {
+  if (error instanceof LedgerError) return error;
+  const code = (error as { code?: string }).code ?? '';
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    return new LedgerError('corrupt', `the ledger is damaged (${code})`, path, { cause: error });
+  }
+  if (code.startsWith('SQLITE_')) {
+    return new LedgerError('unreadable', `the ledger cannot be used (${code}: ${(error as Error).message})`, path, { cause: error });
+  }
+  return error;
+}
+
+export class SqliteLedger implements Ledger {
+  constructor(
+    private readonly db: Database.Database,
+    readonly path: string,
+  ) {}
+
+  private guard<T>(work: () => T): Promise<T> {
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      const translated = translate(error, this.path);
+      return Promise.reject(translated instanceof Error ? translated : new Error(String(translated)));
+    }
+  }
+
+  appendReceipt(draft: ReceiptDraft, manifest: Manifest): Promise<StoredReceipt> {
+    return this.guard(() => {
+      const digest = manifestDigest(manifest);
+      if (digest !== draft.manifest_digest) throw new Error('bug: receipt manifest_digest does not match its manifest');
+      const last = this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck();
+      const hasManifest = this.db.prepare('SELECT 1 FROM manifests WHERE digest = ?').pluck();
+      const insertManifest = this.db.prepare('INSERT OR IGNORE INTO manifests (digest, body) VALUES (?, ?)');
+      const insert = this.db.prepare(
+        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+      const append = this.db.transaction(() => {
+        const prev = (last.get() as Sha256 | undefined) ?? null;
+        const body: ReceiptBody = { ...draft, prev_hash: prev };
+        const text = canonicalize(body);
+        const hash = sha256(text);
+        // Stored once per digest: an unchanged tree adds no manifest bytes.
+        if (hasManifest.get(digest) === undefined) insertManifest.run(digest, encodeManifest(manifest));
+        const info = insert.run(body.id, 'receipt', body.check_id, digest, Date.parse(body.finished_at), hash, text);
+        return { seq: Number(info.lastInsertRowid), hash, body, intact: true } satisfies StoredReceipt;
+      });
+      return append.immediate();
+    });
+  }
+
+  latestReceipts(checkIds: readonly string[]): Promise<Map<string, StoredReceipt>> {
+    return this.guard(() => {
+      const query = this.db.prepare(
+        "SELECT seq, id, hash, body FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT 1",
+      );
+      const result = new Map<string, StoredReceipt>();
+      for (const id of checkIds) {
+        const row = query.get(id) as ChainRow | undefined;
+        if (row) result.set(id, decode(row));
+      }
+      return result;
+    });
+  }
+
+  findReceipt(idOrPrefix: string): Promise<FindResult> {
+    return this.guard(() => {
+      const prefix = idOrPrefix.toLowerCase();
+      const rows = this.db
+        .prepare("SELECT seq, id, hash, body FROM chain WHERE kind = 'receipt' AND id >= ? AND id < ? ORDER BY id LIMIT 5")
+        .all(prefix, `${prefix}\u{10ffff}`) as ChainRow[];
+      if (rows.length === 0) return { kind: 'none' };
+      const exact = rows.find((row) => row.id === prefix);
+      if (exact) return { kind: 'found', receipt: decode(exact) };
+      if (rows.length > 1) return { kind: 'ambiguous', ids: rows.map((row) => row.id) };
+      return { kind: 'found', receipt: decode(rows[0]!) };
+    });
+  }
+
+  listReceipts(query: ReceiptQuery): Promise<StoredReceipt[]> {
+    return this.guard(() => {
+      const rows = (
+        query.checkId === undefined
+          ? this.db.prepare("SELECT seq, id, hash, body FROM chain WHERE kind = 'receipt' ORDER BY seq DESC LIMIT ?").all(query.limit)
+          : this.db
+              .prepare("SELECT seq, id, hash, body FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT ?")
+              .all(query.checkId, query.limit)
+      ) as ChainRow[];
+      return rows.map(decode);
+    });
+  }
+
+  getManifest(digest: Sha256): Promise<Manifest | undefined> {
+    return this.guard(() => {
+      const row = this.db.prepare('SELECT body FROM manifests WHERE digest = ?').pluck().get(digest) as Buffer | undefined;
+      if (!row) return undefined;
+      const manifest = decodeManifest(row);
+      // A manifest that does not hash to its key is damage, not data.
+      if (!manifest || manifestDigest(manifest) !== digest) return undefined;
+      return manifest;
+    });
+  }
+
+  gc(policy: GcPolicy): Promise<GcResult> {
+    return this.guard(() => {
+      const run = this.db.transaction((): GcResult => {
+        const keepPerCheck = Math.max(1, policy.keepPerCheck ?? Number.MAX_SAFE_INTEGER);
+        const cutoff = policy.keepDays === undefined ? Number.MAX_SAFE_INTEGER : policy.now.getTime() - policy.keepDays * 86_400_000;
+        if (policy.keepDays === undefined && policy.keepPerCheck === undefined) {
+          return { removed: 0, manifestsRemoved: 0, gcEntryId: null };
+        }
+        // Rank receipts per check, newest first; rank 1 is never removed.
+        const doomed = this.db
+          .prepare(
+            `SELECT seq, id, hash FROM (
+               SELECT seq, id, hash, created_at,
+                      ROW_NUMBER() OVER (PARTITION BY check_id ORDER BY seq DESC) AS rank
+               FROM chain WHERE kind = 'receipt')
+             WHERE rank > 1 AND (rank > ? OR created_at < ?)
+             ORDER BY seq`,
+          )
+          .all(keepPerCheck, policy.keepDays === undefined ? -1 : cutoff) as { seq: number; id: string; hash: string }[];
+        if (doomed.length === 0) return { removed: 0, manifestsRemoved: 0, gcEntryId: null };
+        const gcId = newId(policy.now.getTime());
+        const keep = this.db.prepare('INSERT INTO pruned (seq, id, hash, gc_id) VALUES (?, ?, ?, ?)');
+        const drop = this.db.prepare('DELETE FROM chain WHERE seq = ?');
+        const list = sha256(doomed.map((row) => `${row.seq}:${row.hash}\n`).join(''));
+        for (const row of doomed) {
+          keep.run(row.seq, row.id, row.hash, gcId);
+          drop.run(row.seq);
+        }
+        const manifestsRemoved = this.db
+          .prepare('DELETE FROM manifests WHERE digest NOT IN (SELECT manifest FROM chain WHERE manifest IS NOT NULL)')
+          .run().changes;
+        const prev = (this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck().get() as Sha256 | undefined) ?? null;
+        const body = {
+          v: 1,
+          kind: 'gc',
+          id: gcId,
+          at: policy.now.toISOString(),
+          removed: doomed.length,
+          first_seq: doomed[0]!.seq,
+          last_seq: doomed[doomed.length - 1]!.seq,
+          // sha256 over "seq:hash\n" of every removed entry, in order: audit checks it against `pruned`.
+          removed_digest: list,
+          policy: { keep_days: policy.keepDays ?? null, keep_per_check: policy.keepPerCheck ?? null },
+          prev_hash: prev,
+        };
+        const text = canonicalize(body);
+        this.db
+          .prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body) VALUES (?, ?, NULL, NULL, ?, ?, ?)')
+          .run(gcId, 'gc', policy.now.getTime(), sha256(text), text);
+        return { removed: doomed.length, manifestsRemoved, gcEntryId: gcId };
+      });
+      return run.immediate();
+    });
+  }
+
+  stats(): Promise<LedgerStats> {
+    return this.guard(() => {
+      const receipts = this.db.prepare("SELECT count(*) FROM chain WHERE kind = 'receipt'").pluck().get() as number;
+      const manifests = this.db.prepare('SELECT count(*) FROM manifests').pluck().get() as number;
+      const pages = this.db.pragma('page_count', { simple: true }) as number;
+      const pageSize = this.db.pragma('page_size', { simple: true }) as number;
+      return { receipts, manifests, bytes: pages * pageSize };
+    });
+  }
+
+  close(): Promise<void> {
+    this.db.close();
+    return Promise.resolve();
+  }
+}
+
+function decode(row: ChainRow): StoredReceipt {
+  let body: ReceiptBody;
+  try {
+    body = JSON.parse(row.body) as ReceiptBody;
+  } catch {
+    return { seq: row.seq, hash: row.hash as Sha256, body: { id: row.id } as ReceiptBody, intact: false };
+  }
+  // The stored text must still hash to the stored hash; whether the chain
+  // links and signatures hold is `vouch audit`'s work, not every read's.
+  const intact = sha256(row.body) === row.hash && body.id === row.id;
+  return { seq: row.seq, hash: row.hash as Sha256, body, intact };
+}
+
+function encodeManifest(manifest: Manifest): Buffer {
+  return deflateRawSync(canonicalize({ files: manifest.files, refused: manifest.refused }));
+}
+
+function decodeManifest(blob: Buffer): Manifest | undefined {
+  try {
+    return JSON.parse(inflateRawSync(blob).toString('utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+}

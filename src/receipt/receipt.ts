@@ -1,0 +1,76 @@
+import type { Sha256 } from '../core/digest.js';
+import type { Reason, Verdict } from '../core/status.js';
+
+/** Who asked for a run. A label for the record, not an authentication. */
+export type Actor = 'cli' | 'hook' | 'mcp' | 'service';
+
+/** One output stream of a run: hash of everything, a redacted excerpt of the end. */
+export interface StreamRecord {
+  readonly sha256: Sha256;
+  readonly bytes: number;
+  /** The last excerpt_bytes of the stream (whole lines), redacted. */
+  readonly excerpt: string;
+  /** True when the excerpt is not the whole stream. */
+  readonly truncated: boolean;
+}
+
+/**
+ * The immutable record of one execution. Its canonical JSON (RFC 8785) is
+ * hashed; `prev_hash` chains it to the entry before it in the ledger.
+ */
+export interface ReceiptBody {
+  readonly v: 1;
+  readonly kind: 'receipt';
+  readonly id: string;
+  readonly check_id: string;
+  /** Digest of the check's definition when it ran. */
+  readonly definition_digest: Sha256;
+  /** SHA-256 of vouch.yaml when it ran (the allowed spec). */
+  readonly spec_sha256: Sha256;
+  readonly argv: readonly string[];
+  readonly shell: boolean;
+  /** Workspace-relative. */
+  readonly cwd: string;
+  readonly timeout_s: number;
+  /** Names (never values) of the environment passed to the check. */
+  readonly env_names: readonly string[];
+  /** argv[0] resolved on PATH when it ran; null if not found or with a shell. */
+  readonly executable: string | null;
+  /** False when a problem found before the run stopped it from starting. */
+  readonly ran: boolean;
+  readonly started_at: string;
+  readonly finished_at: string;
+  readonly duration_ms: number;
+  readonly exit_code: number | null;
+  readonly signal: string | null;
+  readonly timed_out: boolean;
+  readonly stdout: StreamRecord | null;
+  readonly stderr: StreamRecord | null;
+  /** Digest of the file manifest (stored once per distinct digest). */
+  readonly manifest_digest: Sha256;
+  readonly file_count: number;
+  /** Digest of definition + manifest: what `status` compares with now. */
+  readonly fingerprint: Sha256;
+  readonly verdict: Verdict;
+  readonly reason: Reason;
+  /** One line for people: which file changed, the spawn error, ... */
+  readonly detail: string | null;
+  readonly proves: string;
+  readonly engine: { readonly name: 'vouch'; readonly version: string };
+  readonly platform: { readonly os: string; readonly arch: string; readonly node: string };
+  readonly git: { readonly head: string | null; readonly dirty: boolean } | null;
+  readonly actor: Actor;
+  /** Hash of the previous ledger entry; null for the first. */
+  readonly prev_hash: Sha256 | null;
+}
+
+/** A receipt as read back from a ledger. */
+export interface StoredReceipt {
+  readonly seq: number;
+  readonly hash: Sha256;
+  readonly body: ReceiptBody;
+  /** False when the stored bytes no longer hash to the stored hash. */
+  readonly intact: boolean;
+}
+
+export type ReceiptDraft = Omit<ReceiptBody, 'prev_hash'>;

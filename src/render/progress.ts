@@ -1,0 +1,38 @@
+import type { Writable } from 'node:stream';
+import type { Paint } from './color.js';
+import { duration } from './time.js';
+
+/**
+ * One self-rewriting line on a terminal: which check runs and for how long.
+ * Used only when stderr is a TTY; logs and pipes get no carriage returns.
+ */
+export class Progress {
+  private timer: NodeJS.Timeout | undefined;
+  private label = '';
+  private started = 0;
+
+  constructor(
+    private readonly stream: Writable,
+    private readonly p: Paint,
+  ) {}
+
+  start(label: string): void {
+    this.stop();
+    this.label = label;
+    this.started = Date.now();
+    this.draw();
+    this.timer = setInterval(() => this.draw(), 250);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.label) this.stream.write('\r\u001b[2K');
+    this.timer = undefined;
+    this.label = '';
+  }
+
+  private draw(): void {
+    this.stream.write(`\r\u001b[2K${this.p.cyan('…')} ${this.label} ${this.p.dim(duration(Date.now() - this.started))}`);
+  }
+}

@@ -1,0 +1,53 @@
+import type { Reason } from '../core/status.js';
+import { unreachable } from '../core/unreachable.js';
+
+/**
+ * Every reason code in words: what it means and what to do. One exhaustive
+ * switch, so a new reason does not compile until it can be explained.
+ */
+export function explainReason(reason: Reason, checkId: string): { meaning: string; next: string | null } {
+  switch (reason) {
+    case 'ok':
+      return { meaning: 'the command met its expectation on the recorded files', next: null };
+    case 'exit_code':
+      return { meaning: 'the command exited with the wrong code', next: `read the output with \`vouch show\`, fix the cause, then \`vouch verify ${checkId}\`` };
+    case 'signal':
+      return { meaning: 'the command was killed by a signal', next: `find out what killed it, then \`vouch verify ${checkId}\`` };
+    case 'expectation_unmet':
+      return { meaning: 'the command exited 0 but its expected output or file was not there', next: `\`vouch show\` the receipt, fix the cause, then \`vouch verify ${checkId}\`` };
+    case 'no_receipt':
+      return { meaning: 'the check has never run in this workspace', next: `\`vouch verify ${checkId}\`` };
+    case 'timeout':
+      return { meaning: 'the command was still running at its timeout; its process group was killed', next: 'make it faster or raise `timeout` in vouch.yaml (then `vouch allow`)' };
+    case 'spawn_error':
+      return { meaning: 'the command could not be started', next: 'check that argv[0] exists on the PATH the check receives' };
+    case 'interrupted':
+      return { meaning: 'vouch was interrupted while the check ran', next: `\`vouch verify ${checkId}\`` };
+    case 'scope_empty':
+      return { meaning: 'a declared glob matched no readable file, so nothing would be vouched for', next: 'fix the glob in vouch.yaml, or set allow_missing: true if that is intended' };
+    case 'path_escape':
+      return { meaning: 'a symlink in scope resolves outside the workspace; it is never followed', next: 'remove the symlink from scope or move its target inside the workspace' };
+    case 'cwd_invalid':
+      return { meaning: "the check's cwd is not an existing directory in the workspace", next: 'create the directory or fix `cwd` in vouch.yaml' };
+    case 'changed_during_run':
+      return { meaning: 'a file in scope changed while the check ran, so the result belongs to no single version', next: `stop editing while it runs, then \`vouch verify ${checkId}\`` };
+    case 'changed_during_hash':
+      return { meaning: 'a file in scope changed or was replaced while it was being hashed', next: `\`vouch verify ${checkId}\` again once writes have settled` };
+    case 'scope_unreadable':
+      return { meaning: 'a file or directory in scope could not be read', next: 'fix its permissions or exclude it' };
+    case 'artifact_missing':
+      return { meaning: 'a declared artifact did not exist after the run', next: 'make the command produce it, or fix `artifacts` in vouch.yaml' };
+    case 'output_truncated':
+      return { meaning: 'the output was too long to search whole and the kept part did not match the expected pattern', next: 'make the command print less, or match a line near the start or end' };
+    case 'spec_not_allowed':
+      return { meaning: 'vouch.yaml is not allowed in this workspace (new or edited since it was allowed)', next: 'review vouch.yaml, then `vouch allow`' };
+    case 'ledger_corrupt':
+      return { meaning: 'the stored receipt does not match its hash: the ledger was altered or damaged', next: 'keep a copy of .vouch/ledger.db for inspection, then verify again' };
+    case 'fingerprint_changed':
+      return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
+    case 'definition_changed':
+      return { meaning: 'the check definition changed since the receipt', next: `\`vouch verify ${checkId}\`` };
+    default:
+      return unreachable(reason);
+  }
+}

@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { BoundedCapture } from './capture.js';
+
+export interface RunRequest {
+  readonly argv: readonly string[];
+  readonly shell: boolean;
+  /** Absolute directory. */
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  /** Bytes kept from the start and from the end of each stream. */
+  readonly captureWindow: number;
+  /** Aborting kills the process group; the outcome says `interrupted`. */
+  readonly signal?: AbortSignal;
+  /** Grace between SIGTERM and SIGKILL when the group is stopped. */
+  readonly killGraceMs?: number;
+}
+
+export type RunOutcome =
+  | {
+      readonly kind: 'exited';
+      /** null when a signal ended the process. */
+      readonly exitCode: number | null;
+      readonly signal: NodeJS.Signals | null;
+      readonly timedOut: boolean;
+      readonly interrupted: boolean;
+      readonly pid: number;
+      readonly startedAt: Date;
+      readonly durationMs: number;
+      readonly stdout: BoundedCapture;
+      readonly stderr: BoundedCapture;
+    }
+  | {
+      readonly kind: 'spawn_error';
+      readonly code: string;
+      readonly message: string;
+      readonly startedAt: Date;
+      readonly durationMs: number;
+    };
+
+/**
+ * Runs one command in its own process group. The group matters: a test
+ * runner forks workers, a shell forks the command, and killing only the
+ * direct child would leave grandchildren running (and holding our pipes open)
+ * after a timeout. With a group, one signal reaches all of them.
+ */
+export function runCommand(request: RunRequest): Promise<RunOutcome> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const [file, ...args] = request.shell ? ['/bin/sh', '-c', request.argv[0] ?? ''] : request.argv;
+  const grace = request.killGraceMs ?? 2000;
+
+  return new Promise((resolve) => {
+    const child = spawn(file!, args, {
+      cwd: request.cwd,
+      env: request.env,
+      // detached: the child calls setsid(), leading a new process group (and session).
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const stdout = new BoundedCapture(request.captureWindow);
+    const stderr = new BoundedCapture(request.captureWindow);
+    let timedOut = false;
+    let interrupted = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let settled = false;
+    const timers: NodeJS.Timeout[] = [];
+
+    const killGroup = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // ESRCH: the whole group is already gone.
+      }
+    };
+    const stopGroup = () => {
+      killGroup('SIGTERM');
+      timers.push(setTimeout(() => killGroup('SIGKILL'), grace).unref());
+    };
+    const finish = () => {
+      if (settled || exit === undefined) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+      resolve({
+        kind: 'exited',
+        exitCode: exit.code,
+        signal: exit.signal,
+        timedOut,
+        interrupted,
+        pid: child.pid ?? -1,
+        startedAt,
+        durationMs: elapsed(),
+        stdout,
+        stderr,
+      });
+    };
+    const onAbort = () => {
+      interrupted = true;
+      stopGroup();
+    };
+
+    child.stdout.on('data', (chunk: Buffer) => stdout.write(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.write(chunk));
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+      resolve({ kind: 'spawn_error', code: error.code ?? 'EUNKNOWN', message: error.message, startedAt, durationMs: elapsed() });
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      // The leader is gone; whatever it left behind in its group goes too, so
+      // no straggler keeps running unobserved or holds the pipes open.
+      killGroup('SIGKILL');
+      // A descendant that left the group (setsid) may still hold a pipe: stop waiting after a bound.
+      timers.push(
+        setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          finish();
+        }, grace).unref(),
+      );
+    });
+    child.on('close', finish);
+
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        stopGroup();
+      }, request.timeoutMs),
+    );
+    if (request.signal?.aborted) onAbort();
+    else request.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, type BigIntStats } from 'node:fs';
+import type { Sha256 } from '../core/digest.js';
+
+export type HashFailure =
+  /** Not a regular file when opened (a FIFO, socket or device swapped in). */
+  | 'not_regular_file'
+  /** Replaced, grown, shrunk or touched while being read, or gone. */
+  | 'changed_during_hash'
+  /** Could not be opened or read (permissions, I/O error). */
+  | 'unreadable';
+
+export type HashOutcome =
+  | { readonly ok: true; readonly sha256: Sha256; readonly size: number; readonly stat: BigIntStats }
+  | { readonly ok: false; readonly why: HashFailure; readonly detail: string };
+
+/** The identity a walk saw, to detect a file swapped between walk and open. */
+export interface Identity {
+  readonly dev: bigint | number;
+  readonly ino: bigint | number;
+}
+
+const CHUNK = 1 << 20;
+// O_NOFOLLOW: a path swapped for a symlink is not followed. O_NONBLOCK: a path
+// swapped for a FIFO does not hang the open waiting for a writer.
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+let sharedBuffer: Buffer | undefined;
+let procFd: boolean | undefined;
+
+/**
+ * O_NOFOLLOW guards only the last path component. On Linux the kernel says
+ * where an open descriptor really points; if a parent directory was swapped
+ * for a symlink after the walk, the file opened is outside `within`.
+ */
+function openedWithin(fd: number, within: string): boolean {
+  if (procFd === false) return true;
+  try {
+    const target = readlinkSync(`/proc/self/fd/${fd}`);
+    procFd = true;
+    return target.startsWith(`${within}/`);
+  } catch {
+    procFd = false;
+    return true;
+  }
+}
+
+/**
+ * Hashes one file by descriptor, refusing anything that is not the regular
+ * file the walk saw, and anything that changed while it was read.
+ */
+export function hashFile(absolutePath: string, within: string, expected?: Identity): HashOutcome {
+  let fd: number;
+  try {
+    fd = openSync(absolutePath, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') {
+      return { ok: false, why: 'changed_during_hash', detail: `${code} on open: the file was removed or replaced` };
+    }
+    return { ok: false, why: 'unreadable', detail: `${code ?? String(error)} on open` };
+  }
+  try {
+    const before = fstatSync(fd, { bigint: true });
+    if (!before.isFile()) return { ok: false, why: 'not_regular_file', detail: 'not a regular file when opened' };
+    if (!openedWithin(fd, within)) {
+      return { ok: false, why: 'changed_during_hash', detail: 'a directory on its path was replaced by a link leading elsewhere' };
+    }
+    if (expected && (BigInt(expected.dev) !== before.dev || BigInt(expected.ino) !== before.ino)) {
+      return { ok: false, why: 'changed_during_hash', detail: 'replaced by another file between listing and reading' };
+    }
+    const hash = createHash('sha256');
+    const buffer = (sharedBuffer ??= Buffer.allocUnsafe(CHUNK));
+    let total = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, 0, CHUNK, null);
+      if (read === 0) break;
+      hash.update(read === CHUNK ? buffer : buffer.subarray(0, read));
+      total += read;
+    }
+    const after = fstatSync(fd, { bigint: true });
+    if (
+      BigInt(total) !== before.size ||
+      after.size !== before.size ||
+      after.mtimeNs !== before.mtimeNs ||
+      after.ctimeNs !== before.ctimeNs
+    ) {
+      return { ok: false, why: 'changed_during_hash', detail: 'modified while it was being read' };
+    }
+    return { ok: true, sha256: hash.digest('hex') as Sha256, size: total, stat: after };
+  } catch (error) {
+    return { ok: false, why: 'unreadable', detail: `${(error as NodeJS.ErrnoException).code ?? String(error)} while reading` };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,54 @@
+import { digestJson, type Sha256 } from '../core/digest.js';
+
+export type Group = 'source' | 'test' | 'artifact';
+
+/** One hashed file: [path, sha256, size, group]. A tuple keeps manifests small. */
+export type ManifestFile = readonly [path: string, sha256: Sha256, size: number, group: Group];
+
+/** Why a file in scope was not read. */
+export type RefusalReason = 'credential' | 'not_regular_file' | 'dangling_symlink' | 'symlink_to_directory';
+
+export type RefusedFile = readonly [path: string, why: RefusalReason];
+
+/**
+ * Every file a check covers, sorted by path, plus the paths refused. The
+ * manifest's digest is what a receipt records; the manifest itself is stored
+ * once per distinct digest.
+ */
+export interface Manifest {
+  readonly files: readonly ManifestFile[];
+  readonly refused: readonly RefusedFile[];
+}
+
+export function manifestDigest(manifest: Manifest): Sha256 {
+  return digestJson({ v: 1, files: manifest.files, refused: manifest.refused });
+}
+
+export function byPath<T extends readonly [string, ...unknown[]]>(a: T, b: T): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+}
+
+export interface ManifestDiff {
+  readonly added: string[];
+  readonly removed: string[];
+  readonly modified: string[];
+}
+
+/** What changed between two manifests, by path. */
+export function diffManifests(before: Manifest, after: Manifest): ManifestDiff {
+  const old = new Map(before.files.map((file) => [file[0], file]));
+  const diff: ManifestDiff = { added: [], removed: [], modified: [] };
+  for (const file of after.files) {
+    const previous = old.get(file[0]);
+    if (!previous) diff.added.push(file[0]);
+    else if (previous[1] !== file[1] || previous[3] !== file[3]) diff.modified.push(file[0]);
+    old.delete(file[0]);
+  }
+  diff.removed.push(...old.keys());
+  return diff;
+}
+
+/** Restricts a manifest to some groups (e.g. sources and tests, for the before/after comparison). */
+export function onlyGroups(manifest: Manifest, groups: readonly Group[]): Manifest {
+  return { files: manifest.files.filter((file) => groups.includes(file[3])), refused: manifest.refused };
+}

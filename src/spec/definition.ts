@@ -1,0 +1,40 @@
+import { digestJson, type Sha256 } from '../core/digest.js';
+import type { Expectation } from './model.js';
+
+/** The fields of a check that decide what its PASS means. */
+export interface DefinitionFields {
+  readonly run: readonly string[];
+  readonly shell: boolean;
+  readonly cwd: string;
+  readonly timeout: number;
+  readonly env: readonly string[];
+  readonly sources: readonly string[];
+  readonly tests: readonly string[];
+  readonly artifacts: readonly string[];
+  readonly exclude: readonly string[];
+  readonly expect: Expectation;
+  readonly allowMissing: boolean;
+}
+
+/**
+ * The digest of a check's definition. Changing any field that changes what
+ * runs or what is covered turns an old PASS STALE; `block`, `tier` and
+ * `proves` are policy and prose and do not. Glob and env lists are sets, so
+ * they are sorted: reordering them changes nothing.
+ */
+export function definitionDigest(def: DefinitionFields): Sha256 {
+  return digestJson({
+    v: 1,
+    run: def.run,
+    shell: def.shell,
+    cwd: def.cwd,
+    timeout: def.timeout,
+    env: [...def.env].sort(),
+    sources: [...def.sources].sort(),
+    tests: [...def.tests].sort(),
+    artifacts: [...def.artifacts].sort(),
+    exclude: [...def.exclude].sort(),
+    expect: def.expect,
+    allow_missing: def.allowMissing,
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * What each spec field expects, in words. One table feeds both the JSON
+ * Schema descriptions and the error messages, so the two never disagree.
+ */
+export const TOP_LEVEL_FIELDS = {
+  version: 'the spec format version; must be 1',
+  checks: 'a non-empty list of checks',
+  excerpt_bytes: 'how many bytes of each output stream a receipt keeps, redacted: an integer from 0 to 65536 (default 4096)',
+} as const;
+
+export const CHECK_FIELDS = {
+  id: 'a check id: 1 to 64 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit, unique in the spec',
+  run: 'the command as an argv list of strings, e.g. ["npm", "test"] (a single string only with shell: true)',
+  shell: 'true to run `run` (a string) through /bin/sh -c; default false',
+  cwd: 'a workspace-relative directory to run in; default "."',
+  timeout: 'an integer number of seconds from 1 to 3600; default 120',
+  env: 'a list of environment variable names passed through to the check, e.g. ["NODE_OPTIONS"]',
+  sources: 'a list of workspace-relative globs, hashed before and after the run',
+  tests: 'a list of workspace-relative globs, hashed before and after the run',
+  artifacts: 'a list of workspace-relative globs, hashed after the run; each must match a file',
+  exclude: 'a list of workspace-relative globs removed from sources and tests',
+  expect: 'exit0, {exit: N}, {regex: "..."} or {file_exists: "path"}',
+  block: 'true if the check gates "done" (default), false if it is advisory',
+  tier: 'one of leaf, lane, coordinator, bridge; absent means every tier',
+  proves: 'one sentence saying what a PASS of this check proves',
+  allow_missing: 'true to accept a source or test glob that matches no file; default false',
+} as const;
+
+export const EXPECT_FIELDS = {
+  exit: 'the exit code the command must return: an integer from 0 to 255',
+  regex: 'a JavaScript regular expression that stdout or stderr must match (the command must also exit 0)',
+  file_exists: 'a workspace-relative path that must exist after the run (the command must also exit 0)',
+} as const;
+
+export const TIERS = ['leaf', 'lane', 'coordinator', 'bridge'] as const;
+export type Tier = (typeof TIERS)[number];

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { parseSpec } from './load.js';
+
+const load = (yaml: string) => parseSpec(Buffer.from(yaml), '/ws/vouch.yaml', '/ws');
+
+const base = (check: string) => `version: 1\nchecks:\n  - id: t\n    run: ["npm", "test"]\n    sources: ["src/**"]\n${check}`;
+
+describe('parseSpec: every error is located and says what was expected', () => {
+  it.each([
+    ['a plain-string command', 'version: 1\nchecks:\n  - id: t\n    run: "npm test"\n    sources: ["src/**"]\n', 'vouch.yaml:4:10', /plain-string command is refused/, /argv list/],
+    ['an unknown key, with a suggestion', base('    timout: 5\n'), 'vouch.yaml:6:5', /unknown key "timout" \(did you mean "timeout"\?\)/, /one of: id, run/],
+    ['a timeout out of range', base('    timeout: 0\n'), 'vouch.yaml:6:14', /at least 1/, /1 to 3600/],
+    ['an absolute glob', base('    tests: ["/etc/passwd"]\n'), 'vouch.yaml:6:13', /absolute/, /workspace-relative glob/],
+    ['a glob leaving the workspace', base('    tests: ["../x/**"]\n'), 'vouch.yaml:6:13', /"\.\."/, /workspace-relative/],
+    ['an absolute cwd', base('    cwd: /tmp\n'), 'vouch.yaml:6:10', /absolute/, /workspace-relative directory/],
+    ['a bad regex', base('    expect: {regex: "("}\n'), 'vouch.yaml:6:21', /not a valid regular expression/, /JavaScript regular expression/],
+    ['an unknown tier', base('    tier: captain\n'), 'vouch.yaml:6:11', /must be "leaf" or "lane"/, /leaf, lane/],
+    ['a bad id', 'version: 1\nchecks:\n  - id: "-x"\n    run: [a]\n    sources: [s]\n', 'vouch.yaml:3:9', /wrong format/, /check id/],
+    ['a missing run', 'version: 1\nchecks:\n  - id: t\n    sources: [s]\n', 'vouch.yaml:3:5', /missing required key "run"/, /argv/],
+    ['no scope at all', 'version: 1\nchecks:\n  - id: t\n    run: [a]\n', 'vouch.yaml:3:5', /declares no scope/, /sources, tests or artifacts/],
+    ['a wrong version', 'version: 2\nchecks: []\n', 'vouch.yaml:1:10', /must be 1/, /version/],
+    ['a duplicate id', 'version: 1\nchecks:\n  - {id: t, run: [a], sources: [s]}\n  - {id: t, run: [b], sources: [s]}\n', 'vouch.yaml:4:10', /duplicate check id "t"/, /unique/],
+    ['invalid YAML', 'version: 1\nchecks: [\n', 'vouch.yaml:3:1', /./, /valid YAML/],
+    ['a duplicate key', 'version: 1\nversion: 1\nchecks: []\n', 'vouch.yaml:2:1', /unique/i, /valid YAML/],
+    ['an env name that is not a name', base('    env: ["A B"]\n'), 'vouch.yaml:6:11', /wrong format/, /environment variable names/],
+    ['shell: true with an argv list', base('    shell: true\n'), 'vouch.yaml:4:10', /must be one string/, /string/],
+  ])('%s', (_name, yaml, where, message, expected) => {
+    const result = load(yaml);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe('spec_invalid');
+    const problem = result.error.more?.find((p) => message.test(p.message));
+    expect(problem, JSON.stringify(result.error.more, null, 2)).toBeDefined();
+    expect(problem!.where).toBe(where);
+    expect(problem!.expected).toMatch(expected);
+  });
+
+  it('quotes what it found', () => {
+    const result = load(base('    timeout: 99999\n'));
+    expect(!result.ok && result.error.more?.[0]?.found).toBe('99999');
+  });
+
+  it('reports every problem, not just the first', () => {
+    const result = load('version: 1\nchecks:\n  - id: a\n    run: "x"\n    timeout: 0\n    bogus: 1\n');
+    expect(!result.ok && result.error.more?.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('parseSpec: a valid spec', () => {
+  it('applies defaults', () => {
+    const result = load(base(''));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const check = result.value.checks[0]!;
+    expect(check).toMatchObject({ cwd: '.', timeout: 120, shell: false, block: true, tier: null, allowMissing: false, expect: { kind: 'exit', code: 0 } });
+    expect(check.proves).toBe('`npm test` exited 0 on the declared scope.');
+    expect(result.value.excerptBytes).toBe(4096);
+  });
+
+  it('gives the same definition digest when globs are reordered, and another when argv changes', () => {
+    const a = load('version: 1\nchecks:\n  - {id: t, run: [x, y], sources: [a, b]}\n');
+    const b = load('version: 1\nchecks:\n  - {id: t, run: [x, y], sources: [b, a], proves: other words, block: false}\n');
+    const c = load('version: 1\nchecks:\n  - {id: t, run: [y, x], sources: [a, b]}\n');
+    if (!a.ok || !b.ok || !c.ok) throw new Error('expected valid specs');
+    expect(a.value.checks[0]!.definitionDigest).toBe(b.value.checks[0]!.definitionDigest);
+    expect(a.value.checks[0]!.definitionDigest).not.toBe(c.value.checks[0]!.definitionDigest);
+  });
+
+  it('hashes the exact bytes, so a comment changes the spec hash', () => {
+    const a = load(base(''));
+    const b = load(`${base('')}# a comment\n`);
+    if (!a.ok || !b.ok) throw new Error('expected valid specs');
+    expect(a.value.sha256).not.toBe(b.value.sha256);
+  });
+});

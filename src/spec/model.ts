@@ -1,0 +1,48 @@
+import type { Sha256 } from '../core/digest.js';
+import type { Tier } from './fields.js';
+
+/** What a check's command must do for its run to count. */
+export type Expectation =
+  | { readonly kind: 'exit'; readonly code: number }
+  | { readonly kind: 'regex'; readonly pattern: string }
+  | { readonly kind: 'file_exists'; readonly path: string };
+
+/** A check after validation and defaults: everything the engine needs. */
+export interface CheckDef {
+  readonly id: string;
+  /** argv; with `shell`, a single element holding the shell script. */
+  readonly run: readonly string[];
+  readonly shell: boolean;
+  /** Workspace-relative, normalised, "." for the root. */
+  readonly cwd: string;
+  /** Seconds. */
+  readonly timeout: number;
+  /** Extra environment variable names passed through, sorted. */
+  readonly env: readonly string[];
+  readonly sources: readonly string[];
+  readonly tests: readonly string[];
+  readonly artifacts: readonly string[];
+  readonly exclude: readonly string[];
+  readonly expect: Expectation;
+  readonly block: boolean;
+  /** null: the check applies at every tier. */
+  readonly tier: Tier | null;
+  /** What a PASS proves, in the operator's words or a generated default. */
+  readonly proves: string;
+  readonly allowMissing: boolean;
+  /** SHA-256 of the fields that decide what a PASS means (definition.ts). */
+  readonly definitionDigest: Sha256;
+}
+
+/** A loaded, valid vouch.yaml. */
+export interface Spec {
+  /** Absolute path of vouch.yaml. */
+  readonly path: string;
+  /** SHA-256 of the file's exact bytes: what `vouch allow` trusts. */
+  readonly sha256: Sha256;
+  readonly checks: readonly CheckDef[];
+  readonly excerptBytes: number;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+export const DEFAULT_EXCERPT_BYTES = 4096;

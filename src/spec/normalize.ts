@@ -1,0 +1,70 @@
+import type { Sha256 } from '../core/digest.js';
+import { checkGlob, checkRelativePath } from '../scope/paths.js';
+import { definitionDigest } from './definition.js';
+import { DEFAULT_EXCERPT_BYTES, DEFAULT_TIMEOUT_SECONDS, type CheckDef, type Expectation, type Spec } from './model.js';
+import type { RawCheck, RawSpec } from './schema.js';
+
+/** Applies defaults to a validated spec; rules.ts has already refused bad paths. */
+export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
+  return {
+    path,
+    sha256,
+    checks: raw.checks.map(normalizeCheck),
+    excerptBytes: raw.excerpt_bytes ?? DEFAULT_EXCERPT_BYTES,
+  };
+}
+
+function globs(list: readonly string[] | undefined): string[] {
+  return (list ?? []).map((glob) => {
+    const result = checkGlob(glob);
+    if (!result.ok) throw new Error(`bug: unvalidated glob ${glob}`);
+    return result.value;
+  });
+}
+
+function expectation(raw: RawCheck['expect']): Expectation {
+  if (raw === undefined || raw === 'exit0') return { kind: 'exit', code: 0 };
+  if ('exit' in raw) return { kind: 'exit', code: raw.exit };
+  if ('regex' in raw) return { kind: 'regex', pattern: raw.regex };
+  const result = checkRelativePath(raw.file_exists);
+  if (!result.ok) throw new Error(`bug: unvalidated file_exists ${raw.file_exists}`);
+  return { kind: 'file_exists', path: result.value };
+}
+
+function normalizeCheck(raw: RawCheck): CheckDef {
+  const cwd = checkRelativePath(raw.cwd ?? '.');
+  if (!cwd.ok) throw new Error(`bug: unvalidated cwd ${String(raw.cwd)}`);
+  const run = typeof raw.run === 'string' ? [raw.run] : [...raw.run];
+  const fields = {
+    run,
+    shell: raw.shell ?? false,
+    cwd: cwd.value,
+    timeout: raw.timeout ?? DEFAULT_TIMEOUT_SECONDS,
+    env: [...new Set(raw.env ?? [])].sort(),
+    sources: globs(raw.sources),
+    tests: globs(raw.tests),
+    artifacts: globs(raw.artifacts),
+    exclude: globs(raw.exclude),
+    expect: expectation(raw.expect),
+    allowMissing: raw.allow_missing ?? false,
+  };
+  return {
+    id: raw.id,
+    ...fields,
+    block: raw.block ?? true,
+    tier: raw.tier ?? null,
+    proves: raw.proves ?? defaultProves(fields.run, fields.shell, fields.expect),
+    definitionDigest: definitionDigest(fields),
+  };
+}
+
+function defaultProves(run: readonly string[], shell: boolean, expect: Expectation): string {
+  const command = shell ? run[0] : run.join(' ');
+  const outcome =
+    expect.kind === 'exit'
+      ? `exited ${expect.code}`
+      : expect.kind === 'regex'
+        ? `exited 0 and printed output matching /${expect.pattern}/`
+        : `exited 0 and left ${expect.path} in place`;
+  return `\`${command}\` ${outcome} on the declared scope.`;
+}

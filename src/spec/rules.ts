@@ -1,0 +1,136 @@
+import { checkGlob, checkRelativePath } from '../scope/paths.js';
+import type { RawCheck, RawSpec } from './schema.js';
+
+/** A rule violation, located by its path in the YAML document. */
+export interface SpecIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+  readonly expected?: string;
+  /** Point at the key rather than the value (e.g. a duplicate id). */
+  readonly atKey?: boolean;
+}
+
+/**
+ * Rules that relate fields or need more than a type: each is a small
+ * function over one check (or the whole spec) returning issues.
+ */
+type CheckRule = (check: RawCheck, at: (string | number)[]) => SpecIssue[];
+
+const shellNeedsString: CheckRule = (check, at) => {
+  if (typeof check.run === 'string' && check.shell !== true) {
+    return [
+      {
+        path: [...at, 'run'],
+        message: 'a plain-string command is refused: it would need a shell to split it',
+        expected: 'an argv list such as ["npm", "test"], or shell: true to run the string with /bin/sh -c',
+      },
+    ];
+  }
+  if (Array.isArray(check.run) && check.shell === true) {
+    return [
+      {
+        path: [...at, 'run'],
+        message: 'with shell: true, run must be one string (the script for /bin/sh -c)',
+        expected: 'a string such as "npm test | tee log"',
+      },
+    ];
+  }
+  return [];
+};
+
+const needsScope: CheckRule = (check, at) => {
+  const count = (check.sources?.length ?? 0) + (check.tests?.length ?? 0) + (check.artifacts?.length ?? 0);
+  if (count > 0) return [];
+  return [
+    {
+      path: at,
+      message: `check "${check.id}" declares no scope, so no PASS could ever go STALE`,
+      expected: 'at least one of sources, tests or artifacts with at least one glob',
+    },
+  ];
+};
+
+const safeGlobs: CheckRule = (check, at) => {
+  const issues: SpecIssue[] = [];
+  for (const group of ['sources', 'tests', 'artifacts', 'exclude'] as const) {
+    (check[group] ?? []).forEach((glob, index) => {
+      const result = checkGlob(glob);
+      if (!result.ok) {
+        issues.push({
+          path: [...at, group, index],
+          message: `glob ${result.why}`,
+          expected: 'a workspace-relative glob such as "src/**/*.ts"',
+        });
+      }
+    });
+  }
+  return issues;
+};
+
+const safeCwd: CheckRule = (check, at) => {
+  if (check.cwd === undefined) return [];
+  const result = checkRelativePath(check.cwd);
+  return result.ok
+    ? []
+    : [{ path: [...at, 'cwd'], message: `cwd ${result.why}`, expected: 'a workspace-relative directory such as "." or "packages/app"' }];
+};
+
+const validExpectation: CheckRule = (check, at) => {
+  const expect = check.expect;
+  if (expect === undefined || typeof expect === 'string') return [];
+  if ('regex' in expect) {
+    try {
+      new RegExp(expect.regex);
+    } catch (error) {
+      return [
+        {
+          path: [...at, 'expect', 'regex'],
+          message: `not a valid regular expression: ${(error as Error).message}`,
+          expected: 'a JavaScript regular expression',
+        },
+      ];
+    }
+  }
+  if ('file_exists' in expect) {
+    const result = checkRelativePath(expect.file_exists);
+    if (!result.ok || result.value === '.') {
+      return [
+        {
+          path: [...at, 'expect', 'file_exists'],
+          message: `file_exists path ${result.ok ? 'names the workspace root' : result.why}`,
+          expected: 'a workspace-relative file path such as "dist/app.zip"',
+        },
+      ];
+    }
+  }
+  return [];
+};
+
+const CHECK_RULES: readonly CheckRule[] = [shellNeedsString, needsScope, safeGlobs, safeCwd, validExpectation];
+
+function uniqueIds(spec: RawSpec): SpecIssue[] {
+  const seen = new Map<string, number>();
+  const issues: SpecIssue[] = [];
+  spec.checks.forEach((check, index) => {
+    const first = seen.get(check.id);
+    if (first === undefined) {
+      seen.set(check.id, index);
+      return;
+    }
+    issues.push({
+      path: ['checks', index, 'id'],
+      message: `duplicate check id "${check.id}" (first used by checks[${first}])`,
+      expected: 'ids unique within the spec',
+    });
+  });
+  return issues;
+}
+
+export function applyRules(spec: RawSpec): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  spec.checks.forEach((check, index) => {
+    for (const rule of CHECK_RULES) issues.push(...rule(check, ['checks', index]));
+  });
+  issues.push(...uniqueIds(spec));
+  return issues;
+}

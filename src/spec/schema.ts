@@ -1,0 +1,56 @@
+import * as z from 'zod/mini';
+import { CHECK_FIELDS, EXPECT_FIELDS, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
+
+/**
+ * The shape of vouch.yaml. Only shape lives here; rules that relate fields
+ * (a string `run` needs `shell: true`, at least one scope, unique ids, glob
+ * safety) are in rules.ts, so each rule has one small function and one test.
+ */
+
+const describe = <T>(text: string) => z.describe<T>(text);
+
+const stringList = (text: string) =>
+  z.optional(z.array(z.string().check(z.minLength(1))).check(describe(text)));
+
+const expectation = z
+  .union([
+    z.literal('exit0'),
+    z.strictObject({ exit: z.int().check(z.minimum(0), z.maximum(255), describe(EXPECT_FIELDS.exit)) }),
+    z.strictObject({ regex: z.string().check(z.minLength(1), describe(EXPECT_FIELDS.regex)) }),
+    z.strictObject({ file_exists: z.string().check(z.minLength(1), describe(EXPECT_FIELDS.file_exists)) }),
+  ])
+  .check(describe(CHECK_FIELDS.expect));
+
+export const checkSchema = z.strictObject({
+  id: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), describe(CHECK_FIELDS.id)),
+  run: z.union([
+    z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+    z.string().check(z.minLength(1)),
+  ]).check(describe(CHECK_FIELDS.run)),
+  shell: z.optional(z.boolean().check(describe(CHECK_FIELDS.shell))),
+  cwd: z.optional(z.string().check(z.minLength(1), describe(CHECK_FIELDS.cwd))),
+  timeout: z.optional(z.int().check(z.minimum(1), z.maximum(3600), describe(CHECK_FIELDS.timeout))),
+  env: z.optional(
+    z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/))).check(describe(CHECK_FIELDS.env)),
+  ),
+  sources: stringList(CHECK_FIELDS.sources),
+  tests: stringList(CHECK_FIELDS.tests),
+  artifacts: stringList(CHECK_FIELDS.artifacts),
+  exclude: stringList(CHECK_FIELDS.exclude),
+  expect: z.optional(expectation),
+  block: z.optional(z.boolean().check(describe(CHECK_FIELDS.block))),
+  tier: z.optional(z.enum(TIERS).check(describe(CHECK_FIELDS.tier))),
+  proves: z.optional(z.string().check(z.minLength(1), describe(CHECK_FIELDS.proves))),
+  allow_missing: z.optional(z.boolean().check(describe(CHECK_FIELDS.allow_missing))),
+});
+
+export const specSchema = z.strictObject({
+  version: z.literal(1).check(describe(TOP_LEVEL_FIELDS.version)),
+  checks: z.array(checkSchema).check(z.minLength(1), describe(TOP_LEVEL_FIELDS.checks)),
+  excerpt_bytes: z.optional(
+    z.int().check(z.minimum(0), z.maximum(65536), describe(TOP_LEVEL_FIELDS.excerpt_bytes)),
+  ),
+});
+
+export type RawSpec = z.infer<typeof specSchema>;
+export type RawCheck = z.infer<typeof checkSchema>;

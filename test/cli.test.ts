@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { specJsonSchema } from '../src/spec/json-schema.js';
+import { VERSION } from '../src/version.js';
+import { Rig } from './helpers/rig.js';
+
+describe('the CLI', () => {
+  it('prints its version, equal to package.json', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+    expect((await new Rig().run(['--version'])).stdout.trim()).toBe(pkg.version);
+  });
+
+  it('lists every command in --help', async () => {
+    const help = (await new Rig().run(['--help'])).stdout;
+    for (const command of ['init', 'allow', 'deny', 'checks', 'verify', 'status', 'show', 'log', 'gc', 'schema']) {
+      expect(help).toMatch(new RegExp(`^  ${command} `, 'm'));
+    }
+  });
+
+  it.each([
+    [['statsu'], 2, /unknown command "statsu" \(did you mean "status"\?\)/],
+    [['status', '--bogus'], 2, /Unknown option '--bogus'/],
+    [['show'], 2, /expected exactly one receipt id/],
+    [['gc'], 2, /gc needs a policy/],
+    [['log', '--limit', 'ten'], 2, /--limit expects an integer/],
+  ])('refuses bad usage %j with exit %i and a message', async (args, code, message) => {
+    const rig = new Rig().write({ 'vouch.yaml': 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["vouch.yaml"]}\n' });
+    const result = await rig.run(args);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('outside any workspace says so with exit 2', async () => {
+    const rig = new Rig();
+    const result = await rig.run(['status', '--json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no vouch.yaml in');
+    expect(result.json().error.code).toBe('workspace_not_found');
+  });
+
+  it('finds the workspace from a subdirectory, and takes -C DIR', async () => {
+    const rig = new Rig().write({ 'src/deep/a.ts': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    expect((await rig.run(['status', '--json'], { cwd: rig.path('src/deep') })).json().checks[0].id).toBe('t');
+    expect((await rig.run(['-C', rig.root, 'status', '--json'], { cwd: '/' })).json().checks[0].id).toBe('t');
+    expect((await rig.run(['status', '-C', rig.root, '--json'], { cwd: '/' })).json().checks[0].id).toBe('t');
+  });
+
+  it('an invalid spec is exit 2 for status and verify, with the location', async () => {
+    const rig = new Rig().write({ 'vouch.yaml': 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["x"], timeout: 99999}\n' });
+    for (const command of ['status', 'verify', 'checks']) {
+      const result = await rig.run([command]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('vouch.yaml:3:53: checks[0].timeout: must be at most 3600');
+    }
+  });
+
+  it('judges each expectation form', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec(`version: 1
+checks:
+  - {id: exit3, run: ["sh", "-c", "exit 3"], expect: {exit: 3}, sources: ["src/**"]}
+  - {id: exit3-wrong, run: ["sh", "-c", "exit 4"], expect: {exit: 3}, sources: ["src/**"]}
+  - {id: regex, run: ["echo", "Tests: 12 passed, 0 failed"], expect: {regex: "0 failed"}, sources: ["src/**"]}
+  - {id: regex-miss, run: ["echo", "Tests: 0 passed"], expect: {regex: "[1-9][0-9]* passed"}, sources: ["src/**"]}
+  - {id: regex-needs-exit0, run: ["sh", "-c", "echo 0 failed; exit 1"], expect: {regex: "0 failed"}, sources: ["src/**"]}
+  - {id: file, run: ["touch", "out.txt"], expect: {file_exists: "out.txt"}, sources: ["src/**"]}
+  - {id: file-miss, run: ["true"], expect: {file_exists: "nope.txt"}, sources: ["src/**"]}
+  - {id: shell, run: "test -f src/a.ts && echo ok | grep -q ok", shell: true, sources: ["src/**"]}
+`);
+    const result = (await rig.run(['verify', '--json'])).json();
+    const byId = Object.fromEntries(result.checks.map((c: { id: string; status: string; reason: string }) => [c.id, `${c.status}/${c.reason}`]));
+    expect(byId).toEqual({
+      exit3: 'PASS/ok',
+      'exit3-wrong': 'FAIL/exit_code',
+      regex: 'PASS/ok',
+      'regex-miss': 'FAIL/expectation_unmet',
+      'regex-needs-exit0': 'FAIL/exit_code',
+      file: 'PASS/ok',
+      'file-miss': 'FAIL/expectation_unmet',
+      shell: 'PASS/ok',
+    });
+  });
+
+  it('show and log read receipts back; an ambiguous or unknown id is refused', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["echo", "hi"], sources: ["src/**"]}\n');
+    const id = (await rig.run(['verify', '--json'])).json().checks[0].receipt as string;
+    const shown = await rig.run(['show', id.slice(0, 20)]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`receipt   ${id}`);
+    expect(shown.stdout).toContain('hi');
+    const log = (await rig.run(['log', 't', '--json'])).json();
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ id, check_id: 't', verdict: 'PASS', actor: 'cli', intact: true });
+    const missing = await rig.run(['show', 'zzzzzzzzzz']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no receipt "zzzzzzzzzz"');
+  });
+
+  it('records git HEAD and the dirty flag, and keeps .vouch/ out of git', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    const { execFileSync } = await import('node:child_process');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: rig.root }).toString().trim();
+    git('init', '-q');
+    rig.write({ 'vouch.yaml': 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n' });
+    git('add', '.');
+    git('commit', '-qm', 'init');
+    await rig.run(['allow']);
+    const id = (await rig.run(['verify', '--json'])).json().checks[0].receipt;
+    const receipt = (await rig.run(['show', id, '--json'])).json().receipt;
+    expect(receipt.git).toEqual({ head: git('rev-parse', 'HEAD'), dirty: false });
+    expect(git('status', '--porcelain')).toBe('');
+  });
+
+  it('publishes the JSON Schema generated from the validator (schema/vouch.schema.json is in step)', () => {
+    const published = JSON.parse(readFileSync(new URL('../schema/vouch.schema.json', import.meta.url), 'utf8'));
+    expect(published).toEqual(specJsonSchema());
+  });
+});
+
+describe('vouch init', () => {
+  it('proposes checks from package.json scripts, with globs that match files', async () => {
+    const rig = new Rig().write({
+      'package.json': JSON.stringify({ scripts: { test: 'vitest run', lint: 'eslint .' } }),
+      'src/index.ts': 'x',
+      'test/index.test.ts': 'y',
+    });
+    const result = await rig.run(['init']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('- id: tests\n    run: ["npm", "test"]');
+    expect(result.stdout).toContain('- id: lint\n    run: ["npm", "run", "--silent", "lint"]');
+    expect(result.stdout).toContain('tests: ["test/**"]');
+    expect(result.stdout).not.toContain('"lib/**"');
+  });
+
+  it('--write writes and allows a spec that validates, and never overwrites one', async () => {
+    const rig = new Rig().write({ 'go.mod': 'module x\n', 'main.go': 'package main\n' });
+    const written = await rig.run(['init', '--write']);
+    expect(written.code).toBe(0);
+    expect(rig.read('vouch.yaml')).toContain('run: ["go", "test", "./..."]');
+    const checks = await rig.run(['status', '--json']);
+    expect(checks.json().checks[0].reason).toBe('no_receipt');
+    const again = await rig.run(['init', '--write']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('never overwrites');
+  });
+
+  it('with nothing detected prints a commented example that is itself a valid spec', async () => {
+    const rig = new Rig();
+    const result = await rig.run(['init']);
+    expect(result.stdout).toContain('Nothing was detected');
+    rig.write({ 'vouch.yaml': result.stdout });
+    expect((await rig.run(['checks'])).code).toBe(0);
+  });
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Tests spawn real processes; the machine has 2 cores.
+    maxWorkers: 2,
+    reporters: process.env.CI ? ['default'] : ['default'],
+  },
+});
