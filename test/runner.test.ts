@@ -145,3 +145,17 @@ checks:
     expect(log[0]).toMatchObject({ check_id: 'long', verdict: 'UNKNOWN', reason: 'interrupted' });
   });
 });
+
+describe('progress', () => {
+  it('shows which check runs and for how long on a terminal (stderr is a TTY), and nothing on a pipe', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { CLI } = await import('./helpers/rig.js');
+    const rig = new Rig().write({ 'src/a.txt': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: slowish, run: ["sleep", "0.6"], sources: ["src/**"]}\n');
+    // `script` gives the command a pseudo-terminal, as an interactive shell would.
+    const tty = execFileSync('script', ['-qec', `${process.execPath} ${CLI} verify`, '/dev/null'], { cwd: rig.root, env: rig.env() }).toString();
+    expect(tty).toMatch(/… slowish \d+ms/);
+    const piped = await rig.run(['verify']);
+    expect(piped.stderr).not.toContain('…');
+  });
+});
