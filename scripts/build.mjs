@@ -6,7 +6,8 @@ import { rmSync } from 'node:fs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/bin.ts' },
+  // The hash worker is its own entry: worker threads load it by path (src/scope/hash-pool.ts).
+  entryPoints: { cli: 'src/bin.ts', 'hash-worker': 'src/scope/hash-worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -19,5 +19,7 @@ const code = await main(process.argv.slice(2), {
   stderrIsTTY: process.stderr.isTTY === true,
   stdoutIsTTY: process.stdout.isTTY === true,
   signal: stop.signal,
+  // Built beside this file by scripts/build.mjs.
+  hashWorker: new URL('./hash-worker.js', import.meta.url),
 });
 process.exitCode = stop.signal.aborted ? (stop.signal.reason === 'SIGINT' ? 130 : 143) : code;

@@ -11,6 +11,8 @@ export interface CliIo {
   readonly stdoutIsTTY: boolean;
   /** Aborted when the process is asked to stop (SIGINT, SIGTERM): running checks are stopped and recorded. */
   readonly signal?: AbortSignal;
+  /** The built hash worker script, next to the executable; absent, files are hashed on the main thread only. */
+  readonly hashWorker?: URL;
 }
 
 /** Global options, parsed before the command name (and accepted after it too). */

@@ -23,7 +23,7 @@ export function specOf(workspace: Workspace, cli: Cli): Spec {
 }
 
 export function engineContext(cli: Cli, workspace: Workspace, spec: Spec, actor: Actor = 'cli'): EngineContext {
-  return { workspace, spec, home: vouchHome(cli.io.env), actor, env: cli.io.env };
+  return { workspace, spec, home: vouchHome(cli.io.env), actor, env: cli.io.env, ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }) };
 }
 
 /** The checks named on the command line (all when none), or a usage problem naming the unknown one. */

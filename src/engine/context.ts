@@ -17,4 +17,6 @@ export interface EngineContext {
   /** The caller's environment; the check receives only an allowlist of it. */
   readonly env: NodeJS.ProcessEnv;
   readonly now?: () => Date;
+  /** The built hash worker script (dist/hash-worker.js); absent, files are hashed on the main thread only. */
+  readonly hashWorker?: URL;
 }

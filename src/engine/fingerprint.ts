@@ -1,6 +1,7 @@
 import { digestJson, type Sha256 } from '../core/digest.js';
 import { manifestDigest, type Group, type Manifest } from '../scope/manifest.js';
 import { scanScope, type ScanProblem } from '../scope/scan.js';
+import type { Snapshot } from '../scope/snapshot.js';
 import type { CheckDef } from '../spec/model.js';
 
 /**
@@ -22,8 +23,9 @@ export function fingerprintDigest(definition: Sha256, manifest: Sha256): Sha256 
   return digestJson({ v: 1, definition, manifest });
 }
 
-export function computeFingerprint(root: string, check: CheckDef, groups: readonly Group[] = ALL_GROUPS): Fingerprint {
-  const scan = scanScope(root, check, groups);
+/** Fingerprints a check's scope as `snapshot` sees it (one snapshot per moment: before a run, after it, now). */
+export async function computeFingerprint(snapshot: Snapshot, check: CheckDef, groups: readonly Group[] = ALL_GROUPS): Promise<Fingerprint> {
+  const scan = await scanScope(snapshot, check, groups);
   const digestOfManifest = manifestDigest(scan.manifest);
   return {
     digest: fingerprintDigest(check.definitionDigest, digestOfManifest),

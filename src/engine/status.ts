@@ -8,6 +8,8 @@ import type { CheckDef } from '../spec/model.js';
 import { trustState } from '../trust/trust.js';
 import type { EngineContext } from './context.js';
 import { ALL_GROUPS, computeFingerprint, INPUT_GROUPS } from './fingerprint.js';
+import { TreeReader } from './tree-reader.js';
+import type { Snapshot } from '../scope/snapshot.js';
 import { describeChanges } from './verdict.js';
 
 /** A check's current standing: its latest receipt judged against the files as they are now. */
@@ -39,6 +41,10 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
   const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
   if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
   const ledger = options.openLedger();
+  const reader = new TreeReader(ctx);
+  // Every check is judged against one snapshot of the tree: a file covered
+  // by several checks is looked at once.
+  let snapshot: Snapshot | undefined;
   try {
     const latest = ledger ? await ledger.latestReceipts(checks.map((c) => c.id)) : new Map<string, StoredReceipt>();
     const statuses: CheckStatus[] = [];
@@ -48,16 +54,17 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
         statuses.push(make(check, 'UNKNOWN', 'spec_not_allowed', receipt, trust.value.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace'));
         continue;
       }
-      statuses.push(await judgeCurrent(ctx, check, receipt, ledger, options.explain ?? true));
+      statuses.push(await judgeCurrent(() => (snapshot ??= reader.snapshot()), check, receipt, ledger, options.explain ?? true));
     }
     return { kind: 'ok', statuses };
   } finally {
+    reader.close();
     await ledger?.close();
   }
 }
 
 async function judgeCurrent(
-  ctx: EngineContext,
+  snapshot: () => Snapshot,
   check: CheckDef,
   receipt: StoredReceipt | undefined,
   ledger: Ledger | undefined,
@@ -72,7 +79,7 @@ async function judgeCurrent(
     return make(check, 'STALE', 'definition_changed', receipt, 'the check definition changed since this receipt');
   }
   // A receipt for a run that never started covered only the inputs.
-  const now = computeFingerprint(ctx.workspace.root, check, body.ran ? ALL_GROUPS : INPUT_GROUPS);
+  const now = await computeFingerprint(snapshot(), check, body.ran ? ALL_GROUPS : INPUT_GROUPS);
   // Problems come first: a symlink leading outside is not in any manifest,
   // so an equal digest alone must not vouch for the scope.
   const hard = now.problems.find((p) => p.reason !== 'artifact_missing');

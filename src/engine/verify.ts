@@ -16,6 +16,7 @@ import { ALL_GROUPS, computeFingerprint, INPUT_GROUPS, type Fingerprint } from '
 import { gitState, type GitState } from './git.js';
 import { judgeBeforeRun, judgeRun, type Judgement } from './verdict.js';
 import { newId } from '../core/ids.js';
+import { TreeReader } from './tree-reader.js';
 
 /** Bytes kept from the start and from the end of each output stream while a check runs. */
 export const CAPTURE_WINDOW = 1 << 20;
@@ -43,13 +44,18 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
 
   const ledger = options.openLedger();
   const git = gitState(ctx.workspace.root);
+  const reader = new TreeReader(ctx);
   const receipts: StoredReceipt[] = [];
-  for (const [index, check] of checks.entries()) {
-    if (options.signal?.aborted) break;
-    options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
-    const receipt = await verifyOne(ctx, check, ledger, git, options.signal);
-    receipts.push(receipt);
-    options.onEvent?.({ kind: 'check_finished', check, receipt });
+  try {
+    for (const [index, check] of checks.entries()) {
+      if (options.signal?.aborted) break;
+      options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
+      const receipt = await verifyOne(ctx, check, ledger, reader, git, options.signal);
+      receipts.push(receipt);
+      options.onEvent?.({ kind: 'check_finished', check, receipt });
+    }
+  } finally {
+    reader.close();
   }
   return { kind: 'ran', receipts };
 }
@@ -58,13 +64,14 @@ async function verifyOne(
   ctx: EngineContext,
   check: CheckDef,
   ledger: Ledger,
+  reader: TreeReader,
   git: Promise<GitState | null>,
   signal: AbortSignal | undefined,
 ): Promise<StoredReceipt> {
   const now = ctx.now ?? (() => new Date());
   const root = ctx.workspace.root;
   const startedAt = now();
-  const before = computeFingerprint(root, check, INPUT_GROUPS);
+  const before = await computeFingerprint(reader.snapshot(), check, INPUT_GROUPS);
   const cwd = resolveCwd(root, check.cwd);
 
   const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement);
@@ -87,7 +94,8 @@ async function verifyOne(
     captureWindow: CAPTURE_WINDOW,
     ...(signal && { signal }),
   });
-  const after = computeFingerprint(root, check, ALL_GROUPS);
+  // A new snapshot: the run may have changed anything the first one saw.
+  const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
   const judgement = judgeRun(outcome, before, after, check.expect, root);
   return ledger.appendReceipt(
     draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable }),

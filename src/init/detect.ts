@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scanScope } from '../scope/scan.js';
+import { Snapshot } from '../scope/snapshot.js';
 
 /** A proposed check, before the operator reviews it. */
 export interface Proposal {
@@ -23,22 +24,28 @@ const NPM_PLACEHOLDER_TEST = /no test specified/;
  * matches at least one file now, so a fresh spec does not start UNKNOWN
  * (scope_empty); a proposal left with no scope is dropped.
  */
-export function detectChecks(root: string): Proposal[] {
+export async function detectChecks(root: string): Promise<Proposal[]> {
   const proposals = [...fromPackageJson(root), ...fromPython(root), ...fromGo(root), ...fromCargo(root), ...fromMakefile(root)];
+  const snapshot = new Snapshot(root, { readStart: new Date() });
   const seen = new Set<string>();
-  return proposals
-    .map((proposal) => ({
-      ...proposal,
-      sources: proposal.sources.filter((glob) => matches(root, glob, proposal.exclude)),
-      tests: proposal.tests.filter((glob) => matches(root, glob, proposal.exclude)),
-    }))
-    .filter((proposal) => proposal.sources.length + proposal.tests.length > 0)
-    .filter((proposal) => !seen.has(proposal.id) && seen.add(proposal.id));
+  const kept: Proposal[] = [];
+  for (const proposal of proposals) {
+    const sources = await matching(snapshot, proposal.sources, proposal.exclude);
+    const tests = await matching(snapshot, proposal.tests, proposal.exclude);
+    if (sources.length + tests.length === 0 || seen.has(proposal.id)) continue;
+    seen.add(proposal.id);
+    kept.push({ ...proposal, sources, tests });
+  }
+  return kept;
 }
 
-function matches(root: string, glob: string, exclude: readonly string[]): boolean {
-  const scan = scanScope(root, { sources: [glob], tests: [], artifacts: [], exclude, allowMissing: false }, ['source']);
-  return scan.manifest.files.length > 0;
+async function matching(snapshot: Snapshot, globs: readonly string[], exclude: readonly string[]): Promise<string[]> {
+  const kept: string[] = [];
+  for (const glob of globs) {
+    const scan = await scanScope(snapshot, { sources: [glob], tests: [], artifacts: [], exclude, allowMissing: false }, ['source']);
+    if (scan.manifest.files.length > 0) kept.push(glob);
+  }
+  return kept;
 }
 
 function readJson(path: string): Record<string, unknown> | undefined {

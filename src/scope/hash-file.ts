@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, type BigIntStats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import type { StatIdentity } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
 
 export type HashFailure =
@@ -11,7 +12,7 @@ export type HashFailure =
   | 'unreadable';
 
 export type HashOutcome =
-  | { readonly ok: true; readonly sha256: Sha256; readonly size: number; readonly stat: BigIntStats }
+  | { readonly ok: true; readonly sha256: Sha256; readonly size: number; readonly stat: StatIdentity }
   | { readonly ok: false; readonly why: HashFailure; readonly detail: string };
 
 /** The identity a walk saw, to detect a file swapped between walk and open. */
@@ -71,6 +72,8 @@ export function hashFile(absolutePath: string, within: string, expected?: Identi
     }
     const hash = createHash('sha256');
     const buffer = (sharedBuffer ??= Buffer.allocUnsafe(CHUNK));
+    // Read to the end, not to the size fstat gave: a file whose size lies
+    // (procfs, some FUSE mounts) must not hash as its first bytes.
     let total = 0;
     for (;;) {
       const read = readSync(fd, buffer, 0, CHUNK, null);

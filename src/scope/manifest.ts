@@ -1,4 +1,5 @@
-import { digestJson, type Sha256 } from '../core/digest.js';
+import { createHash } from 'node:crypto';
+import type { Sha256 } from '../core/digest.js';
 
 export type Group = 'source' | 'test' | 'artifact';
 
@@ -20,8 +21,36 @@ export interface Manifest {
   readonly refused: readonly RefusedFile[];
 }
 
+/**
+ * SHA-256 of the canonical JSON (RFC 8785) of `{v: 1, files, refused}`:
+ * exactly `digestJson` of that object (manifest.test.ts holds them equal),
+ * written out directly because a manifest can list a hundred thousand files
+ * and the generic serialiser would walk every tuple as an unknown value.
+ * Keys sort as "files" < "refused" < "v"; tuples keep their order; strings
+ * and numbers are serialised by JSON.stringify, as JCS prescribes.
+ */
 export function manifestDigest(manifest: Manifest): Sha256 {
-  return digestJson({ v: 1, files: manifest.files, refused: manifest.refused });
+  const hash = createHash('sha256');
+  let text = '{"files":[';
+  let first = true;
+  for (const [path, sha256, size, group] of manifest.files) {
+    if (!Number.isFinite(size)) throw new TypeError(`manifest size of ${path} is not a finite number`);
+    text += `${first ? '' : ','}[${JSON.stringify(path)},${JSON.stringify(sha256)},${JSON.stringify(size)},${JSON.stringify(group)}]`;
+    first = false;
+    // Whole tuples per update: a chunk never splits a character.
+    if (text.length >= 1 << 16) {
+      hash.update(text);
+      text = '';
+    }
+  }
+  text += '],"refused":[';
+  first = true;
+  for (const [path, why] of manifest.refused) {
+    text += `${first ? '' : ','}[${JSON.stringify(path)},${JSON.stringify(why)}]`;
+    first = false;
+  }
+  hash.update(`${text}],"v":1}`);
+  return hash.digest('hex') as Sha256;
 }
 
 export function byPath<T extends readonly [string, ...unknown[]]>(a: T, b: T): number {

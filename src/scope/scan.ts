@@ -1,10 +1,15 @@
-import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import picomatch from 'picomatch';
-import { isCredentialPath } from './credentials.js';
-import { hashFile } from './hash-file.js';
+import { excludesTree, mayMatchBelow, type DirTest } from './glob-dirs.js';
+import { isInside } from './inside.js';
 import { byPath, type Group, type Manifest, type ManifestFile, type RefusedFile } from './manifest.js';
-import { walk, type EntryKind } from './walk.js';
+import type { Snapshot } from './snapshot.js';
+import { walk, type EntryKind, type WalkEntry } from './walk.js';
+
+type Candidate = WalkEntry<Group>;
+
+export { isInside } from './inside.js';
 
 /** The scope of one check, as the spec declares it. */
 export interface ScopeDecl {
@@ -39,6 +44,8 @@ interface Pattern {
   readonly group: Group;
   readonly glob: string;
   readonly match: (path: string) => boolean;
+  /** Could anything below this directory match? */
+  readonly below: DirTest;
   readonly base: string;
   readonly literal: boolean;
 }
@@ -46,12 +53,18 @@ interface Pattern {
 const GROUP_OF = { sources: 'source', tests: 'test', artifacts: 'artifact' } as const;
 
 /**
- * Lists, classifies and hashes every file in a check's scope. Problems are
+ * Lists, classifies and hashes every file in a check's scope, reading
+ * through `snapshot` (which may answer from the stat cache). Problems are
  * returned as data: the caller decides what they mean for a verdict.
  */
-export function scanScope(root: string, scope: ScopeDecl, groups: readonly Group[]): ScanResult {
+export async function scanScope(snapshot: Snapshot, scope: ScopeDecl, groups: readonly Group[]): Promise<ScanResult> {
+  const root = snapshot.root;
   const patterns = compilePatterns(scope, groups);
-  const excluded = scope.exclude.length > 0 ? picomatch([...scope.exclude], { dot: true }) : () => false;
+  const excludes = scope.exclude.map(globMatcher);
+  const excluded = (path: string): boolean => excludes.some((match) => match(path));
+  const excludedTrees = scope.exclude.map(excludesTree);
+  const artifacts = patterns.filter((p) => p.group === 'artifact');
+  const inputs = patterns.filter((p) => p.group !== 'artifact');
   const optInNodeModules = patterns.some((p) => p.glob.split('/').includes('node_modules'));
   const problems: ScanProblem[] = [];
   const refused: RefusedFile[] = [];
@@ -64,8 +77,17 @@ export function scanScope(root: string, scope: ScopeDecl, groups: readonly Group
     }
     return undefined;
   };
+  // Enter a directory only if some glob could match below it; excludes do
+  // not apply to artifacts, so an excluded tree is still entered for them.
+  const descend = (dir: string, name: string): boolean => {
+    if (name === '.git' || dir === '.vouch' || (name === 'node_modules' && !optInNodeModules)) return false;
+    if (artifacts.some((p) => p.below(dir))) return true;
+    if (excludedTrees.some((test) => test(dir))) return false;
+    return inputs.some((p) => p.below(dir));
+  };
 
-  const candidates = new Map<string, EntryKind>();
+  const candidates: Candidate[] = [];
+  const literals = new Set<string>();
   const chains = new ChainChecker(root);
   for (const pattern of patterns) {
     const dir = pattern.literal ? parentOf(pattern.base) : pattern.base;
@@ -78,27 +100,36 @@ export function scanScope(root: string, scope: ScopeDecl, groups: readonly Group
       refused.push([chain.at, 'symlink_to_directory']);
       continue;
     }
-    if (pattern.literal) addLiteral(root, pattern.base, candidates);
+    const group = pattern.literal && !literals.has(pattern.base) ? groupOf(pattern.base) : undefined;
+    const kind = group && literalKind(root, pattern.base);
+    if (group && kind) {
+      literals.add(pattern.base);
+      candidates.push({ path: pattern.base, kind, tag: group });
+    }
   }
-  const walked = walk(root, {
+  const walked = walk({
     bases: patterns.filter((p) => !p.literal && chains.check(p.base).kind === 'ok').map((p) => p.base),
-    prune: (dir, name) => name === '.git' || dir === '.vouch' || (name === 'node_modules' && !optInNodeModules),
-    accept: (path) => groupOf(path) !== undefined,
+    descend,
+    accept: groupOf,
+    list: (dir) => snapshot.list(dir),
   });
-  for (const entry of walked.entries) candidates.set(entry.path, entry.kind);
+  for (const entry of walked.entries) if (!literals.has(entry.path)) candidates.push(entry);
   for (const dir of walked.unreadable) {
     problems.push({ reason: 'scope_unreadable', path: dir.path, detail: `directory could not be listed (${dir.code})` });
   }
+  for (const dir of walked.replaced) {
+    problems.push({ reason: 'changed_during_hash', path: dir, detail: 'a directory was replaced by a link or a file while it was being walked' });
+  }
 
   const files: ManifestFile[] = [];
-  for (const [path, kind] of candidates) {
-    const group = groupOf(path);
-    if (group === undefined) continue;
-    const outcome = classify(root, path, kind);
+  const outcomes = await snapshot.read(candidates);
+  candidates.forEach(({ path, tag: group }, i) => {
+    const outcome = outcomes[i]!;
     if (outcome.kind === 'refused') refused.push([path, outcome.why]);
     else if (outcome.kind === 'problem') problems.push({ reason: outcome.reason, path, detail: outcome.detail });
     else files.push([path, outcome.sha256, outcome.size, group]);
-  }
+  });
+  // Nearly sorted already (the walk goes in path order): a linear pass.
   files.sort(byPath);
   refused.sort(byPath);
   problems.push(...unmatched(patterns, files, scope.allowMissing));
@@ -115,7 +146,8 @@ function compilePatterns(scope: ScopeDecl, groups: readonly Group[]): Pattern[] 
       patterns.push({
         group,
         glob,
-        match: picomatch(glob, { dot: true }),
+        match: globMatcher(glob),
+        below: mayMatchBelow(glob),
         base: scanned.isGlob ? scanned.base : glob,
         literal: !scanned.isGlob,
       });
@@ -124,59 +156,26 @@ function compilePatterns(scope: ScopeDecl, groups: readonly Group[]): Pattern[] 
   return patterns;
 }
 
+/**
+ * picomatch's own test, minus its per-call bookkeeping: a path equal to the
+ * glob text, or matching the glob's regular expression (what
+ * picomatch(glob)(path) checks on POSIX paths).
+ */
+function globMatcher(glob: string): (path: string) => boolean {
+  const regex = picomatch.makeRe(glob, { dot: true });
+  return (path) => path === glob || regex.test(path);
+}
+
 function parentOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
 }
 
-function addLiteral(root: string, path: string, candidates: Map<string, EntryKind>): void {
-  try {
-    const stat = lstatSync(join(root, path));
-    if (stat.isDirectory()) return;
-    candidates.set(path, stat.isFile() ? 'file' : stat.isSymbolicLink() ? 'symlink' : 'other');
-  } catch {
-    // Absent: the glob matches nothing, which unmatched() reports.
-  }
-}
-
-type Classified =
-  | { readonly kind: 'hashed'; readonly sha256: ManifestFile[1]; readonly size: number }
-  | { readonly kind: 'refused'; readonly why: RefusedFile[1] }
-  | { readonly kind: 'problem'; readonly reason: ScanProblemReason; readonly detail: string };
-
-function classify(root: string, path: string, kind: EntryKind): Classified {
-  if (isCredentialPath(path)) return { kind: 'refused', why: 'credential' };
-  if (kind === 'other') return { kind: 'refused', why: 'not_regular_file' };
-  let target = join(root, path);
-  if (kind === 'symlink') {
-    let real: string;
-    try {
-      real = realpathSync(target);
-    } catch {
-      return { kind: 'refused', why: 'dangling_symlink' };
-    }
-    if (!isInside(root, real)) {
-      return { kind: 'problem', reason: 'path_escape', detail: `symlink resolves outside the workspace, to ${real}` };
-    }
-    const realRelative = relative(root, real).split(sep).join('/');
-    if (isCredentialPath(realRelative)) return { kind: 'refused', why: 'credential' };
-    const stat = statSync(real, { throwIfNoEntry: false });
-    if (!stat) return { kind: 'refused', why: 'dangling_symlink' };
-    if (stat.isDirectory()) return { kind: 'refused', why: 'symlink_to_directory' };
-    target = real;
-  }
-  const hashed = hashFile(target, root);
-  if (hashed.ok) return { kind: 'hashed', sha256: hashed.sha256, size: hashed.size };
-  if (hashed.why === 'not_regular_file') return { kind: 'refused', why: 'not_regular_file' };
-  return {
-    kind: 'problem',
-    reason: hashed.why === 'unreadable' ? 'scope_unreadable' : 'changed_during_hash',
-    detail: hashed.detail,
-  };
-}
-
-export function isInside(root: string, absolute: string): boolean {
-  return absolute === root || absolute.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+/** What a literal path names, or undefined when absent or a directory (the glob then matches nothing, which unmatched() reports). */
+function literalKind(root: string, path: string): EntryKind | undefined {
+  const stat = lstatSync(join(root, path), { throwIfNoEntry: false });
+  if (!stat || stat.isDirectory()) return undefined;
+  return stat.isFile() ? 'file' : stat.isSymbolicLink() ? 'symlink' : 'other';
 }
 
 /** Every declared glob must cover at least one hashed file. */

@@ -20,7 +20,7 @@ proposes matches files now. Review it: the commands run with your permissions.
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('init', args, { write: { type: 'boolean' } }, false);
   const root = realpathSync(resolve(cli.io.cwd, cli.dir ?? '.'));
-  const text = renderSpec(detectChecks(root));
+  const text = renderSpec(await detectChecks(root));
   if (!values.write) {
     out(cli, text);
     err(cli, `vouch: this is a proposal; review it, then \`vouch init --write\` (or save it as ${SPEC_FILE} and \`vouch allow\`)`);

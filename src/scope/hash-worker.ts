@@ -1,0 +1,22 @@
+// A hash worker thread (hash-pool.ts): claims batches of files from a shared
+// counter and hashes them with the same hashFile as the main thread, so every
+// guarantee of a read (O_NOFOLLOW, regular file, inside the workspace,
+// unchanged while read) holds whichever thread read it.
+import { parentPort, workerData } from 'node:worker_threads';
+import { hashFile } from './hash-file.js';
+import { encodeOutcome, type WorkerInput } from './hash-pool-protocol.js';
+
+const input = workerData as WorkerInput;
+const next = new Int32Array(input.counter);
+for (;;) {
+  const start = Atomics.add(next, 0, input.batch);
+  if (start >= input.paths.length) break;
+  const end = Math.min(start + input.batch, input.paths.length);
+  const outcomes = [];
+  for (let i = start; i < end; i++) {
+    const expected = input.expected[i];
+    outcomes.push(encodeOutcome(hashFile(input.paths[i]!, input.within, expected ? { dev: expected[0], ino: expected[1] } : undefined)));
+  }
+  parentPort!.postMessage({ start, outcomes });
+}
+parentPort!.postMessage({ done: true });

@@ -1,0 +1,215 @@
+import { lstatSync, readdirSync, realpathSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
+import { relative, sep } from 'node:path';
+import type { DirEntry, StatCache } from '../cache/stat-cache.js';
+import { wallClockNs } from '../cache/stat-key.js';
+import type { Sha256 } from '../core/digest.js';
+import { isCredentialPath } from './credentials.js';
+import { hashFile, type HashOutcome, type Identity } from './hash-file.js';
+import { hashInWorkers, wantsWorkers } from './hash-pool.js';
+import { isInside } from './inside.js';
+import type { RefusalReason } from './manifest.js';
+import { entryOrder, type EntryKind, type Listing } from './walk.js';
+
+/** What reading one candidate file gave. */
+export type FileOutcome =
+  | { readonly kind: 'hashed'; readonly sha256: Sha256; readonly size: number }
+  | { readonly kind: 'refused'; readonly why: RefusalReason }
+  | { readonly kind: 'problem'; readonly reason: 'path_escape' | 'changed_during_hash' | 'scope_unreadable'; readonly detail: string };
+
+export interface SnapshotOptions {
+  /** Remembered hashes and listings; absent, everything is read. */
+  readonly cache?: StatCache;
+  /** A clock reading taken before anything is read: the reference of the racy rule. */
+  readonly readStart: Date;
+  /** The built hash worker script; absent, hashing stays on this thread. */
+  readonly hashWorker?: URL;
+}
+
+/** A file the cache could not vouch for: it is opened and hashed. */
+export interface HashJob {
+  readonly path: string;
+  readonly absolute: string;
+  /** The identity lstat saw, when it was looked at: a different file at open time is a swap. */
+  readonly expected?: Identity;
+}
+
+/**
+ * One pass over a workspace: every directory listed and every file read at
+ * most once, however many checks cover it (status judges all checks against
+ * one snapshot; verify takes one before and one after the run).
+ *
+ * With a stat cache, a directory whose stat is unchanged is not listed again
+ * and a file whose stat is unchanged is not read again. What the cache hands
+ * out passed the same guarantees when it was read (O_NOFOLLOW, descriptor
+ * inside the workspace, regular file, unchanged while read); a hit requires
+ * lstat to show the same regular file (device, inode, mode) with the same
+ * size and nanosecond timestamps, and the walk that reached it never
+ * follows a link.
+ */
+export class Snapshot {
+  /** What this snapshot had to do, for tests and the benchmark: cache hits are work not done. */
+  readonly counts = { dirsListed: 0, dirsRemembered: 0, filesHashed: 0, filesRemembered: 0 };
+  private readonly listings = new Map<string, Listing>();
+  private readonly outcomes = new Map<string, FileOutcome>();
+  private readonly readStartNs: bigint;
+
+  private readonly prefix: string;
+
+  constructor(
+    readonly root: string,
+    private readonly options: SnapshotOptions,
+  ) {
+    this.readStartNs = wallClockNs(options.readStart);
+    this.prefix = root.endsWith(sep) ? root : `${root}${sep}`;
+  }
+
+  /** Absolute path of a workspace-relative one (cheaper than path.join, which normalises). */
+  private absolute(path: string): string {
+    return path === '' ? this.root : this.prefix + path;
+  }
+
+  get cache(): StatCache | undefined {
+    return this.options.cache;
+  }
+
+  list(dir: string): Listing {
+    let listing = this.listings.get(dir);
+    if (!listing) {
+      listing = this.readListing(dir);
+      this.listings.set(dir, listing);
+    }
+    return listing;
+  }
+
+  /** The outcome of each candidate, in order; a file already read in this snapshot is not read again. */
+  async read(candidates: readonly { readonly path: string; readonly kind: EntryKind }[]): Promise<FileOutcome[]> {
+    const result = new Array<FileOutcome>(candidates.length);
+    const jobs: HashJob[] = [];
+    const jobAt: number[] = [];
+    candidates.forEach(({ path, kind }, i) => {
+      const outcome = this.outcomes.get(path) ?? this.lookUp(path, kind, jobs);
+      if (outcome) {
+        this.outcomes.set(path, outcome);
+        result[i] = outcome;
+      } else {
+        jobAt.push(i);
+      }
+    });
+    this.counts.filesHashed += jobs.length;
+    const hashed = wantsWorkers(jobs, this.options.hashWorker)
+      ? await hashInWorkers(jobs, this.root, this.options.hashWorker!)
+      : jobs.map((job) => hashFile(job.absolute, this.root, job.expected));
+    jobs.forEach((job, j) => {
+      const outcome = this.remember(job.path, hashed[j]!);
+      this.outcomes.set(job.path, outcome);
+      result[jobAt[j]!] = outcome;
+    });
+    return result;
+  }
+
+  /** Answers from what is known without reading the file; otherwise queues it as a job. */
+  private lookUp(path: string, kind: EntryKind, jobs: HashJob[]): FileOutcome | undefined {
+    if (isCredentialPath(path)) return { kind: 'refused', why: 'credential' };
+    if (kind === 'other') return { kind: 'refused', why: 'not_regular_file' };
+    if (kind === 'symlink') return this.readLink(path);
+    const absolute = this.absolute(path);
+    const cache = this.options.cache;
+    const slot = cache?.fileSlot(path);
+    if (cache === undefined || slot === undefined) {
+      jobs.push({ path, absolute });
+      return undefined;
+    }
+    let stat: BigIntStats | undefined;
+    try {
+      stat = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      stat = undefined;
+    }
+    if (stat?.isSymbolicLink()) return this.readLink(path);
+    if (stat && !stat.isFile()) return { kind: 'refused', why: 'not_regular_file' };
+    const sha256 = stat && cache.hashAt(slot, stat);
+    if (stat && sha256) {
+      this.counts.filesRemembered++;
+      return { kind: 'hashed', sha256, size: Number(stat.size) };
+    }
+    jobs.push(stat ? { path, absolute, expected: stat } : { path, absolute });
+    return undefined;
+  }
+
+  private remember(path: string, hashed: HashOutcome): FileOutcome {
+    const cache = this.options.cache;
+    if (!hashed.ok) {
+      cache?.forget(path);
+      return fromFailure(hashed);
+    }
+    if (cache && !cache.rememberFile(path, hashed.stat, hashed.sha256, this.readStartNs)) cache.forget(path);
+    return { kind: 'hashed', sha256: hashed.sha256, size: hashed.size };
+  }
+
+  /** A link in scope is hashed by its target, which must be a file inside the workspace. Never cached. */
+  private readLink(path: string): FileOutcome {
+    const link = this.absolute(path);
+    let real: string;
+    try {
+      real = realpathSync(link);
+    } catch {
+      return { kind: 'refused', why: 'dangling_symlink' };
+    }
+    if (!isInside(this.root, real)) {
+      return { kind: 'problem', reason: 'path_escape', detail: `symlink resolves outside the workspace, to ${real}` };
+    }
+    if (isCredentialPath(relative(this.root, real).split(sep).join('/'))) return { kind: 'refused', why: 'credential' };
+    const stat = statSync(real, { throwIfNoEntry: false });
+    if (!stat) return { kind: 'refused', why: 'dangling_symlink' };
+    if (stat.isDirectory()) return { kind: 'refused', why: 'symlink_to_directory' };
+    this.counts.filesHashed++;
+    const hashed = hashFile(real, this.root);
+    return hashed.ok ? { kind: 'hashed', sha256: hashed.sha256, size: hashed.size } : fromFailure(hashed);
+  }
+
+  private readListing(dir: string): Listing {
+    const absolute = this.absolute(dir);
+    const cache = this.options.cache;
+    let stat: BigIntStats | undefined;
+    if (cache) {
+      // Stat before listing: a change after this moment moves the stat the
+      // listing is remembered under.
+      try {
+        stat = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
+      } catch (error) {
+        return { kind: 'unreadable', code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
+      }
+      if (!stat) return { kind: 'absent' };
+      // The walk reached this path as a directory; a link here now is a swap, not something to follow.
+      if (stat.isSymbolicLink()) return { kind: 'replaced' };
+      if (!stat.isDirectory()) return { kind: 'absent' };
+      const remembered = cache.listing(dir, stat);
+      if (remembered) {
+        this.counts.dirsRemembered++;
+        return { kind: 'ok', entries: remembered };
+      }
+    }
+    this.counts.dirsListed++;
+    let dirents: Dirent[];
+    try {
+      dirents = readdirSync(absolute, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+      // A base that does not exist (or is a file) simply contributes nothing.
+      return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'absent' } : { kind: 'unreadable', code };
+    }
+    const entries = dirents.map(toEntry).sort(entryOrder);
+    if (cache && stat && !cache.rememberDir(dir, stat, entries, this.readStartNs)) cache.forget(dir);
+    return { kind: 'ok', entries };
+  }
+}
+
+function toEntry(dirent: Dirent): DirEntry {
+  const kind = dirent.isDirectory() ? 'dir' : dirent.isFile() ? 'file' : dirent.isSymbolicLink() ? 'symlink' : 'other';
+  return { name: dirent.name, kind };
+}
+
+function fromFailure(hashed: Extract<HashOutcome, { ok: false }>): FileOutcome {
+  if (hashed.why === 'not_regular_file') return { kind: 'refused', why: 'not_regular_file' };
+  return { kind: 'problem', reason: hashed.why === 'unreadable' ? 'scope_unreadable' : 'changed_during_hash', detail: hashed.detail };
+}

@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeCache } from '../src/cache/blob.js';
+import { RACY_MARGIN_NS } from '../src/cache/stat-key.js';
+import { Rig } from './helpers/rig.js';
+
+const SPEC = `version: 1
+checks:
+  - id: unit
+    run: ["true"]
+    sources: ["src/**"]
+`;
+
+const status = async (rig: Rig) => (await rig.run(['status', '--json'])).json().checks[0];
+
+/** Files younger than the racy margin are never cached: wait until the rig's files are older. */
+const pastRacyMargin = () => new Promise((resolve) => setTimeout(resolve, Number(RACY_MARGIN_NS / 1_000_000n) + 500));
+
+function cacheOf(rig: Rig) {
+  const blob = readFileSync(rig.path('.vouch/statcache'));
+  return decodeCache(blob, readFileSync(join(rig.home, 'cache.key')), rig.root);
+}
+
+/** Other bytes, same size, mtime put back to the nanosecond. */
+function sameSizeEdit(rig: Rig, path: string, content: string): void {
+  execFileSync('touch', ['-r', rig.path(path), rig.path('.ref')]);
+  writeFileSync(rig.path(path), content);
+  execFileSync('touch', ['-r', rig.path('.ref'), rig.path(path)]);
+}
+
+describe('the stat cache, through the CLI', () => {
+  it('is written by status, never hides a same-size edit with its mtime put back, and survives damage', async () => {
+    const files = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`src/m${i % 5}/f${i}.ts`, `export const v${i} = ${i};\n`]));
+    const rig = new Rig().write({ ...files, 'src/a.ts': 'aaaa' });
+    await rig.spec(SPEC);
+    expect((await rig.run(['verify', '--json'])).json().checks[0].status).toBe('PASS');
+    await pastRacyMargin();
+
+    expect(await status(rig)).toMatchObject({ status: 'PASS' });
+    const cached = cacheOf(rig);
+    expect(cached?.paths).toContain('src/a.ts');
+    expect(cached?.paths.length).toBe(31 + 6); // 31 files, src/ and its 5 directories
+    expect(await status(rig)).toMatchObject({ status: 'PASS' });
+
+    sameSizeEdit(rig, 'src/a.ts', 'bbbb');
+    expect(await status(rig)).toMatchObject({ status: 'STALE', reason: 'fingerprint_changed', changed: { modified: ['src/a.ts'] } });
+    sameSizeEdit(rig, 'src/a.ts', 'aaaa');
+    expect(await status(rig)).toMatchObject({ status: 'PASS' });
+
+    // Damaged caches are ignored (the answer stays right) and replaced.
+    const blob = readFileSync(rig.path('.vouch/statcache'));
+    for (const damaged of [blob.subarray(0, blob.length >> 1), Buffer.from(blob).fill(0x41, 100, 140), Buffer.from('not a cache')]) {
+      writeFileSync(rig.path('.vouch/statcache'), damaged);
+      sameSizeEdit(rig, 'src/a.ts', 'cccc');
+      expect(await status(rig)).toMatchObject({ status: 'STALE' });
+      sameSizeEdit(rig, 'src/a.ts', 'aaaa');
+      expect(await status(rig)).toMatchObject({ status: 'PASS' });
+    }
+    await pastRacyMargin();
+    expect(await status(rig)).toMatchObject({ status: 'PASS' });
+    expect(cacheOf(rig)?.paths).toContain('src/a.ts');
+  });
+
+  it('stays whole when several vouch processes write it at once (last writer wins, nothing torn)', async () => {
+    const files = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`src/d${i % 20}/f${i}.ts`, `// ${i}\n`]));
+    const rig = new Rig().write(files);
+    await rig.spec(SPEC);
+    await rig.run(['verify']);
+    await pastRacyMargin();
+    for (let round = 0; round < 3; round++) {
+      // No cache: every process learns every file and writes the whole cache.
+      if (existsSync(rig.path('.vouch/statcache'))) writeFileSync(rig.path('.vouch/statcache'), '');
+      const results = await Promise.all(Array.from({ length: 6 }, () => rig.run(['status', '--json'])));
+      for (const result of results) expect(result.json().checks[0].status).toBe('PASS');
+      expect(cacheOf(rig)?.paths.length).toBe(200 + 21);
+    }
+    expect(readdirSync(rig.path('.vouch')).filter((name) => name.includes('.tmp'))).toEqual([]);
+  });
+
+  it('status creates no state: without a ledger there is no cache either', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec(SPEC);
+    expect(await status(rig)).toMatchObject({ status: 'UNKNOWN', reason: 'no_receipt' });
+    expect(existsSync(rig.path('.vouch'))).toBe(false);
+  });
+});
