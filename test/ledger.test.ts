@@ -2,14 +2,18 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../src/core/digest.js';
+import { BodyStore } from '../src/ledger/sqlite/body-store.js';
 import { collect, Rig } from './helpers/rig.js';
 
 const SPEC = 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n';
 
+/** Every chain entry with its canonical text (bodies may be stored compressed: body-store.ts). */
 function chain(rig: Rig): { seq: number; hash: string; body: string }[] {
   const db = new Database(rig.path('.vouch/ledger.db'), { readonly: true });
   try {
-    return db.prepare('SELECT seq, hash, body FROM chain ORDER BY seq').all() as { seq: number; hash: string; body: string }[];
+    const bodies = new BodyStore(db);
+    const rows = db.prepare('SELECT seq, hash, body, dict FROM chain ORDER BY seq').all() as { seq: number; hash: string; body: string | Buffer; dict: number | null }[];
+    return rows.map((row) => ({ seq: row.seq, hash: row.hash, body: bodies.decode(row)! }));
   } finally {
     db.close();
   }
@@ -107,12 +111,46 @@ describe('the ledger', () => {
     const rig = new Rig().write({ 'src/a.ts': 'a' });
     await rig.spec(SPEC.replace('"true"', '"false"'));
     await rig.run(['verify']);
+    const [stored] = chain(rig);
+    expect(stored!.body).toContain('"verdict":"FAIL"');
     const db = new Database(rig.path('.vouch/ledger.db'));
-    db.prepare("UPDATE chain SET body = replace(body, '\"verdict\":\"FAIL\"', '\"verdict\":\"PASS\"')").run();
+    db.prepare('UPDATE chain SET body = ?, dict = NULL').run(stored!.body.replace('"verdict":"FAIL"', '"verdict":"PASS"'));
     db.close();
     const result = await rig.run(['status', '--json']);
     expect(result.json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'ledger_corrupt' });
     expect(result.code).toBe(1);
+  });
+
+  it('a receipt whose compression dictionary was edited reads as UNKNOWN/ledger_corrupt, never as other content', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec(SPEC.replace('"true"', '"false"'));
+    await rig.run(['verify']);
+    await rig.run(['verify']);
+    const db = new Database(rig.path('.vouch/ledger.db'));
+    expect(db.prepare('SELECT count(*) FROM chain WHERE dict IS NOT NULL').pluck().get()).toBe(2);
+    const dict = db.prepare('SELECT body FROM dicts').pluck().get() as Buffer;
+    db.prepare('UPDATE dicts SET body = ?').run(Buffer.from(dict.toString('utf8').replace('"verdict":"FAIL"', '"verdict":"PASS"')));
+    db.close();
+    const result = await rig.run(['status', '--json']);
+    expect(result.json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'ledger_corrupt' });
+  });
+
+  it('stores an unchanged tree\'s receipts compactly, and reads back the exact canonical text', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec(SPEC);
+    for (let i = 0; i < 5; i++) await rig.run(['verify']);
+    const db = new Database(rig.path('.vouch/ledger.db'), { readonly: true });
+    const sizes = db.prepare('SELECT length(body) AS stored FROM chain ORDER BY seq').pluck().all() as number[];
+    db.close();
+    const rows = chain(rig);
+    assertChainIntact(rows);
+    for (const [i, row] of rows.entries()) {
+      expect(JSON.parse(row.body).kind).toBe('receipt');
+      // Each later receipt is stored in a small fraction of its canonical size.
+      if (i > 0) expect(sizes[i]!).toBeLessThan(Buffer.byteLength(row.body) / 4);
+    }
+    const shown = (await rig.run(['show', JSON.parse(rows[4]!.body).id, '--json'])).json();
+    expect(shown).toMatchObject({ intact: true, hash: rows[4]!.hash, receipt: JSON.parse(rows[4]!.body) });
   });
 
   it('status never creates a ledger', async () => {

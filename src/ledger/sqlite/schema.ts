@@ -24,4 +24,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE manifests (digest TEXT PRIMARY KEY, body BLOB NOT NULL) WITHOUT ROWID;
   CREATE TABLE pruned (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, hash TEXT NOT NULL, gc_id TEXT NOT NULL);
   `,
+  // 2: compact bodies (body-store.ts). A chain row's body is either its
+  // canonical text (dict NULL, as every row of schema 1) or that text
+  // DEFLATE-compressed against a dictionary: the full text of an earlier
+  // receipt of the same check. AUTOINCREMENT: a dictionary id is never
+  // reused, so an id remembered by another connection never names other bytes.
+  `
+  CREATE TABLE dicts (id INTEGER PRIMARY KEY AUTOINCREMENT, check_id TEXT NOT NULL, since_seq INTEGER NOT NULL, body BLOB NOT NULL);
+  CREATE INDEX dicts_by_check ON dicts (check_id, id);
+  ALTER TABLE chain ADD COLUMN dict INTEGER;
+  `,
 ];
