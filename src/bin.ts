@@ -11,7 +11,11 @@ process.once('SIGINT', onSignal);
 process.once('SIGTERM', onSignal);
 
 const code = await main(process.argv.slice(2), {
-  stdin: process.stdin,
+  // A getter: creating process.stdin loads the stream and socket machinery,
+  // which only commands that read stdin should pay for.
+  get stdin() {
+    return process.stdin;
+  },
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,

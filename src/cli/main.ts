@@ -8,7 +8,7 @@ import { VERSION } from '../version.js';
 import { EXIT, exitCodeFor } from './exit.js';
 import type { Cli, CliIo } from './io.js';
 import { COMMANDS } from './registry.js';
-import { ledgerProblem } from './session.js';
+import { ledgerProblem } from './ledger-problem.js';
 
 const USAGE = `vouch ${VERSION}: makes "done" a fact. Runs the checks an operator declared, fingerprints
 the files they cover, and records a receipt: PASS, FAIL, UNKNOWN or STALE.

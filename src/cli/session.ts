@@ -1,82 +1,15 @@
-import { join } from 'node:path';
-import { fail, type Problem } from '../core/problem.js';
-import type { EngineContext } from '../engine/context.js';
-import { LedgerError, type Ledger } from '../ledger/ledger.js';
-import { openSqliteLedger } from '../ledger/sqlite/sqlite-ledger.js';
-import type { Actor } from '../receipt/receipt.js';
+// The session helpers of every command (workspace-session.ts), plus the
+// eager spec loader for commands that always validate vouch.yaml in full.
+import { fail } from '../core/problem.js';
 import { loadSpec } from '../spec/load.js';
-import type { CheckDef, Spec } from '../spec/model.js';
-import { findWorkspace, type Workspace } from '../workspace/find.js';
-import { vouchHome } from '../workspace/home.js';
-import { closest } from '../core/suggest.js';
+import type { Spec } from '../spec/model.js';
+import type { Workspace } from '../workspace/find.js';
 import type { Cli } from './io.js';
 
-/** The workspace this invocation is about: `-C DIR`, else the nearest vouch.yaml upwards. */
-export function workspaceOf(cli: Cli): Workspace {
-  const found = findWorkspace(cli.dir ?? cli.io.cwd, cli.dir !== undefined);
-  return found.ok ? found.value : fail(found.error);
-}
+export * from './workspace-session.js';
+export { ledgerProblem } from './ledger-problem.js';
 
 export function specOf(workspace: Workspace, cli: Cli): Spec {
   const loaded = loadSpec(workspace.specPath, cli.io.cwd);
   return loaded.ok ? loaded.value : fail(loaded.error);
-}
-
-export function engineContext(cli: Cli, workspace: Workspace, spec: Spec, actor: Actor = 'cli'): EngineContext {
-  return { workspace, spec, home: vouchHome(cli.io.env), actor, env: cli.io.env, ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }) };
-}
-
-/** The checks named on the command line (all when none), or a usage problem naming the unknown one. */
-export function selectChecks(spec: Spec, ids: readonly string[]): CheckDef[] {
-  if (ids.length === 0) return [...spec.checks];
-  const known = spec.checks.map((check) => check.id);
-  return [...new Set(ids)].map((id) => {
-    const check = spec.checks.find((c) => c.id === id);
-    if (check) return check;
-    const guess = closest(id, known);
-    return fail({
-      code: 'check_not_found',
-      message: `no check "${id}" in vouch.yaml${guess ? ` (did you mean "${guess}"?)` : ''}`,
-      expected: `one of: ${known.join(', ')}`,
-      found: id,
-      hint: 'run `vouch checks` to list them',
-    });
-  });
-}
-
-export function ledgerPath(workspace: Workspace): string {
-  return join(workspace.stateDir, 'ledger.db');
-}
-
-export function ledgerProblem(error: LedgerError): Problem {
-  switch (error.kind) {
-    case 'corrupt':
-      return {
-        code: 'ledger_corrupt',
-        message: `the ledger is corrupt: ${error.message}; no status can be given from it`,
-        where: error.path,
-        hint: 'move the file aside to keep it for inspection; vouch starts a new ledger on the next verify',
-      };
-    case 'unreadable':
-      return { code: 'ledger_unreadable', message: error.message, where: error.path, hint: 'check the permissions of .vouch/ and that the disk is not full' };
-    case 'too_new':
-      return { code: 'ledger_too_new', message: error.message, where: error.path, hint: 'upgrade vouch' };
-  }
-}
-
-function guarded<T>(open: () => T): T {
-  try {
-    return open();
-  } catch (error) {
-    if (error instanceof LedgerError) return fail(ledgerProblem(error));
-    throw error;
-  }
-}
-
-export function openLedgerForWrite(workspace: Workspace): Ledger {
-  return guarded(() => openSqliteLedger(ledgerPath(workspace), { create: true })!);
-}
-
-export function openLedgerForRead(workspace: Workspace): Ledger | undefined {
-  return guarded(() => openSqliteLedger(ledgerPath(workspace), { create: false }));
 }

@@ -2,20 +2,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { hashFile, type HashOutcome } from './hash-file.js';
 import { decodeOutcome, type WorkerInput, type WorkerMessage } from './hash-pool-protocol.js';
+import { MAX_BATCH, MAX_WORKERS } from './hash-pool-policy.js';
 import type { HashJob } from './snapshot.js';
-
-/**
- * Below this many files a worker's start-up (tens of milliseconds) costs
- * more than it saves; measured in bench/ (docs/benchmarks.md).
- */
-export const POOL_MIN_FILES = 1500;
-/** Files claimed at a time from the shared counter. */
-const BATCH = 64;
-const MAX_WORKERS = 7;
-
-export function wantsWorkers(jobs: readonly HashJob[], worker: URL | undefined): boolean {
-  return worker !== undefined && jobs.length >= POOL_MIN_FILES && availableParallelism() > 1;
-}
 
 /**
  * Hashes many files on this thread and on (cores - 1) worker threads at
@@ -26,20 +14,22 @@ export function wantsWorkers(jobs: readonly HashJob[], worker: URL | undefined):
 export async function hashInWorkers(jobs: readonly HashJob[], within: string, worker: URL): Promise<HashOutcome[]> {
   const results: (HashOutcome | undefined)[] = new Array<HashOutcome | undefined>(jobs.length);
   const counter = new SharedArrayBuffer(4);
+  const threads = Math.min(availableParallelism() - 1, MAX_WORKERS);
+  // Small claims when there are few files (each may be big), 64 when many.
+  const batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(jobs.length / ((threads + 1) * 8))));
   const input: WorkerInput = {
     paths: jobs.map((job) => job.absolute),
     expected: jobs.map((job) => (job.expected ? [BigInt(job.expected.dev), BigInt(job.expected.ino)] : null)),
     within,
     counter,
-    batch: BATCH,
+    batch,
   };
-  const threads = Math.min(availableParallelism() - 1, MAX_WORKERS);
   const finished = Array.from({ length: threads }, () => runWorker(worker, input, results));
   const next = new Int32Array(counter);
   for (;;) {
-    const start = Atomics.add(next, 0, BATCH);
+    const start = Atomics.add(next, 0, batch);
     if (start >= jobs.length) break;
-    for (let i = start; i < Math.min(start + BATCH, jobs.length); i++) results[i] = hashJob(jobs[i]!, within);
+    for (let i = start; i < Math.min(start + batch, jobs.length); i++) results[i] = hashJob(jobs[i]!, within);
   }
   await Promise.all(finished);
   return jobs.map((job, i) => results[i] ?? hashJob(job, within));

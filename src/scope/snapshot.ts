@@ -5,7 +5,7 @@ import { wallClockNs } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
 import { isCredentialPath } from './credentials.js';
 import { hashFile, type HashOutcome, type Identity } from './hash-file.js';
-import { hashInWorkers, wantsWorkers } from './hash-pool.js';
+import { wantsWorkers } from './hash-pool-policy.js';
 import { isInside } from './inside.js';
 import type { RefusalReason } from './manifest.js';
 import { entryOrder, type EntryKind, type Listing } from './walk.js';
@@ -97,7 +97,7 @@ export class Snapshot {
     });
     this.counts.filesHashed += jobs.length;
     const hashed = wantsWorkers(jobs, this.options.hashWorker)
-      ? await hashInWorkers(jobs, this.root, this.options.hashWorker!)
+      ? await (await import('./hash-pool.js')).hashInWorkers(jobs, this.root, this.options.hashWorker!)
       : jobs.map((job) => hashFile(job.absolute, this.root, job.expected));
     jobs.forEach((job, j) => {
       const outcome = this.remember(job.path, hashed[j]!);

@@ -5,7 +5,7 @@ import { allPass, renderStatusTable, renderSummary, statusJson } from '../../ren
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { engineContext, openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
+import { engineContext, openLedgerForRead, selectChecks, specForRun, workspaceOf } from '../workspace-session.js';
 
 export const help = `usage: vouch status [ID...] [--json]
 
@@ -21,7 +21,7 @@ exit: 0 every selected blocking check PASS, 1 otherwise, 2 usage/spec/ledger pro
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('status', args, { json: { type: 'boolean' } });
   const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const spec = await specForRun(workspace, cli);
   const checks = selectChecks(spec, positionals);
   const result = await checkStatuses(engineContext(cli, workspace, spec), checks, { openLedger: () => openLedgerForRead(workspace) });
   if (result.kind === 'trust_error') return fail(result.problem);

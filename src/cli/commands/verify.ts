@@ -7,7 +7,7 @@ import { allPass, renderSummary } from '../../render/status.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';
-import { engineContext, openLedgerForWrite, selectChecks, specOf, workspaceOf } from '../session.js';
+import { engineContext, openLedgerForWrite, selectChecks, specForRun, workspaceOf } from '../workspace-session.js';
 
 export const help = `usage: vouch verify [ID...] [--json]
 
@@ -24,7 +24,7 @@ exit: 0 every selected blocking check PASS, 1 otherwise, 2 usage/spec/ledger pro
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('verify', args, { json: { type: 'boolean' } });
   const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const spec = await specForRun(workspace, cli);
   const checks = selectChecks(spec, positionals);
   const errPaint = paint(cli.color && cli.io.stderrIsTTY);
   const progress = cli.io.stderrIsTTY ? new Progress(cli.io.stderr, errPaint) : undefined;

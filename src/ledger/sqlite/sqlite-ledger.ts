@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { canonicalize } from '../../core/jcs.js';
 import { sha256, type Sha256 } from '../../core/digest.js';
 import { newId } from '../../core/ids.js';
@@ -9,6 +9,7 @@ import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import { LedgerError, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerStats, type ReceiptQuery } from '../ledger.js';
 import { BodyStore } from './body-store.js';
+import { sqlite } from './driver.js';
 import { LEDGER_FORMAT, MIGRATIONS } from './schema.js';
 
 interface ChainRow {
@@ -45,7 +46,8 @@ export function openSqliteLedger(path: string, options: OpenOptions): SqliteLedg
   if (options.create) prepareStateDir(dirname(path));
   let db: Database.Database;
   try {
-    db = new Database(path, { fileMustExist: !options.create, timeout: BUSY_TIMEOUT_MS });
+    const Driver = sqlite();
+    db = new Driver(path, { fileMustExist: !options.create, timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
     throw translate(error, path);
   }

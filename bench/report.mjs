@@ -1,0 +1,51 @@
+// Renders benchmark results as the Markdown table docs/benchmarks.md shows.
+
+const ms = (t) => `${t.median} ms (${t.min}–${t.max})`;
+
+export function renderMarkdown(results) {
+  const { machine, items } = results;
+  const rows = [];
+  const row = (item, vouch, reference, result, target, met) => rows.push(`| ${item} | ${vouch} | ${reference} | ${result} | ${target} | ${met ? 'yes' : 'no'} |`);
+  const { status, cold, large, verify, ledger, startup } = items;
+  if (status) {
+    row(`1. \`vouch status\`, unchanged tree (${status.tree.files.toLocaleString('en')} files, ${status.tree.dirs.toLocaleString('en')} folders, 3 checks)`, ms(status.vouch), `git status: ${ms(status.reference)}`, `**${status.ratio}x** git status`, status.target, status.met);
+  }
+  if (cold) {
+    row(
+      `2. cold full fingerprint (no stat cache)`,
+      `${ms(cold.vouch)}; ${cold.vouch.files_per_s.toLocaleString('en')} files/s, ${cold.vouch.mb_per_s} MB/s`,
+      `${cold.reference.name}: ${ms(cold.reference)}; ${cold.reference.files_per_s.toLocaleString('en')} files/s`,
+      `**${cold.ratio}x** sha256sum`,
+      cold.target,
+      cold.met,
+    );
+  }
+  if (large) {
+    row(`3. ${large.bytes / 2 ** 20} MiB in 128 MiB files`, `${ms(large.vouch)}; **${large.vouch.mb_per_s} MB/s**`, `openssl: ${ms(large.reference)}; ${large.reference.mb_per_s} MB/s`, `**${Math.round(large.ratio * 100)}%** of openssl's rate`, large.target, large.met);
+  }
+  if (verify) {
+    row('4. `vouch verify` of a check running `true`', ms(verify.vouch), `true: ${ms(verify.reference)}; node -e 0: ${ms(verify.node)}`, `**+${verify.added_ms} ms** (+${verify.added_over_node_ms} ms over node + true)`, verify.target, verify.met);
+  }
+  if (ledger) {
+    row(
+      `5. \`vouch status\` with ${ledger.receipts.toLocaleString('en')} receipts`,
+      `${ms(ledger.vouch)}; **${ledger.bytes_per_receipt} bytes/receipt**`,
+      `few receipts: ${ms(ledger.reference)}; node -e 0: ${ms(ledger.node)}`,
+      `**+${ledger.added_by_ledger_ms} ms** for the big ledger; ${ledger.over_node_ms} ms over node`,
+      ledger.target,
+      ledger.met,
+    );
+  }
+  if (startup) {
+    row('6. `vouch --version`', ms(startup.vouch), `node -e 0: ${ms(startup.reference)}`, `**+${startup.added_ms} ms** (status, 1 file: +${startup.status_added_ms} ms)`, startup.target, startup.met);
+  }
+  return `## vouch benchmark, ${results.started.slice(0, 16).replace('T', ' ')} UTC
+
+Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gib} GiB, ${machine.os}; Node ${machine.node}; ${machine.git}; ${machine.openssl}.
+Load average before/after: ${machine.load_before.join(' ')} / ${machine.load_after?.join(' ') ?? '?'}. Each row alternates vouch with its reference; median (min–max) of ${results.runs} runs (cold rows: fewer).
+
+| measure | vouch | reference | result | target | met |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+${ledger ? `\nLedger: ${ledger.receipts.toLocaleString('en')} receipts written through \`SqliteLedger.appendReceipts\` in batches of 10,000 in ${ledger.fill_seconds} s (${ledger.fill_per_second.toLocaleString('en')}/s); ${(ledger.ledger_bytes / 2 ** 20).toFixed(1)} MiB.\n` : ''}`;
+}

@@ -1,0 +1,294 @@
+// vouch's benchmark: `npm run bench` (builds dist/ first). Not a test: it
+// measures, alternating vouch with a reference in the same run, and writes
+// bench/results/<time>.json and bench/results/<time>.md. See docs/benchmarks.md.
+//
+//   node bench/run.mjs [--runs N] [--receipts N] [--files N] [--keep]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { alternate } from './measure.mjs';
+import { renderMarkdown } from './report.mjs';
+import { buildBigFiles, buildMonorepo } from './tree.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(repo, 'dist', 'cli.js');
+const { values: flags } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '11' },
+    receipts: { type: 'string', default: '1000000' },
+    files: { type: 'string', default: '30000' },
+    dirs: { type: 'string', default: '13000' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(flags.runs);
+const COLD_RUNS = Math.max(3, Math.ceil(RUNS / 2));
+const cores = availableParallelism();
+
+const log = (message) => process.stderr.write(`bench: ${message}\n`);
+if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run bench` (it builds first)');
+
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'vouch-bench-')));
+const home = join(work, 'vouch-home');
+const env = { ...process.env, VOUCH_HOME: home, NO_COLOR: '1', GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid' };
+const opts = (cwd, extra = {}) => ({ cwd, env, ...extra });
+const vouch = (...args) => ['node', CLI, ...args];
+const run = (argv, cwd) => execFileSync(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 }).toString();
+
+const started = new Date();
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores,
+  memory_gib: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  os: `${platform()} ${release()}`,
+  git: run(['git', '--version']).trim(),
+  openssl: run(['openssl', 'version']).trim(),
+  load_before: loadavg().map((n) => Math.round(n * 100) / 100),
+};
+log(`${machine.cpu}, ${cores} cores, node ${machine.node}; working in ${work}`);
+
+function gitCommit(root) {
+  run(['git', 'init', '-q'], root);
+  run(['git', 'add', '-A'], root);
+  run(['git', 'commit', '-q', '-m', 'bench tree'], root);
+}
+
+function workspace(root, spec) {
+  writeFileSync(join(root, 'vouch.yaml'), spec);
+  writeFileSync(join(root, '.gitignore'), '.vouch/\n');
+  run(vouch('allow'), root);
+}
+
+/** Files are cached only once older than the racy margin (3 s): wait until the tree is. */
+function waitPastRacyMargin(since) {
+  const wait = since + 3500 - Date.now();
+  if (wait > 0) execFileSync('sleep', [String(wait / 1000)]);
+}
+
+const results = { machine, started: started.toISOString(), runs: RUNS, items: {} };
+try {
+  // ---- trees -------------------------------------------------------------
+  const mono = join(work, 'monorepo');
+  mkdirSync(mono);
+  let t = Date.now();
+  const shape = buildMonorepo(mono, { files: Number(flags.files), dirs: Number(flags.dirs) });
+  workspace(
+    mono,
+    `version: 1
+checks:
+  - id: tests
+    run: ["true"]
+    sources: ["packages/**", "package.json"]
+  - id: lint
+    run: ["true"]
+    sources: ["packages/*/src/**"]
+  - id: typecheck
+    run: ["true"]
+    sources: ["packages/*/src/**/*.ts", "packages/*/src/**/*.tsx", "packages/*/test/**/*.ts"]
+`,
+  );
+  gitCommit(mono);
+  log(`monorepo: ${shape.files} files, ${shape.dirs} folders, ${(shape.bytes / 2 ** 20).toFixed(1)} MiB (${((Date.now() - t) / 1000).toFixed(1)} s with git)`);
+  const monoFiles = run(['git', 'ls-files', '-z'], mono).split('\0').filter(Boolean);
+
+  const big = join(work, 'bigfiles');
+  mkdirSync(big);
+  t = Date.now();
+  const bigShape = buildBigFiles(big);
+  workspace(big, 'version: 1\nchecks:\n  - id: data\n    run: ["true"]\n    sources: ["data/**"]\n');
+  run(['git', '-c', 'core.compression=0', 'init', '-q'], big);
+  run(['git', '-c', 'core.compression=0', 'add', '-A'], big);
+  run(['git', 'commit', '-q', '-m', 'bench big files'], big);
+  log(`big files: ${bigShape.files} x ${bigShape.bytes / bigShape.files / 2 ** 20} MiB (${((Date.now() - t) / 1000).toFixed(1)} s with git)`);
+
+  const tiny = join(work, 'tiny');
+  mkdirSync(join(tiny, 'src'), { recursive: true });
+  writeFileSync(join(tiny, 'src', 'index.ts'), 'export const answer = 42;\n');
+  workspace(tiny, 'version: 1\nchecks:\n  - id: unit\n    run: ["true"]\n    sources: ["src/**"]\n');
+  gitCommit(tiny);
+
+  for (const root of [mono, big, tiny]) run(vouch('verify'), root);
+  const builtAt = Date.now();
+
+  // ---- 1. status on the unchanged tree vs git status ---------------------
+  waitPastRacyMargin(builtAt);
+  run(vouch('status'), mono); // learns the tree: the warm cache every later call has
+  run(['git', 'update-index', '--refresh'], mono);
+  run(['git', 'status'], mono);
+  log('1/6 status vs git status');
+  const statusRuns = alternate(RUNS, {
+    vouch: { argv: vouch('status'), options: opts(mono) },
+    git: { argv: ['git', 'status'], options: opts(mono) },
+  });
+  results.items.status = {
+    title: 'vouch status, unchanged tree, warm cache (3 checks) vs git status',
+    tree: shape,
+    vouch: statusRuns.vouch,
+    reference: { name: 'git status', ...statusRuns.git },
+    ratio: ratio(statusRuns.vouch, statusRuns.git),
+    target: 'at most 1.5x (aim 1.2x)',
+    met: ratio(statusRuns.vouch, statusRuns.git) <= 1.5,
+  };
+
+  // ---- 2. cold full fingerprint vs sha256sum -----------------------------
+  log('2/6 cold fingerprint vs sha256sum');
+  const dropCache = (root) => () => rmSync(join(root, '.vouch', 'statcache'), { force: true });
+  const cold = alternate(COLD_RUNS, {
+    vouch: { argv: vouch('status'), options: opts(mono), before: dropCache(mono) },
+    sha256sum: { argv: ['sh', '-c', `git ls-files -z | xargs -0 -P${cores} sha256sum > /dev/null`], options: opts(mono) },
+  });
+  results.items.cold = {
+    title: `cold full fingerprint (no stat cache; vouch status) vs git ls-files | xargs -P${cores} sha256sum`,
+    files: monoFiles.length,
+    bytes: shape.bytes,
+    vouch: { ...cold.vouch, files_per_s: rate(monoFiles.length, cold.vouch), mb_per_s: rate(shape.bytes / 1e6, cold.vouch) },
+    reference: { name: `sha256sum, xargs -P${cores}`, ...cold.sha256sum, files_per_s: rate(monoFiles.length, cold.sha256sum), mb_per_s: rate(shape.bytes / 1e6, cold.sha256sum) },
+    ratio: ratio(cold.vouch, cold.sha256sum),
+    target: 'within 1.1x of sha256sum',
+    met: ratio(cold.vouch, cold.sha256sum) <= 1.1,
+  };
+
+  // ---- 3. large files vs openssl -----------------------------------------
+  log('3/6 large files vs openssl');
+  const blobs = bigShape.files;
+  const bigRuns = alternate(COLD_RUNS, {
+    vouch: { argv: vouch('status'), options: opts(big), before: dropCache(big) },
+    openssl: { argv: ['sh', '-c', 'openssl dgst -sha256 data/*.bin > /dev/null'], options: opts(big) },
+  });
+  const vouchRate = rate(bigShape.bytes / 1e6, bigRuns.vouch);
+  const opensslRate = rate(bigShape.bytes / 1e6, bigRuns.openssl);
+  results.items.large = {
+    title: `${blobs} files of 128 MiB: vouch status without cache vs openssl dgst -sha256 (one process, files in turn)`,
+    bytes: bigShape.bytes,
+    vouch: { ...bigRuns.vouch, mb_per_s: vouchRate },
+    reference: { name: 'openssl dgst -sha256', ...bigRuns.openssl, mb_per_s: opensslRate },
+    ratio: Math.round((vouchRate / opensslRate) * 100) / 100,
+    target: "at least 80% of openssl's rate",
+    met: vouchRate >= 0.8 * opensslRate,
+  };
+
+  // ---- 4. verify of `true` vs `true` -------------------------------------
+  log('4/6 verify overhead');
+  const verifyRuns = alternate(RUNS, {
+    vouch: { argv: vouch('verify'), options: opts(tiny) },
+    true: { argv: ['true'], options: opts(tiny) },
+    node: { argv: ['node', '-e', '0'], options: opts(tiny) },
+  });
+  const added = round(verifyRuns.vouch.median - verifyRuns.true.median);
+  results.items.verify = {
+    title: 'vouch verify of a check running `true` (1-file scope, git work tree) vs running `true`',
+    vouch: verifyRuns.vouch,
+    reference: { name: 'true', ...verifyRuns.true },
+    node: verifyRuns.node,
+    added_ms: added,
+    added_over_node_ms: round(verifyRuns.vouch.median - verifyRuns.node.median - verifyRuns.true.median),
+    target: 'under 30 ms added',
+    met: added < 30,
+  };
+
+  // ---- 5. a million receipts ---------------------------------------------
+  log(`5/6 ledger with ${flags.receipts} receipts (filling through the real write path)`);
+  const heavy = join(work, 'ledger-heavy');
+  mkdirSync(join(heavy, 'src'), { recursive: true });
+  writeFileSync(join(heavy, 'src', 'index.ts'), 'export const answer = 42;\n');
+  workspace(heavy, 'version: 1\nchecks:\n  - id: unit\n    run: ["true"]\n    sources: ["src/**"]\n');
+  gitCommit(heavy);
+  const first = JSON.parse(run(vouch('verify', '--json'), heavy)).checks[0].receipt;
+  const shown = JSON.parse(run(vouch('show', first, '--files', '--json'), heavy));
+  const { prev_hash: _prev, ...template } = shown.receipt;
+  const fill = await loadFiller();
+  const ledgerPath = join(heavy, '.vouch', 'ledger.db');
+  const filled = await fill.fillLedger(ledgerPath, template, shown.manifest, Number(flags.receipts), 10_000);
+  const ledgerBytes = fileBytes(ledgerPath) + fileBytes(`${ledgerPath}-wal`);
+  log(`   ${filled.receipts} receipts in ${(filled.ms / 1000).toFixed(1)} s, ${(ledgerBytes / filled.receipts).toFixed(0)} bytes each`);
+  waitPastRacyMargin(builtAt);
+  for (const root of [heavy, tiny]) run(vouch('status'), root);
+  const heavyRuns = alternate(RUNS, {
+    vouch: { argv: vouch('status'), options: opts(heavy) },
+    small: { argv: vouch('status'), options: opts(tiny) },
+    node: { argv: ['node', '-e', '0'], options: opts(tiny) },
+  });
+  const perReceipt = Math.round(ledgerBytes / filled.receipts);
+  results.items.ledger = {
+    title: `vouch status with ${filled.receipts.toLocaleString('en')} receipts in the ledger (1-file tree)`,
+    receipts: filled.receipts,
+    fill_seconds: round(filled.ms / 1000),
+    fill_per_second: Math.round(filled.receipts / (filled.ms / 1000)),
+    ledger_bytes: ledgerBytes,
+    bytes_per_receipt: perReceipt,
+    vouch: heavyRuns.vouch,
+    reference: { name: 'vouch status, few receipts', ...heavyRuns.small },
+    node: heavyRuns.node,
+    added_by_ledger_ms: round(heavyRuns.vouch.median - heavyRuns.small.median),
+    over_node_ms: round(heavyRuns.vouch.median - heavyRuns.node.median),
+    target: 'status under 50 ms; under 1 KB per receipt',
+    met: heavyRuns.vouch.median < 50 && perReceipt < 1024,
+  };
+
+  // ---- 6. start-up ---------------------------------------------------------
+  log('6/6 start-up');
+  const startRuns = alternate(RUNS, {
+    version: { argv: vouch('--version'), options: opts(tiny) },
+    status: { argv: vouch('status'), options: opts(tiny) },
+    node: { argv: ['node', '-e', '0'], options: opts(tiny) },
+  });
+  results.items.startup = {
+    title: 'vouch --version (and status on a 1-file tree) vs node -e 0',
+    vouch: startRuns.version,
+    status: startRuns.status,
+    reference: { name: 'node -e 0', ...startRuns.node },
+    added_ms: round(startRuns.version.median - startRuns.node.median),
+    status_added_ms: round(startRuns.status.median - startRuns.node.median),
+    target: 'under 40 ms over node',
+    met: startRuns.version.median - startRuns.node.median < 40,
+  };
+} finally {
+  results.finished = new Date().toISOString();
+  results.machine.load_after = loadavg().map((n) => Math.round(n * 100) / 100);
+  if (!flags.keep) rmSync(work, { recursive: true, force: true });
+  else log(`kept ${work}`);
+}
+
+const stamp = started.toISOString().replace(/[:.]/g, '-');
+const out = join(repo, 'bench', 'results');
+mkdirSync(out, { recursive: true });
+const markdown = renderMarkdown(results);
+writeFileSync(join(out, `${stamp}.json`), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(join(out, `${stamp}.md`), markdown);
+process.stdout.write(markdown);
+log(`wrote bench/results/${stamp}.json and .md`);
+
+function ratio(a, b) {
+  return Math.round((a.median / b.median) * 100) / 100;
+}
+function rate(amount, timing) {
+  return Math.round(amount / (timing.median / 1000));
+}
+function round(n) {
+  return Math.round(n * 10) / 10;
+}
+function fileBytes(path) {
+  return existsSync(path) ? statSync(path).size : 0;
+}
+
+/** Bundles bench/fill-ledger.ts (TypeScript, importing the ledger from src/) next to node_modules and loads it. */
+async function loadFiller() {
+  const outfile = join(repo, 'node_modules', '.cache', 'vouch-bench', 'fill-ledger.mjs');
+  await build({
+    entryPoints: [join(repo, 'bench', 'fill-ledger.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  return import(pathToFileURL(outfile).href);
+}

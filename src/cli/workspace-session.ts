@@ -1,0 +1,94 @@
+// What every command needs to find its workspace, checks and ledger,
+// without the YAML parser and schema validator: the hot commands (status,
+// verify, hooks) load those only when the spec changed (specForRun).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheKey } from '../cache/key.js';
+import { cachedSpec, rememberSpec } from '../cache/spec-cache.js';
+import { sha256 } from '../core/digest.js';
+import { fail } from '../core/problem.js';
+import type { EngineContext } from '../engine/context.js';
+import { LedgerError, type Ledger } from '../ledger/ledger.js';
+import { openSqliteLedger } from '../ledger/sqlite/sqlite-ledger.js';
+import type { Actor } from '../receipt/receipt.js';
+import type { CheckDef, Spec } from '../spec/model.js';
+import { findWorkspace, type Workspace } from '../workspace/find.js';
+import { vouchHome } from '../workspace/home.js';
+import { closest } from '../core/suggest.js';
+import type { Cli } from './io.js';
+import { ledgerProblem } from './ledger-problem.js';
+
+/** The workspace this invocation is about: `-C DIR`, else the nearest vouch.yaml upwards. */
+export function workspaceOf(cli: Cli): Workspace {
+  const found = findWorkspace(cli.dir ?? cli.io.cwd, cli.dir !== undefined);
+  return found.ok ? found.value : fail(found.error);
+}
+
+export function engineContext(cli: Cli, workspace: Workspace, spec: Spec, actor: Actor = 'cli'): EngineContext {
+  return { workspace, spec, home: vouchHome(cli.io.env), actor, env: cli.io.env, ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }) };
+}
+
+/** The checks named on the command line (all when none), or a usage problem naming the unknown one. */
+export function selectChecks(spec: Spec, ids: readonly string[]): CheckDef[] {
+  if (ids.length === 0) return [...spec.checks];
+  const known = spec.checks.map((check) => check.id);
+  return [...new Set(ids)].map((id) => {
+    const check = spec.checks.find((c) => c.id === id);
+    if (check) return check;
+    const guess = closest(id, known);
+    return fail({
+      code: 'check_not_found',
+      message: `no check "${id}" in vouch.yaml${guess ? ` (did you mean "${guess}"?)` : ''}`,
+      expected: `one of: ${known.join(', ')}`,
+      found: id,
+      hint: 'run `vouch checks` to list them',
+    });
+  });
+}
+
+export function ledgerPath(workspace: Workspace): string {
+  return join(workspace.stateDir, 'ledger.db');
+}
+
+function guarded<T>(open: () => T): T {
+  try {
+    return open();
+  } catch (error) {
+    if (error instanceof LedgerError) return fail(ledgerProblem(error));
+    throw error;
+  }
+}
+
+export function openLedgerForWrite(workspace: Workspace): Ledger {
+  return guarded(() => openSqliteLedger(ledgerPath(workspace), { create: true })!);
+}
+
+export function openLedgerForRead(workspace: Workspace): Ledger | undefined {
+  return guarded(() => openSqliteLedger(ledgerPath(workspace), { create: false }));
+}
+
+/**
+ * The spec, for commands that run or judge checks: answered from the spec
+ * cache while vouch.yaml's bytes are unchanged, otherwise parsed and
+ * validated in full (and remembered). Errors are those of `specOf`.
+ */
+export async function specForRun(workspace: Workspace, cli: Cli): Promise<Spec> {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readFileSync(workspace.specPath);
+  } catch {
+    bytes = undefined; // specOf reports it.
+  }
+  // Nothing is cached for a workspace that never recorded anything.
+  const home = vouchHome(cli.io.env);
+  const key = bytes && existsSync(workspace.stateDir) ? cacheKey(home) : undefined;
+  if (bytes && key) {
+    const hit = cachedSpec(home, workspace.root, key, workspace.specPath, sha256(bytes));
+    if (hit) return hit;
+  }
+  const { loadSpec } = await import('../spec/load.js');
+  const loaded = loadSpec(workspace.specPath, cli.io.cwd);
+  if (!loaded.ok) return fail(loaded.error);
+  if (key) rememberSpec(home, workspace.root, key, loaded.value);
+  return loaded.value;
+}
