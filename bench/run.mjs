@@ -287,7 +287,7 @@ async function loadFiller() {
     platform: 'node',
     target: 'node20',
     external: ['better-sqlite3'],
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
     logLevel: 'warning',
   });
   return import(pathToFileURL(outfile).href);

@@ -18,9 +18,11 @@ const status = async (rig: Rig) => (await rig.run(['status', '--json'])).json().
 /** Files younger than the racy margin are never cached: wait until the rig's files are older. */
 const pastRacyMargin = () => new Promise((resolve) => setTimeout(resolve, Number(RACY_MARGIN_NS / 1_000_000n) + 500));
 
+/** The CLI's cache, checked as the CLI checks it (MAC, root), for the build that wrote it. */
 function cacheOf(rig: Rig) {
   const blob = readFileSync(rig.path('.vouch/statcache'));
-  return decodeCache(blob, readFileSync(join(rig.home, 'cache.key')), rig.root);
+  const build = JSON.parse(blob.toString('utf8', 24, 24 + blob.readUInt32LE(12))).build as string;
+  return decodeCache(blob, readFileSync(join(rig.home, 'cache.key')), rig.root, build);
 }
 
 /** Other bytes, same size, mtime put back to the nanosecond. */

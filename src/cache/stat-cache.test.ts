@@ -101,8 +101,8 @@ describe('StatCache', () => {
     const ws = workspace();
     const cache = StatCache.open(ws.state, ws.root, ws.key);
     expect(cache.origin).toBe('absent');
-    cache.rememberDir('', stat({ mode: 0o40755n, ino: 1n }), [{ name: 'src', kind: 'dir' }, { name: 'x y.ts', kind: 'file' }], NOW);
-    cache.rememberDir('src', stat({ mode: 0o40755n, ino: 2n }), [{ name: 'a.ts', kind: 'file' }, { name: 'link', kind: 'symlink' }], NOW);
+    cache.rememberDir('', stat({ mode: 0o40755n, ino: 1n }), { names: ['src', 'x y.ts'], kinds: 'df' }, NOW);
+    cache.rememberDir('src', stat({ mode: 0o40755n, ino: 2n }), { names: ['a.ts', 'link'], kinds: 'fl' }, NOW);
     cache.rememberFile('src/a.ts', stat({ ino: 3n }), SHA, NOW);
     cache.rememberFile('x y.ts', stat({ ino: 4n }), OTHER_SHA, NOW);
     cache.save();
@@ -111,23 +111,29 @@ describe('StatCache', () => {
     expect(loaded.size).toBe(4);
     expect(loaded.hash('src/a.ts', stat({ ino: 3n }))).toBe(SHA);
     expect(loaded.hash('x y.ts', stat({ ino: 4n }))).toBe(OTHER_SHA);
-    expect(loaded.listing('src', stat({ mode: 0o40755n, ino: 2n }))).toEqual([
-      { name: 'a.ts', kind: 'file' },
-      { name: 'link', kind: 'symlink' },
-    ]);
+    expect(loaded.listing('src', stat({ mode: 0o40755n, ino: 2n }))).toEqual({ names: ['a.ts', 'link'], kinds: 'fl' });
+    expect(loaded.listing('', stat({ mode: 0o40755n, ino: 1n }))).toEqual({ names: ['src', 'x y.ts'], kinds: 'df' });
+  });
+
+  it('remembers an empty directory', () => {
+    const ws = workspace();
+    const cache = StatCache.open(ws.state, ws.root, ws.key);
+    cache.rememberDir('empty', stat({ mode: 0o40755n }), { names: [], kinds: '' }, NOW);
+    cache.save();
+    expect(StatCache.open(ws.state, ws.root, ws.key).listing('empty', stat({ mode: 0o40755n }))).toEqual({ names: [], kinds: '' });
   });
 
   it('drops entries a fresher listing no longer names (a deleted file, a deleted tree)', () => {
     const ws = workspace();
     const cache = StatCache.open(ws.state, ws.root, ws.key);
     const dir = (ino: bigint) => stat({ mode: 0o40755n, ino });
-    cache.rememberDir('', dir(1n), [{ name: 'gone', kind: 'dir' }, { name: 'keep.ts', kind: 'file' }, { name: 'old.ts', kind: 'file' }], NOW);
-    cache.rememberDir('gone', dir(2n), [{ name: 'deep.ts', kind: 'file' }], NOW);
+    cache.rememberDir('', dir(1n), { names: ['gone', 'keep.ts', 'old.ts'], kinds: 'dff' }, NOW);
+    cache.rememberDir('gone', dir(2n), { names: ['deep.ts'], kinds: 'f' }, NOW);
     cache.rememberFile('gone/deep.ts', stat({ ino: 3n }), SHA, NOW);
     cache.rememberFile('keep.ts', stat({ ino: 4n }), SHA, NOW);
     cache.rememberFile('old.ts', stat({ ino: 5n }), SHA, NOW);
     // The root was listed again: "gone" and "old.ts" were deleted.
-    cache.rememberDir('', dir(1n), [{ name: 'keep.ts', kind: 'file' }], NOW);
+    cache.rememberDir('', dir(1n), { names: ['keep.ts'], kinds: 'f' }, NOW);
     cache.save();
     const loaded = StatCache.open(ws.state, ws.root, ws.key);
     expect(loaded.size).toBe(2);
@@ -172,6 +178,13 @@ describe('StatCache', () => {
       const blob = readFileSync(ws.file);
       expect(decodeCache(blob, ws.key, ws.root)).toBeDefined();
       expect(decodeCache(blob, ws.key, `${ws.root}-other`)).toBeUndefined();
+    });
+
+    it('a cache written by another build of vouch (it may store or mean things otherwise)', () => {
+      const ws = saved();
+      const blob = readFileSync(ws.file);
+      expect(decodeCache(blob, ws.key, ws.root)).toBeDefined();
+      expect(decodeCache(blob, ws.key, ws.root, 'another-build')).toBeUndefined();
     });
 
     it('a cache forged without the key: the edited file mapped to its old hash', () => {

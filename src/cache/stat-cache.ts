@@ -3,20 +3,13 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import type { Sha256 } from '../core/digest.js';
 import { decodeCache, encodeCache, KIND_DIR, KIND_FILE, type CacheImage } from './blob.js';
+import { decodeListing, encodeListing, type DirListing } from './dir-listing.js';
 import { isRacy, putStat, sameStat, STAT_WORDS, type StatIdentity } from './stat-key.js';
-
-/** One entry of a directory listing, as the walk needs it. */
-export interface DirEntry {
-  readonly name: string;
-  readonly kind: 'dir' | 'file' | 'symlink' | 'other';
-}
 
 /** How the cache file was found when the cache was opened. */
 export type CacheOrigin = 'loaded' | 'absent' | 'rejected';
 
 const CACHE_FILE = 'statcache';
-const KIND_CHAR = { dir: 'd', file: 'f', symlink: 'l', other: 'o' } as const;
-const CHAR_KIND = { d: 'dir', f: 'file', l: 'symlink', o: 'other' } as const;
 
 /**
  * Remembers, per workspace-relative path, the stat identity of a file with
@@ -37,7 +30,8 @@ export class StatCache {
   private words = new Int32Array(this.stats.buffer);
   private payloads: string[] = [];
   private readonly index = new Map<string, number>();
-  private readonly listings = new Map<number, readonly DirEntry[]>();
+  /** Decoded listings by slot. */
+  private readonly listings: (DirListing | undefined)[] = [];
   private readonly probe = new BigInt64Array(STAT_WORDS);
   private readonly probeWords = new Int32Array(this.probe.buffer);
   private dirty = false;
@@ -89,15 +83,10 @@ export class StatCache {
   }
 
   /** The remembered listing of a directory, if `stat` is exactly the stat it was listed with. */
-  listing(path: string, stat: StatIdentity): readonly DirEntry[] | undefined {
+  listing(path: string, stat: StatIdentity): DirListing | undefined {
     const slot = this.index.get(path);
     if (slot === undefined || this.kinds[slot] !== KIND_DIR || !this.matches(slot, stat)) return undefined;
-    let entries = this.listings.get(slot);
-    if (!entries) {
-      entries = decodeListing(this.payloads[slot]!);
-      this.listings.set(slot, entries);
-    }
-    return entries;
+    return this.listingOf(slot);
   }
 
   /**
@@ -112,10 +101,10 @@ export class StatCache {
   }
 
   /** Remembers a directory's listing; `stat` must have been taken before the directory was read. */
-  rememberDir(path: string, stat: StatIdentity, entries: readonly DirEntry[], readStartNs: bigint): boolean {
+  rememberDir(path: string, stat: StatIdentity, listing: DirListing, readStartNs: bigint): boolean {
     if (isRacy(stat, readStartNs)) return false;
-    const slot = this.put(path, KIND_DIR, stat, encodeListing(entries));
-    this.listings.set(slot, entries);
+    const slot = this.put(path, KIND_DIR, stat, encodeListing(listing));
+    this.listings[slot] = listing;
     return true;
   }
 
@@ -124,7 +113,7 @@ export class StatCache {
     const slot = this.index.get(path);
     if (slot === undefined) return;
     this.index.delete(path);
-    this.listings.delete(slot);
+    this.listings[slot] = undefined;
     this.kinds[slot] = 0;
     this.dirty = true;
   }
@@ -169,7 +158,7 @@ export class StatCache {
       this.index.set(path, slot);
     } else {
       this.payloads[slot] = payload;
-      this.listings.delete(slot);
+      this.listings[slot] = undefined;
     }
     this.kinds[slot] = kind;
     putStat(this.stats, slot, stat);
@@ -194,8 +183,9 @@ export class StatCache {
     this.grow(count);
     this.kinds.set(image.kinds);
     this.stats.set(image.stats);
-    this.paths = [...image.paths];
-    this.payloads = [...image.payloads];
+    // Fresh arrays from decodeCache, owned from here on.
+    this.paths = image.paths as string[];
+    this.payloads = image.payloads as string[];
     for (let slot = 0; slot < count; slot++) this.index.set(this.paths[slot]!, slot);
   }
 
@@ -215,7 +205,7 @@ export class StatCache {
       if (kept && parent !== undefined && parent !== slot && this.kinds[parent] === KIND_DIR) {
         let listed = names.get(parent);
         if (!listed) {
-          listed = new Set(this.listingOf(parent).map((entry) => entry.name));
+          listed = new Set(this.listingOf(parent)?.names);
           names.set(parent, listed);
         }
         kept = listed.has(path.slice(slash + 1)) && decide(parent);
@@ -240,17 +230,8 @@ export class StatCache {
     };
   }
 
-  private listingOf(slot: number): readonly DirEntry[] {
-    return this.listings.get(slot) ?? decodeListing(this.payloads[slot]!);
+  /** A directory slot's listing; undefined when its stored text is damaged (it is then never handed out). */
+  private listingOf(slot: number): DirListing | undefined {
+    return (this.listings[slot] ??= decodeListing(this.payloads[slot]!));
   }
-}
-
-/** "dsrc/fpackage.json/lcurrent": a kind letter and a name per entry; names never hold "/" or NUL. */
-function encodeListing(entries: readonly DirEntry[]): string {
-  return entries.map((entry) => KIND_CHAR[entry.kind] + entry.name).join('/');
-}
-
-function decodeListing(text: string): DirEntry[] {
-  if (text === '') return [];
-  return text.split('/').map((item) => ({ name: item.slice(1), kind: CHAR_KIND[item[0] as keyof typeof CHAR_KIND] ?? 'other' }));
 }

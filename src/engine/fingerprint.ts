@@ -1,6 +1,6 @@
 import { digestJson, type Sha256 } from '../core/digest.js';
 import { manifestDigest, type Group, type Manifest } from '../scope/manifest.js';
-import { scanScope, type ScanProblem } from '../scope/scan.js';
+import { scanScopes, type ScanProblem, type ScanResult } from '../scope/scan.js';
 import type { Snapshot } from '../scope/snapshot.js';
 import type { CheckDef } from '../spec/model.js';
 
@@ -25,7 +25,22 @@ export function fingerprintDigest(definition: Sha256, manifest: Sha256): Sha256 
 
 /** Fingerprints a check's scope as `snapshot` sees it (one snapshot per moment: before a run, after it, now). */
 export async function computeFingerprint(snapshot: Snapshot, check: CheckDef, groups: readonly Group[] = ALL_GROUPS): Promise<Fingerprint> {
-  const scan = await scanScope(snapshot, check, groups);
+  return (await computeFingerprints(snapshot, [{ check, groups }]))[0]!;
+}
+
+/** Fingerprints several checks in one walk of the tree (status judges every check at once). */
+export async function computeFingerprints(
+  snapshot: Snapshot,
+  requests: readonly { readonly check: CheckDef; readonly groups: readonly Group[] }[],
+): Promise<Fingerprint[]> {
+  const scans = await scanScopes(
+    snapshot,
+    requests.map(({ check, groups }) => ({ scope: check, groups })),
+  );
+  return scans.map((scan, i) => fingerprintOf(requests[i]!.check, scan));
+}
+
+function fingerprintOf(check: CheckDef, scan: ScanResult): Fingerprint {
   const digestOfManifest = manifestDigest(scan.manifest);
   return {
     digest: fingerprintDigest(check.definitionDigest, digestOfManifest),

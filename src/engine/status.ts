@@ -5,11 +5,10 @@ import type { Ledger } from '../ledger/ledger.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
 import { diffManifests, type ManifestDiff } from '../scope/manifest.js';
 import type { CheckDef } from '../spec/model.js';
-import { trustState } from '../trust/trust.js';
+import { trustState, type TrustState } from '../trust/trust.js';
 import type { EngineContext } from './context.js';
-import { ALL_GROUPS, computeFingerprint, INPUT_GROUPS } from './fingerprint.js';
+import { ALL_GROUPS, computeFingerprints, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
 import { TreeReader } from './tree-reader.js';
-import type { Snapshot } from '../scope/snapshot.js';
 import { describeChanges } from './verdict.js';
 
 /** A check's current standing: its latest receipt judged against the files as they are now. */
@@ -42,19 +41,25 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
   if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
   const ledger = options.openLedger();
   const reader = new TreeReader(ctx);
-  // Every check is judged against one snapshot of the tree: a file covered
-  // by several checks is looked at once.
-  let snapshot: Snapshot | undefined;
   try {
     const latest = ledger ? await ledger.latestReceipts(checks.map((c) => c.id)) : new Map<string, StoredReceipt>();
+    // First what can be said without the files, then one walk of the tree
+    // for every check that needs it: a file covered by several checks is
+    // looked at once.
+    const early = checks.map((check) => judgeFromRecord(check, latest.get(check.id), trust.value));
+    const pending = checks.flatMap((check, i) => (early[i] === undefined ? [{ check, receipt: latest.get(check.id)! }] : []));
+    const fingerprints =
+      pending.length === 0
+        ? []
+        : await computeFingerprints(
+            reader.snapshot(),
+            // A receipt for a run that never started covered only the inputs.
+            pending.map(({ check, receipt }) => ({ check, groups: receipt.body.ran ? ALL_GROUPS : INPUT_GROUPS })),
+          );
+    const now = new Map(pending.map(({ check }, i) => [check.id, fingerprints[i]!]));
     const statuses: CheckStatus[] = [];
-    for (const check of checks) {
-      const receipt = latest.get(check.id);
-      if (trust.value.kind !== 'allowed') {
-        statuses.push(make(check, 'UNKNOWN', 'spec_not_allowed', receipt, trust.value.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace'));
-        continue;
-      }
-      statuses.push(await judgeCurrent(() => (snapshot ??= reader.snapshot()), check, receipt, ledger, options.explain ?? true));
+    for (const [i, check] of checks.entries()) {
+      statuses.push(early[i] ?? (await judgeCurrent(check, latest.get(check.id)!, now.get(check.id)!, ledger, options.explain ?? true)));
     }
     return { kind: 'ok', statuses };
   } finally {
@@ -63,23 +68,23 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
   }
 }
 
-async function judgeCurrent(
-  snapshot: () => Snapshot,
-  check: CheckDef,
-  receipt: StoredReceipt | undefined,
-  ledger: Ledger | undefined,
-  explain: boolean,
-): Promise<CheckStatus> {
+/** The status decided by the record alone (trust, receipt, definition), or undefined when the files must be looked at. */
+function judgeFromRecord(check: CheckDef, receipt: StoredReceipt | undefined, trust: TrustState): CheckStatus | undefined {
+  if (trust.kind !== 'allowed') {
+    return make(check, 'UNKNOWN', 'spec_not_allowed', receipt, trust.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace');
+  }
   if (!receipt) return make(check, 'UNKNOWN', 'no_receipt', undefined, `no receipt yet: run \`vouch verify ${check.id}\``);
   if (!receipt.intact) {
     return make(check, 'UNKNOWN', 'ledger_corrupt', receipt, 'the latest receipt no longer matches its hash: the ledger was altered or damaged');
   }
-  const body = receipt.body;
-  if (body.definition_digest !== check.definitionDigest) {
+  if (receipt.body.definition_digest !== check.definitionDigest) {
     return make(check, 'STALE', 'definition_changed', receipt, 'the check definition changed since this receipt');
   }
-  // A receipt for a run that never started covered only the inputs.
-  const now = await computeFingerprint(snapshot(), check, body.ran ? ALL_GROUPS : INPUT_GROUPS);
+  return undefined;
+}
+
+async function judgeCurrent(check: CheckDef, receipt: StoredReceipt, now: Fingerprint, ledger: Ledger | undefined, explain: boolean): Promise<CheckStatus> {
+  const body = receipt.body;
   // Problems come first: a symlink leading outside is not in any manifest,
   // so an equal digest alone must not vouch for the scope.
   const hard = now.problems.find((p) => p.reason !== 'artifact_missing');

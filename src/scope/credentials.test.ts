@@ -21,11 +21,16 @@ describe('isCredentialPath', () => {
     '.gnupg/pubring.kbx',
     'store.p12',
     '.git-credentials',
+    'home/.SSH/known_hosts',
+    'deep/er/.Aws/credentials',
+    'Auth.JSON',
+    'pkg/.NPMRC',
+    'ID_RSA',
   ])('refuses %s', (path) => {
     expect(isCredentialPath(path)).toBe(true);
   });
 
-  it.each(['src/env.ts', 'src/keyboard.ts', 'docs/ssh.md', 'environment.yaml', 'src/auth.json.ts', 'monkey.txt'])('allows %s', (path) => {
+  it.each(['src/env.ts', 'src/keyboard.ts', 'docs/ssh.md', 'environment.yaml', 'src/auth.json.ts', 'monkey.txt', 'ssh/config', 'a.ssh/b', 'src/.sshrc/x', '.github/env.yml'])('allows %s', (path) => {
     expect(isCredentialPath(path)).toBe(false);
   });
 });

@@ -5,22 +5,23 @@
  */
 const SECRET_DIR = /(?:^|\/)(?:\.ssh|\.gnupg|\.aws)\//i;
 
-const SECRET_NAMES = new Set(['auth.json', '.npmrc', '.netrc', '.pypirc', '.git-credentials', '.htpasswd']);
-
 const SECRET_NAME = new RegExp(
   [
-    /^\.env($|\.)/.source, // .env, .env.local, .env.production ...
-    /\.(pem|key|p12|pfx|jks|keystore)$/.source,
-    /^id_(rsa|dsa|ecdsa|ed25519)/.source,
+    /^\.env(?:$|\.)/.source, // .env, .env.local, .env.production ...
+    /\.(?:pem|key|p12|pfx|jks|keystore)$/.source,
+    /^id_(?:rsa|dsa|ecdsa|ed25519)/.source,
+    /^(?:auth\.json|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.htpasswd)$/.source,
   ].join('|'),
+  'i',
 );
 
 /** True when a workspace-relative path looks like it holds a credential. */
 export function isCredentialPath(relativePath: string): boolean {
-  // Runs for every file of every scan: two regular expressions, no split.
-  if (SECRET_DIR.test(relativePath)) return true;
-  const name = relativePath.slice(relativePath.lastIndexOf('/') + 1).toLowerCase();
-  return SECRET_NAMES.has(name) || SECRET_NAME.test(name);
+  // Runs for every file of every scan: the name first; the directories
+  // only when some segment starts with a dot.
+  const slash = relativePath.lastIndexOf('/');
+  if (SECRET_NAME.test(slash < 0 ? relativePath : relativePath.slice(slash + 1))) return true;
+  return slash > 0 && (relativePath.charCodeAt(0) === 46 || relativePath.includes('/.')) && SECRET_DIR.test(relativePath);
 }
 
 /** The rule, in words, for README and refusal messages. */

@@ -20,6 +20,13 @@ const GLOBS = [
   '@scope/pkg/**',
   'a/+(b|c)/*.ts',
   '!src/**',
+  'packages/*/src/**/*.ts',
+  'packages/*/test/**/*.ts',
+  '*/x/*.js',
+  'a/b/x.ts',
+  'a/?/b/**',
+  'src/*/deep/*.ts',
+  '*/*/*/*.js',
 ];
 
 const PATHS = [
@@ -45,6 +52,12 @@ const PATHS = [
   'other/file.ts',
   'pkg.test.ts',
   'deep/down/a.test.ts',
+  'q/x/y.js',
+  'a/q/b/z/w.txt',
+  'src/x/deep/c.ts',
+  'w/x/y/z.js',
+  'packages/a/test/unit/t.ts',
+  '.hidden/.x/y.js',
 ];
 
 const ancestors = (path: string): string[] => {

@@ -3,56 +3,59 @@ import picomatch from 'picomatch';
 /** Answers, for a workspace-relative directory ('' is the root), a yes/no question about what lies below it. */
 export type DirTest = (dir: string) => boolean;
 
-const GLOBSTAR = Symbol('globstar');
-type Segment = typeof GLOBSTAR | string | ((name: string) => boolean);
-
 const SPECIAL = /[*?[\]{}()!+@]/;
 const ALWAYS: DirTest = () => true;
 const NEVER: DirTest = () => false;
 
 /**
  * Whether any path strictly below a directory could match `glob`, so a walk
- * can skip directories where nothing can. The glob is matched segment by
- * segment against the directory's path (`**` spanning any number of them).
- * It may answer yes where nothing matches; it never answers no where
- * something could: a glob it cannot split by "/" (a negation, braces or
- * brackets holding a "/") answers yes everywhere.
+ * can skip directories where nothing can. The directory's segments must
+ * match the glob's, one by one (each as picomatch reads a segment), up to
+ * the first `**` (below which anything can match) and leaving at least one
+ * segment of the glob for what lies below. It may answer yes where nothing
+ * matches; it never answers no where something could: a glob it cannot
+ * split by "/" (a negation, brackets holding a "/") answers yes everywhere.
  */
 export function mayMatchBelow(glob: string): DirTest {
-  if (glob.startsWith('!')) return ALWAYS;
   const parts = glob.split('/');
-  if (!parts.every(balanced)) return ALWAYS;
-  // The common shape "literal/dirs/**..." needs no matching at all: below
-  // the literal part anything can match, beside it nothing.
+  if (glob.startsWith('!') || parts.some((part) => part.startsWith('!') || !balanced(part))) return ALWAYS;
+  const globstar = parts.indexOf('**');
   const firstGlob = parts.findIndex((part) => SPECIAL.test(part));
-  if (firstGlob >= 0 && parts[firstGlob] === '**') {
-    const base = parts.slice(0, firstGlob).join('/');
+  // The common shape "literal/dirs/**...": only string comparisons.
+  if (firstGlob >= 0 && firstGlob === globstar) {
+    const base = parts.slice(0, globstar).join('/');
     if (base === '') return ALWAYS;
     return (dir) => dir === '' || dir === base || dir.startsWith(`${base}/`) || base.startsWith(`${dir}/`);
   }
-  const segments: Segment[] = parts.map((part) => {
-    if (part === '**') return GLOBSTAR;
-    if (!SPECIAL.test(part)) return part;
-    const match = picomatch(part, { dot: true });
-    return (name: string) => match(name);
-  });
+  // Segments a directory is held to: those before the first "**"; without
+  // one, all but the last (which names the file).
+  const checked = (globstar >= 0 ? parts.slice(0, globstar) : parts.slice(0, -1)).map(segmentTest);
+  // Called for every directory of every walk: no split, no allocation for
+  // literal and "*" segments.
   return (dir) => {
-    let states = closure([0], segments);
-    if (dir !== '') {
-      for (const name of dir.split('/')) {
-        const next: number[] = [];
-        for (const i of states) {
-          const segment = segments[i];
-          if (segment === undefined) continue;
-          if (segment === GLOBSTAR) next.push(i);
-          else if (typeof segment === 'string' ? segment === name : segment(name)) next.push(i + 1);
-        }
-        states = closure(next, segments);
-        if (states.length === 0) return false;
-      }
+    if (dir === '') return true;
+    let start = 0;
+    for (let i = 0; ; i++) {
+      if (i === checked.length) return globstar >= 0;
+      const end = dir.indexOf('/', start);
+      if (!checked[i]!(dir, start, end < 0 ? dir.length : end)) return false;
+      if (end < 0) return true;
+      start = end + 1;
     }
-    // Something below can match when part of the glob is left for it.
-    return states.some((i) => i < segments.length);
+  };
+}
+
+/** Tests the name at dir[start, end) against one glob segment. */
+type SegmentTest = (dir: string, start: number, end: number) => boolean;
+
+function segmentTest(part: string): SegmentTest {
+  if (!SPECIAL.test(part)) return (dir, start, end) => end - start === part.length && dir.startsWith(part, start);
+  // "*" with dot: true matches any name but "." and "..", which no walk meets.
+  if (part === '*') return (_dir, start, end) => end > start;
+  const regex = picomatch.makeRe(part, { dot: true });
+  return (dir, start, end) => {
+    const name = dir.slice(start, end);
+    return name === part || regex.test(name);
   };
 }
 
@@ -64,23 +67,8 @@ export function mayMatchBelow(glob: string): DirTest {
 export function excludesTree(glob: string): DirTest {
   const prefix = glob.endsWith('/**') ? glob.slice(0, -3) : glob.endsWith('/**/*') ? glob.slice(0, -5) : undefined;
   if (prefix === undefined || prefix === '' || glob.startsWith('!')) return NEVER;
-  const match = picomatch(prefix, { dot: true });
-  return (dir) => dir !== '' && match(dir);
-}
-
-/** Adds the positions reachable by letting each `**` match no segment. */
-function closure(states: readonly number[], segments: readonly Segment[]): number[] {
-  const out: number[] = [];
-  const seen = new Set<number>();
-  const stack = [...states];
-  while (stack.length > 0) {
-    const i = stack.pop()!;
-    if (seen.has(i)) continue;
-    seen.add(i);
-    out.push(i);
-    if (segments[i] === GLOBSTAR) stack.push(i + 1);
-  }
-  return out;
+  const regex = picomatch.makeRe(prefix, { dot: true });
+  return (dir) => dir !== '' && (dir === prefix || regex.test(dir));
 }
 
 /** True when the brackets of one "/"-separated part close within it. */

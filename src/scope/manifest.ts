@@ -34,8 +34,10 @@ export function manifestDigest(manifest: Manifest): Sha256 {
   let text = '{"files":[';
   let first = true;
   for (const [path, sha256, size, group] of manifest.files) {
-    if (!Number.isFinite(size)) throw new TypeError(`manifest size of ${path} is not a finite number`);
-    text += `${first ? '' : ','}[${JSON.stringify(path)},${JSON.stringify(sha256)},${JSON.stringify(size)},${JSON.stringify(group)}]`;
+    if (!Number.isSafeInteger(size)) throw new TypeError(`manifest size of ${path} is not an integer`);
+    // A hex digest (the Sha256 type), a group name and an integer serialise
+    // as themselves; only the path may need escaping.
+    text += `${first ? '' : ','}[${quote(path)},"${sha256}",${size},"${group}"]`;
     first = false;
     // Whole tuples per update: a chunk never splits a character.
     if (text.length >= 1 << 16) {
@@ -46,11 +48,18 @@ export function manifestDigest(manifest: Manifest): Sha256 {
   text += '],"refused":[';
   first = true;
   for (const [path, why] of manifest.refused) {
-    text += `${first ? '' : ','}[${JSON.stringify(path)},${JSON.stringify(why)}]`;
+    text += `${first ? '' : ','}[${quote(path)},${JSON.stringify(why)}]`;
     first = false;
   }
   hash.update(`${text}],"v":1}`);
   return hash.digest('hex') as Sha256;
+}
+
+/** Characters JSON.stringify would escape in a string: quote, backslash, controls, surrogates. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+function quote(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
 export function byPath<T extends readonly [string, ...unknown[]]>(a: T, b: T): number {

@@ -5,9 +5,7 @@ import { excludesTree, mayMatchBelow, type DirTest } from './glob-dirs.js';
 import { isInside } from './inside.js';
 import { byPath, type Group, type Manifest, type ManifestFile, type RefusedFile } from './manifest.js';
 import type { Snapshot } from './snapshot.js';
-import { walk, type EntryKind, type WalkEntry } from './walk.js';
-
-type Candidate = WalkEntry<Group>;
+import { minimalBases, walk, type EntryKind } from './walk.js';
 
 export { isInside } from './inside.js';
 
@@ -40,6 +38,140 @@ export interface ScanResult {
   readonly problems: readonly ScanProblem[];
 }
 
+/** One scope to scan, with the groups of it wanted (inputs only, before a run). */
+export interface ScopeRequest {
+  readonly scope: ScopeDecl;
+  readonly groups: readonly Group[];
+}
+
+/**
+ * Lists, classifies and hashes every file in a check's scope, reading
+ * through `snapshot` (which may answer from the stat cache). Problems are
+ * returned as data: the caller decides what they mean for a verdict.
+ */
+export async function scanScope(snapshot: Snapshot, scope: ScopeDecl, groups: readonly Group[]): Promise<ScanResult> {
+  return (await scanScopes(snapshot, [{ scope, groups }]))[0]!;
+}
+
+/** Bit masks of scopes are 32-bit: larger requests are scanned in slices. */
+const SLICE = 30;
+
+/**
+ * Scans several scopes in one walk of the tree: each directory is listed and
+ * each file read once, whatever number of checks cover it. Every scope gets
+ * exactly the result a walk of its own would give: a directory is entered
+ * for a scope only from that scope's bases and by that scope's rules.
+ */
+export async function scanScopes(snapshot: Snapshot, requests: readonly ScopeRequest[]): Promise<ScanResult[]> {
+  const results: ScanResult[] = [];
+  for (let at = 0; at < requests.length; at += SLICE) results.push(...(await scanSlice(snapshot, requests.slice(at, at + SLICE))));
+  return results;
+}
+
+interface Candidate {
+  readonly path: string;
+  readonly kind: EntryKind;
+  /** The group of this file in each scope of the slice (undefined: not in that scope). */
+  readonly groups: (Group | undefined)[];
+}
+
+async function scanSlice(snapshot: Snapshot, requests: readonly ScopeRequest[]): Promise<ScanResult[]> {
+  const root = snapshot.root;
+  const scopes = requests.map((request) => new CompiledScope(request.scope, request.groups));
+  const chains = new ChainChecker(root);
+  const candidates: Candidate[] = [];
+  const literals = new Map<string, Candidate>();
+  /** For each walk base, the scopes (bit mask) that start there. */
+  const basesAt = new Map<string, number>();
+
+  scopes.forEach((scope, s) => {
+    for (const pattern of scope.patterns) {
+      const dir = pattern.literal ? parentOf(pattern.base) : pattern.base;
+      const chain = chains.check(dir);
+      if (chain.kind === 'escape') {
+        scope.problems.push({ reason: 'path_escape', path: chain.at, detail: `a symlink on the path of "${pattern.glob}" leads outside the workspace` });
+        continue;
+      }
+      if (chain.kind === 'link') {
+        scope.refused.push([chain.at, 'symlink_to_directory']);
+        continue;
+      }
+      if (!pattern.literal) {
+        basesAt.set(pattern.base, (basesAt.get(pattern.base) ?? 0) | (1 << s));
+        continue;
+      }
+      const group = scope.groupOf(pattern.base);
+      const kind = group && literalKind(root, pattern.base);
+      if (!group || !kind) continue;
+      let candidate = literals.get(pattern.base);
+      if (!candidate) {
+        candidate = { path: pattern.base, kind, groups: new Array<Group | undefined>(scopes.length) };
+        literals.set(pattern.base, candidate);
+        candidates.push(candidate);
+      }
+      candidate.groups[s] ??= group;
+    }
+  });
+
+  // Directories on the way to a base deeper than where another scope walks
+  // are entered even if no scope looks at them, to reach the base.
+  const onTheWay = new Set<string>();
+  for (const base of basesAt.keys()) {
+    for (let slash = base.indexOf('/'); slash >= 0; slash = base.indexOf('/', slash + 1)) onTheWay.add(base.slice(0, slash));
+  }
+  const starts = minimalBases([...basesAt.keys()]).map((dir) => ({ dir, context: basesAt.get(dir)! }));
+  const walked = walk<number>({
+    starts,
+    enter: (dir, name, parent) => {
+      if (name === '.git' || dir === '.vouch') return undefined;
+      let mask = basesAt.get(dir) ?? 0;
+      for (let s = 0, bit = 1; bit <= parent; s++, bit <<= 1) {
+        if (parent & bit && !(mask & bit) && scopes[s]!.descend(dir, name)) mask |= bit;
+      }
+      return mask !== 0 || onTheWay.has(dir) ? mask : undefined;
+    },
+    visit: (path, kind, mask) => {
+      let groups: (Group | undefined)[] | undefined;
+      for (let s = 0, bit = 1; bit <= mask; s++, bit <<= 1) {
+        if (!(mask & bit)) continue;
+        const group = scopes[s]!.groupOf(path);
+        if (group === undefined) continue;
+        groups ??= new Array<Group | undefined>(scopes.length);
+        groups[s] = group;
+      }
+      if (groups === undefined) return;
+      const literal = literals.get(path);
+      if (literal) groups.forEach((group, s) => (literal.groups[s] ??= group));
+      else candidates.push({ path, kind, groups });
+    },
+    list: (dir) => snapshot.list(dir),
+  });
+  const inScopes = (mask: number) => scopes.filter((_, s) => mask & (1 << s));
+  for (const dir of walked.unreadable) {
+    for (const scope of inScopes(dir.context)) {
+      scope.problems.push({ reason: 'scope_unreadable', path: dir.path, detail: `directory could not be listed (${dir.code})` });
+    }
+  }
+  for (const dir of walked.replaced) {
+    for (const scope of inScopes(dir.context)) {
+      scope.problems.push({ reason: 'changed_during_hash', path: dir.path, detail: 'a directory was replaced by a link or a file while it was being walked' });
+    }
+  }
+
+  const outcomes = await snapshot.read(candidates);
+  candidates.forEach(({ path, groups }, i) => {
+    const outcome = outcomes[i]!;
+    groups.forEach((group, s) => {
+      if (group === undefined) return;
+      const scope = scopes[s]!;
+      if (outcome.kind === 'refused') scope.refused.push([path, outcome.why]);
+      else if (outcome.kind === 'problem') scope.problems.push({ reason: outcome.reason, path, detail: outcome.detail });
+      else scope.files.push([path, outcome.sha256, outcome.size, group]);
+    });
+  });
+  return scopes.map((scope) => scope.result());
+}
+
 interface Pattern {
   readonly group: Group;
   readonly glob: string;
@@ -52,108 +184,72 @@ interface Pattern {
 
 const GROUP_OF = { sources: 'source', tests: 'test', artifacts: 'artifact' } as const;
 
-/**
- * Lists, classifies and hashes every file in a check's scope, reading
- * through `snapshot` (which may answer from the stat cache). Problems are
- * returned as data: the caller decides what they mean for a verdict.
- */
-export async function scanScope(snapshot: Snapshot, scope: ScopeDecl, groups: readonly Group[]): Promise<ScanResult> {
-  const root = snapshot.root;
-  const patterns = compilePatterns(scope, groups);
-  const excludes = scope.exclude.map(globMatcher);
-  const excluded = (path: string): boolean => excludes.some((match) => match(path));
-  const excludedTrees = scope.exclude.map(excludesTree);
-  const artifacts = patterns.filter((p) => p.group === 'artifact');
-  const inputs = patterns.filter((p) => p.group !== 'artifact');
-  const optInNodeModules = patterns.some((p) => p.glob.split('/').includes('node_modules'));
-  const problems: ScanProblem[] = [];
-  const refused: RefusedFile[] = [];
+/** One scope's globs, compiled, and what its scan found. */
+class CompiledScope {
+  readonly patterns: Pattern[] = [];
+  readonly files: ManifestFile[] = [];
+  readonly refused: RefusedFile[] = [];
+  readonly problems: ScanProblem[] = [];
+  private readonly excludes: ((path: string) => boolean)[];
+  private readonly excludedTrees: DirTest[];
+  private readonly artifacts: Pattern[];
+  private readonly inputs: Pattern[];
+  private readonly optInNodeModules: boolean;
 
-  const groupOf = (path: string): Group | undefined => {
-    const outsideExclude = !excluded(path);
-    for (const pattern of patterns) {
-      if (pattern.group !== 'artifact' && !outsideExclude) continue;
+  constructor(
+    private readonly scope: ScopeDecl,
+    groups: readonly Group[],
+  ) {
+    for (const key of ['sources', 'tests', 'artifacts'] as const) {
+      const group = GROUP_OF[key];
+      if (!groups.includes(group)) continue;
+      for (const glob of scope[key]) {
+        const scanned = picomatch.scan(glob);
+        this.patterns.push({
+          group,
+          glob,
+          match: globMatcher(glob),
+          below: mayMatchBelow(glob),
+          base: scanned.isGlob ? scanned.base : glob,
+          literal: !scanned.isGlob,
+        });
+      }
+    }
+    this.excludes = scope.exclude.map(globMatcher);
+    this.excludedTrees = scope.exclude.map(excludesTree);
+    this.artifacts = this.patterns.filter((p) => p.group === 'artifact');
+    this.inputs = this.patterns.filter((p) => p.group !== 'artifact');
+    this.optInNodeModules = this.patterns.some((p) => p.glob.split('/').includes('node_modules'));
+  }
+
+  /** The group a path belongs to in this scope; excludes apply to sources and tests, not artifacts. */
+  groupOf(path: string): Group | undefined {
+    let excluded: boolean | undefined;
+    for (const pattern of this.patterns) {
+      if (pattern.group !== 'artifact' && (excluded ??= this.excludes.some((match) => match(path)))) continue;
       if (pattern.match(path)) return pattern.group;
     }
     return undefined;
-  };
-  // Enter a directory only if some glob could match below it; excludes do
-  // not apply to artifacts, so an excluded tree is still entered for them.
-  const descend = (dir: string, name: string): boolean => {
-    if (name === '.git' || dir === '.vouch' || (name === 'node_modules' && !optInNodeModules)) return false;
-    if (artifacts.some((p) => p.below(dir))) return true;
-    if (excludedTrees.some((test) => test(dir))) return false;
-    return inputs.some((p) => p.below(dir));
-  };
-
-  const candidates: Candidate[] = [];
-  const literals = new Set<string>();
-  const chains = new ChainChecker(root);
-  for (const pattern of patterns) {
-    const dir = pattern.literal ? parentOf(pattern.base) : pattern.base;
-    const chain = chains.check(dir);
-    if (chain.kind === 'escape') {
-      problems.push({ reason: 'path_escape', path: chain.at, detail: `a symlink on the path of "${pattern.glob}" leads outside the workspace` });
-      continue;
-    }
-    if (chain.kind === 'link') {
-      refused.push([chain.at, 'symlink_to_directory']);
-      continue;
-    }
-    const group = pattern.literal && !literals.has(pattern.base) ? groupOf(pattern.base) : undefined;
-    const kind = group && literalKind(root, pattern.base);
-    if (group && kind) {
-      literals.add(pattern.base);
-      candidates.push({ path: pattern.base, kind, tag: group });
-    }
-  }
-  const walked = walk({
-    bases: patterns.filter((p) => !p.literal && chains.check(p.base).kind === 'ok').map((p) => p.base),
-    descend,
-    accept: groupOf,
-    list: (dir) => snapshot.list(dir),
-  });
-  for (const entry of walked.entries) if (!literals.has(entry.path)) candidates.push(entry);
-  for (const dir of walked.unreadable) {
-    problems.push({ reason: 'scope_unreadable', path: dir.path, detail: `directory could not be listed (${dir.code})` });
-  }
-  for (const dir of walked.replaced) {
-    problems.push({ reason: 'changed_during_hash', path: dir, detail: 'a directory was replaced by a link or a file while it was being walked' });
   }
 
-  const files: ManifestFile[] = [];
-  const outcomes = await snapshot.read(candidates);
-  candidates.forEach(({ path, tag: group }, i) => {
-    const outcome = outcomes[i]!;
-    if (outcome.kind === 'refused') refused.push([path, outcome.why]);
-    else if (outcome.kind === 'problem') problems.push({ reason: outcome.reason, path, detail: outcome.detail });
-    else files.push([path, outcome.sha256, outcome.size, group]);
-  });
-  // Nearly sorted already (the walk goes in path order): a linear pass.
-  files.sort(byPath);
-  refused.sort(byPath);
-  problems.push(...unmatched(patterns, files, scope.allowMissing));
-  return { manifest: { files, refused: dedupe(refused) }, problems };
-}
-
-function compilePatterns(scope: ScopeDecl, groups: readonly Group[]): Pattern[] {
-  const patterns: Pattern[] = [];
-  for (const key of ['sources', 'tests', 'artifacts'] as const) {
-    const group = GROUP_OF[key];
-    if (!groups.includes(group)) continue;
-    for (const glob of scope[key]) {
-      const scanned = picomatch.scan(glob);
-      patterns.push({
-        group,
-        glob,
-        match: globMatcher(glob),
-        below: mayMatchBelow(glob),
-        base: scanned.isGlob ? scanned.base : glob,
-        literal: !scanned.isGlob,
-      });
-    }
+  /**
+   * Whether to enter a directory: some glob could match below it. Excludes
+   * do not apply to artifacts, so an excluded tree is still entered for them.
+   */
+  descend(dir: string, name: string): boolean {
+    if (name === 'node_modules' && !this.optInNodeModules) return false;
+    if (this.artifacts.some((p) => p.below(dir))) return true;
+    if (this.excludedTrees.some((test) => test(dir))) return false;
+    return this.inputs.some((p) => p.below(dir));
   }
-  return patterns;
+
+  result(): ScanResult {
+    // Nearly sorted already (the walk goes in path order): a linear pass.
+    this.files.sort(byPath);
+    this.refused.sort(byPath);
+    this.problems.push(...unmatched(this.patterns, this.files, this.scope.allowMissing));
+    return { manifest: { files: this.files, refused: dedupe(this.refused) }, problems: this.problems };
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
 import { relative, sep } from 'node:path';
-import type { DirEntry, StatCache } from '../cache/stat-cache.js';
+import type { StatCache } from '../cache/stat-cache.js';
 import { wallClockNs } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
 import { isCredentialPath } from './credentials.js';
@@ -8,7 +8,7 @@ import { hashFile, type HashOutcome, type Identity } from './hash-file.js';
 import { wantsWorkers } from './hash-pool-policy.js';
 import { isInside } from './inside.js';
 import type { RefusalReason } from './manifest.js';
-import { entryOrder, type EntryKind, type Listing } from './walk.js';
+import { orderListing, type EntryKind, type Listing } from './walk.js';
 
 /** What reading one candidate file gave. */
 export type FileOutcome =
@@ -86,8 +86,9 @@ export class Snapshot {
     const result = new Array<FileOutcome>(candidates.length);
     const jobs: HashJob[] = [];
     const jobAt: number[] = [];
+    const reused = this.outcomes.size > 0;
     candidates.forEach(({ path, kind }, i) => {
-      const outcome = this.outcomes.get(path) ?? this.lookUp(path, kind, jobs);
+      const outcome = (reused ? this.outcomes.get(path) : undefined) ?? this.lookUp(path, kind, jobs);
       if (outcome) {
         this.outcomes.set(path, outcome);
         result[i] = outcome;
@@ -186,7 +187,7 @@ export class Snapshot {
       const remembered = cache.listing(dir, stat);
       if (remembered) {
         this.counts.dirsRemembered++;
-        return { kind: 'ok', entries: remembered };
+        return { kind: 'ok', ...remembered };
       }
     }
     this.counts.dirsListed++;
@@ -198,15 +199,14 @@ export class Snapshot {
       // A base that does not exist (or is a file) simply contributes nothing.
       return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'absent' } : { kind: 'unreadable', code };
     }
-    const entries = dirents.map(toEntry).sort(entryOrder);
-    if (cache && stat && !cache.rememberDir(dir, stat, entries, this.readStartNs)) cache.forget(dir);
-    return { kind: 'ok', entries };
+    const listing = orderListing(dirents.map((dirent) => [dirent.name, kindLetter(dirent)]));
+    if (cache && stat && !cache.rememberDir(dir, stat, listing, this.readStartNs)) cache.forget(dir);
+    return { kind: 'ok', ...listing };
   }
 }
 
-function toEntry(dirent: Dirent): DirEntry {
-  const kind = dirent.isDirectory() ? 'dir' : dirent.isFile() ? 'file' : dirent.isSymbolicLink() ? 'symlink' : 'other';
-  return { name: dirent.name, kind };
+function kindLetter(dirent: Dirent): string {
+  return dirent.isDirectory() ? 'd' : dirent.isFile() ? 'f' : dirent.isSymbolicLink() ? 'l' : 'o';
 }
 
 function fromFailure(hashed: Extract<HashOutcome, { ok: false }>): FileOutcome {

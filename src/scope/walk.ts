@@ -1,89 +1,86 @@
-import type { DirEntry } from '../cache/stat-cache.js';
+import { DIR, FILE, LINK, type DirListing } from '../cache/dir-listing.js';
 
 /** What a directory listing says an entry is, before any stat. */
 export type EntryKind = 'file' | 'symlink' | 'other';
 
-export interface WalkEntry<T> {
-  /** Workspace-relative, forward slashes. */
-  readonly path: string;
-  readonly kind: EntryKind;
-  /** What `accept` said about it. */
-  readonly tag: T;
-}
-
 /** One directory's entries, or why there are none. */
 export type Listing =
-  | { readonly kind: 'ok'; readonly entries: readonly DirEntry[] }
+  | ({ readonly kind: 'ok' } & DirListing)
   /** Does not exist (or is a file): contributes nothing. */
   | { readonly kind: 'absent' }
   | { readonly kind: 'unreadable'; readonly code: string }
   /** Listed as a directory by its parent, but a link or file when reached. */
   | { readonly kind: 'replaced' };
 
-export interface WalkOptions<T> {
-  /** Relative directories to start from ('' is the root); nested ones are walked once. */
-  readonly bases: readonly string[];
-  /** True to walk into a directory: something in scope could be below it. */
-  readonly descend: (relativeDir: string, name: string) => boolean;
-  /** A tag to keep a non-directory entry, undefined to leave it out. */
-  readonly accept: (relativePath: string) => T | undefined;
+export interface WalkOptions<C> {
+  /** Directories to start from ('' is the root), none inside another, each with its context. */
+  readonly starts: readonly { readonly dir: string; readonly context: C }[];
+  /** The context to walk a subdirectory with, or undefined to skip it: nothing in scope can be below. */
+  readonly enter: (relativeDir: string, name: string, parent: C) => C | undefined;
+  /** Called for every non-directory entry of a directory walked with `context`. */
+  readonly visit: (relativePath: string, kind: EntryKind, context: C) => void;
   /** Lists one directory (entries sorted by `entryOrder`). */
   readonly list: (relativeDir: string) => Listing;
 }
 
-export interface WalkResult<T> {
-  /** In path order (the order manifests are sorted in). */
-  readonly entries: WalkEntry<T>[];
+export interface WalkResult<C> {
   /** Directories that exist but could not be listed. */
-  readonly unreadable: { readonly path: string; readonly code: string }[];
+  readonly unreadable: { readonly path: string; readonly code: string; readonly context: C }[];
   /** Directories that turned into something else while being walked. */
-  readonly replaced: string[];
+  readonly replaced: { readonly path: string; readonly context: C }[];
 }
 
 /**
- * Lists entries under the given bases, entering only directories where
- * something in scope could be. Symbolic links are reported as entries and
- * never descended into, so a walk cannot leave the workspace or loop.
+ * Visits entries under the start directories in path order (the order
+ * manifests are sorted in), entering only directories where something in
+ * scope could be. Symbolic links are reported as entries
+ * and never descended into, so a walk cannot leave the workspace or loop.
+ * A context travels down the tree (which scopes are still looking here), so
+ * nothing is recomputed from the root for each directory.
  */
-export function walk<T>(options: WalkOptions<T>): WalkResult<T> {
-  const result: WalkResult<T> = { entries: [], unreadable: [], replaced: [] };
-  const visit = (dir: string): void => {
+export function walk<C>(options: WalkOptions<C>): WalkResult<C> {
+  const result: WalkResult<C> = { unreadable: [], replaced: [] };
+  const enter = (dir: string, context: C): void => {
     const listing = options.list(dir);
     switch (listing.kind) {
       case 'absent':
         return;
       case 'unreadable':
-        result.unreadable.push({ path: dir, code: listing.code });
+        result.unreadable.push({ path: dir, code: listing.code, context });
         return;
       case 'replaced':
-        result.replaced.push(dir);
+        result.replaced.push({ path: dir, context });
         return;
       case 'ok':
         break;
     }
-    for (const entry of listing.entries) {
-      const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
-      if (entry.kind === 'dir') {
-        if (options.descend(path, entry.name)) visit(path);
+    const prefix = dir === '' ? '' : `${dir}/`;
+    const { names, kinds } = listing;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const path = prefix + name;
+      const kind = kinds.charCodeAt(i);
+      if (kind === DIR) {
+        const inner = options.enter(path, name, context);
+        if (inner !== undefined) enter(path, inner);
       } else {
-        const tag = options.accept(path);
-        if (tag !== undefined) result.entries.push({ path, kind: entry.kind, tag });
+        options.visit(path, kind === FILE ? 'file' : kind === LINK ? 'symlink' : 'other', context);
       }
     }
   };
-  for (const base of minimalBases(options.bases)) visit(base);
+  for (const start of options.starts) enter(start.dir, start.context);
   return result;
 }
 
 /**
- * Sibling order that makes a depth-first walk come out in path order:
- * "a/x" sorts after "a-b" because "/" follows "-", so a directory sorts as
- * its name followed by "/".
+ * Puts entries (name, kind letter) in the sibling order that makes a
+ * depth-first walk come out in path order: "a/x" sorts after "a-b" because
+ * "/" follows "-", so a directory sorts as its name followed by "/".
  */
-export function entryOrder(a: DirEntry, b: DirEntry): number {
-  const left = a.kind === 'dir' ? `${a.name}/` : a.name;
-  const right = b.kind === 'dir' ? `${b.name}/` : b.name;
-  return left < right ? -1 : left > right ? 1 : 0;
+export function orderListing(entries: readonly (readonly [name: string, kind: string])[]): DirListing {
+  const keyed = entries.map(([name, kind]) => [kind === 'd' ? `${name}/` : name, name, kind] as const);
+  keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { names: keyed.map((entry) => entry[1]), kinds: keyed.map((entry) => entry[2]).join('') };
 }
 
 /** Drops bases inside other bases: ['src', 'src/a', ''] -> ['']. */
