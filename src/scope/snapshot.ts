@@ -49,8 +49,12 @@ export interface HashJob {
 export class Snapshot {
   /** What this snapshot had to do, for tests and the benchmark: cache hits are work not done. */
   readonly counts = { dirsListed: 0, dirsRemembered: 0, filesHashed: 0, filesRemembered: 0 };
-  private readonly listings = new Map<string, Listing>();
-  private readonly outcomes = new Map<string, FileOutcome>();
+  // What this snapshot saw, for later scans in it. One scan never asks for
+  // the same directory or file twice, so the memos are consulted only once
+  // a scan has finished (status makes one scan; init makes several).
+  private readonly listings = new LazyMemo<Listing>();
+  private readonly outcomes = new LazyMemo<FileOutcome>();
+  private scans = 0;
   private readonly readStartNs: bigint;
 
   private readonly prefix: string;
@@ -73,7 +77,7 @@ export class Snapshot {
   }
 
   list(dir: string): Listing {
-    let listing = this.listings.get(dir);
+    let listing = this.scans > 0 ? this.listings.get(dir) : undefined;
     if (!listing) {
       listing = this.readListing(dir);
       this.listings.set(dir, listing);
@@ -86,7 +90,7 @@ export class Snapshot {
     const result = new Array<FileOutcome>(candidates.length);
     const jobs: HashJob[] = [];
     const jobAt: number[] = [];
-    const reused = this.outcomes.size > 0;
+    const reused = this.scans++ > 0;
     candidates.forEach(({ path, kind }, i) => {
       const outcome = (reused ? this.outcomes.get(path) : undefined) ?? this.lookUp(path, kind, jobs);
       if (outcome) {
@@ -202,6 +206,29 @@ export class Snapshot {
     const listing = orderListing(dirents.map((dirent) => [dirent.name, kindLetter(dirent)]));
     if (cache && stat && !cache.rememberDir(dir, stat, listing, this.readStartNs)) cache.forget(dir);
     return { kind: 'ok', ...listing };
+  }
+}
+
+/** A string-keyed memo that costs two array pushes per entry until the first lookup builds its map. */
+class LazyMemo<V> {
+  private readonly keys: string[] = [];
+  private readonly values: V[] = [];
+  private map: Map<string, V> | undefined;
+
+  get(key: string): V | undefined {
+    if (!this.map) {
+      this.map = new Map();
+      this.keys.forEach((k, i) => this.map!.set(k, this.values[i]!));
+    }
+    return this.map.get(key);
+  }
+
+  set(key: string, value: V): void {
+    if (this.map) this.map.set(key, value);
+    else {
+      this.keys.push(key);
+      this.values.push(value);
+    }
   }
 }
 

@@ -1,0 +1,24 @@
+// Bundles bench/probe.ts and runs it: node bench/probe.mjs WORKSPACE [--cold] [--home DIR]
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { cold: { type: 'boolean' }, home: { type: 'string' }, runs: { type: 'string', default: '3' } } });
+const outfile = join(repo, 'node_modules', '.cache', 'vouch-bench', 'probe.mjs');
+await build({
+  entryPoints: [join(repo, 'bench', 'probe.ts')],
+  outfile,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3'],
+  banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+const { probe } = await import(pathToFileURL(outfile).href);
+const root = resolve(positionals[0] ?? '.');
+const home = resolve(values.home ?? process.env.VOUCH_HOME ?? join(root, '..', 'vouch-home'));
+for (let i = 0; i < Number(values.runs); i++) console.log(JSON.stringify(await probe(root, home, values.cold === true, join(repo, 'dist', 'hash-worker.js'))));

@@ -1,0 +1,34 @@
+// Where one fingerprint pass spends its time, in process: `node bench/probe.mjs DIR [--cold]`
+// (bench/probe.mjs bundles this file). A diagnostic for tuning, not part of the benchmark table.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ALL_GROUPS, computeFingerprints } from '../src/engine/fingerprint.js';
+import { TreeReader } from '../src/engine/tree-reader.js';
+import { loadSpec } from '../src/spec/load.js';
+import { workspaceAt } from '../src/workspace/find.js';
+
+export async function probe(root: string, home: string, cold: boolean, worker: string | undefined): Promise<Record<string, number>> {
+  const workspace = workspaceAt(root);
+  const loaded = loadSpec(workspace.specPath);
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  if (cold) rmSync(join(workspace.stateDir, 'statcache'), { force: true });
+  const times: Record<string, number> = {};
+  let last = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    times[name] = Math.round((now - last) * 10) / 10;
+    last = now;
+  };
+  const reader = new TreeReader({ workspace, home, ...(worker && { hashWorker: pathToFileURL(worker) }) });
+  const snapshot = reader.snapshot();
+  lap('cache_load_ms');
+  await computeFingerprints(
+    snapshot,
+    loaded.value.checks.map((check) => ({ check, groups: ALL_GROUPS })),
+  );
+  lap('fingerprints_ms');
+  reader.close();
+  lap('cache_save_ms');
+  return { ...times, ...snapshot.counts };
+}
