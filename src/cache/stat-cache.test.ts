@@ -142,6 +142,30 @@ describe('StatCache', () => {
     expect(loaded.hash('gone/deep.ts', stat({ ino: 3n }))).toBeUndefined();
   });
 
+  it('after loading, drops only what a directory listed afresh no longer names, with its subtree', () => {
+    const ws = workspace();
+    const dir = (ino: bigint) => stat({ mode: 0o40755n, ino });
+    const first = StatCache.open(ws.state, ws.root, ws.key);
+    first.rememberDir('', dir(1n), { names: ['a', 'b'], kinds: 'dd' }, NOW);
+    first.rememberDir('a', dir(2n), { names: ['gone', 'x.ts'], kinds: 'df' }, NOW);
+    first.rememberDir('a/gone', dir(3n), { names: ['deep.ts'], kinds: 'f' }, NOW);
+    first.rememberFile('a/gone/deep.ts', stat({ ino: 4n }), SHA, NOW);
+    first.rememberFile('a/x.ts', stat({ ino: 5n }), SHA, NOW);
+    first.rememberDir('b', dir(6n), { names: ['y.ts'], kinds: 'f' }, NOW);
+    first.rememberFile('b/y.ts', stat({ ino: 7n }), SHA, NOW);
+    first.save();
+    const second = StatCache.open(ws.state, ws.root, ws.key);
+    // Only a/ was listed again: a/gone was deleted. b/ and its file stay.
+    second.rememberDir('a', dir(2n), { names: ['x.ts'], kinds: 'f' }, NOW);
+    second.save();
+    const third = StatCache.open(ws.state, ws.root, ws.key);
+    expect(third.hash('b/y.ts', stat({ ino: 7n }))).toBe(SHA);
+    expect(third.hash('a/x.ts', stat({ ino: 5n }))).toBe(SHA);
+    expect(third.hash('a/gone/deep.ts', stat({ ino: 4n }))).toBeUndefined();
+    expect(third.listing('a/gone', dir(3n))).toBeUndefined();
+    expect(third.size).toBe(5);
+  });
+
   describe('a damaged or foreign cache is ignored, never trusted', () => {
     function saved() {
       const ws = workspace();

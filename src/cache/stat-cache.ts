@@ -32,6 +32,8 @@ export class StatCache {
   private readonly index = new Map<string, number>();
   /** Decoded listings by slot. */
   private readonly listings: (DirListing | undefined)[] = [];
+  /** Directories whose listing changed since loading: only their entries can have vanished. */
+  private readonly relisted = new Set<number>();
   private readonly probe = new BigInt64Array(STAT_WORDS);
   private readonly probeWords = new Int32Array(this.probe.buffer);
   private dirty = false;
@@ -103,7 +105,11 @@ export class StatCache {
   /** Remembers a directory's listing; `stat` must have been taken before the directory was read. */
   rememberDir(path: string, stat: StatIdentity, listing: DirListing, readStartNs: bigint): boolean {
     if (isRacy(stat, readStartNs)) return false;
-    const slot = this.put(path, KIND_DIR, stat, encodeListing(listing));
+    const text = encodeListing(listing);
+    const before = this.index.get(path);
+    const changed = before === undefined || this.kinds[before] !== KIND_DIR || this.payloads[before] !== text;
+    const slot = this.put(path, KIND_DIR, stat, text);
+    if (changed) this.relisted.add(slot);
     this.listings[slot] = listing;
     return true;
   }
@@ -196,19 +202,26 @@ export class StatCache {
   private image(): CacheImage {
     const keep = new Int8Array(this.paths.length); // 0 unknown, 1 keep, -1 drop
     const names = new Map<number, Set<string>>();
+    // A saved cache is consistent and loading keeps it so: an entry can have
+    // vanished only from a directory listed afresh since, or below one.
     const decide = (slot: number): boolean => {
       if (keep[slot] !== 0) return keep[slot] === 1;
-      const path = this.paths[slot]!;
-      const slash = path.lastIndexOf('/');
-      const parent = this.index.get(slash < 0 ? '' : path.slice(0, slash));
-      let kept = this.kinds[slot] !== 0 && this.index.get(path) === slot;
-      if (kept && parent !== undefined && parent !== slot && this.kinds[parent] === KIND_DIR) {
-        let listed = names.get(parent);
-        if (!listed) {
-          listed = new Set(this.listingOf(parent)?.names);
-          names.set(parent, listed);
+      let kept = this.kinds[slot] !== 0;
+      if (kept && this.relisted.size > 0) {
+        const path = this.paths[slot]!;
+        const slash = path.lastIndexOf('/');
+        const parent = path === '' ? undefined : this.index.get(slash < 0 ? '' : path.slice(0, slash));
+        if (parent !== undefined && parent !== slot && this.kinds[parent] === KIND_DIR) {
+          if (this.relisted.has(parent)) {
+            let listed = names.get(parent);
+            if (!listed) {
+              listed = new Set(this.listingOf(parent)?.names);
+              names.set(parent, listed);
+            }
+            kept = listed.has(path.slice(slash + 1));
+          }
+          kept &&= decide(parent);
         }
-        kept = listed.has(path.slice(slash + 1)) && decide(parent);
       }
       keep[slot] = kept ? 1 : -1;
       return kept;
