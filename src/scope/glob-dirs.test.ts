@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { excludesTree, mayMatchBelow } from './glob-dirs.js';
+import { excludesTree, globMatcher, mayMatchBelow } from './glob-dirs.js';
 
 const GLOBS = [
   'src/**',
@@ -64,6 +64,16 @@ const ancestors = (path: string): string[] => {
   const parts = path.split('/');
   return parts.slice(0, -1).map((_, i) => parts.slice(0, i).join('/'));
 };
+
+describe('globMatcher', () => {
+  it.each([...GLOBS, '**', 'src', 'packages/**', '.github/**', 'a/b/**'])('answers as picomatch does for %j', (glob) => {
+    const match = picomatch(glob, { dot: true });
+    const fast = globMatcher(glob);
+    for (const path of [...PATHS, 'src', 'packages', 'srcx/a', 'packages-x/a.ts', 'a/b', 'a/b/.hidden/x', '.github']) {
+      expect(fast(path), `${glob} ${path}`).toBe(match(path));
+    }
+  });
+});
 
 describe('mayMatchBelow', () => {
   it.each(GLOBS)('never rules out a directory holding a match of %j', (glob) => {

@@ -1,5 +1,25 @@
 import picomatch from 'picomatch';
 
+/**
+ * picomatch's own test for a workspace-relative path (what
+ * `picomatch(glob, {dot: true})(path)` answers on POSIX paths: the path
+ * equals the glob text, or matches its expression), minus its per-call
+ * bookkeeping. It runs for every file of every scan, so the common
+ * "literal/dirs/**" needs no expression: a walk's paths never hold "." or
+ * ".." segments, the only ones picomatch's `**` leaves out.
+ */
+export function globMatcher(glob: string): (path: string) => boolean {
+  if (glob === '**') return (path) => path !== '';
+  const parts = glob.split('/');
+  if (parts.length > 1 && parts.at(-1) === '**' && parts.slice(0, -1).every((part) => part !== '' && !SPECIAL.test(part))) {
+    const base = parts.slice(0, -1).join('/');
+    const prefix = `${base}/`;
+    return (path) => path === base || path.startsWith(prefix);
+  }
+  const regex = picomatch.makeRe(glob, { dot: true });
+  return (path) => path === glob || regex.test(path);
+}
+
 /** Answers, for a workspace-relative directory ('' is the root), a yes/no question about what lies below it. */
 export type DirTest = (dir: string) => boolean;
 

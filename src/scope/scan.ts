@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
-import { excludesTree, mayMatchBelow, type DirTest } from './glob-dirs.js';
+import { excludesTree, globMatcher, mayMatchBelow, type DirTest } from './glob-dirs.js';
 import { isInside } from './inside.js';
 import { byPath, type Group, type Manifest, type ManifestFile, type RefusedFile } from './manifest.js';
 import type { Snapshot } from './snapshot.js';
@@ -250,16 +250,6 @@ class CompiledScope {
     this.problems.push(...unmatched(this.patterns, this.files, this.scope.allowMissing));
     return { manifest: { files: this.files, refused: dedupe(this.refused) }, problems: this.problems };
   }
-}
-
-/**
- * picomatch's own test, minus its per-call bookkeeping: a path equal to the
- * glob text, or matching the glob's regular expression (what
- * picomatch(glob)(path) checks on POSIX paths).
- */
-function globMatcher(glob: string): (path: string) => boolean {
-  const regex = picomatch.makeRe(glob, { dot: true });
-  return (path) => path === glob || regex.test(path);
 }
 
 function parentOf(path: string): string {

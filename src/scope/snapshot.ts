@@ -56,7 +56,6 @@ export class Snapshot {
   private readonly outcomes = new LazyMemo<FileOutcome>();
   private scans = 0;
   private readonly readStartNs: bigint;
-
   private readonly prefix: string;
 
   constructor(
@@ -70,10 +69,6 @@ export class Snapshot {
   /** Absolute path of a workspace-relative one (cheaper than path.join, which normalises). */
   private absolute(path: string): string {
     return path === '' ? this.root : this.prefix + path;
-  }
-
-  get cache(): StatCache | undefined {
-    return this.options.cache;
   }
 
   list(dir: string): Listing {
