@@ -2,7 +2,8 @@
 // measures, alternating vouch with a reference in the same run, and writes
 // bench/results/<time>.json and bench/results/<time>.md. See docs/benchmarks.md.
 //
-//   node bench/run.mjs [--runs N] [--receipts N] [--files N] [--keep]
+//   node bench/run.mjs [--runs N] [--receipts N] [--files N] [--dirs N] [--only ITEM,...] [--keep]
+//   ITEM: status, cold, large, verify, ledger, startup (default: all six)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -23,8 +24,13 @@ const { values: flags } = parseArgs({
     files: { type: 'string', default: '30000' },
     dirs: { type: 'string', default: '13000' },
     keep: { type: 'boolean', default: false },
+    only: { type: 'string', default: 'status,cold,large,verify,ledger,startup' },
   },
 });
+const ITEMS = ['status', 'cold', 'large', 'verify', 'ledger', 'startup'];
+const only = new Set(flags.only.split(','));
+for (const item of only) if (!ITEMS.includes(item)) throw new Error(`--only: unknown item "${item}"; expected some of ${ITEMS.join(', ')}`);
+const wants = (...items) => items.some((item) => only.has(item));
 const RUNS = Number(flags.runs);
 const COLD_RUNS = Math.max(3, Math.ceil(RUNS / 2));
 const cores = availableParallelism();
@@ -71,14 +77,15 @@ function waitPastRacyMargin(since) {
 }
 
 const results = { machine, started: started.toISOString(), runs: RUNS, items: {} };
-try {
-  // ---- trees -------------------------------------------------------------
-  const mono = join(work, 'monorepo');
-  mkdirSync(mono);
-  let t = Date.now();
-  const shape = buildMonorepo(mono, { files: Number(flags.files), dirs: Number(flags.dirs) });
+const dropCache = (root) => () => rmSync(join(root, '.vouch', 'statcache'), { force: true });
+
+function buildMonorepoWorkspace() {
+  const root = join(work, 'monorepo');
+  mkdirSync(root);
+  const t = Date.now();
+  const shape = buildMonorepo(root, { files: Number(flags.files), dirs: Number(flags.dirs) });
   workspace(
-    mono,
+    root,
     `version: 1
 checks:
   - id: tests
@@ -92,112 +99,124 @@ checks:
     sources: ["packages/*/src/**/*.ts", "packages/*/src/**/*.tsx", "packages/*/test/**/*.ts"]
 `,
   );
-  gitCommit(mono);
+  gitCommit(root);
+  run(vouch('verify'), root);
   log(`monorepo: ${shape.files} files, ${shape.dirs} folders, ${(shape.bytes / 2 ** 20).toFixed(1)} MiB (${((Date.now() - t) / 1000).toFixed(1)} s with git)`);
-  const monoFiles = run(['git', 'ls-files', '-z'], mono).split('\0').filter(Boolean);
+  const files = run(['git', 'ls-files', '-z'], root).split('\0').filter(Boolean);
+  return { root, shape, files, builtAt: Date.now() };
+}
 
-  const big = join(work, 'bigfiles');
-  mkdirSync(big);
-  t = Date.now();
-  const bigShape = buildBigFiles(big);
-  workspace(big, 'version: 1\nchecks:\n  - id: data\n    run: ["true"]\n    sources: ["data/**"]\n');
-  run(['git', '-c', 'core.compression=0', 'init', '-q'], big);
-  run(['git', '-c', 'core.compression=0', 'add', '-A'], big);
-  run(['git', 'commit', '-q', '-m', 'bench big files'], big);
-  log(`big files: ${bigShape.files} x ${bigShape.bytes / bigShape.files / 2 ** 20} MiB (${((Date.now() - t) / 1000).toFixed(1)} s with git)`);
+function buildBigWorkspace() {
+  const root = join(work, 'bigfiles');
+  mkdirSync(root);
+  const t = Date.now();
+  const shape = buildBigFiles(root);
+  workspace(root, 'version: 1\nchecks:\n  - id: data\n    run: ["true"]\n    sources: ["data/**"]\n');
+  run(['git', '-c', 'core.compression=0', 'init', '-q'], root);
+  run(['git', '-c', 'core.compression=0', 'add', '-A'], root);
+  run(['git', 'commit', '-q', '-m', 'bench big files'], root);
+  run(vouch('verify'), root);
+  log(`big files: ${shape.files} x ${shape.bytes / shape.files / 2 ** 20} MiB (${((Date.now() - t) / 1000).toFixed(1)} s with git)`);
+  return { root, shape };
+}
 
-  const tiny = join(work, 'tiny');
-  mkdirSync(join(tiny, 'src'), { recursive: true });
-  writeFileSync(join(tiny, 'src', 'index.ts'), 'export const answer = 42;\n');
-  workspace(tiny, 'version: 1\nchecks:\n  - id: unit\n    run: ["true"]\n    sources: ["src/**"]\n');
-  gitCommit(tiny);
+function buildTinyWorkspace(name) {
+  const root = join(work, name);
+  mkdirSync(join(root, 'src'), { recursive: true });
+  writeFileSync(join(root, 'src', 'index.ts'), 'export const answer = 42;\n');
+  workspace(root, 'version: 1\nchecks:\n  - id: unit\n    run: ["true"]\n    sources: ["src/**"]\n');
+  gitCommit(root);
+  return root;
+}
 
-  for (const root of [mono, big, tiny]) run(vouch('verify'), root);
-  const builtAt = Date.now();
-
-  // ---- 1. status on the unchanged tree vs git status ---------------------
-  waitPastRacyMargin(builtAt);
-  run(vouch('status'), mono); // learns the tree: the warm cache every later call has
-  run(['git', 'update-index', '--refresh'], mono);
-  run(['git', 'status'], mono);
-  log('1/6 status vs git status');
-  const statusRuns = alternate(RUNS, {
-    vouch: { argv: vouch('status'), options: opts(mono) },
-    git: { argv: ['git', 'status'], options: opts(mono) },
+/** 1. status on the unchanged tree vs git status. */
+function measureStatus(mono) {
+  waitPastRacyMargin(mono.builtAt);
+  run(vouch('status'), mono.root); // learns the tree: the warm cache every later call has
+  run(['git', 'update-index', '--refresh'], mono.root);
+  run(['git', 'status'], mono.root);
+  log('status vs git status');
+  const runs = alternate(RUNS, {
+    vouch: { argv: vouch('status'), options: opts(mono.root) },
+    git: { argv: ['git', 'status'], options: opts(mono.root) },
   });
   results.items.status = {
     title: 'vouch status, unchanged tree, warm cache (3 checks) vs git status',
-    tree: shape,
-    vouch: statusRuns.vouch,
-    reference: { name: 'git status', ...statusRuns.git },
-    ratio: ratio(statusRuns.vouch, statusRuns.git),
+    tree: mono.shape,
+    vouch: runs.vouch,
+    reference: { name: 'git status', ...runs.git },
+    ratio: ratio(runs.vouch, runs.git),
     target: 'at most 1.5x (aim 1.2x)',
-    met: ratio(statusRuns.vouch, statusRuns.git) <= 1.5,
+    met: ratio(runs.vouch, runs.git) <= 1.5,
   };
+}
 
-  // ---- 2. cold full fingerprint vs sha256sum -----------------------------
-  log('2/6 cold fingerprint vs sha256sum');
-  const dropCache = (root) => () => rmSync(join(root, '.vouch', 'statcache'), { force: true });
-  const cold = alternate(COLD_RUNS, {
-    vouch: { argv: vouch('status'), options: opts(mono), before: dropCache(mono) },
-    sha256sum: { argv: ['sh', '-c', `git ls-files -z | xargs -0 -P${cores} sha256sum > /dev/null`], options: opts(mono) },
+/** 2. cold full fingerprint vs sha256sum. */
+function measureCold(mono) {
+  log('cold fingerprint vs sha256sum');
+  const runs = alternate(COLD_RUNS, {
+    vouch: { argv: vouch('status'), options: opts(mono.root), before: dropCache(mono.root) },
+    sha256sum: { argv: ['sh', '-c', `git ls-files -z | xargs -0 -P${cores} sha256sum > /dev/null`], options: opts(mono.root) },
   });
+  const { files } = mono;
+  const bytes = mono.shape.bytes;
   results.items.cold = {
     title: `cold full fingerprint (no stat cache; vouch status) vs git ls-files | xargs -P${cores} sha256sum`,
-    files: monoFiles.length,
-    bytes: shape.bytes,
-    vouch: { ...cold.vouch, files_per_s: rate(monoFiles.length, cold.vouch), mb_per_s: rate(shape.bytes / 1e6, cold.vouch) },
-    reference: { name: `sha256sum, xargs -P${cores}`, ...cold.sha256sum, files_per_s: rate(monoFiles.length, cold.sha256sum), mb_per_s: rate(shape.bytes / 1e6, cold.sha256sum) },
-    ratio: ratio(cold.vouch, cold.sha256sum),
+    files: files.length,
+    bytes,
+    vouch: { ...runs.vouch, files_per_s: rate(files.length, runs.vouch), mb_per_s: rate(bytes / 1e6, runs.vouch) },
+    reference: { name: `sha256sum, xargs -P${cores}`, ...runs.sha256sum, files_per_s: rate(files.length, runs.sha256sum), mb_per_s: rate(bytes / 1e6, runs.sha256sum) },
+    ratio: ratio(runs.vouch, runs.sha256sum),
     target: 'within 1.1x of sha256sum',
-    met: ratio(cold.vouch, cold.sha256sum) <= 1.1,
+    met: ratio(runs.vouch, runs.sha256sum) <= 1.1,
   };
+}
 
-  // ---- 3. large files vs openssl -----------------------------------------
-  log('3/6 large files vs openssl');
-  const blobs = bigShape.files;
-  const bigRuns = alternate(COLD_RUNS, {
-    vouch: { argv: vouch('status'), options: opts(big), before: dropCache(big) },
-    openssl: { argv: ['sh', '-c', 'openssl dgst -sha256 data/*.bin > /dev/null'], options: opts(big) },
+/** 3. large files vs openssl. */
+function measureLarge(big) {
+  log('large files vs openssl');
+  const runs = alternate(COLD_RUNS, {
+    vouch: { argv: vouch('status'), options: opts(big.root), before: dropCache(big.root) },
+    openssl: { argv: ['sh', '-c', 'openssl dgst -sha256 data/*.bin > /dev/null'], options: opts(big.root) },
   });
-  const vouchRate = rate(bigShape.bytes / 1e6, bigRuns.vouch);
-  const opensslRate = rate(bigShape.bytes / 1e6, bigRuns.openssl);
+  const vouchRate = rate(big.shape.bytes / 1e6, runs.vouch);
+  const opensslRate = rate(big.shape.bytes / 1e6, runs.openssl);
   results.items.large = {
-    title: `${blobs} files of 128 MiB: vouch status without cache vs openssl dgst -sha256 (one process, files in turn)`,
-    bytes: bigShape.bytes,
-    vouch: { ...bigRuns.vouch, mb_per_s: vouchRate },
-    reference: { name: 'openssl dgst -sha256', ...bigRuns.openssl, mb_per_s: opensslRate },
+    title: `${big.shape.files} files of 128 MiB: vouch status without cache vs openssl dgst -sha256 (one process, files in turn)`,
+    bytes: big.shape.bytes,
+    vouch: { ...runs.vouch, mb_per_s: vouchRate },
+    reference: { name: 'openssl dgst -sha256', ...runs.openssl, mb_per_s: opensslRate },
     ratio: Math.round((vouchRate / opensslRate) * 100) / 100,
     target: "at least 80% of openssl's rate",
     met: vouchRate >= 0.8 * opensslRate,
   };
+}
 
-  // ---- 4. verify of `true` vs `true` -------------------------------------
-  log('4/6 verify overhead');
-  const verifyRuns = alternate(RUNS, {
+/** 4. verify of `true` vs `true`. */
+function measureVerify(tiny) {
+  log('verify overhead');
+  const runs = alternate(RUNS, {
     vouch: { argv: vouch('verify'), options: opts(tiny) },
     true: { argv: ['true'], options: opts(tiny) },
     node: { argv: ['node', '-e', '0'], options: opts(tiny) },
   });
-  const added = round(verifyRuns.vouch.median - verifyRuns.true.median);
+  const added = round(runs.vouch.median - runs.true.median);
   results.items.verify = {
     title: 'vouch verify of a check running `true` (1-file scope, git work tree) vs running `true`',
-    vouch: verifyRuns.vouch,
-    reference: { name: 'true', ...verifyRuns.true },
-    node: verifyRuns.node,
+    vouch: runs.vouch,
+    reference: { name: 'true', ...runs.true },
+    node: runs.node,
     added_ms: added,
-    added_over_node_ms: round(verifyRuns.vouch.median - verifyRuns.node.median - verifyRuns.true.median),
+    added_over_node_ms: round(runs.vouch.median - runs.node.median - runs.true.median),
     target: 'under 30 ms added',
     met: added < 30,
   };
+}
 
-  // ---- 5. a million receipts ---------------------------------------------
-  log(`5/6 ledger with ${flags.receipts} receipts (filling through the real write path)`);
-  const heavy = join(work, 'ledger-heavy');
-  mkdirSync(join(heavy, 'src'), { recursive: true });
-  writeFileSync(join(heavy, 'src', 'index.ts'), 'export const answer = 42;\n');
-  workspace(heavy, 'version: 1\nchecks:\n  - id: unit\n    run: ["true"]\n    sources: ["src/**"]\n');
-  gitCommit(heavy);
+/** 5. a million receipts. */
+async function measureLedger(tiny) {
+  log(`ledger with ${flags.receipts} receipts (filling through the real write path)`);
+  const heavy = buildTinyWorkspace('ledger-heavy');
   const first = JSON.parse(run(vouch('verify', '--json'), heavy)).checks[0].receipt;
   const shown = JSON.parse(run(vouch('show', first, '--files', '--json'), heavy));
   const { prev_hash: _prev, ...template } = shown.receipt;
@@ -206,9 +225,10 @@ checks:
   const filled = await fill.fillLedger(ledgerPath, template, shown.manifest, Number(flags.receipts), 10_000);
   const ledgerBytes = fileBytes(ledgerPath) + fileBytes(`${ledgerPath}-wal`);
   log(`   ${filled.receipts} receipts in ${(filled.ms / 1000).toFixed(1)} s, ${(ledgerBytes / filled.receipts).toFixed(0)} bytes each`);
-  waitPastRacyMargin(builtAt);
+  run(vouch('verify'), tiny);
+  waitPastRacyMargin(Date.now());
   for (const root of [heavy, tiny]) run(vouch('status'), root);
-  const heavyRuns = alternate(RUNS, {
+  const runs = alternate(RUNS, {
     vouch: { argv: vouch('status'), options: opts(heavy) },
     small: { argv: vouch('status'), options: opts(tiny) },
     node: { argv: ['node', '-e', '0'], options: opts(tiny) },
@@ -221,32 +241,48 @@ checks:
     fill_per_second: Math.round(filled.receipts / (filled.ms / 1000)),
     ledger_bytes: ledgerBytes,
     bytes_per_receipt: perReceipt,
-    vouch: heavyRuns.vouch,
-    reference: { name: 'vouch status, few receipts', ...heavyRuns.small },
-    node: heavyRuns.node,
-    added_by_ledger_ms: round(heavyRuns.vouch.median - heavyRuns.small.median),
-    over_node_ms: round(heavyRuns.vouch.median - heavyRuns.node.median),
+    vouch: runs.vouch,
+    reference: { name: 'vouch status, few receipts', ...runs.small },
+    node: runs.node,
+    added_by_ledger_ms: round(runs.vouch.median - runs.small.median),
+    over_node_ms: round(runs.vouch.median - runs.node.median),
     target: 'status under 50 ms; under 1 KB per receipt',
-    met: heavyRuns.vouch.median < 50 && perReceipt < 1024,
+    met: runs.vouch.median < 50 && perReceipt < 1024,
   };
+}
 
-  // ---- 6. start-up ---------------------------------------------------------
-  log('6/6 start-up');
-  const startRuns = alternate(RUNS, {
+/** 6. start-up. */
+function measureStartup(tiny) {
+  log('start-up');
+  run(vouch('verify'), tiny);
+  run(vouch('status'), tiny);
+  const runs = alternate(RUNS, {
     version: { argv: vouch('--version'), options: opts(tiny) },
     status: { argv: vouch('status'), options: opts(tiny) },
     node: { argv: ['node', '-e', '0'], options: opts(tiny) },
   });
   results.items.startup = {
     title: 'vouch --version (and status on a 1-file tree) vs node -e 0',
-    vouch: startRuns.version,
-    status: startRuns.status,
-    reference: { name: 'node -e 0', ...startRuns.node },
-    added_ms: round(startRuns.version.median - startRuns.node.median),
-    status_added_ms: round(startRuns.status.median - startRuns.node.median),
+    vouch: runs.version,
+    status: runs.status,
+    reference: { name: 'node -e 0', ...runs.node },
+    added_ms: round(runs.version.median - runs.node.median),
+    status_added_ms: round(runs.status.median - runs.node.median),
     target: 'under 40 ms over node',
-    met: startRuns.version.median - startRuns.node.median < 40,
+    met: runs.version.median - runs.node.median < 40,
   };
+}
+
+try {
+  const mono = wants('status', 'cold') ? buildMonorepoWorkspace() : undefined;
+  const big = wants('large') ? buildBigWorkspace() : undefined;
+  const tiny = buildTinyWorkspace('tiny');
+  if (mono && wants('status')) measureStatus(mono);
+  if (mono && wants('cold')) measureCold(mono);
+  if (big) measureLarge(big);
+  if (wants('verify')) measureVerify(tiny);
+  if (wants('ledger')) await measureLedger(tiny);
+  if (wants('startup')) measureStartup(tiny);
 } finally {
   results.finished = new Date().toISOString();
   results.machine.load_after = loadavg().map((n) => Math.round(n * 100) / 100);
