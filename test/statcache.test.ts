@@ -81,6 +81,16 @@ describe('the stat cache, through the CLI', () => {
     expect(readdirSync(rig.path('.vouch')).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 
+  it('a cold status over many files (hashed on worker threads) finds the one file edited', async () => {
+    const files = Object.fromEntries(Array.from({ length: 1800 }, (_, i) => [`src/d${i % 60}/f${i}.ts`, `export const v = ${i};\n`]));
+    const rig = new Rig().write(files);
+    await rig.spec(SPEC);
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'PASS' });
+    rig.write({ 'src/d7/f1087.ts': 'export const v = -1;\n' });
+    writeFileSync(rig.path('.vouch/statcache'), '');
+    expect(await status(rig)).toMatchObject({ status: 'STALE', changed: { added: [], removed: [], modified: ['src/d7/f1087.ts'] } });
+  });
+
   it('status creates no state: without a ledger there is no cache either', async () => {
     const rig = new Rig().write({ 'src/a.ts': 'a' });
     await rig.spec(SPEC);

@@ -45,6 +45,14 @@ describe('hashInWorkers', () => {
     expect(pooled.at(-1)).toMatchObject({ ok: false, why: 'changed_during_hash' });
   });
 
+  it('hashes through the built worker script (the main thread left out, to prove it)', async () => {
+    const { root, jobs } = workspace(300);
+    const tally = { byWorkers: 0 };
+    const result = await hashInWorkers(jobs, root, WORKER, { help: false, tally });
+    expect(tally.byWorkers).toBe(jobs.length);
+    expect(result.map(plain)).toEqual(jobs.map((job) => plain(hashFile(job.absolute, root))));
+  });
+
   it('carries the stat identity back from every thread, for the cache', async () => {
     const { root, jobs } = workspace(2000);
     const identity = (outcome: ReturnType<typeof hashFile>) =>

@@ -11,7 +11,14 @@ import type { HashJob } from './snapshot.js';
  * that meets big files takes fewer batches. A worker that fails leaves
  * holes, which this thread fills: the result never misses a file.
  */
-export async function hashInWorkers(jobs: readonly HashJob[], within: string, worker: URL): Promise<HashOutcome[]> {
+export interface PoolOptions {
+  /** Whether this thread hashes too (default true); false leaves all of it to the workers. */
+  readonly help?: boolean;
+  /** Counts the files the workers hashed (the rest fell to this thread). */
+  readonly tally?: { byWorkers: number };
+}
+
+export async function hashInWorkers(jobs: readonly HashJob[], within: string, worker: URL, options: PoolOptions = {}): Promise<HashOutcome[]> {
   const results: (HashOutcome | undefined)[] = new Array<HashOutcome | undefined>(jobs.length);
   const counter = new SharedArrayBuffer(4);
   const threads = Math.min(availableParallelism() - 1, MAX_WORKERS);
@@ -24,9 +31,9 @@ export async function hashInWorkers(jobs: readonly HashJob[], within: string, wo
     counter,
     batch,
   };
-  const finished = Array.from({ length: threads }, () => runWorker(worker, input, results));
+  const finished = Array.from({ length: threads }, () => runWorker(worker, input, results, options.tally));
   const next = new Int32Array(counter);
-  for (;;) {
+  while (options.help !== false) {
     const start = Atomics.add(next, 0, batch);
     if (start >= jobs.length) break;
     for (let i = start; i < Math.min(start + batch, jobs.length); i++) results[i] = hashJob(jobs[i]!, within);
@@ -39,7 +46,7 @@ function hashJob(job: HashJob, within: string): HashOutcome {
   return hashFile(job.absolute, within, job.expected);
 }
 
-function runWorker(url: URL, input: WorkerInput, results: (HashOutcome | undefined)[]): Promise<void> {
+function runWorker(url: URL, input: WorkerInput, results: (HashOutcome | undefined)[], tally: { byWorkers: number } | undefined): Promise<void> {
   return new Promise((resolve) => {
     let thread: Worker;
     try {
@@ -56,6 +63,7 @@ function runWorker(url: URL, input: WorkerInput, results: (HashOutcome | undefin
         return;
       }
       message.outcomes.forEach((encoded, i) => (results[message.start + i] = decodeOutcome(encoded)));
+      if (tally) tally.byWorkers += message.outcomes.length;
     });
     thread.on('error', () => resolve());
     thread.on('exit', () => resolve());
