@@ -5,7 +5,8 @@ const ms = (t) => `${t.median} ms (${t.min}–${t.max})`;
 export function renderMarkdown(results) {
   const { machine, items } = results;
   const rows = [];
-  const row = (item, vouch, reference, result, target, met) => rows.push(`| ${item} | ${vouch} | ${reference} | ${result} | ${target} | ${met ? 'yes' : 'no'} |`);
+  const yes = (met) => (met ? 'yes' : 'no');
+  const row = (item, vouch, reference, result, target, met) => rows.push(`| ${item} | ${vouch} | ${reference} | ${result} | ${target} | ${typeof met === 'string' ? met : yes(met)} |`);
   const { status, cold, large, verify, ledger, startup } = items;
   if (status) {
     row(`1. \`vouch status\`, unchanged tree (${status.tree.files.toLocaleString('en')} files, ${status.tree.dirs.toLocaleString('en')} folders, 3 checks)`, ms(status.vouch), `git status: ${ms(status.reference)}`, `**${status.ratio}x** git status`, status.target, status.met);
@@ -33,7 +34,7 @@ export function renderMarkdown(results) {
       `few receipts: ${ms(ledger.reference)}; node -e 0: ${ms(ledger.node)}`,
       `**+${ledger.added_by_ledger_ms} ms** for the big ledger; ${ledger.over_node_ms} ms over node`,
       ledger.target,
-      ledger.met,
+      typeof ledger.met === 'object' ? `${yes(ledger.met.status)} (50 ms); ${yes(ledger.met.bytes)} (1 KB)` : yes(ledger.met),
     );
   }
   if (startup) {
