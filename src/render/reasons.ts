@@ -32,7 +32,7 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
     case 'changed_during_run':
       return { meaning: 'a file in scope changed while the check ran, so the result belongs to no single version', next: `stop editing while it runs, then \`vouch verify ${checkId}\`` };
     case 'changed_during_hash':
-      return { meaning: 'a file in scope changed or was replaced while it was being hashed', next: `\`vouch verify ${checkId}\` again once writes have settled` };
+      return { meaning: 'a file or directory in scope changed or was replaced while it was being read', next: `\`vouch verify ${checkId}\` again once writes have settled` };
     case 'scope_unreadable':
       return { meaning: 'a file or directory in scope could not be read', next: 'fix its permissions or exclude it' };
     case 'artifact_missing':
