@@ -1,11 +1,11 @@
-// Bundles bench/probe.ts and runs it: node bench/probe.mjs WORKSPACE [--cold] [--home DIR]
+// Bundles bench/probe.ts and runs it: node bench/probe.mjs WORKSPACE [--cold] [--no-workers] [--home DIR] [--runs N]
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { cold: { type: 'boolean' }, home: { type: 'string' }, runs: { type: 'string', default: '3' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { cold: { type: 'boolean' }, 'no-workers': { type: 'boolean' }, home: { type: 'string' }, runs: { type: 'string', default: '3' } } });
 const outfile = join(repo, 'node_modules', '.cache', 'vouch-bench', 'probe.mjs');
 await build({
   entryPoints: [join(repo, 'bench', 'probe.ts')],
@@ -21,4 +21,4 @@ await build({
 const { probe } = await import(pathToFileURL(outfile).href);
 const root = resolve(positionals[0] ?? '.');
 const home = resolve(values.home ?? process.env.VOUCH_HOME ?? join(root, '..', 'vouch-home'));
-for (let i = 0; i < Number(values.runs); i++) console.log(JSON.stringify(await probe(root, home, values.cold === true, join(repo, 'dist', 'hash-worker.js'))));
+for (let i = 0; i < Number(values.runs); i++) console.log(JSON.stringify(await probe(root, home, values.cold === true, values['no-workers'] ? undefined : join(repo, 'dist', 'hash-worker.js'))));

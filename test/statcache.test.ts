@@ -81,7 +81,7 @@ describe('the stat cache, through the CLI', () => {
     expect(readdirSync(rig.path('.vouch')).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 
-  it('a cold status over many files (hashed on worker threads) finds the one file edited', async () => {
+  it('a cold status over many files (enough for worker threads when cores are idle) finds the one file edited', async () => {
     const files = Object.fromEntries(Array.from({ length: 1800 }, (_, i) => [`src/d${i % 60}/f${i}.ts`, `export const v = ${i};\n`]));
     const rig = new Rig().write(files);
     await rig.spec(SPEC);

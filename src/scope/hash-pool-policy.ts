@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import type { HashJob } from './snapshot.js';
 
 // When to hash on worker threads. Apart from hash-pool.ts so that deciding
@@ -17,17 +17,23 @@ export const MAX_BATCH = 64;
 export const MAX_WORKERS = 7;
 
 /**
- * Whether hashing these jobs is worth worker threads: many files, or a few
- * big ones. Sizes are looked up (lstat) only for a short list; the hot path
- * (a warm cache, a handful of changed files) never starts a worker.
+ * How many worker threads to hash these jobs on: 0 unless there are many
+ * files or a few big ones, and a core to spare. Threads only help where
+ * cores are idle: on a machine already busier than its core count (load
+ * average, which counts this process too) a worker slowed a cold
+ * fingerprint of 30,000 files by half (docs/benchmarks.md). Sizes are looked
+ * up (lstat) only for a short list; the hot path (a warm cache, a handful of
+ * changed files) never starts a worker.
  */
-export function wantsWorkers(jobs: readonly HashJob[], worker: URL | undefined): boolean {
-  if (worker === undefined || jobs.length < 2 || availableParallelism() < 2) return false;
-  if (jobs.length >= POOL_MIN_FILES) return true;
+export function workersFor(jobs: readonly HashJob[], worker: URL | undefined, load = loadavg()[0] ?? 0, cores = availableParallelism()): number {
+  if (worker === undefined || jobs.length < 2) return 0;
+  const workers = Math.min(cores - 1, MAX_WORKERS, Math.floor(cores - load + 0.5));
+  if (workers < 1) return 0;
+  if (jobs.length >= POOL_MIN_FILES) return workers;
   let bytes = 0;
   for (const job of jobs) {
     bytes += lstatSync(job.absolute, { throwIfNoEntry: false })?.size ?? 0;
-    if (bytes >= POOL_MIN_BYTES) return true;
+    if (bytes >= POOL_MIN_BYTES) return workers;
   }
-  return false;
+  return 0;
 }

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashFile } from './hash-file.js';
 import { hashInWorkers } from './hash-pool.js';
-import { POOL_MIN_FILES, wantsWorkers } from './hash-pool-policy.js';
+import { POOL_MIN_FILES, workersFor } from './hash-pool-policy.js';
 import type { HashJob } from './snapshot.js';
 
 // The worker runs as built JavaScript (test/global-setup.ts builds dist/ first).
@@ -48,7 +48,7 @@ describe('hashInWorkers', () => {
   it('hashes through the built worker script (the main thread left out, to prove it)', async () => {
     const { root, jobs } = workspace(300);
     const tally = { byWorkers: 0 };
-    const result = await hashInWorkers(jobs, root, WORKER, { help: false, tally });
+    const result = await hashInWorkers(jobs, root, WORKER, { help: false, tally, threads: 1 });
     expect(tally.byWorkers).toBe(jobs.length);
     expect(result.map(plain)).toEqual(jobs.map((job) => plain(hashFile(job.absolute, root))));
   });
@@ -88,13 +88,15 @@ describe('hashInWorkers', () => {
   });
 });
 
-describe('wantsWorkers', () => {
+describe('workersFor', () => {
+  const IDLE = 1; // load average of a quiet machine running only vouch
   it('starts workers for many files or a few big ones, never for a handful of small ones', () => {
     const { jobs } = workspace(20);
-    expect(wantsWorkers(jobs, WORKER)).toBe(false);
-    expect(wantsWorkers(jobs, undefined)).toBe(false);
+    expect(workersFor(jobs, WORKER, IDLE, 2)).toBe(0);
+    expect(workersFor(jobs, undefined, IDLE, 2)).toBe(0);
     const many = Array.from({ length: POOL_MIN_FILES }, (_, i) => jobs[i % jobs.length]!);
-    expect(wantsWorkers(many, WORKER)).toBe(true);
+    expect(workersFor(many, WORKER, IDLE, 2)).toBe(1);
+    expect(workersFor(many, undefined, IDLE, 2)).toBe(0);
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'vouch-pool-big-')));
     dirs.push(root);
     const big = [0, 1].map((i) => {
@@ -102,7 +104,16 @@ describe('wantsWorkers', () => {
       writeFileSync(absolute, Buffer.alloc(40 * 1024 * 1024));
       return { path: `big${i}`, absolute };
     });
-    expect(wantsWorkers(big, WORKER)).toBe(true);
-    expect(wantsWorkers(big.slice(0, 1), WORKER)).toBe(false);
+    expect(workersFor(big, WORKER, IDLE, 2)).toBe(1);
+    expect(workersFor(big.slice(0, 1), WORKER, IDLE, 2)).toBe(0);
+  });
+
+  it('uses the idle cores only: none on a machine busier than its core count, none on one core', () => {
+    const { jobs } = workspace(10);
+    const many = Array.from({ length: POOL_MIN_FILES }, (_, i) => jobs[i % jobs.length]!);
+    expect(workersFor(many, WORKER, 2.5, 2)).toBe(0);
+    expect(workersFor(many, WORKER, 0, 1)).toBe(0);
+    expect(workersFor(many, WORKER, 2, 8)).toBe(6);
+    expect(workersFor(many, WORKER, 0, 64)).toBe(7);
   });
 });

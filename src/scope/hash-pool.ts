@@ -6,12 +6,13 @@ import { MAX_BATCH, MAX_WORKERS } from './hash-pool-policy.js';
 import type { HashJob } from './snapshot.js';
 
 /**
- * Hashes many files on this thread and on (cores - 1) worker threads at
- * once. Every thread claims batches from one shared counter, so a thread
+ * Hashes many files on this thread and on worker threads at once. Every thread claims batches from one shared counter, so a thread
  * that meets big files takes fewer batches. A worker that fails leaves
  * holes, which this thread fills: the result never misses a file.
  */
 export interface PoolOptions {
+  /** Worker threads to start (default: one per core but this one). */
+  readonly threads?: number;
   /** Whether this thread hashes too (default true); false leaves all of it to the workers. */
   readonly help?: boolean;
   /** Counts the files the workers hashed (the rest fell to this thread). */
@@ -21,7 +22,7 @@ export interface PoolOptions {
 export async function hashInWorkers(jobs: readonly HashJob[], within: string, worker: URL, options: PoolOptions = {}): Promise<HashOutcome[]> {
   const results: (HashOutcome | undefined)[] = new Array<HashOutcome | undefined>(jobs.length);
   const counter = new SharedArrayBuffer(4);
-  const threads = Math.min(availableParallelism() - 1, MAX_WORKERS);
+  const threads = options.threads ?? Math.min(availableParallelism() - 1, MAX_WORKERS);
   // Small claims when there are few files (each may be big), 64 when many.
   const batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(jobs.length / ((threads + 1) * 8))));
   const input: WorkerInput = {

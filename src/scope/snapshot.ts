@@ -5,7 +5,7 @@ import { wallClockNs } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
 import { isCredentialPath } from './credentials.js';
 import { hashFile, type HashOutcome, type Identity } from './hash-file.js';
-import { wantsWorkers } from './hash-pool-policy.js';
+import { workersFor } from './hash-pool-policy.js';
 import { isInside } from './inside.js';
 import type { RefusalReason } from './manifest.js';
 import { orderListing, type EntryKind, type Listing } from './walk.js';
@@ -96,9 +96,12 @@ export class Snapshot {
       }
     });
     this.counts.filesHashed += jobs.length;
-    const hashed = wantsWorkers(jobs, this.options.hashWorker)
-      ? await (await import('./hash-pool.js')).hashInWorkers(jobs, this.root, this.options.hashWorker!)
-      : jobs.map((job) => hashFile(job.absolute, this.root, job.expected));
+    const worker = this.options.hashWorker;
+    const threads = workersFor(jobs, worker);
+    const hashed =
+      worker && threads > 0
+        ? await (await import('./hash-pool.js')).hashInWorkers(jobs, this.root, worker, { threads })
+        : jobs.map((job) => hashFile(job.absolute, this.root, job.expected));
     jobs.forEach((job, j) => {
       const outcome = this.remember(job.path, hashed[j]!);
       this.outcomes.set(job.path, outcome);
