@@ -32,3 +32,22 @@ export async function probe(root: string, home: string, cold: boolean, worker: s
   lap('cache_save_ms');
   return { ...times, ...snapshot.counts };
 }
+
+/**
+ * Hashes every file of the workspace's git index on this thread alone, then
+ * with one worker thread helping: whether the pool pays on this machine now.
+ */
+export async function comparePool(root: string, worker: string): Promise<Record<string, number>> {
+  const { execFileSync } = await import('node:child_process');
+  const { hashFile } = await import('../src/scope/hash-file.js');
+  const { hashInWorkers } = await import('../src/scope/hash-pool.js');
+  const paths = execFileSync('git', ['ls-files', '-z'], { cwd: root, maxBuffer: 1 << 28 }).toString().split('\0').filter(Boolean);
+  const jobs = paths.map((path) => ({ path, absolute: join(root, path) }));
+  let start = performance.now();
+  for (const job of jobs) hashFile(job.absolute, root);
+  const alone = performance.now() - start;
+  start = performance.now();
+  await hashInWorkers(jobs, root, pathToFileURL(worker), { threads: 1 });
+  const pooled = performance.now() - start;
+  return { files: jobs.length, alone_ms: Math.round(alone), one_worker_ms: Math.round(pooled) };
+}
