@@ -28,6 +28,22 @@ export function engineContext(cli: Cli, workspace: Workspace, spec: Spec, actor:
   return { workspace, spec, home: vouchHome(cli.io.env), actor, env: cli.io.env, ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }) };
 }
 
+/**
+ * Makes the workspace root the working directory for the rest of the
+ * command, as git does with its work tree: files are then named to the
+ * kernel by shorter, relative paths. Everything vouch keeps is named by
+ * absolute path, and the caller's directory stays in `cli.io.cwd` for
+ * messages. False when it cannot (a worker thread, a vanished directory).
+ */
+export function enterWorkspace(workspace: Workspace): boolean {
+  try {
+    process.chdir(workspace.root);
+    return process.cwd() === workspace.root;
+  } catch {
+    return false;
+  }
+}
+
 /** The checks named on the command line (all when none), or a usage problem naming the unknown one. */
 export function selectChecks(spec: Spec, ids: readonly string[]): CheckDef[] {
   if (ids.length === 0) return [...spec.checks];

@@ -19,4 +19,11 @@ export interface EngineContext {
   readonly now?: () => Date;
   /** The built hash worker script (dist/hash-worker.js); absent, files are hashed on the main thread only. */
   readonly hashWorker?: URL;
+  /**
+   * The caller made the workspace root the process's working directory for
+   * the whole command (the CLI does, as git does), so files can be named by
+   * their workspace-relative paths: shorter paths for the kernel to resolve
+   * on every call. Checked again when each snapshot starts.
+   */
+  readonly cwdIsRoot?: boolean;
 }

@@ -13,7 +13,7 @@ import type { EngineContext } from './context.js';
 export class TreeReader {
   private cache: StatCache | undefined | null = null;
 
-  constructor(private readonly ctx: Pick<EngineContext, 'workspace' | 'home' | 'hashWorker'>) {}
+  constructor(private readonly ctx: Pick<EngineContext, 'workspace' | 'home' | 'hashWorker' | 'cwdIsRoot'>) {}
 
   /** A fresh pass over the tree, as it is from now on. */
   snapshot(): Snapshot {
@@ -26,6 +26,7 @@ export class TreeReader {
       readStart,
       ...(cache && { cache }),
       ...(this.ctx.hashWorker && { hashWorker: this.ctx.hashWorker }),
+      relative: this.ctx.cwdIsRoot === true,
     });
   }
 

@@ -170,6 +170,27 @@ describe('Snapshot with a stat cache', () => {
     expect(cache.size).toBe(2); // src/ and src/a.ts: never the credential
   });
 
+  it('names files relative to the working directory when that is the root, with the same results', async () => {
+    const root = tree({ 'src/a.ts': 'a', 'src/sub/b.ts': 'b', 'src/.env': 'x' });
+    const outside = tree({ 'secret.ts': 's' });
+    symlinkSync(join(outside, 'secret.ts'), join(root, 'src/escape.ts'));
+    const absolute = await scanScope(new Snapshot(root, { readStart: new Date() }), SCOPE, ['source']);
+    const before = process.cwd();
+    try {
+      process.chdir(root);
+      const relative = await scanScope(new Snapshot(root, { readStart: new Date(), relative: true, cache: StatCache.inMemory(root) }), SCOPE, ['source']);
+      expect(relative).toEqual(absolute);
+      // Asked for, but the working directory is elsewhere: absolute paths, the same answer.
+      process.chdir(outside);
+      const elsewhere = await scanScope(new Snapshot(root, { readStart: new Date(), relative: true }), SCOPE, ['source']);
+      expect(elsewhere).toEqual(absolute);
+    } finally {
+      process.chdir(before);
+    }
+    expect(absolute.problems).toMatchObject([{ reason: 'path_escape', path: 'src/escape.ts' }]);
+    expect(absolute.manifest.files.map((f) => f[0])).toEqual(['src/a.ts', 'src/sub/b.ts']);
+  });
+
   it('judges several scopes against one listing and one read of each file', async () => {
     const root = tree({ 'src/a.ts': 'a', 'src/b.ts': 'b' });
     const snapshot = new Snapshot(root, { readStart: new Date() });

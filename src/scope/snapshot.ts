@@ -23,6 +23,11 @@ export interface SnapshotOptions {
   readonly readStart: Date;
   /** The built hash worker script; absent, hashing stays on this thread. */
   readonly hashWorker?: URL;
+  /**
+   * Name files relative to the working directory, which the caller keeps at
+   * the root while the snapshot is used. Ignored unless it is the root now.
+   */
+  readonly relative?: boolean;
 }
 
 /** A file the cache could not vouch for: it is opened and hashed. */
@@ -63,12 +68,17 @@ export class Snapshot {
     private readonly options: SnapshotOptions,
   ) {
     this.readStartNs = wallClockNs(options.readStart);
-    this.prefix = root.endsWith(sep) ? root : `${root}${sep}`;
+    this.prefix = options.relative === true && process.cwd() === root ? '' : root.endsWith(sep) ? root : `${root}${sep}`;
   }
 
-  /** Absolute path of a workspace-relative one (cheaper than path.join, which normalises). */
+  /**
+   * The path to give the kernel for a workspace-relative one: relative to
+   * the working directory when that is the root (fewer components to
+   * resolve), else absolute (cheaper than path.join, which normalises).
+   */
   private absolute(path: string): string {
-    return path === '' ? this.root : this.prefix + path;
+    if (path === '') return this.prefix === '' ? '.' : this.root;
+    return this.prefix + path;
   }
 
   list(dir: string): Listing {

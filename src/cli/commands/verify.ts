@@ -7,7 +7,7 @@ import { allPass, renderSummary } from '../../render/status.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';
-import { engineContext, openLedgerForWrite, selectChecks, specForRun, workspaceOf } from '../workspace-session.js';
+import { engineContext, enterWorkspace, openLedgerForWrite, selectChecks, specForRun, workspaceOf } from '../workspace-session.js';
 
 export const help = `usage: vouch verify [ID...] [--json]
 
@@ -32,7 +32,8 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
 
   let result;
   try {
-    result = await verifyChecks(engineContext(cli, workspace, spec), checks, {
+    const ctx = { ...engineContext(cli, workspace, spec), cwdIsRoot: enterWorkspace(workspace) };
+    result = await verifyChecks(ctx, checks, {
       openLedger: () => openLedgerForWrite(workspace),
       ...(cli.io.signal && { signal: cli.io.signal }),
       onEvent: (event) => {
