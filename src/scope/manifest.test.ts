@@ -23,6 +23,14 @@ describe('manifestDigest', () => {
     expect(manifestDigest(manifest)).toBe(digestJson({ v: 1, files, refused: [] }));
   });
 
+  it('equals the generic digest when ASCII and non-ASCII chunks alternate', () => {
+    const files: ManifestFile[] = Array.from({ length: 4000 }, (_, i) => [`dir/${i % 1500 === 7 ? 'é' : 'e'}-${i}${i === 3999 ? '"q"' : ''}.ts`, sha(i), i, 'test']);
+    const manifest: Manifest = { files, refused: [['naïve/.env', 'credential']] };
+    expect(manifestDigest(manifest)).toBe(digestJson({ v: 1, files, refused: manifest.refused }));
+    const plain = files.map((f, i): ManifestFile => [`plain/${i}.ts`, f[1], f[2], f[3]]);
+    expect(manifestDigest({ files: plain, refused: [] })).toBe(digestJson({ v: 1, files: plain, refused: [] }));
+  });
+
   it('equals the generic digest for an empty manifest', () => {
     expect(manifestDigest({ files: [], refused: [] })).toBe(digestJson({ v: 1, files: [], refused: [] }));
   });

@@ -32,35 +32,44 @@ export interface Manifest {
 export function manifestDigest(manifest: Manifest): Sha256 {
   const hash = createHash('sha256');
   let text = '{"files":[';
+  // While every character is ASCII, UTF-8 and Latin-1 are the same bytes,
+  // and Latin-1 spares the encoder a pass.
+  let ascii = true;
+  const flush = () => {
+    hash.update(text, ascii ? 'latin1' : 'utf8');
+    text = '';
+    ascii = true;
+  };
   let first = true;
   for (const [path, sha256, size, group] of manifest.files) {
     if (!Number.isSafeInteger(size)) throw new TypeError(`manifest size of ${path} is not an integer`);
     // A hex digest (the Sha256 type), a group name and an integer serialise
     // as themselves; only the path may need escaping.
-    text += `${first ? '' : ','}[${quote(path)},"${sha256}",${size},"${group}"]`;
+    let quoted: string;
+    if (PLAIN.test(path)) quoted = `"${path}"`;
+    else {
+      quoted = JSON.stringify(path);
+      ascii &&= !NON_ASCII.test(quoted);
+    }
+    text += `${first ? '' : ','}[${quoted},"${sha256}",${size},"${group}"]`;
     first = false;
     // Whole tuples per update: a chunk never splits a character.
-    if (text.length >= 1 << 16) {
-      hash.update(text);
-      text = '';
-    }
+    if (text.length >= 1 << 16) flush();
   }
-  text += '],"refused":[';
+  flush();
+  text = '],"refused":[';
   first = true;
   for (const [path, why] of manifest.refused) {
-    text += `${first ? '' : ','}[${quote(path)},${JSON.stringify(why)}]`;
+    text += `${first ? '' : ','}[${JSON.stringify(path)},${JSON.stringify(why)}]`;
     first = false;
   }
-  hash.update(`${text}],"v":1}`);
+  hash.update(`${text}],"v":1}`, 'utf8');
   return hash.digest('hex') as Sha256;
 }
 
-/** Characters JSON.stringify would escape in a string: quote, backslash, controls, surrogates. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-function quote(text: string): string {
-  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
-}
+/** Printable ASCII without quote or backslash: serialises as itself between quotes. */
+const PLAIN = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/;
+const NON_ASCII = /[^\u0000-\u007f]/;
 
 export function byPath<T extends readonly [string, ...unknown[]]>(a: T, b: T): number {
   return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
