@@ -32,8 +32,15 @@ export class StatCache {
   private readonly index = new Map<string, number>();
   /** Decoded listings by slot. */
   private readonly listings: (DirListing | undefined)[] = [];
-  /** Directories whose listing changed since loading: only their entries can have vanished. */
-  private readonly relisted = new Set<number>();
+  /**
+   * When each slot was last written (a counter, 0 for what was loaded), and
+   * when each directory got a listing that differs from the one before. An
+   * entry can have vanished only if its directory was listed afresh after
+   * the entry was written; nothing else needs checking on save.
+   */
+  private writtenAt = new Uint32Array(64);
+  private readonly relistedAt = new Map<number, number>();
+  private clock = 0;
   private readonly probe = new BigInt64Array(STAT_WORDS);
   private readonly probeWords = new Int32Array(this.probe.buffer);
   private dirty = false;
@@ -109,7 +116,7 @@ export class StatCache {
     const before = this.index.get(path);
     const changed = before === undefined || this.kinds[before] !== KIND_DIR || this.payloads[before] !== text;
     const slot = this.put(path, KIND_DIR, stat, text);
-    if (changed) this.relisted.add(slot);
+    if (changed) this.relistedAt.set(slot, ++this.clock);
     this.listings[slot] = listing;
     return true;
   }
@@ -167,6 +174,7 @@ export class StatCache {
       this.listings[slot] = undefined;
     }
     this.kinds[slot] = kind;
+    this.writtenAt[slot] = this.clock;
     putStat(this.stats, slot, stat);
     this.dirty = true;
     return slot;
@@ -179,6 +187,9 @@ export class StatCache {
     kinds.set(this.kinds);
     const stats = new BigInt64Array(capacity * STAT_WORDS);
     stats.set(this.stats);
+    const writtenAt = new Uint32Array(capacity);
+    writtenAt.set(this.writtenAt);
+    this.writtenAt = writtenAt;
     this.kinds = kinds;
     this.stats = stats;
     this.words = new Int32Array(stats.buffer);
@@ -207,12 +218,12 @@ export class StatCache {
     const decide = (slot: number): boolean => {
       if (keep[slot] !== 0) return keep[slot] === 1;
       let kept = this.kinds[slot] !== 0;
-      if (kept && this.relisted.size > 0) {
+      if (kept && this.relistedAt.size > 0) {
         const path = this.paths[slot]!;
         const slash = path.lastIndexOf('/');
         const parent = path === '' ? undefined : this.index.get(slash < 0 ? '' : path.slice(0, slash));
         if (parent !== undefined && parent !== slot && this.kinds[parent] === KIND_DIR) {
-          if (this.relisted.has(parent)) {
+          if ((this.relistedAt.get(parent) ?? 0) > this.writtenAt[slot]!) {
             let listed = names.get(parent);
             if (!listed) {
               listed = new Set(this.listingOf(parent)?.names);

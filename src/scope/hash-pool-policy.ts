@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import type { HashJob } from './snapshot.js';
 
@@ -19,13 +19,13 @@ export const MAX_WORKERS = 7;
 /**
  * How many worker threads to hash these jobs on: 0 unless there are many
  * files or a few big ones, and a core to spare. Threads only help where
- * cores are idle: on a machine already busier than its core count (load
- * average, which counts this process too) a worker slowed a cold
- * fingerprint of 30,000 files by half (docs/benchmarks.md). Sizes are looked
- * up (lstat) only for a short list; the hot path (a warm cache, a handful of
- * changed files) never starts a worker.
+ * cores are idle: on a machine already busier than its core count a worker
+ * slowed a cold fingerprint of 30,000 files by half (docs/decisions.md).
+ * `load` counts this process too. Sizes are looked up (lstat) only for a
+ * short list; the hot path (a warm cache, a handful of changed files) never
+ * starts a worker.
  */
-export function workersFor(jobs: readonly HashJob[], worker: URL | undefined, load = loadavg()[0] ?? 0, cores = availableParallelism()): number {
+export function workersFor(jobs: readonly HashJob[], worker: URL | undefined, load = currentLoad(), cores = availableParallelism()): number {
   if (worker === undefined || jobs.length < 2) return 0;
   const workers = Math.min(cores - 1, MAX_WORKERS, Math.floor(cores - load + 0.5));
   if (workers < 1) return 0;
@@ -36,4 +36,22 @@ export function workersFor(jobs: readonly HashJob[], worker: URL | undefined, lo
     if (bytes >= POOL_MIN_BYTES) return workers;
   }
   return 0;
+}
+
+/**
+ * How busy the machine is, this process included: the lower of the
+ * one-minute load average and, on Linux, the threads runnable right now
+ * (/proc/loadavg). Each alone misleads: the average lags behind a burst
+ * that just ended (the previous command of a script), the instant count
+ * catches this process's own helper threads. Busy by both, it is busy.
+ */
+export function currentLoad(): number {
+  const average = loadavg()[0] ?? 0;
+  try {
+    const runnable = /^\S+ \S+ \S+ (\d+)\//.exec(readFileSync('/proc/loadavg', 'latin1'));
+    if (runnable) return Math.min(average, Number(runnable[1]));
+  } catch {
+    // Not Linux.
+  }
+  return average;
 }

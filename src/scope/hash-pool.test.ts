@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashFile } from './hash-file.js';
 import { hashInWorkers } from './hash-pool.js';
-import { POOL_MIN_FILES, workersFor } from './hash-pool-policy.js';
+import { currentLoad, POOL_MIN_FILES, workersFor } from './hash-pool-policy.js';
 import type { HashJob } from './snapshot.js';
 
 // The worker runs as built JavaScript (test/global-setup.ts builds dist/ first).
@@ -115,5 +115,11 @@ describe('workersFor', () => {
     expect(workersFor(many, WORKER, 0, 1)).toBe(0);
     expect(workersFor(many, WORKER, 2, 8)).toBe(6);
     expect(workersFor(many, WORKER, 0, 64)).toBe(7);
+  });
+
+  it('reads how busy the machine is now', () => {
+    const load = currentLoad();
+    expect(Number.isFinite(load)).toBe(true);
+    expect(load).toBeGreaterThanOrEqual(0);
   });
 });

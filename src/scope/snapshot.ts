@@ -211,7 +211,12 @@ export class Snapshot {
       // A base that does not exist (or is a file) simply contributes nothing.
       return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'absent' } : { kind: 'unreadable', code };
     }
-    const listing = orderListing(dirents.map((dirent) => [dirent.name, kindLetter(dirent)]));
+    let kinds = '';
+    for (const dirent of dirents) kinds += kindLetter(dirent);
+    const listing = orderListing(
+      dirents.map((dirent) => dirent.name),
+      kinds,
+    );
     if (cache && stat && !cache.rememberDir(dir, stat, listing, this.readStartNs)) cache.forget(dir);
     return { kind: 'ok', ...listing };
   }

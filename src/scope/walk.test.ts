@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { minimalBases, orderListing, walk, type Listing } from './walk.js';
+import { compareEntries, minimalBases, orderListing, walk, type Listing } from './walk.js';
 
 /** A tree as a map from directory to its entries (name, kind letter). */
 function lister(tree: Record<string, [string, string][] | Listing>): (dir: string) => Listing {
   return (dir) => {
     const entries = tree[dir];
     if (entries === undefined) return { kind: 'absent' };
-    return Array.isArray(entries) ? { kind: 'ok', ...orderListing(entries) } : entries;
+    return Array.isArray(entries) ? { kind: 'ok', ...orderListing(entries.map((e) => e[0]), entries.map((e) => e[1]).join('')) } : entries;
   };
 }
 
@@ -50,6 +50,20 @@ describe('walk', () => {
     });
     expect(result.unreadable).toEqual([{ path: 'locked', code: 'EACCES', context: 'inner' }]);
     expect(result.replaced).toEqual([{ path: 'swapped', context: 'inner' }]);
+  });
+});
+
+describe('compareEntries', () => {
+  it('orders names as their paths sort, a directory as its name and "/"', () => {
+    const names: [string, boolean][] = [['a', true], ['a', false], ['a-b', false], ['a.ts', true], ['ab', false], ['a0', true], ['', false], ['é', false], ['😀', true], ['\uffff', false], ['A', false]];
+    for (const [a, aDir] of names) {
+      for (const [b, bDir] of names) {
+        if (a === b) continue;
+        const keyA = aDir ? `${a}/` : a;
+        const keyB = bDir ? `${b}/` : b;
+        expect(Math.sign(compareEntries(a, aDir, b, bDir)), `${keyA} ${keyB}`).toBe(keyA < keyB ? -1 : 1);
+      }
+    }
   });
 });
 

@@ -73,15 +73,35 @@ export function walk<C>(options: WalkOptions<C>): WalkResult<C> {
 }
 
 /**
- * Puts entries (name, kind letter) in the sibling order that makes a
- * depth-first walk come out in path order: "a/x" sorts after "a-b" because
- * "/" follows "-", so a directory sorts as its name followed by "/".
+ * Puts a directory's entries (names, and one kind letter per name) in the
+ * sibling order that makes a depth-first walk come out in path order:
+ * "a/x" sorts after "a-b" because "/" follows "-", so a directory sorts as
+ * its name followed by "/".
  */
-export function orderListing(entries: readonly (readonly [name: string, kind: string])[]): DirListing {
-  const keyed = entries.map(([name, kind]) => [kind === 'd' ? `${name}/` : name, name, kind] as const);
-  keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { names: keyed.map((entry) => entry[1]), kinds: keyed.map((entry) => entry[2]).join('') };
+export function orderListing(names: readonly string[], kinds: string): DirListing {
+  const order = names.map((_, i) => i);
+  order.sort((a, b) => compareEntries(names[a]!, kinds.charCodeAt(a) === DIR, names[b]!, kinds.charCodeAt(b) === DIR));
+  let sortedKinds = '';
+  for (const i of order) sortedKinds += kinds[i]!;
+  return { names: order.map((i) => names[i]!), kinds: sortedKinds };
 }
+
+/** Compares two sibling names, a directory's as if followed by "/", without building either string. */
+export function compareEntries(a: string, aDir: boolean, b: string, bDir: boolean): number {
+  const common = Math.min(a.length, b.length);
+  for (let i = 0; i < common; i++) {
+    const diff = a.charCodeAt(i) - b.charCodeAt(i);
+    if (diff !== 0) return diff;
+  }
+  // One is a prefix of the other (names in one directory differ): the
+  // shorter goes first unless it is a directory, whose "/" meets the
+  // longer name's next character.
+  const nextA = a.length > common ? a.charCodeAt(common) : aDir ? SLASH : -1;
+  const nextB = b.length > common ? b.charCodeAt(common) : bDir ? SLASH : -1;
+  return nextA - nextB;
+}
+
+const SLASH = 47;
 
 /** Drops bases inside other bases: ['src', 'src/a', ''] -> ['']. */
 export function minimalBases(bases: readonly string[]): string[] {
