@@ -36,6 +36,7 @@ export async function auditLedger(ledger: Ledger, options: AuditOptions): Promis
   let gcRecords = 0;
   let pruned = 0;
   let unsigned = 0;
+  let seenSigned = false;
   let prevSeq = 0;
   let prevHash: string | null = null;
   let head: { seq: number; hash: string } | null = null;
@@ -89,7 +90,10 @@ export async function auditLedger(ledger: Ledger, options: AuditOptions): Promis
       if (entry.signature === null) {
         unsigned++;
         if (options.requireSignature) add(entry, kind, 'signature_missing', 'unsigned, and signatures are required');
+        // A workspace that signs keeps signing; someone appending without the key cannot.
+        else if (seenSigned) add(entry, kind, 'signature_missing', 'unsigned after signed entries: whoever wrote it did not hold the signing key');
       } else {
+        seenSigned = true;
         const check = checkSignature(entry.body, entry.signature, options.keyring);
         if (check.kind === 'valid') signedBy[check.keyName] = (signedBy[check.keyName] ?? 0) + 1;
         else if (check.kind === 'invalid') add(entry, kind, 'signature_invalid', check.detail);
@@ -100,6 +104,8 @@ export async function auditLedger(ledger: Ledger, options: AuditOptions): Promis
     if (kind === 'gc' && parsed.body) {
       const body = parsed.body;
       gc.addClaim({ seq: entry.seq, id: entry.id, removed: body.removed, firstSeq: body.first_seq, lastSeq: body.last_seq, digest: body.removed_digest });
+    } else if (entry.kind === 'gc') {
+      gc.addUnreadableClaim(entry.id);
     }
     prevHash = entry.hash;
   }

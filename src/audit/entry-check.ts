@@ -9,8 +9,9 @@ type LiveEntry = Extract<LedgerEntry, { state: 'live' }>;
 export interface ParsedEntry {
   /** Whether the stored bytes still hash to the stored hash. */
   readonly hashOk: boolean;
-  /** The body's prev_hash; undefined when the body could not be read. */
+  /** The body's prev_hash; undefined when the body could not be read or cannot be believed. */
   readonly prevHash: string | null | undefined;
+  /** The parsed body; undefined when it is not JSON or was altered. */
   readonly body: Record<string, unknown> | undefined;
   readonly problems: readonly { readonly code: AuditCode; readonly detail: string }[];
 }
@@ -22,7 +23,11 @@ export function checkEntry(entry: LiveEntry): ParsedEntry {
   const problems: { code: AuditCode; detail: string }[] = [];
   const actual = sha256(entry.body);
   const hashOk = actual === entry.hash;
-  if (!hashOk) problems.push({ code: 'body_altered', detail: `the stored body hashes to ${short(actual)}, the chain records ${short(entry.hash)}` });
+  if (!hashOk) {
+    // Nothing in an altered body can be believed, its links and fields included: one finding says it all.
+    problems.push({ code: 'body_altered', detail: `the stored body hashes to ${short(actual)}, the chain records ${short(entry.hash)}` });
+    return { hashOk, prevHash: undefined, body: undefined, problems };
+  }
 
   let parsed: unknown;
   try {
@@ -36,7 +41,7 @@ export function checkEntry(entry: LiveEntry): ParsedEntry {
     return { hashOk, prevHash: undefined, body: undefined, problems };
   }
   const body = parsed as Record<string, unknown>;
-  if (hashOk && canonicalize(body) !== entry.body) {
+  if (canonicalize(body) !== entry.body) {
     problems.push({ code: 'not_canonical', detail: 'the body is not in RFC 8785 canonical form: it was rewritten, not produced by vouch' });
   }
   if (body.kind !== 'receipt' && body.kind !== 'gc') {

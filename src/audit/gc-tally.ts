@@ -27,6 +27,7 @@ interface Tally {
 export class GcTally {
   private readonly tallies = new Map<string, Tally>();
   private readonly claims: GcClaim[] = [];
+  private readonly unreadable = new Set<string>();
 
   addTrace(gcId: string, seq: number, hash: string): void {
     let tally = this.tallies.get(gcId);
@@ -42,6 +43,11 @@ export class GcTally {
 
   addClaim(claim: GcClaim): void {
     this.claims.push(claim);
+  }
+
+  /** A gc record whose body was altered: already a finding, so its traces are neither checked against it nor orphans. */
+  addUnreadableClaim(gcId: string): void {
+    this.unreadable.add(gcId);
   }
 
   /** Each gc record's disagreement with its traces, and traces no record claims. */
@@ -63,7 +69,7 @@ export class GcTally {
       if (differences.length > 0) mismatches.push({ claim, detail: differences.join('; ') });
     }
     const orphans = [...this.tallies]
-      .filter(([gcId]) => !claimed.has(gcId))
+      .filter(([gcId]) => !claimed.has(gcId) && !this.unreadable.has(gcId))
       .map(([gcId, tally]) => ({ gcId, first: tally.first, count: tally.count }));
     return { mismatches, orphans };
   }
