@@ -10,10 +10,10 @@ import type { Spec } from '../../spec/model.js';
 import { vouchHome } from '../../workspace/home.js';
 import { parse, timeFlag } from '../args.js';
 import { EXIT } from '../exit.js';
-import { err, type Cli } from '../io.js';
+import { err, json, type Cli } from '../io.js';
 import { openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
 
-export const help = `usage: vouch export [RECEIPT...] [--check ID]... [--since T] [--format intoto] [--out FILE] [--signing-key NAME]
+export const help = `usage: vouch export [RECEIPT...] [--check ID]... [--since T] [--format intoto] [--out FILE] [--signing-key NAME] [--json]
 
 Writes receipts as an in-toto bundle (.intoto.jsonl): one DSSE envelope per
 line, payloadType application/vnd.in-toto+json, signed (Ed25519 over the DSSE
@@ -34,6 +34,7 @@ Which receipts (default: the latest receipt of every check in vouch.yaml):
   --out FILE          write the bundle here (whole or not at all); default stdout
   --signing-key NAME  sign with this key instead of the workspace's
                       (VOUCH_SIGNING_KEY, else signing_key in vouch.yaml)
+  --json              with --out: {"ok", "out", "keyid", "receipts": [ids]} on stdout
 
 Only intact receipts whose ledger signature was made by the same key are
 exported; anything else is refused with the reason (exit 2).`;
@@ -45,11 +46,15 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     format: { type: 'string' },
     out: { type: 'string' },
     'signing-key': { type: 'string' },
+    json: { type: 'boolean' },
   });
   if ((values.format ?? 'intoto') !== 'intoto') {
     return fail({ code: 'usage', message: `unknown export format "${values.format}"`, where: 'vouch export --format', expected: 'intoto', found: values.format });
   }
   const since = timeFlag('export', 'since', values.since, new Date());
+  if (values.json && values.out === undefined) {
+    return fail({ code: 'usage', message: '--json needs --out FILE: without it the bundle itself is what goes to stdout', where: 'vouch export' });
+  }
   const checkIds = values.check ?? [];
   if (positionals.length > 0 && (checkIds.length > 0 || since !== undefined)) {
     return fail({ code: 'usage', message: 'name receipts, or select them with --check/--since, not both', where: 'vouch export' });
@@ -98,7 +103,8 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     const path = resolve(cli.io.cwd, values.out);
     const written = writeBundle(path, text);
     if (!written.ok) return fail(written.error);
-    err(cli, `exported ${result.envelopes.length} receipt${result.envelopes.length === 1 ? '' : 's'} to ${path}, signed by "${key.value.name}" (key id ${key.value.publicKey.keyid.slice(0, 16)})`);
+    if (values.json) json(cli, { ok: true, out: path, keyid: key.value.publicKey.keyid, receipts: receipts.map((r) => r.body.id) });
+    else err(cli, `exported ${result.envelopes.length} receipt${result.envelopes.length === 1 ? '' : 's'} to ${path}, signed by "${key.value.name}" (key id ${key.value.publicKey.keyid.slice(0, 16)})`);
   }
   return EXIT.ok;
 }
