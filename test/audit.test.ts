@@ -183,6 +183,14 @@ describe('vouch audit', () => {
     expect(report.findings[0].detail).toContain('records 2 removed, 3 pruned traces found');
   });
 
+  it('catches an edited gc record once, as body_altered, without calling its pruned entries orphans', async () => {
+    const rig = await signedWorkspace(new Rig(), 3);
+    await rig.run(['gc', '--keep-per-check', '1']);
+    const gcRow = rows(rig).find((r) => r.kind === 'gc')!;
+    withLedgerDb(rig, (db) => db.prepare(`UPDATE chain SET body = replace(body, '"removed":2', '"removed":1') WHERE seq = ?`).run(gcRow.seq));
+    expect(findingCodes((await audit(rig)).report)).toEqual([`${gcRow.seq}:body_altered`]);
+  });
+
   it('catches pruned traces that no gc record claims (pruned_orphan)', async () => {
     const rig = await signedWorkspace(new Rig(), 4);
     const victim = rows(rig)[1]!;

@@ -87,7 +87,10 @@ export interface Ledger {
   /**
    * Every chain entry and every pruned trace, in seq order (a live entry
    * before a pruned one of the same seq), read without judgement: checking
-   * hashes, links, signatures and gc records is the auditor's job.
+   * hashes, links, signatures and gc records is the auditor's job. Seq
+   * starts at 1 and grows by 1 per append; the only holes a backend may
+   * leave are entries gc removed (and recorded as pruned), so any other hole
+   * is reported as a deletion.
    */
   entries(): AsyncIterable<LedgerEntry>;
   close(): Promise<void>;
