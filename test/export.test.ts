@@ -132,6 +132,18 @@ describe('vouch export --format intoto', () => {
     expect(result.stderr).toMatch(message);
   });
 
+  it('refuses to leave out a check that never ran, rather than export a bundle that looks complete', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a', 'test/a.test.ts': 't' });
+    await rig.run(['keys', 'generate']);
+    await rig.spec(SPEC);
+    await rig.run(['verify', 't']);
+    const result = await rig.run(['export', '--out', 'b.jsonl', '--json']);
+    expect(result.code).toBe(2);
+    expect(result.json().error.code).toBe('export_refused');
+    expect(result.stderr).toContain('no receipt to export for "build", "failing"');
+    expect((await rig.run(['export', '--check', 't', '--out', 'b.jsonl'])).code).toBe(0);
+  });
+
   it('needs a signing key to export (signing_key_required)', async () => {
     const rig = await exported();
     writeFileSync(rig.path('vouch.yaml'), SPEC.replace('signing_key: default\n', ''));

@@ -23,7 +23,8 @@ in canonical JSON: the link v0.3 predicate when the run recorded artifacts
 as return-value, verdict, the receipt's hash and prev_hash), else the
 test-result v0.1 predicate (subjects = the files it covered).
 
-Which receipts (default: the latest receipt of every check in vouch.yaml):
+Which receipts (default: the latest receipt of every check in vouch.yaml; a
+check that never ran is refused rather than left out):
   RECEIPT...          these receipts (id or unique prefix of 6+ characters)
   --check ID          the latest receipt of this check (repeatable); with
                       --since, every receipt of it since then
@@ -126,7 +127,17 @@ async function selectReceipts(ledger: Ledger, spec: Spec, ids: readonly string[]
     }
   } else {
     const checks = selectChecks(spec, checkIds).map((c) => c.id);
-    chosen.push(...(await ledger.latestReceipts(checks)).values());
+    const latest = await ledger.latestReceipts(checks);
+    // A bundle silently missing a check would read as if that check were not required.
+    const never = checks.filter((id) => !latest.has(id));
+    if (never.length > 0) {
+      fail({
+        code: 'export_refused',
+        message: `no receipt to export for ${never.map((id) => `"${id}"`).join(', ')}: ${never.length === 1 ? 'it has' : 'they have'} never run here`,
+        hint: `run \`vouch verify ${never.join(' ')}\`, or name the checks to export with --check`,
+      });
+    }
+    chosen.push(...latest.values());
   }
   const unique = new Map(chosen.map((receipt) => [receipt.body.id, receipt]));
   return [...unique.values()].sort((a, b) => a.seq - b.seq);
