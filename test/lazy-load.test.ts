@@ -47,7 +47,7 @@ describe('lazy loading', () => {
 
   it('the markers are real: export loads them (so the checks above can fail)', async () => {
     const rig = await signedWorkspace(new Rig(), 1);
-    expect(await loadedMarkers(rig, ['export', '--out', 'b.jsonl'])).toEqual(expect.arrayContaining(['export', 'intoto', 'keystore']));
+    expect(await loadedMarkers(rig, ['export', '--check', 't', '--out', 'b.jsonl'])).toEqual(expect.arrayContaining(['export', 'intoto', 'keystore']));
     expect(await loadedMarkers(rig, ['audit'])).toEqual(expect.arrayContaining(['audit']));
   });
 });
