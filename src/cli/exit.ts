@@ -23,6 +23,13 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'trust_store':
     case 'spec_exists':
     case 'write_failed':
+    case 'key_not_found':
+    case 'key_exists':
+    case 'key_invalid':
+    case 'key_unsafe':
+    case 'signing_key_required':
+    case 'export_refused':
+    case 'bundle_invalid':
       return EXIT.usage;
     default:
       return unreachable(code);

@@ -22,5 +22,9 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   show: { summary: 'one receipt in full', load: () => import('./commands/show.js') },
   log: { summary: 'receipts, newest first', load: () => import('./commands/log.js') },
   gc: { summary: 'remove old receipts (never the latest of a check)', load: () => import('./commands/gc.js') },
+  keys: { summary: 'create, list and export the Ed25519 keys that sign receipts', load: () => import('./commands/keys.js') },
+  audit: { summary: 'walk the whole ledger: links, hashes, signatures, gaps, gc records', load: () => import('./commands/audit.js') },
+  export: { summary: 'write receipts as signed in-toto attestations (DSSE, .intoto.jsonl)', load: () => import('./commands/export.js') },
+  'verify-receipt': { summary: 'check an exported bundle offline with a public key', load: () => import('./commands/verify-receipt.js') },
   schema: { summary: 'print the JSON Schema of vouch.yaml', load: () => import('./commands/schema.js') },
 };

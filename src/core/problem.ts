@@ -28,7 +28,21 @@ export type ProblemCode =
   /** `init --write` found a spec already there. */
   | 'spec_exists'
   /** A file vouch needed to write could not be written. */
-  | 'write_failed';
+  | 'write_failed'
+  /** A named signing key is not under VOUCH_HOME/keys. */
+  | 'key_not_found'
+  /** `keys generate` would overwrite an existing key. */
+  | 'key_exists'
+  /** A key file (or a --key value) is not an Ed25519 key vouch can use. */
+  | 'key_invalid'
+  /** A private key is readable by others, or lies inside the workspace. */
+  | 'key_unsafe'
+  /** The spec requires signatures but no signing key is selected. */
+  | 'signing_key_required'
+  /** `export` was asked for receipts it cannot vouch for (damaged, unsigned, signed by another key). */
+  | 'export_refused'
+  /** An exported bundle could not be read or holds no envelope. */
+  | 'bundle_invalid';
 
 export interface Problem {
   readonly code: ProblemCode;

@@ -30,6 +30,9 @@ export type Reason =
   | 'output_truncated'
   | 'spec_not_allowed'
   | 'ledger_corrupt'
+  | 'signature_missing'
+  | 'signature_invalid'
+  | 'signature_untrusted'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -53,6 +56,9 @@ export const REASONS: readonly Reason[] = [
   'output_truncated',
   'spec_not_allowed',
   'ledger_corrupt',
+  'signature_missing',
+  'signature_invalid',
+  'signature_untrusted',
   'fingerprint_changed',
   'definition_changed',
 ];

@@ -9,6 +9,7 @@ import { trustState } from '../trust/trust.js';
 import type { EngineContext } from './context.js';
 import { ALL_GROUPS, computeFingerprint, INPUT_GROUPS } from './fingerprint.js';
 import { describeChanges } from './verdict.js';
+import { signatureJudge, type SignatureJudge } from './signature-status.js';
 
 /** A check's current standing: its latest receipt judged against the files as they are now. */
 export interface CheckStatus {
@@ -42,13 +43,14 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
   try {
     const latest = ledger ? await ledger.latestReceipts(checks.map((c) => c.id)) : new Map<string, StoredReceipt>();
     const statuses: CheckStatus[] = [];
+    const signature = signatureJudge(ctx.home, ctx.spec.requireSignature);
     for (const check of checks) {
       const receipt = latest.get(check.id);
       if (trust.value.kind !== 'allowed') {
         statuses.push(make(check, 'UNKNOWN', 'spec_not_allowed', receipt, trust.value.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace'));
         continue;
       }
-      statuses.push(await judgeCurrent(ctx, check, receipt, ledger, options.explain ?? true));
+      statuses.push(await judgeCurrent(ctx, check, receipt, ledger, signature, options.explain ?? true));
     }
     return { kind: 'ok', statuses };
   } finally {
@@ -61,12 +63,15 @@ async function judgeCurrent(
   check: CheckDef,
   receipt: StoredReceipt | undefined,
   ledger: Ledger | undefined,
+  signature: SignatureJudge,
   explain: boolean,
 ): Promise<CheckStatus> {
   if (!receipt) return make(check, 'UNKNOWN', 'no_receipt', undefined, `no receipt yet: run \`vouch verify ${check.id}\``);
   if (!receipt.intact) {
     return make(check, 'UNKNOWN', 'ledger_corrupt', receipt, 'the latest receipt no longer matches its hash: the ledger was altered or damaged');
   }
+  const unsigned = await signature(receipt);
+  if (unsigned) return make(check, 'UNKNOWN', unsigned.reason, receipt, unsigned.detail);
   const body = receipt.body;
   if (body.definition_digest !== check.definitionDigest) {
     return make(check, 'STALE', 'definition_changed', receipt, 'the check definition changed since this receipt');

@@ -16,6 +16,9 @@ import { ALL_GROUPS, computeFingerprint, INPUT_GROUPS, type Fingerprint } from '
 import { gitState, type GitState } from './git.js';
 import { judgeBeforeRun, judgeRun, type Judgement } from './verdict.js';
 import { newId } from '../core/ids.js';
+import { signingKeyFor } from '../crypto/select.js';
+import { signerFor } from '../crypto/signature.js';
+import type { Signer } from '../ledger/ledger.js';
 
 /** Bytes kept from the start and from the end of each output stream while a check runs. */
 export const CAPTURE_WINDOW = 1 << 20;
@@ -29,6 +32,7 @@ export interface VerifyOptions {
 
 export type VerifyResult =
   | { readonly kind: 'not_allowed'; readonly trust: 'never' | 'changed' }
+  /** The trust record, or the signing key the spec selects, cannot be used: nothing ran. */
   | { readonly kind: 'trust_error'; readonly problem: Problem }
   | { readonly kind: 'ran'; readonly receipts: readonly StoredReceipt[] };
 
@@ -40,6 +44,11 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
   const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
   if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
   if (trust.value.kind !== 'allowed') return { kind: 'not_allowed', trust: trust.value.kind };
+  // An unusable signing key stops the run before anything starts: a receipt
+  // that cannot be signed as the spec asks would count for nothing.
+  const key = signingKeyFor(ctx.home, ctx.env, ctx.spec, ctx.workspace.root);
+  if (!key.ok) return { kind: 'trust_error', problem: key.error };
+  const sign = key.value ? signerFor(key.value) : undefined;
 
   const ledger = options.openLedger();
   const git = gitState(ctx.workspace.root);
@@ -47,7 +56,7 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
   for (const [index, check] of checks.entries()) {
     if (options.signal?.aborted) break;
     options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
-    const receipt = await verifyOne(ctx, check, ledger, git, options.signal);
+    const receipt = await verifyOne(ctx, check, ledger, git, options.signal, sign);
     receipts.push(receipt);
     options.onEvent?.({ kind: 'check_finished', check, receipt });
   }
@@ -60,7 +69,9 @@ async function verifyOne(
   ledger: Ledger,
   git: Promise<GitState | null>,
   signal: AbortSignal | undefined,
+  sign: Signer | undefined,
 ): Promise<StoredReceipt> {
+  const append = { ...(sign && { sign }) };
   const now = ctx.now ?? (() => new Date());
   const root = ctx.workspace.root;
   const startedAt = now();
@@ -73,6 +84,7 @@ async function verifyOne(
     return ledger.appendReceipt(
       draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null }),
       before.manifest,
+      append,
     );
   }
 
@@ -92,6 +104,7 @@ async function verifyOne(
   return ledger.appendReceipt(
     draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable }),
     after.manifest,
+    append,
   );
 }
 

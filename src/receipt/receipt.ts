@@ -71,6 +71,8 @@ export interface StoredReceipt {
   readonly body: ReceiptBody;
   /** False when the stored bytes no longer hash to the stored hash. */
   readonly intact: boolean;
+  /** The stored signature record over the canonical body, or null when unsigned (see crypto/signature.ts). */
+  readonly signature: string | null;
 }
 
 export type ReceiptDraft = Omit<ReceiptBody, 'prev_hash'>;

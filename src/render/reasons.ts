@@ -43,6 +43,12 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
       return { meaning: 'vouch.yaml is not allowed in this workspace (new or edited since it was allowed)', next: 'review vouch.yaml, then `vouch allow`' };
     case 'ledger_corrupt':
       return { meaning: 'the stored receipt does not match its hash: the ledger was altered or damaged', next: 'keep a copy of .vouch/ledger.db for inspection, then verify again' };
+    case 'signature_missing':
+      return { meaning: 'the receipt is unsigned and vouch.yaml sets require_signature: true', next: `select a signing key (signing_key in vouch.yaml or VOUCH_SIGNING_KEY), then \`vouch verify ${checkId}\`` };
+    case 'signature_invalid':
+      return { meaning: 'the receipt\'s signature is malformed or does not verify: the receipt or its signature was altered', next: `run \`vouch audit\` to see what else changed, then \`vouch verify ${checkId}\`` };
+    case 'signature_untrusted':
+      return { meaning: 'the receipt is signed by a key that is not in VOUCH_HOME/keys', next: `\`vouch keys list\` shows the trusted keys; \`vouch verify ${checkId}\` records a receipt signed by yours` };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
     case 'definition_changed':

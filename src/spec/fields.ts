@@ -6,6 +6,8 @@ export const TOP_LEVEL_FIELDS = {
   version: 'the spec format version; must be 1',
   checks: 'a non-empty list of checks',
   excerpt_bytes: 'how many bytes of each output stream a receipt keeps, redacted: an integer from 0 to 65536 (default 4096)',
+  signing_key: 'the name of a key under VOUCH_HOME/keys that signs every receipt recorded here (VOUCH_SIGNING_KEY overrides it), e.g. "default"',
+  require_signature: 'true: a receipt without a valid signature by a trusted key never counts as PASS, and verify refuses to run without a signing key; default false',
 } as const;
 
 export const CHECK_FIELDS = {

@@ -42,6 +42,10 @@ export interface Spec {
   readonly sha256: Sha256;
   readonly checks: readonly CheckDef[];
   readonly excerptBytes: number;
+  /** `signing_key`: the key under VOUCH_HOME/keys that signs receipts here; null when unset. */
+  readonly signingKey: string | null;
+  /** `require_signature`: receipts without a valid signature by a trusted key never count as PASS. */
+  readonly requireSignature: boolean;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;

@@ -11,6 +11,8 @@ export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
     sha256,
     checks: raw.checks.map(normalizeCheck),
     excerptBytes: raw.excerpt_bytes ?? DEFAULT_EXCERPT_BYTES,
+    signingKey: raw.signing_key ?? null,
+    requireSignature: raw.require_signature ?? false,
   };
 }
 

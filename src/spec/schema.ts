@@ -50,6 +50,8 @@ export const specSchema = z.strictObject({
   excerpt_bytes: z.optional(
     z.int().check(z.minimum(0), z.maximum(65536), describe(TOP_LEVEL_FIELDS.excerpt_bytes)),
   ),
+  signing_key: z.optional(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), describe(TOP_LEVEL_FIELDS.signing_key))),
+  require_signature: z.optional(z.boolean().check(describe(TOP_LEVEL_FIELDS.require_signature))),
 });
 
 export type RawSpec = z.infer<typeof specSchema>;

@@ -7,7 +7,17 @@ import { sha256, type Sha256 } from '../../core/digest.js';
 import { newId } from '../../core/ids.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
-import { LedgerError, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerStats, type ReceiptQuery } from '../ledger.js';
+import {
+  LedgerError,
+  type AppendOptions,
+  type FindResult,
+  type GcPolicy,
+  type GcResult,
+  type Ledger,
+  type LedgerEntry,
+  type LedgerStats,
+  type ReceiptQuery,
+} from '../ledger.js';
 import { LEDGER_FORMAT, MIGRATIONS } from './schema.js';
 
 interface ChainRow {
@@ -15,6 +25,22 @@ interface ChainRow {
   id: string;
   hash: string;
   body: string;
+  signature: string | null;
+}
+
+const RECEIPT_COLUMNS = 'seq, id, hash, body, signature';
+
+interface EntryRow {
+  state: 'live' | 'pruned';
+  seq: number;
+  id: string;
+  kind: string | null;
+  check_id: string | null;
+  manifest: string | null;
+  hash: string;
+  body: string | null;
+  signature: string | null;
+  gc_id: string | null;
 }
 
 const BUSY_TIMEOUT_MS = 30_000;
@@ -107,7 +133,7 @@ export class SqliteLedger implements Ledger {
     }
   }
 
-  appendReceipt(draft: ReceiptDraft, manifest: Manifest): Promise<StoredReceipt> {
+  appendReceipt(draft: ReceiptDraft, manifest: Manifest, options: AppendOptions = {}): Promise<StoredReceipt> {
     return this.guard(() => {
       const digest = manifestDigest(manifest);
       if (digest !== draft.manifest_digest) throw new Error('bug: receipt manifest_digest does not match its manifest');
@@ -115,17 +141,18 @@ export class SqliteLedger implements Ledger {
       const hasManifest = this.db.prepare('SELECT 1 FROM manifests WHERE digest = ?').pluck();
       const insertManifest = this.db.prepare('INSERT OR IGNORE INTO manifests (digest, body) VALUES (?, ?)');
       const insert = this.db.prepare(
-        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       );
       const append = this.db.transaction(() => {
         const prev = (last.get() as Sha256 | undefined) ?? null;
         const body: ReceiptBody = { ...draft, prev_hash: prev };
         const text = canonicalize(body);
         const hash = sha256(text);
+        const signature = options.sign ? options.sign(text) : null;
         // Stored once per digest: an unchanged tree adds no manifest bytes.
         if (hasManifest.get(digest) === undefined) insertManifest.run(digest, encodeManifest(manifest));
-        const info = insert.run(body.id, 'receipt', body.check_id, digest, Date.parse(body.finished_at), hash, text);
-        return { seq: Number(info.lastInsertRowid), hash, body, intact: true } satisfies StoredReceipt;
+        const info = insert.run(body.id, 'receipt', body.check_id, digest, Date.parse(body.finished_at), hash, text, signature);
+        return { seq: Number(info.lastInsertRowid), hash, body, intact: true, signature } satisfies StoredReceipt;
       });
       return append.immediate();
     });
@@ -134,7 +161,7 @@ export class SqliteLedger implements Ledger {
   latestReceipts(checkIds: readonly string[]): Promise<Map<string, StoredReceipt>> {
     return this.guard(() => {
       const query = this.db.prepare(
-        "SELECT seq, id, hash, body FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT 1",
+        `SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT 1`,
       );
       const result = new Map<string, StoredReceipt>();
       for (const id of checkIds) {
@@ -149,7 +176,7 @@ export class SqliteLedger implements Ledger {
     return this.guard(() => {
       const prefix = idOrPrefix.toLowerCase();
       const rows = this.db
-        .prepare("SELECT seq, id, hash, body FROM chain WHERE kind = 'receipt' AND id >= ? AND id < ? ORDER BY id LIMIT 5")
+        .prepare(`SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND id >= ? AND id < ? ORDER BY id LIMIT 5`)
         .all(prefix, `${prefix}\u{10ffff}`) as ChainRow[];
       if (rows.length === 0) return { kind: 'none' };
       const exact = rows.find((row) => row.id === prefix);
@@ -161,13 +188,19 @@ export class SqliteLedger implements Ledger {
 
   listReceipts(query: ReceiptQuery): Promise<StoredReceipt[]> {
     return this.guard(() => {
-      const rows = (
-        query.checkId === undefined
-          ? this.db.prepare("SELECT seq, id, hash, body FROM chain WHERE kind = 'receipt' ORDER BY seq DESC LIMIT ?").all(query.limit)
-          : this.db
-              .prepare("SELECT seq, id, hash, body FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT ?")
-              .all(query.checkId, query.limit)
-      ) as ChainRow[];
+      const where = ["kind = 'receipt'"];
+      const params: (string | number)[] = [];
+      if (query.checkId !== undefined) {
+        where.push('check_id = ?');
+        params.push(query.checkId);
+      }
+      if (query.since !== undefined) {
+        where.push('created_at >= ?');
+        params.push(query.since.getTime());
+      }
+      const rows = this.db
+        .prepare(`SELECT ${RECEIPT_COLUMNS} FROM chain WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`)
+        .all(...params, query.limit) as ChainRow[];
       return rows.map(decode);
     });
   }
@@ -230,8 +263,8 @@ export class SqliteLedger implements Ledger {
         };
         const text = canonicalize(body);
         this.db
-          .prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body) VALUES (?, ?, NULL, NULL, ?, ?, ?)')
-          .run(gcId, 'gc', policy.now.getTime(), sha256(text), text);
+          .prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?)')
+          .run(gcId, 'gc', policy.now.getTime(), sha256(text), text, policy.sign ? policy.sign(text) : null);
         return { removed: doomed.length, manifestsRemoved, gcEntryId: gcId };
       });
       return run.immediate();
@@ -248,10 +281,55 @@ export class SqliteLedger implements Ledger {
     });
   }
 
+  async *entries(): AsyncGenerator<LedgerEntry> {
+    let rows: IterableIterator<unknown>;
+    try {
+      rows = this.db
+        .prepare(
+          `SELECT 'live' AS state, seq, id, kind, check_id, manifest, hash, body, signature, NULL AS gc_id FROM chain
+           UNION ALL
+           SELECT 'pruned' AS state, seq, id, NULL, NULL, NULL, hash, NULL, NULL, gc_id FROM pruned
+           ORDER BY seq, state`,
+        )
+        .iterate();
+    } catch (error) {
+      throw translate(error, this.path);
+    }
+    try {
+      for (;;) {
+        let next: IteratorResult<unknown>;
+        try {
+          next = rows.next();
+        } catch (error) {
+          throw translate(error, this.path);
+        }
+        if (next.done) return;
+        yield toEntry(next.value as EntryRow);
+      }
+    } finally {
+      rows.return?.();
+    }
+  }
+
   close(): Promise<void> {
     this.db.close();
     return Promise.resolve();
   }
+}
+
+function toEntry(row: EntryRow): LedgerEntry {
+  if (row.state === 'pruned') return { state: 'pruned', seq: row.seq, id: row.id, hash: row.hash, gcId: row.gc_id ?? '' };
+  return {
+    state: 'live',
+    seq: row.seq,
+    id: row.id,
+    kind: row.kind ?? '',
+    checkId: row.check_id,
+    manifest: row.manifest,
+    hash: row.hash,
+    body: row.body ?? '',
+    signature: row.signature,
+  };
 }
 
 function decode(row: ChainRow): StoredReceipt {
@@ -259,12 +337,12 @@ function decode(row: ChainRow): StoredReceipt {
   try {
     body = JSON.parse(row.body) as ReceiptBody;
   } catch {
-    return { seq: row.seq, hash: row.hash as Sha256, body: { id: row.id } as ReceiptBody, intact: false };
+    return { seq: row.seq, hash: row.hash as Sha256, body: { id: row.id } as ReceiptBody, intact: false, signature: row.signature };
   }
   // The stored text must still hash to the stored hash; whether the chain
   // links and signatures hold is `vouch audit`'s work, not every read's.
   const intact = sha256(row.body) === row.hash && body.id === row.id;
-  return { seq: row.seq, hash: row.hash as Sha256, body, intact };
+  return { seq: row.seq, hash: row.hash as Sha256, body, intact, signature: row.signature };
 }
 
 function encodeManifest(manifest: Manifest): Buffer {

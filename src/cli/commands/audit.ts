@@ -1,0 +1,60 @@
+import { auditLedger } from '../../audit/audit.js';
+import type { AuditReport } from '../../audit/finding.js';
+import { fail } from '../../core/problem.js';
+import { publicKeyArg } from '../../crypto/key-arg.js';
+import { homeKeyring, keyringOf } from '../../crypto/keyring.js';
+import { auditJson, renderAudit } from '../../render/audit.js';
+import { paint } from '../../render/color.js';
+import { vouchHome } from '../../workspace/home.js';
+import { parse } from '../args.js';
+import { EXIT } from '../exit.js';
+import { json, out, type Cli } from '../io.js';
+import { ledgerPath, openLedgerForRead, specOf, workspaceOf } from '../session.js';
+
+export const help = `usage: vouch audit [--key PUB]... [--json]
+
+Walks the whole ledger and reports, by entry, anything that is not as vouch
+wrote it: an altered body, a broken or reordered hash chain, deleted entries
+(gaps), a bad, missing or untrusted signature, pruned entries that do not
+match their gc record. Exit 0 only when all is intact.
+
+  --key PUB  trust only this public key (repeatable): 64 hex characters, a
+             file holding one (PEM or hex), or a key name under VOUCH_HOME/keys.
+             With --key, every entry must be signed by one of these keys.
+             Without it, the public keys in VOUCH_HOME/keys are trusted and
+             unsigned entries are findings only under require_signature: true.
+  --json     {"ok", "entries", "receipts", "gc_records", "pruned", "signed_by",
+             "unsigned", "head": {"seq", "hash"}, "findings": [{"seq", "id",
+             "kind", "code", "detail"}]}
+
+exit: 0 intact, 1 findings (or nothing recorded), 2 usage, spec or ledger problem`;
+
+export async function run(cli: Cli, args: readonly string[]): Promise<number> {
+  const { values } = parse('audit', args, { key: { type: 'string', multiple: true }, json: { type: 'boolean' } }, false);
+  const workspace = workspaceOf(cli);
+  const spec = specOf(workspace, cli);
+  const home = vouchHome(cli.io.env);
+  const given = (values.key ?? []).map((value) => {
+    const key = publicKeyArg(value, home, cli.io.cwd, '--key');
+    return key.ok ? key.value : fail(key.error);
+  });
+  const keyring = given.length > 0 ? keyringOf(given) : homeKeyring(home);
+  const requireSignature = given.length > 0 || spec.requireSignature;
+  const path = ledgerPath(workspace);
+  const ledger = openLedgerForRead(workspace);
+  const report: AuditReport = ledger
+    ? await auditLedger(ledger, { keyring, requireSignature }).finally(() => ledger.close())
+    : {
+        entries: 0,
+        receipts: 0,
+        gcRecords: 0,
+        pruned: 0,
+        signedBy: {},
+        unsigned: 0,
+        head: null,
+        findings: [{ seq: null, id: null, kind: 'ledger', code: 'ledger_empty', detail: 'no ledger: nothing has been recorded in this workspace' }],
+      };
+  if (values.json) json(cli, auditJson(report, path, requireSignature));
+  else out(cli, renderAudit(report, path, paint(cli.color)));
+  return report.findings.length === 0 ? EXIT.ok : EXIT.notOk;
+}

@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CLI, collect, Rig } from './helpers/rig.js';
+import { signedWorkspace } from './helpers/signed.js';
+
+const HOOK = fileURLToPath(new URL('./helpers/module-log.mjs', import.meta.url));
+
+/** Text that only the export, audit and key-store code contains, as it survives bundling. */
+const MARKERS = {
+  export: 'DSSEv1',
+  intoto: 'https://in-toto.io/Statement/v1',
+  audit: 'entries were deleted without gc recording it',
+  keystore: 'is not the public half of',
+};
+
+/** The bundled chunks a `vouch ARGS` process loaded, and which markers they contain. */
+async function loadedMarkers(rig: Rig, args: string[]): Promise<string[]> {
+  const log = rig.path('../modules.log');
+  const child = spawn(process.execPath, ['--import', HOOK, CLI, ...args], { cwd: rig.root, env: rig.env({ VOUCH_MODULE_LOG: log }) });
+  const result = await collect(child);
+  expect(result.code, result.stderr).toBe(0);
+  const files = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((url) => url.startsWith('file:') && url.includes('/dist/'))
+    .map((url) => fileURLToPath(url));
+  expect(files.length).toBeGreaterThan(1);
+  const text = files.map((file) => readFileSync(file, 'utf8')).join('\n');
+  return Object.entries(MARKERS)
+    .filter(([, marker]) => text.includes(marker))
+    .map(([name]) => name);
+}
+
+describe('lazy loading', () => {
+  it('status on a signing workspace loads the signature check, never the export or audit code', async () => {
+    const rig = await signedWorkspace(new Rig(), 1);
+    expect(await loadedMarkers(rig, ['status', 't'])).toEqual(['keystore']);
+  });
+
+  it('status on an unsigned workspace loads no crypto, export or audit code at all', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    await rig.run(['verify']);
+    expect(await loadedMarkers(rig, ['status'])).toEqual([]);
+  });
+
+  it('the markers are real: export loads them (so the checks above can fail)', async () => {
+    const rig = await signedWorkspace(new Rig(), 1);
+    expect(await loadedMarkers(rig, ['export', '--check', 't', '--out', 'b.jsonl'])).toEqual(expect.arrayContaining(['export', 'intoto', 'keystore']));
+    expect(await loadedMarkers(rig, ['audit'])).toEqual(expect.arrayContaining(['audit']));
+  });
+});
