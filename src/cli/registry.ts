@@ -24,4 +24,5 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   gc: { summary: 'remove old receipts (never the latest of a check)', load: () => import('./commands/gc.js') },
   schema: { summary: 'print the JSON Schema of vouch.yaml', load: () => import('./commands/schema.js') },
   mcp: { summary: 'serve status and verification to agents over MCP (stdio)', load: () => import('./commands/mcp.js') },
+  install: { summary: "print an agent client's configuration entry (install mcp --client NAME)", load: () => import('./commands/install.js') },
 };
