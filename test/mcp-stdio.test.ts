@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +86,27 @@ describe('vouch mcp serves calls concurrently', () => {
     const long = (await receipt(a)).receipt;
     const quick = (await receipt(b)).receipt;
     expect(Date.parse(quick.started_at)).toBeGreaterThanOrEqual(Date.parse(long.finished_at));
+  });
+  it('a verification cancelled while it waits for its turn runs nothing', async () => {
+    const rig = await workspace();
+    const mcp = await McpSession.connect(rig);
+    const progress = firstProgress();
+    const first = mcp.call('vouch_verify', { check_ids: ['long'] }, { onprogress: progress.onprogress });
+    await progress.started;
+    const abort = new AbortController();
+    const waiting = firstProgress();
+    const second = mcp.call('vouch_verify', { check_ids: ['quick'] }, { onprogress: waiting.onprogress, signal: abort.signal });
+    await waiting.started;
+    abort.abort();
+    await expect(second).rejects.toThrow();
+    await first;
+    // A later call is answered only after the queued one has had its turn: one receipt of quick, this one's.
+    const later = (await mcp.call('vouch_verify', { check_ids: ['quick'] })).structuredContent as any;
+    const log = (await rig.run(['log', '--json'])).json();
+    expect(log.map((r: any) => [r.check_id, r.id])).toEqual([
+      ['quick', later.checks[0].receipt],
+      ['long', expect.any(String)],
+    ]);
   });
 });
 
@@ -205,6 +226,7 @@ describe('vouch mcp is loaded only by `vouch mcp`', () => {
   /** Every module the command loaded, and the sources bundled into them (from their source maps). */
   async function loaded(rig: Rig, args: string[]): Promise<{ modules: string[]; sources: string[] }> {
     const log = rig.path('../modules.log');
+    rmSync(log, { force: true });
     const child = spawn(process.execPath, ['--import', recorder, CLI, ...args], { cwd: rig.root, env: { ...rig.env(), VOUCH_TEST_MODULE_LOG: log } });
     await collect(child, { stdin: '' });
     const modules = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:') && u.includes('/dist/')) : [];
@@ -212,12 +234,14 @@ describe('vouch mcp is loaded only by `vouch mcp`', () => {
     return { modules, sources };
   }
 
-  it('vouch status loads no part of the MCP SDK', async () => {
+  it('status, checks and install load no part of the MCP SDK; only `vouch mcp` does', async () => {
     const rig = await workspace();
-    const status = await loaded(rig, ['status']);
-    expect(status.modules.length).toBeGreaterThan(1);
-    expect(status.modules.filter((m) => m.endsWith('/mcp-server.js'))).toEqual([]);
-    expect(status.sources.filter((s) => s.includes('@modelcontextprotocol') || s.includes('zod/v4/classic'))).toEqual([]);
+    for (const command of [['status'], ['checks'], ['install', 'mcp', '--client', 'codex']]) {
+      const other = await loaded(rig, command);
+      expect(other.modules.length, command.join(' ')).toBeGreaterThan(1);
+      expect(other.modules.filter((m) => m.endsWith('/mcp-server.js')), command.join(' ')).toEqual([]);
+      expect(other.sources.filter((s) => s.includes('@modelcontextprotocol') || s.includes('zod/v4/classic')), command.join(' ')).toEqual([]);
+    }
     // The same probe does see the SDK when `vouch mcp` runs, so its silence above means something.
     const mcp = await loaded(rig, ['mcp']);
     expect(mcp.sources.some((s) => s.includes('node_modules/@modelcontextprotocol/sdk/'))).toBe(true);

@@ -29,7 +29,6 @@ export async function handleCall(tool: VouchTool, args: Record<string, unknown>,
   );
   try {
     const result = await tool.run(args, workspaceCall(scope, extra.signal, progress));
-    if (result.kind === 'problem') return failed(tool, args, result.problem, log);
     log(`${tool.name} ${JSON.stringify(args)}: answered`);
     return { content: [{ type: 'text', text: result.text }], structuredContent: result.data };
   } catch (error) {

@@ -1,5 +1,4 @@
 import type * as z from 'zod';
-import type { Problem } from '../core/problem.js';
 import type { WorkspaceCall } from './workspace-call.js';
 
 /**
@@ -23,11 +22,17 @@ export interface VouchTool<Input extends z.ZodObject = z.ZodObject, Output exten
   run(args: z.output<Input>, call: WorkspaceCall): Promise<ToolAnswer<z.output<Output>>>;
 }
 
-/** What a tool hands back: the structured result and a short text rendering of it. */
-export type ToolAnswer<T> = { readonly kind: 'answer'; readonly data: T; readonly text: string } | { readonly kind: 'problem'; readonly problem: Problem };
+/**
+ * What a tool hands back: the structured result and a short text rendering
+ * of it. Expected problems (an unknown id, an invalid spec) are thrown as
+ * VouchProblem, as in the CLI, and become error results in handle.ts.
+ */
+export interface ToolAnswer<T> {
+  readonly data: T;
+  readonly text: string;
+}
 
-export const answer = <T>(data: T, text: string): ToolAnswer<T> => ({ kind: 'answer', data, text });
-export const problem = <T>(value: Problem): ToolAnswer<T> => ({ kind: 'problem', problem: value });
+export const answer = <T>(data: T, text: string): ToolAnswer<T> => ({ data, text });
 
 /** Keeps each tool's input and output types tied together, then erases them for the registry. */
 export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(tool: VouchTool<Input, Output>): VouchTool {

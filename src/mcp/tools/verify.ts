@@ -7,7 +7,7 @@ import { allPass } from '../../render/status.js';
 import { duration } from '../../render/time.js';
 import type { CheckDef } from '../../spec/model.js';
 import { answer, defineTool } from '../tool.js';
-import { namedChecks, type WorkspaceCall } from '../workspace-call.js';
+import { namedChecks, specTrust, type WorkspaceCall } from '../workspace-call.js';
 import { checkIds, trust, verifyResult } from '../schemas.js';
 import { FOOTER, NOT_ALLOWED, statusLine } from '../text.js';
 
@@ -38,11 +38,14 @@ export const verifyTool = defineTool({
 });
 
 async function verifyNow(ids: readonly string[], call: WorkspaceCall) {
-  // Cancelled while it waited: nobody is listening for the answer, so run nothing.
-  if (call.signal.aborted) return fail({ code: 'usage', message: 'the verification was cancelled before it started' });
   // Read again: the spec may have been edited while this call waited.
   const spec = call.spec();
   const checks = namedChecks(spec, ids);
+  // Cancelled while it waited: nobody is listening for the answer, so run nothing.
+  if (call.signal.aborted) {
+    const trusted = specTrust(call, spec);
+    return answer({ workspace: call.workspace.root, ok: false, ran: false, spec: { sha256: spec.sha256, trust: trusted }, checks: [] }, 'Cancelled before it started: nothing was run.');
+  }
   const opened: { ledger?: Ledger } = {};
   try {
     const result = await verifyChecks(call.engine(spec), checks, {
