@@ -5,11 +5,9 @@ import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: { cli: 'src/bin.ts' },
-  outdir: 'dist',
+
+const common = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -18,8 +16,31 @@ await build({
   banner: {
     js: "import { createRequire as __vouchCreateRequire } from 'node:module'; const require = __vouchCreateRequire(import.meta.url);",
   },
-  chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
+};
+
+// The MCP server is its own bundle (dist/mcp-server.js), not a chunk of the
+// CLI's build. esbuild tree-shakes a module once per build: inside one build,
+// the MCP SDK's use of zod's classic API would keep that code alive in the
+// zod chunk that `status` and every hook call load too. A separate build
+// gives the server its own copy and leaves the hot path as it was.
+const MCP_SERVER = 'mcp-server.js';
+const mcpServerIsExternal = {
+  name: 'mcp-server-is-external',
+  setup(b) {
+    // Imported from dist/chunks/<command chunk>; the server bundle sits in dist/.
+    b.onResolve({ filter: /\/mcp\/serve\.js$/ }, () => ({ path: `../${MCP_SERVER}`, external: true }));
+  },
+};
+
+await build({
+  ...common,
+  entryPoints: { cli: 'src/bin.ts' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  plugins: [mcpServerIsExternal],
 });
+await build({ ...common, entryPoints: { [MCP_SERVER.replace(/\.js$/, '')]: 'src/mcp/serve.ts' }, outdir: 'dist' });

@@ -11,6 +11,15 @@ export interface CliIo {
   readonly stdoutIsTTY: boolean;
   /** Aborted when the process is asked to stop (SIGINT, SIGTERM): running checks are stopped and recorded. */
   readonly signal?: AbortSignal;
+  /** How this vouch was started, for configuration entries that must work without PATH. */
+  readonly self?: VouchExecutable;
+}
+
+export interface VouchExecutable {
+  /** Absolute path of the Node.js binary running vouch. */
+  readonly node: string;
+  /** Real absolute path of vouch's entry script (dist/cli.js), symlinks resolved. */
+  readonly entry: string;
 }
 
 /** Global options, parsed before the command name (and accepted after it too). */

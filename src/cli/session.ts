@@ -27,7 +27,7 @@ export function engineContext(cli: Cli, workspace: Workspace, spec: Spec, actor:
 }
 
 /** The checks named on the command line (all when none), or a usage problem naming the unknown one. */
-export function selectChecks(spec: Spec, ids: readonly string[]): CheckDef[] {
+export function selectChecks(spec: Spec, ids: readonly string[], hint = 'run `vouch checks` to list them'): CheckDef[] {
   if (ids.length === 0) return [...spec.checks];
   const known = spec.checks.map((check) => check.id);
   return [...new Set(ids)].map((id) => {
@@ -39,7 +39,7 @@ export function selectChecks(spec: Spec, ids: readonly string[]): CheckDef[] {
       message: `no check "${id}" in vouch.yaml${guess ? ` (did you mean "${guess}"?)` : ''}`,
       expected: `one of: ${known.join(', ')}`,
       found: id,
-      hint: 'run `vouch checks` to list them',
+      hint,
     });
   });
 }

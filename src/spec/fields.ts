@@ -10,6 +10,9 @@ export const TOP_LEVEL_FIELDS = {
   require_signature: 'true: a receipt without a valid signature by a trusted key never counts as PASS, and verify refuses to run without a signing key; default false',
 } as const;
 
+/** A check id: what every front end (CLI, hooks, MCP) accepts to name a check, and nothing more. */
+export const CHECK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 export const CHECK_FIELDS = {
   id: 'a check id: 1 to 64 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit, unique in the spec',
   run: 'the command as an argv list of strings, e.g. ["npm", "test"] (a single string only with shell: true)',

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHECK_FIELDS, EXPECT_FIELDS, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
+import { CHECK_FIELDS, CHECK_ID_PATTERN, EXPECT_FIELDS, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
 
 /**
  * The shape of vouch.yaml. Only shape lives here; rules that relate fields
@@ -22,7 +22,7 @@ const expectation = z
   .check(describe(CHECK_FIELDS.expect));
 
 export const checkSchema = z.strictObject({
-  id: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), describe(CHECK_FIELDS.id)),
+  id: z.string().check(z.regex(CHECK_ID_PATTERN), describe(CHECK_FIELDS.id)),
   run: z.union([
     z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
     z.string().check(z.minLength(1)),
