@@ -28,5 +28,6 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'verify-receipt': { summary: 'check an exported bundle offline with a public key', load: () => import('./commands/verify-receipt.js') },
   schema: { summary: 'print the JSON Schema of vouch.yaml', load: () => import('./commands/schema.js') },
   mcp: { summary: 'serve status and verification to agents over MCP (stdio)', load: () => import('./commands/mcp.js') },
+  db: { summary: 'create or upgrade the schema of a PostgreSQL ledger (db migrate, db status)', load: () => import('./commands/db.js') },
   install: { summary: "print an agent client's configuration entry (install mcp --client NAME)", load: () => import('./commands/install.js') },
 };

@@ -8,6 +8,8 @@ export const TOP_LEVEL_FIELDS = {
   excerpt_bytes: 'how many bytes of each output stream a receipt keeps, redacted: an integer from 0 to 65536 (default 4096)',
   signing_key: 'the name of a key under VOUCH_HOME/keys that signs every receipt recorded here (VOUCH_SIGNING_KEY overrides it), e.g. "default"',
   require_signature: 'true: a receipt without a valid signature by a trusted key never counts as PASS, and verify refuses to run without a signing key; default false',
+  ledger: 'a PostgreSQL URL for a shared team ledger, e.g. postgres://vouch@db.internal:5432/vouch (optionally ?schema=NAME), with no password (put a URL with credentials in VOUCH_LEDGER, which overrides this); absent: .vouch/ledger.db',
+  verifier_key: "the verifier service's Ed25519 public key as 64 hex characters (`vouch keys export-public --format hex` on the server): remote receipts count only when signed by it or by a key in VOUCH_HOME/keys",
 } as const;
 
 /** A check id: what every front end (CLI, hooks, MCP) accepts to name a check, and nothing more. */

@@ -46,6 +46,10 @@ export interface Spec {
   readonly signingKey: string | null;
   /** `require_signature`: receipts without a valid signature by a trusted key never count as PASS. */
   readonly requireSignature: boolean;
+  /** `ledger`: a PostgreSQL URL for a shared ledger (VOUCH_LEDGER overrides it); null: .vouch/ledger.db. */
+  readonly ledger: string | null;
+  /** `verifier_key`: the pinned public key (hex, lowercase) of the verifier service; null when unset. */
+  readonly verifierKey: string | null;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;

@@ -13,6 +13,8 @@ export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
     excerptBytes: raw.excerpt_bytes ?? DEFAULT_EXCERPT_BYTES,
     signingKey: raw.signing_key ?? null,
     requireSignature: raw.require_signature ?? false,
+    ledger: raw.ledger ?? null,
+    verifierKey: raw.verifier_key?.toLowerCase() ?? null,
   };
 }
 

@@ -126,8 +126,30 @@ function uniqueIds(spec: RawSpec): SpecIssue[] {
   return issues;
 }
 
+/** A password in vouch.yaml would be committed with it; the environment is where credentials go. */
+function ledgerWithoutPassword(spec: RawSpec): SpecIssue[] {
+  if (spec.ledger === undefined) return [];
+  let password = '';
+  try {
+    password = new URL(spec.ledger).password;
+  } catch {
+    return [{ path: ['ledger'], message: 'not a URL', expected: 'postgres://user@host:5432/database' }];
+  }
+  if (password === '') return [];
+  return [
+    {
+      path: ['ledger'],
+      // At the key: the value (the password) is not quoted back.
+      atKey: true,
+      message: 'the ledger URL carries a password, which would be committed with vouch.yaml',
+      expected: 'a URL without a password; put one with credentials in the VOUCH_LEDGER environment variable (it overrides ledger:), or use ~/.pgpass',
+    },
+  ];
+}
+
 export function applyRules(spec: RawSpec): SpecIssue[] {
   const issues: SpecIssue[] = [];
+  issues.push(...ledgerWithoutPassword(spec));
   spec.checks.forEach((check, index) => {
     for (const rule of CHECK_RULES) issues.push(...rule(check, ['checks', index]));
   });

@@ -52,6 +52,8 @@ export const specSchema = z.strictObject({
   ),
   signing_key: z.optional(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), describe(TOP_LEVEL_FIELDS.signing_key))),
   require_signature: z.optional(z.boolean().check(describe(TOP_LEVEL_FIELDS.require_signature))),
+  ledger: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\/\S+$/), describe(TOP_LEVEL_FIELDS.ledger))),
+  verifier_key: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/), describe(TOP_LEVEL_FIELDS.verifier_key))),
 });
 
 export type RawSpec = z.infer<typeof specSchema>;

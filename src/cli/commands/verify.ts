@@ -1,4 +1,5 @@
 import { fail } from '../../core/problem.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import { verifyChecks } from '../../engine/verify.js';
 import { paint } from '../../render/color.js';
 import { Progress } from '../../render/progress.js';
@@ -7,7 +8,7 @@ import { allPass, renderSummary } from '../../render/status.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';
-import { engineContext, openLedgerForWrite, selectChecks, specOf, workspaceOf } from '../session.js';
+import { engineContext, ledgerOf, openLedgerForWrite, selectChecks, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch verify [ID...] [--json]
 
@@ -31,9 +32,10 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const p = paint(cli.color);
 
   let result;
+  const opened: { ledger?: Ledger } = {};
   try {
     result = await verifyChecks(engineContext(cli, workspace, spec), checks, {
-      openLedger: () => openLedgerForWrite(workspace),
+      openLedger: () => (opened.ledger = openLedgerForWrite(ledgerOf(cli.io.env, workspace, spec))),
       ...(cli.io.signal && { signal: cli.io.signal }),
       onEvent: (event) => {
         if (event.kind === 'check_started') {
@@ -46,6 +48,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     });
   } finally {
     progress?.stop();
+    await opened.ledger?.close();
   }
 
   if (result.kind === 'trust_error') return fail(result.problem);
