@@ -29,5 +29,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   schema: { summary: 'print the JSON Schema of vouch.yaml', load: () => import('./commands/schema.js') },
   mcp: { summary: 'serve status and verification to agents over MCP (stdio)', load: () => import('./commands/mcp.js') },
   db: { summary: 'create or upgrade the schema of a PostgreSQL ledger (db migrate, db status)', load: () => import('./commands/db.js') },
+  serve: { summary: 'the verifier service: HTTP API, tokens, its own trust list (needs PostgreSQL)', load: () => import('./commands/serve.js') },
+  worker: { summary: 'run jobs for the verifier service, signed with its key (scale out: any number)', load: () => import('./commands/worker.js') },
   install: { summary: "print an agent client's configuration entry (install mcp --client NAME)", load: () => import('./commands/install.js') },
 };

@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { ReceiptDraft, StoredReceipt } from '../receipt/receipt.js';
+import type { ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
 import { isInside } from '../scope/scan.js';
@@ -28,6 +28,18 @@ export interface VerifyOptions {
   readonly onEvent?: (event: VerifyEvent) => void;
   /** Opens (creating if needed) the ledger; called only once trust is settled. */
   readonly openLedger: () => Ledger;
+  /**
+   * The verifier service runs a job under its own authority: it has already
+   * checked the spec's hash against its own trust list, signs with its own
+   * key whatever the spec names, and may confine each check (bubblewrap).
+   */
+  readonly service?: ServiceRun;
+}
+
+export interface ServiceRun {
+  readonly sign: Signer;
+  readonly record: ServiceRecord;
+  readonly wrap?: (command: readonly string[], cwd: string) => readonly string[];
 }
 
 export type VerifyResult =
@@ -41,14 +53,17 @@ export type VerifyResult =
  * nothing unless the spec's exact bytes were allowed for this workspace.
  */
 export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef[], options: VerifyOptions): Promise<VerifyResult> {
-  const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
-  if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
-  if (trust.value.kind !== 'allowed') return { kind: 'not_allowed', trust: trust.value.kind };
-  // An unusable signing key stops the run before anything starts: a receipt
-  // that cannot be signed as the spec asks would count for nothing.
-  const key = signingKeyFor(ctx.home, ctx.env, ctx.spec, ctx.workspace.root);
-  if (!key.ok) return { kind: 'trust_error', problem: key.error };
-  const sign = key.value ? signerFor(key.value) : undefined;
+  let sign: Signer | undefined = options.service?.sign;
+  if (!options.service) {
+    const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
+    if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
+    if (trust.value.kind !== 'allowed') return { kind: 'not_allowed', trust: trust.value.kind };
+    // An unusable signing key stops the run before anything starts: a receipt
+    // that cannot be signed as the spec asks would count for nothing.
+    const key = signingKeyFor(ctx.home, ctx.env, ctx.spec, ctx.workspace.root);
+    if (!key.ok) return { kind: 'trust_error', problem: key.error };
+    sign = key.value ? signerFor(key.value) : undefined;
+  }
 
   const ledger = options.openLedger();
   const git = gitState(ctx.workspace.root);
@@ -56,7 +71,7 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
   for (const [index, check] of checks.entries()) {
     if (options.signal?.aborted) break;
     options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
-    const receipt = await verifyOne(ctx, check, ledger, git, options.signal, sign);
+    const receipt = await verifyOne(ctx, check, ledger, git, options.signal, sign, options.service);
     receipts.push(receipt);
     options.onEvent?.({ kind: 'check_finished', check, receipt });
   }
@@ -70,6 +85,7 @@ async function verifyOne(
   git: Promise<GitState | null>,
   signal: AbortSignal | undefined,
   sign: Signer | undefined,
+  service: ServiceRun | undefined,
 ): Promise<StoredReceipt> {
   const append = { ...(sign && { sign }) };
   const now = ctx.now ?? (() => new Date());
@@ -82,7 +98,7 @@ async function verifyOne(
   if (refusal !== undefined || !cwd.ok) {
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(
-      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null }),
+      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null, service: service?.record }),
       before.manifest,
       append,
     );
@@ -98,11 +114,12 @@ async function verifyOne(
     timeoutMs: check.timeout * 1000,
     captureWindow: CAPTURE_WINDOW,
     ...(signal && { signal }),
+    ...(service?.wrap && { wrap: service.wrap }),
   });
   const after = computeFingerprint(root, check, ALL_GROUPS);
   const judgement = judgeRun(outcome, before, after, check.expect, root);
   return ledger.appendReceipt(
-    draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable }),
+    draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, service: service?.record }),
     after.manifest,
     append,
   );
@@ -135,6 +152,7 @@ interface DraftInput {
   readonly git: GitState | null;
   readonly run: RunOutcome | null;
   readonly executable: string | null;
+  readonly service: ServiceRecord | undefined;
 }
 
 function draft(ctx: EngineContext, check: CheckDef, input: DraftInput): ReceiptDraft {
@@ -173,5 +191,6 @@ function draft(ctx: EngineContext, check: CheckDef, input: DraftInput): ReceiptD
     platform: { os: process.platform, arch: process.arch, node: process.version },
     git: input.git,
     actor: ctx.actor,
+    ...(input.service && { service: input.service }),
   };
 }
