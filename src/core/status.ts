@@ -33,6 +33,9 @@ export type Reason =
   | 'signature_missing'
   | 'signature_invalid'
   | 'signature_untrusted'
+  | 'remote_unavailable'
+  | 'remote_refused'
+  | 'remote_unverified'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -59,6 +62,9 @@ export const REASONS: readonly Reason[] = [
   'signature_missing',
   'signature_invalid',
   'signature_untrusted',
+  'remote_unavailable',
+  'remote_refused',
+  'remote_unverified',
   'fingerprint_changed',
   'definition_changed',
 ];

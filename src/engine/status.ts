@@ -25,6 +25,8 @@ export interface CheckStatus {
   readonly recorded_at: string | null;
   /** For STALE by fingerprint: which paths changed since the receipt. */
   readonly changed?: ManifestDiff;
+  /** For a receipt recorded by `vouch verify --remote`: the key id of the verifier that signed it. */
+  readonly verifier?: string;
 }
 
 export type StatusResult = { readonly kind: 'ok'; readonly statuses: CheckStatus[] } | { readonly kind: 'trust_error'; readonly problem: Problem };
@@ -73,6 +75,15 @@ async function judgeCurrent(
   const unsigned = await signature(receipt);
   if (unsigned) return make(check, 'UNKNOWN', unsigned.reason, receipt, unsigned.detail);
   const body = receipt.body;
+  if (body.remote) {
+    const { judgeRemote } = await import('./remote-status.js');
+    const judged = await judgeRemote(ctx, check, receipt, ledger);
+    return {
+      ...make(check, judged.status, judged.reason, receipt, judged.detail),
+      ...(judged.changed && { changed: judged.changed }),
+      ...(judged.verifier && { verifier: judged.verifier }),
+    };
+  }
   if (body.definition_digest !== check.definitionDigest) {
     return make(check, 'STALE', 'definition_changed', receipt, 'the check definition changed since this receipt');
   }
