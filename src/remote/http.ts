@@ -56,7 +56,7 @@ export async function call(base: URL, request: Request): Promise<Reply> {
     return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: the server failed (${response.status})` };
   }
   if (response.status >= 400) {
-    const error = ((body as { error?: Record<string, unknown> }).error ?? {}) as Record<string, unknown>;
+    const error: Record<string, unknown> = (body as { error?: Record<string, unknown> }).error ?? {};
     return {
       kind: 'refused',
       status: response.status,

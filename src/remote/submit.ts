@@ -64,7 +64,7 @@ export async function verifyRemotely(request: RemoteRequest): Promise<RemoteOutc
   request.onProgress?.({ kind: 'packed', files: tree.files.length, bytes: archive.length, skipped: tree.skipped.length });
 
   const query = new URLSearchParams([['spec_sha256', request.spec.sha256], ...request.checks.map((check): [string, string] => ['check', check.id])]);
-  const submitted = await call(request.base, { method: 'POST', path: `v1/jobs?${query}`, token: request.token, body: archive, ...(request.signal && { signal: request.signal }) });
+  const submitted = await call(request.base, { method: 'POST', path: `v1/jobs?${query.toString()}`, token: request.token, body: archive, ...(request.signal && { signal: request.signal }) });
   if (submitted.kind !== 'ok') return fromReply(submitted);
   const job = (submitted.body.job as { id?: unknown } | undefined)?.id;
   if (typeof job !== 'string') return everyone('remote_unavailable', 'the server accepted the job but named no job id');
@@ -87,7 +87,7 @@ export async function verifyRemotely(request: RemoteRequest): Promise<RemoteOutc
   if (view.state === 'failed') {
     return everyone('remote_refused', `the verifier did not run job ${job}: ${view.error?.message ?? 'no reason given'} (${view.error?.code ?? 'failed'})`, job);
   }
-  const listed = Array.isArray(view.receipts) ? view.receipts : [];
+  const listed: readonly { readonly id: string; readonly check_id: string }[] = Array.isArray(view.receipts) ? view.receipts : [];
   const outcomes: RemoteOutcome[] = [];
   for (const check of request.checks) {
     const entries = listed.filter((entry) => entry.check_id === check.id);
@@ -125,7 +125,7 @@ async function fetchAndBind(request: RemoteRequest, check: CheckDef, job: string
 }
 
 function refusalText(reply: Extract<Reply, { kind: 'refused' }>): string {
-  const limit = reply.limit !== undefined ? `; limit ${String(reply.limit)}` : '';
-  const found = reply.found !== undefined ? `, found ${String(reply.found)}` : '';
+  const limit = reply.limit !== undefined ? `; limit ${JSON.stringify(reply.limit)}` : '';
+  const found = reply.found !== undefined ? `, found ${JSON.stringify(reply.found)}` : '';
   return `${reply.code} (HTTP ${reply.status}): ${reply.message}${limit}${found}${reply.hint ? `. ${reply.hint}` : ''}`;
 }
