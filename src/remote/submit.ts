@@ -1,4 +1,5 @@
 import { packTarGz } from '../archive/pack.js';
+import { computeFingerprint, INPUT_GROUPS } from '../engine/fingerprint.js';
 import type { Keyring } from '../crypto/keyring.js';
 import type { ReceiptBody } from '../receipt/receipt.js';
 import type { Manifest } from '../scope/manifest.js';
@@ -95,7 +96,8 @@ export async function verifyRemotely(request: RemoteRequest): Promise<RemoteOutc
       outcomes.push({ kind: 'unknown', check, reason: 'remote_unverified', detail: `job ${job} lists ${entries.length} receipts for this check, not exactly one`, job });
       continue;
     }
-    outcomes.push(await fetchAndBind(request, check, job, entries[0]!.id, tree.inputs.get(check.id)!));
+    // The files as they are now, not as packed: an edit while the job ran must not ride on its receipt.
+    outcomes.push(await fetchAndBind(request, check, job, entries[0]!.id, computeFingerprint(request.root, check, INPUT_GROUPS).manifest));
   }
   return outcomes;
 }

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { PackFile } from '../archive/pack.js';
 import { computeFingerprint, INPUT_GROUPS } from '../engine/fingerprint.js';
 import { isCredentialPath } from '../scope/credentials.js';
-import type { Manifest } from '../scope/manifest.js';
 import { SPEC_FILE } from '../spec/load.js';
 import type { CheckDef } from '../spec/model.js';
 
@@ -12,8 +11,6 @@ export interface PackedTree {
   readonly files: readonly PackFile[];
   /** Paths left out, and why (never sent). */
   readonly skipped: readonly { readonly path: string; readonly why: 'credential' | 'not_regular_file' | 'unreadable' }[];
-  /** Each selected check's local sources and tests, as the receipts must match them. */
-  readonly inputs: ReadonlyMap<string, Manifest>;
 }
 
 /**
@@ -23,11 +20,9 @@ export interface PackedTree {
  * or .vouch, never a symlink or special file: only regular files, read now.
  */
 export function collectTree(root: string, checks: readonly CheckDef[]): PackedTree {
-  const inputs = new Map<string, Manifest>();
   const paths = new Set<string>([SPEC_FILE, ...gitTracked(root)]);
   for (const check of checks) {
     const scanned = computeFingerprint(root, check, INPUT_GROUPS);
-    inputs.set(check.id, scanned.manifest);
     for (const file of scanned.manifest.files) paths.add(file[0]);
   }
   const files: PackFile[] = [];
@@ -51,7 +46,7 @@ export function collectTree(root: string, checks: readonly CheckDef[]): PackedTr
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') skipped.push({ path, why: 'unreadable' });
     }
   }
-  return { files, skipped, inputs };
+  return { files, skipped };
 }
 
 /** Files git tracks here (none outside a git work tree, or without git). */

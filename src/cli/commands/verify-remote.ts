@@ -61,6 +61,7 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
   const trustedForStatus = verifierKeyring(home, spec.verifierKey).has(pinned.keyid);
 
   const errPaint = paint(cli.color && cli.io.stderrIsTTY);
+  let lastReport = '';
   const outcomes = await verifyRemotely({
     base: base.value,
     token,
@@ -80,8 +81,13 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
           err(cli, errPaint.dim(`submitted job ${event.job} to ${base.value.origin}`));
           return;
         case 'waiting':
-          if (event.seconds % 5 === 0 || cli.io.stderrIsTTY) err(cli, errPaint.dim(`job ${event.job}: ${event.state} (${event.seconds} s)`));
+        {
+          // A line when the state changes, then every 5 s.
+          const report = `${event.state}:${Math.floor(event.seconds / 5)}`;
+          if (report !== lastReport) err(cli, errPaint.dim(`job ${event.job}: ${event.state} (${event.seconds} s)`));
+          lastReport = report;
           return;
+        }
       }
     },
   });
