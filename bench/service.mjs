@@ -4,7 +4,11 @@
 // the p50/p95 latency from submission (the job row's created_at) to its
 // signed receipt committed (finished_at), both taken by PostgreSQL's clock.
 //
-//   npm run bench:service -- [--jobs 200] [--clients 4] [--workers 3]
+//   npm run bench:service -- [--jobs 200] [--clients 4] [--workers 3] [--closed]
+//
+// Open loop (default): every client submits all its jobs at once, so the
+// latency includes the wait in the queue. --closed: each client waits for
+// its job to finish before submitting the next (latency without a backlog).
 //
 // Needs PostgreSQL on 127.0.0.1:5432 (trust auth; VOUCH_TEST_PG_URL to
 // override). Everything it creates (a database, temp dirs) is removed.
@@ -16,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 
-const { values } = parseArgs({ options: { jobs: { type: 'string', default: '200' }, clients: { type: 'string', default: '4' }, workers: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { jobs: { type: 'string', default: '200' }, clients: { type: 'string', default: '4' }, workers: { type: 'string', default: '3' }, closed: { type: 'boolean', default: false } } });
 const JOBS = Number(values.jobs);
 const CLIENTS = Number(values.clients);
 const WORKERS = Number(values.workers);
@@ -79,8 +83,14 @@ try {
           body: archive,
         });
         if (response.status !== 202) throw new Error(`submit: ${response.status} ${await response.text()}`);
-        await response.json();
+        const { job } = await response.json();
         submitMs.push(performance.now() - t0);
+        while (values.closed) {
+          const polled = await fetch(`${address}/v1/jobs/${job.id}`, { headers: { authorization: `Bearer ${token}` } });
+          const { job: view } = await polled.json();
+          if (view.state === 'done' || view.state === 'failed') break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
       }
     }),
   );
@@ -105,6 +115,7 @@ try {
     jobs: JOBS,
     clients: CLIENTS,
     workers: WORKERS,
+    mode: values.closed ? 'closed loop' : 'open loop',
     done,
     receipts,
     audit_ok: audit.ok,
