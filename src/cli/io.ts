@@ -11,6 +11,12 @@ export interface CliIo {
   readonly stdoutIsTTY: boolean;
   /** Aborted when the process is asked to stop (SIGINT, SIGTERM): running checks are stopped and recorded. */
   readonly signal?: AbortSignal;
+  /**
+   * How this vouch was started: the node binary and the entry script, both
+   * absolute. Installers write them into hook commands, which run without
+   * the user's PATH.
+   */
+  readonly self?: { readonly node: string; readonly entry: string };
 }
 
 /** Global options, parsed before the command name (and accepted after it too). */

@@ -1,6 +1,7 @@
 import type { Sha256 } from '../core/digest.js';
 import type { Manifest } from '../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../receipt/receipt.js';
+import type { SessionEntryDraft, StoredSessionEntry } from '../gate/entries.js';
 
 export interface ReceiptQuery {
   readonly checkId?: string;
@@ -47,6 +48,13 @@ export interface Ledger {
   listReceipts(query: ReceiptQuery): Promise<StoredReceipt[]>;
   getManifest(digest: Sha256): Promise<Manifest | undefined>;
   gc(policy: GcPolicy): Promise<GcResult>;
+  /**
+   * Appends an entry of an agent session (its untrusted tool trail, a gate
+   * decision) to the same chain as receipts. Never read as evidence of a PASS.
+   */
+  appendSessionEntry(draft: SessionEntryDraft): Promise<StoredSessionEntry>;
+  /** Every entry of one session, oldest first. */
+  sessionEntries(session: string): Promise<StoredSessionEntry[]>;
   stats(): Promise<LedgerStats>;
   close(): Promise<void>;
 }
