@@ -1,10 +1,13 @@
-import { mkdirSync, readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { claudeBinary, hookResponses, runClaude } from './helpers/claude.js';
-import { lastUserText, MockAnthropic, type Script } from './helpers/mock-anthropic.js';
-import { CLI, Rig } from './helpers/rig.js';
+import { claudeBinary, claudeCommand, hookResponses, runClaude } from './helpers/claude.js';
+import { lastUserText, MockAnthropic, type MessagesRequest, type Script } from './helpers/mock-anthropic.js';
+import { CLI, collect, Rig } from './helpers/rig.js';
+import { spawn } from 'node:child_process';
+
+const REPO = resolve(import.meta.dirname, '..');
 
 /*
  * The gate, proven with the real Claude Code CLI: headless (`claude -p`)
@@ -39,16 +42,18 @@ afterEach(async () => {
   for (const mock of mocks.splice(0)) await mock.close();
 });
 
-async function workspace(options: { verify: boolean }): Promise<Rig> {
+async function workspace(options: { verify: boolean; install?: boolean }): Promise<Rig> {
   const rig = new Rig().write({ 'src/add.js': GOOD, 'test/add.test.js': TEST });
   await rig.spec(SPEC);
   if (options.verify) expect((await rig.run(['verify'])).code).toBe(0);
-  const installed = await rig.run(['install', 'claude-code']);
-  expect(installed.code, installed.stderr).toBe(0);
+  if (options.install ?? true) {
+    const installed = await rig.run(['install', 'claude-code']);
+    expect(installed.code, installed.stderr).toBe(0);
+  }
   return rig;
 }
 
-async function session(rig: Rig, script: Script) {
+async function session(rig: Rig, script: Script, extraArgs: string[] = []) {
   const mock = new MockAnthropic(script);
   mocks.push(mock);
   const baseUrl = await mock.start();
@@ -60,7 +65,8 @@ async function session(rig: Rig, script: Script) {
     baseUrl,
     prompt: 'Make add() correct and tell me when it is done.',
     env: rig.env(),
-    tools: ['Write', 'Edit', 'Bash'],
+    tools: ['Write', 'Edit', 'Bash', 'Agent'],
+    extraArgs,
   });
   return { run, mock };
 }
@@ -162,4 +168,89 @@ describe('the Stop gate with the real Claude Code CLI', () => {
     expect(hookResponses(run, 'Stop').map((r) => r.stdout.trim())).toEqual(['']);
     expect(gateDecisions(rig).map((g) => [g.decision, g.reason, g.checks.map((c) => c.status)])).toEqual([['allow', 'all_pass', ['PASS']]]);
   }, 300_000);
+
+  it('gates a subagent at its own stop (SubagentStop): it is held until its change passes, then the session stops cleanly', async () => {
+    const rig = await workspace({ verify: true });
+    const isSubagent = (request: MessagesRequest) => JSON.stringify(request.messages[0]?.content ?? '').includes('SUBTASK');
+    const subTurns: MessagesRequest[] = [];
+    let mainTurn = 0;
+    const { run } = await session(rig, (request) => {
+      if (isSubagent(request)) {
+        subTurns.push(request);
+        if (subTurns.length === 1) return [write('toolu_s1', rig.path('src/add.js'), BROKEN)];
+        if (subTurns.length === 2) return [say('Subtask done.')];
+        if (subTurns.length === 3) return [write('toolu_s2', rig.path('src/add.js'), GOOD)];
+        return [say('Subtask done, test passing.')];
+      }
+      mainTurn++;
+      if (mainTurn === 1) {
+        return [{ type: 'tool_use', id: 'toolu_m1', name: 'Agent', input: { description: 'fix add', prompt: 'SUBTASK: make add() correct', subagent_type: 'general-purpose', run_in_background: false } }];
+      }
+      return [say('The subagent finished; done.')];
+    });
+
+    expect(run.code, run.stderr).toBe(0);
+    const subStops = hookResponses(run, 'SubagentStop');
+    expect(subStops).toHaveLength(2);
+    expect(JSON.parse(subStops[0]!.stdout)).toMatchObject({ decision: 'block' });
+    expect(lastUserText(subTurns[2]!)).toContain('tests: FAIL (exit_code)');
+    expect(hookResponses(run, 'Stop').map((r) => r.stdout.trim())).toEqual(['']);
+    expect(gateDecisions(rig).map((g) => [g.event, g.decision, g.reason])).toEqual([
+      ['SubagentStop', 'block', 'not_passing'],
+      ['SubagentStop', 'allow', 'all_pass'],
+      ['Stop', 'allow', 'all_pass'],
+    ]);
+  }, 300_000);
+});
+
+describe('the Claude Code plugin in this repository', () => {
+  it('is accepted by `claude plugin validate --strict`, as a marketplace and as a plugin', () => {
+    const configDir = new Rig().home;
+    for (const target of [REPO, join(REPO, '.claude-plugin', 'plugin.json')]) {
+      const result = claudeCommand(binary, ['plugin', 'validate', target, '--strict'], configDir);
+      expect(result.code, result.stdout).toBe(0);
+    }
+    const report = JSON.parse(claudeCommand(binary, ['plugin', 'validate', REPO, '--strict', '--json'], configDir).stdout);
+    expect(report.provides.hooks.map((h: { event: string }) => h.event).sort()).toEqual(['PostToolUse', 'PreToolUse', 'Stop', 'SubagentStop']);
+  });
+
+  it('gates a session when loaded with --plugin-dir (exec-form hooks from the plugin root)', async () => {
+    const rig = await workspace({ verify: true, install: false });
+    const { run, mock } = await session(
+      rig,
+      (_request, turn) => {
+        if (turn === 0) return [write('toolu_1', rig.path('src/add.js'), BROKEN)];
+        if (turn === 1) return [say('Done.')];
+        if (turn === 2) return [write('toolu_2', rig.path('vouch.yaml'), 'version: 1\n')];
+        if (turn === 3) return [write('toolu_3', rig.path('src/add.js'), GOOD)];
+        return [say('Done, fixed.')];
+      },
+      ['--plugin-dir', REPO],
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastUserText(mock.turns[2]!)).toContain('tests: FAIL (exit_code)');
+    expect(lastUserText(mock.turns[3]!)).toContain('vouch denied this Write of vouch.yaml');
+    expect(gateDecisions(rig).map((g) => [g.decision, g.reason])).toEqual([
+      ['block', 'not_passing'],
+      ['allow', 'all_pass'],
+    ]);
+  }, 300_000);
+
+  it('fails closed when vouch is not built in the plugin root: a Stop is blocked, a guarded call denied', async () => {
+    const rig = new Rig();
+    const root = join(dirname(rig.root), 'plugin-copy');
+    cpSync(join(REPO, 'plugin'), join(root, 'plugin'), { recursive: true });
+    const hook = async (event: string) => {
+      const child = spawn(process.execPath, [join(root, 'plugin', 'run.mjs'), 'hook', 'claude-code', event], { cwd: rig.root, stdio: ['pipe', 'pipe', 'pipe'] });
+      return collect(child, { stdin: JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: event, tool_name: 'Write', tool_input: { file_path: 'x' } }) });
+    };
+    const stop = await hook('Stop');
+    expect(stop.code).toBe(0);
+    expect(stop.json()).toMatchObject({ decision: 'block' });
+    expect(stop.json().reason).toContain('npm ci');
+    const pre = await hook('PreToolUse');
+    expect(pre.json()).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    const post = await hook('PostToolUse');
+    expect([post.code, post.stdout]).toEqual([0, '']);
+  });
 });

@@ -49,10 +49,13 @@ export interface ClaudeRun {
  * config directory, no non-essential traffic, no updater. As root,
  * bypassPermissions is refused, so tools are allowed by name.
  */
-export function runClaude(binary: string, options: { cwd: string; configDir: string; baseUrl: string; prompt: string; env: Record<string, string | undefined>; tools: string[] }): Promise<ClaudeRun> {
+export function runClaude(
+  binary: string,
+  options: { cwd: string; configDir: string; baseUrl: string; prompt: string; env: Record<string, string | undefined>; tools: string[]; extraArgs?: string[] },
+): Promise<ClaudeRun> {
   const child = spawn(
     binary,
-    ['-p', options.prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', ...options.tools],
+    [...(options.extraArgs ?? []), '-p', options.prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', ...options.tools],
     {
       cwd: options.cwd,
       env: {
@@ -83,6 +86,17 @@ export function runClaude(binary: string, options: { cwd: string; configDir: str
       resolve({ code, events, stderr });
     });
   });
+}
+
+/** Runs a `claude` subcommand (no model involved), e.g. `plugin validate`. */
+export function claudeCommand(binary: string, args: string[], configDir: string): { code: number; stdout: string } {
+  try {
+    const stdout = execFileSync(binary, args, { env: { PATH: process.env.PATH, HOME: configDir, CLAUDE_CONFIG_DIR: configDir, DISABLE_AUTOUPDATER: '1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return { code: 0, stdout };
+  } catch (error) {
+    const failed = error as { status: number | null; stdout?: string };
+    return { code: failed.status ?? -1, stdout: failed.stdout ?? '' };
+  }
 }
 
 /** The hook_response events of one hook event, in order. */
