@@ -23,6 +23,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   log: { summary: 'receipts, newest first', load: () => import('./commands/log.js') },
   gc: { summary: 'remove old receipts (never the latest of a check)', load: () => import('./commands/gc.js') },
   schema: { summary: 'print the JSON Schema of vouch.yaml', load: () => import('./commands/schema.js') },
+  sessions: { summary: "agent sessions the gate has seen: allowed, blocked or ESCAPED", load: () => import('./commands/sessions.js') },
   install: { summary: 'wire vouch into Claude Code, Codex or git hooks (safely; see --help)', load: () => import('./commands/install.js') },
   uninstall: { summary: 'take back what install did, restoring the original bytes', load: () => import('./commands/uninstall.js') },
   hook: { summary: "answer an agent client's hook (the gate, the guard, the trail)", load: () => import('./commands/hook.js') },

@@ -55,6 +55,8 @@ export interface Ledger {
   appendSessionEntry(draft: SessionEntryDraft): Promise<StoredSessionEntry>;
   /** Every entry of one session, oldest first. */
   sessionEntries(session: string): Promise<StoredSessionEntry[]>;
+  /** Ids of the sessions with entries, most recently active first. */
+  recentSessions(limit: number): Promise<string[]>;
   stats(): Promise<LedgerStats>;
   close(): Promise<void>;
 }

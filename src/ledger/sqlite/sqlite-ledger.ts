@@ -275,6 +275,16 @@ export class SqliteLedger implements Ledger {
     });
   }
 
+  recentSessions(limit: number): Promise<string[]> {
+    return this.guard(
+      () =>
+        this.db
+          .prepare('SELECT session FROM chain WHERE session IS NOT NULL GROUP BY session ORDER BY MAX(seq) DESC LIMIT ?')
+          .pluck()
+          .all(limit) as string[],
+    );
+  }
+
   stats(): Promise<LedgerStats> {
     return this.guard(() => {
       const receipts = this.db.prepare("SELECT count(*) FROM chain WHERE kind = 'receipt'").pluck().get() as number;
