@@ -1,4 +1,4 @@
-import { applyEdits, modify, type FormattingOptions } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, modify, parseTree, type FormattingOptions } from 'jsonc-parser';
 import type { Change, Json, Refusal } from './intent.js';
 import { cloneValue, isPlainObject, pathText, sameValue } from './json-value.js';
 import type { Built } from './plan.js';
@@ -48,7 +48,7 @@ export function applyJson(before: string | null, change: JsonChange, manual: rea
       text = applyEdits(text, modify(text, [...change.at], missing, { formattingOptions: options }));
     } else {
       for (const entry of missing) {
-        text = applyEdits(text, modify(text, [...change.at, items.length], entry, { formattingOptions: options, isArrayInsertion: true }));
+        text = appendToArray(text, change.at, entry, options);
         items.push(entry);
       }
     }
@@ -145,6 +145,27 @@ function verify(text: string, intended: unknown, manual: readonly string[], crea
   }
   if (!sameValue(reparsed, intended)) return refuse('verify_mismatch', 'the edited file, parsed again, differs from the intended change in another place', manual);
   return { ok: true, text, created };
+}
+
+/**
+ * Appends one element after the last element of an array, in the style of
+ * that element's line. (jsonc-parser's own array insertion reformats the
+ * whole array, which would rewrite the user's lines.)
+ */
+function appendToArray(text: string, at: readonly string[], entry: unknown, options: FormattingOptions): string {
+  const tree = parseTree(text);
+  const array = tree ? findNodeAtLocation(tree, [...at]) : undefined;
+  const last = array?.children?.[array.children.length - 1];
+  if (!array || !last) return applyEdits(text, modify(text, [...at, 0], entry, { formattingOptions: options, isArrayInsertion: true }));
+  const lineStart = text.lastIndexOf('\n', last.offset) + 1;
+  const lead = text.slice(lineStart, last.offset);
+  const end = last.offset + last.length;
+  // The last element shares its line with other text: add the new one on that line too.
+  if (!/^[ \t]*$/.test(lead)) return `${text.slice(0, end)}, ${JSON.stringify(entry)}${text.slice(end)}`;
+  const unit = options.insertSpaces ? ' '.repeat(options.tabSize ?? 2) : '\t';
+  const eol = options.eol ?? '\n';
+  const body = JSON.stringify(entry, null, unit).split('\n').join(`${eol}${lead}`);
+  return `${text.slice(0, end)},${eol}${lead}${body}${text.slice(end)}`;
 }
 
 /** Keeps the file's own indentation and line endings. */
