@@ -69,7 +69,7 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
         continue;
       }
       if (SHELLS.has(name) && depth < 3) {
-        const script = argv.findIndex((word) => word.text === '-c');
+        const script = argv.findIndex((word) => /^-[A-Za-z]*c$/.test(word.text));
         if (script > 0 && argv[script + 1] && !argv[script + 1]!.opaque) visit(argv[script + 1]!.text, dir, depth + 1);
         else opaque = true;
         continue;
@@ -160,8 +160,10 @@ function writesOf(name: string, args: readonly Word[]): Found[] | null {
     case 'ruby': {
       const inPlace = args.some((word) => /^-[A-Za-z]*i/.test(word.text) || word.text.startsWith('--in-place'));
       if (!inPlace) return [];
-      const hasScriptOption = args.some((word) => /^-[A-Za-z]*[ef]$/.test(word.text) || word.text.startsWith('--expression'));
-      const list = operands(args);
+      // The script is the value of -e / -f, or else (sed) the first operand: not a file written.
+      const scriptFlag = (text: string) => /^-[A-Za-z]*[ef]$/.test(text) || text === '--expression' || text === '--file';
+      const hasScriptOption = args.some((word) => scriptFlag(word.text) || word.text.startsWith('--expression='));
+      const list = operands(args.filter((_word, i) => i === 0 || !scriptFlag(args[i - 1]!.text)));
       return (name === 'sed' && !hasScriptOption ? list.slice(1) : list).map((word) => ({ word, tree: false, via: `${name} -i` }));
     }
     case 'git':
