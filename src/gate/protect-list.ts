@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { checkGlob } from '../scope/paths.js';
-import { loadSpec } from '../spec/load.js';
 import type { Workspace } from '../workspace/find.js';
 
 export interface ProtectList {
@@ -11,14 +10,13 @@ export interface ProtectList {
 }
 
 /**
- * The spec's protect: globs for the guard. A spec that does not validate
- * still protects what it lists: the list is read from the YAML alone, so a
- * broken check elsewhere does not open protected files to the agent.
+ * The spec's protect: globs for the guard, read from the YAML alone: the
+ * guard runs before every write, so it does not validate the whole spec, and
+ * a spec broken elsewhere still protects what it lists. Each glob is checked
+ * and normalised as the spec loader does.
  */
 export function protectListOf(workspace: Workspace, hasSpec: boolean): ProtectList {
   if (!hasSpec) return { globs: [], note: null };
-  const loaded = loadSpec(workspace.specPath);
-  if (loaded.ok) return { globs: loaded.value.protect, note: null };
   let data: unknown;
   try {
     data = parse(readFileSync(workspace.specPath, 'utf8'));
@@ -33,5 +31,5 @@ export function protectListOf(workspace: Workspace, hasSpec: boolean): ProtectLi
         return checked.ok ? [checked.value] : [];
       })
     : [];
-  return { globs, note: 'vouch.yaml is not a valid spec; its protect: list was read as written' };
+  return { globs, note: Array.isArray(raw) && globs.length < raw.length ? 'some protect: globs are not valid and were ignored (run `vouch checks`)' : null };
 }

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { SPEC_FILE } from '../spec/load.js';
+import { SPEC_FILE } from '../spec/file.js';
 
 /** Why a path may not be written by the agent. */
 export type ProtectionRule =

@@ -4,7 +4,7 @@ import { fail } from '../../core/problem.js';
 import type { HookContext } from '../../hooks/handle.js';
 import type { ClientProtocol } from '../../hooks/protocol.js';
 import { LedgerError } from '../../ledger/ledger.js';
-import { openSqliteLedger } from '../../ledger/sqlite/sqlite-ledger.js';
+import type { openSqliteLedger as openSqliteLedgerType } from '../../ledger/sqlite/sqlite-ledger.js';
 import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import type { Cli } from '../io.js';
@@ -51,7 +51,9 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   }
   const [{ runHook }, protocol] = await Promise.all([import('../../hooks/handle.js'), loadProtocol(client as 'claude-code' | 'codex')]);
   const stdin = await readAll(cli.io.stdin);
-  const reply = await runHook(protocol, event, stdin, hookContext(cli));
+  // The guard never opens the ledger: do not load the SQLite binding for it.
+  const sqlite = event === 'PreToolUse' ? undefined : await import('../../ledger/sqlite/sqlite-ledger.js');
+  const reply = await runHook(protocol, event, stdin, hookContext(cli, sqlite?.openSqliteLedger));
   cli.io.stdout.write(reply.stdout);
   cli.io.stderr.write(reply.stderr);
   return reply.exitCode;
@@ -61,9 +63,12 @@ async function loadProtocol(client: 'claude-code' | 'codex'): Promise<ClientProt
   return client === 'codex' ? (await import('../../hooks/codex.js')).codex : (await import('../../hooks/claude-code.js')).claudeCode;
 }
 
-function hookContext(cli: Cli): HookContext {
+type Opener = typeof openSqliteLedgerType;
+
+function hookContext(cli: Cli, openSqliteLedger: Opener | undefined): HookContext {
   const env = cli.io.env;
   const open = (path: string, create: boolean) => {
+    if (!openSqliteLedger) throw new Error('bug: the ledger was not loaded for this hook event');
     const ledger = openSqliteLedger(path, { create });
     if (create && !ledger) throw new LedgerError('unreadable', 'the ledger could not be created', path);
     return ledger;
