@@ -129,3 +129,11 @@ describe('vouch install git-hooks: a real git push', () => {
     expect(rig.read('.git/hooks/pre-push')).toBe('#!/bin/sh\nnpm test\n');
   });
 });
+
+describe('help', () => {
+  it.each(['install', 'uninstall', 'hook', 'sessions'])('vouch %s --help says what it does and how it exits', async (command) => {
+    const result = await new Rig().run([command, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^usage: vouch ${command}`));
+  });
+});

@@ -17,7 +17,7 @@ usage: vouch [-C DIR] [--no-color] <command> [options]
 
 commands:
 ${Object.entries(COMMANDS)
-  .map(([name, entry]) => `  ${name.padEnd(8)} ${entry.summary}`)
+  .map(([name, entry]) => `  ${name.padEnd(Math.max(...Object.keys(COMMANDS).map((n) => n.length)))} ${entry.summary}`)
   .join('\n')}
 
 global options:
