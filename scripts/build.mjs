@@ -13,6 +13,9 @@ const common = {
   target: 'node20',
   // Native addon and anything with a native part stays a runtime require.
   external: ['better-sqlite3'],
+  // jsonc-parser's default (UMD) build loads its parts with require() calls a
+  // bundler cannot follow; its ESM build bundles cleanly.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   banner: {
     js: "import { createRequire as __vouchCreateRequire } from 'node:module'; const require = __vouchCreateRequire(import.meta.url);",
   },

@@ -28,5 +28,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'verify-receipt': { summary: 'check an exported bundle offline with a public key', load: () => import('./commands/verify-receipt.js') },
   schema: { summary: 'print the JSON Schema of vouch.yaml', load: () => import('./commands/schema.js') },
   mcp: { summary: 'serve status and verification to agents over MCP (stdio)', load: () => import('./commands/mcp.js') },
-  install: { summary: "print an agent client's configuration entry (install mcp --client NAME)", load: () => import('./commands/install.js') },
+  sessions: { summary: 'agent sessions the gate has seen: allowed, blocked or ESCAPED', load: () => import('./commands/sessions.js') },
+  install: { summary: 'wire vouch into Claude Code, Codex, git hooks or an MCP client (safely; see --help)', load: () => import('./commands/install.js') },
+  uninstall: { summary: 'take back what install did, restoring the original bytes', load: () => import('./commands/uninstall.js') },
+  hook: { summary: "answer an agent client's hook (the gate, the guard, the trail)", load: () => import('./commands/hook.js') },
 };

@@ -25,6 +25,10 @@ export interface CheckStatus {
   readonly recorded_at: string | null;
   /** For STALE by fingerprint: which paths changed since the receipt. */
   readonly changed?: ManifestDiff;
+  /** True when the status is the latest receipt's own verdict, on files that still match it. */
+  readonly fresh?: boolean;
+  /** The check's fingerprint digest as the files are now, when it was computed. */
+  readonly fingerprint?: Sha256;
 }
 
 export type StatusResult = { readonly kind: 'ok'; readonly statuses: CheckStatus[] } | { readonly kind: 'trust_error'; readonly problem: Problem };
@@ -81,14 +85,15 @@ async function judgeCurrent(
   // Problems come first: a symlink leading outside is not in any manifest,
   // so an equal digest alone must not vouch for the scope.
   const hard = now.problems.find((p) => p.reason !== 'artifact_missing');
-  if (hard) return make(check, 'UNKNOWN', hard.reason, receipt, `${hard.path}: ${hard.detail}`);
+  if (hard) return { ...make(check, 'UNKNOWN', hard.reason, receipt, `${hard.path}: ${hard.detail}`), fingerprint: now.digest };
   if (now.digest === body.fingerprint) {
-    return make(check, body.verdict, body.reason, receipt, body.detail);
+    return { ...make(check, body.verdict, body.reason, receipt, body.detail), fresh: true, fingerprint: now.digest };
   }
   const changed = explain && ledger ? await changesSince(ledger, body.manifest_digest, now.manifest) : undefined;
   return {
     ...make(check, 'STALE', 'fingerprint_changed', receipt, changed ? describeChanges(changed) : 'files in scope changed since this receipt'),
     ...(changed && { changed }),
+    fingerprint: now.digest,
   };
 }
 

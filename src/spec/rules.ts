@@ -126,8 +126,18 @@ function uniqueIds(spec: RawSpec): SpecIssue[] {
   return issues;
 }
 
+/** `protect:` globs stay inside the workspace, like every other glob. */
+function safeProtect(spec: RawSpec): SpecIssue[] {
+  return (spec.protect ?? []).flatMap((glob, index) => {
+    const result = checkGlob(glob);
+    return result.ok
+      ? []
+      : [{ path: ['protect', index], message: `glob ${result.why}`, expected: 'a workspace-relative glob such as "test/**"' }];
+  });
+}
+
 export function applyRules(spec: RawSpec): SpecIssue[] {
-  const issues: SpecIssue[] = [];
+  const issues: SpecIssue[] = [...safeProtect(spec)];
   spec.checks.forEach((check, index) => {
     for (const rule of CHECK_RULES) issues.push(...rule(check, ['checks', index]));
   });
