@@ -31,4 +31,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE chain ADD COLUMN session TEXT;
   CREATE INDEX chain_by_session ON chain (session, seq) WHERE session IS NOT NULL;
   `,
+  // 3: events about a subject (a task card, a dispatched agent) are chain
+  // entries too; this column finds one subject's events without reading
+  // every body.
+  `
+  ALTER TABLE chain ADD COLUMN subject TEXT;
+  CREATE INDEX chain_by_subject ON chain (kind, subject, seq) WHERE subject IS NOT NULL;
+  `,
 ];
