@@ -16,6 +16,9 @@ const common = {
   // in node_modules too: only the commands that use them import them, and a
   // test can see from the module URLs that no other command does.
   external: ['better-sqlite3', 'pg', 'fastify', 'tar-stream'],
+  // jsonc-parser's default (UMD) build loads its parts with require() calls a
+  // bundler cannot follow; its ESM build bundles cleanly.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   banner: {
     js: "import { createRequire as __vouchCreateRequire } from 'node:module'; const require = __vouchCreateRequire(import.meta.url);",
   },

@@ -20,6 +20,6 @@ const code = await main(process.argv.slice(2), {
   stderrIsTTY: process.stderr.isTTY === true,
   stdoutIsTTY: process.stdout.isTTY === true,
   signal: stop.signal,
-  self: { node: process.execPath, entry: realpathSync(process.argv[1]!) },
+  ...(process.argv[1] && { self: { node: process.execPath, entry: realpathSync(process.argv[1]) } }),
 });
 process.exitCode = stop.signal.aborted ? (stop.signal.reason === 'SIGINT' ? 130 : 143) : code;

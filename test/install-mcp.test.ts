@@ -106,8 +106,8 @@ describe('vouch install mcp --client', () => {
   });
 
   it.each([
-    [['install'], /expected what to install/],
-    [['install', 'mpc'], /cannot install "mpc" \(did you mean "mcp"\?\)/],
+    [['install'], /what should vouch install\?/],
+    [['install', 'mpc'], /unknown install target "mpc" \(did you mean "mcp"\?\)/],
     [['install', 'mcp'], /vouch install mcp needs --client/],
     [['install', 'mcp', '--client', 'codx'], /unknown client \(did you mean "codex"\?\)/],
     [['install', 'mcp', '--client', 'codex', '--name', 'a b'], /--name is not a usable server name/],

@@ -14,6 +14,9 @@ import { openPool, type PgLocation } from '../src/ledger/postgres/pool.js';
 import { openSqliteLedger } from '../src/ledger/sqlite/sqlite-ledger.js';
 import { manifestDigest } from '../src/scope/manifest.js';
 import { draftOf, manifestOf } from './helpers/drafts.js';
+import { newId } from '../src/core/ids.js';
+import type { TrailBody } from '../src/gate/entries.js';
+import type { SubjectEventBody } from '../src/ledger/events.js';
 import { describePg, sql, tempDatabase, type TempDatabase } from './helpers/pg.js';
 
 /**
@@ -276,6 +279,34 @@ function contract(name: string, backend: Backend): void {
         [3, 'gap'],
         [4, 'body_altered'],
       ]);
+    });
+
+    it('session entries and subject events are chain entries: appended in order, read back by session or subject, damaged ones flagged', async () => {
+      const { ledger, raw } = await fresh();
+      const at = new Date();
+      const trail = (session: string, n: number): TrailBody => ({
+        v: 1, kind: 'trail', id: newId(at.getTime() + n), at: at.toISOString(), session, client: 'claude-code', event: 'PostToolUse', agent_id: null,
+        untrusted: true, tool: 'Write', tool_use_id: `t${n}`, input_sha256: null, response_sha256: null, exit_code: null, duration_ms: null, paths: ['src/a.ts'], opaque_writes: false,
+      });
+      const note = (subject: string, text: string): SubjectEventBody & { note: string } => ({ v: 1, kind: 'card', id: newId(), at: at.toISOString(), subject, event: 'noted', note: text });
+      await ledger.appendReceipt(draftOf('t', manifestOf('1')), manifestOf('1'));
+      const first = await ledger.appendSessionEntry(trail('s1', 1));
+      await ledger.appendSessionEntry(trail('s2', 2));
+      await ledger.appendSessionEntry(trail('s1', 3));
+      const event = await ledger.appendEvent(note('c1', 'honest'));
+      await ledger.appendEvent(note('c2', 'other'));
+      expect(first.seq).toBe(2);
+      expect((await ledger.sessionEntries('s1')).map((e) => [e.seq, e.intact])).toEqual([[2, true], [4, true]]);
+      expect(await ledger.recentSessions(10)).toEqual(['s1', 's2']);
+      expect(await ledger.subjects('card', 10)).toEqual(['c2', 'c1']);
+      expect(await ledger.subjects('dispatch', 10)).toEqual([]);
+      expect((await ledger.events('card', 'c1')).map((e) => [e.seq, e.intact])).toEqual([[event.seq, true]]);
+      const entries = await all(ledger);
+      expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(entries[3]!.state === 'live' && JSON.parse(entries[3]!.body).prev_hash).toBe(entries[2]!.hash);
+      await raw(`UPDATE chain SET body = replace(body, 'honest', 'forged') WHERE seq = ${event.seq}`);
+      expect((await ledger.events('card', 'c1'))[0]!.intact).toBe(false);
+      expect((await auditLedger(ledger, { keyring: new Map(), requireSignature: false })).findings.map((f) => [f.seq, f.code])).toEqual([[event.seq, 'body_altered']]);
     });
 
     it('concurrent appenders on separate connections lose nothing and never fork the chain', async () => {

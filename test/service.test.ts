@@ -336,6 +336,32 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     expect(job).toMatchObject({ state: 'failed', error: { code: 'spec_mismatch' } });
   });
 
+  it('gate.require_remote: a local PASS does not let the agent stop, nothing runs locally, a remote PASS from the pinned verifier does', async () => {
+    const checks = 'version: 1\ngate: {require_remote: true}\nchecks:\n  - {id: ok, run: ["sh", "-c", "test -f src/a.txt"], sources: ["src/**"]}\n';
+    const { service, token, spec } = await setup(['--workers', '1'], checks);
+    const rig = await client(spec);
+    expect((await rig.run(['verify'])).code).toBe(0);
+    const hook = (event: string, payload: Record<string, unknown>) =>
+      rig.run(['hook', 'claude-code', event], { stdin: JSON.stringify({ session_id: 's1', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }) });
+    await hook('PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'hello\n' }, tool_response: { type: 'update' }, tool_use_id: 't1', duration_ms: 1 });
+    const blocked = await hook('Stop', { stop_hook_active: false });
+    expect(blocked.code).toBe(0);
+    expect(JSON.parse(blocked.stdout)).toMatchObject({ decision: 'block' });
+    expect(blocked.stdout).toContain('remote_required');
+    expect((await rig.run(['log', '--json'])).json()).toHaveLength(1);
+    expect((await remote(rig, service.address, token)).json().checks[0]).toMatchObject({ status: 'PASS' });
+    const allowed = await hook('Stop', { stop_hook_active: false });
+    expect(allowed.stdout).toBe('');
+    expect(allowed.code).toBe(0);
+  });
+
+  it('gate.require_remote without verifier_key is a spec error', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'a', 'vouch.yaml': 'version: 1\ngate: {require_remote: true}\nchecks:\n  - {id: ok, run: ["true"], sources: ["src/**"]}\n' });
+    const result = await rig.run(['checks']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('require_remote needs the verifier key');
+  });
+
   it('bubblewrap: a check gets no network, cannot see the server key, and can write only its job directory', async () => {
     if (!existsSync('/usr/bin/bwrap')) {
       if (process.env.CI) throw new Error('bubblewrap is required in CI (.ci/run installs it)');

@@ -1,4 +1,5 @@
 import { checkSignature } from '../crypto/signature.js';
+import { UNSIGNED_KINDS } from '../ledger/kinds.js';
 import type { Keyring } from '../crypto/keyring.js';
 import type { Ledger, LedgerEntry } from '../ledger/ledger.js';
 import { checkEntry } from './entry-check.js';
@@ -91,7 +92,7 @@ export async function auditLedger(ledger: Ledger, options: AuditOptions): Promis
         unsigned++;
         if (options.requireSignature) add(entry, kind, 'signature_missing', 'unsigned, and signatures are required');
         // A workspace that signs keeps signing; someone appending without the key cannot.
-        else if (seenSigned) add(entry, kind, 'signature_missing', 'unsigned after signed entries: whoever wrote it did not hold the signing key');
+        else if (seenSigned && !UNSIGNED_KINDS.has(kind)) add(entry, kind, 'signature_missing', 'unsigned after signed entries: whoever wrote it did not hold the signing key');
       } else {
         seenSigned = true;
         const check = checkSignature(entry.body, entry.signature, options.keyring);

@@ -1,5 +1,6 @@
 import { sha256 } from '../core/digest.js';
 import { canonicalize } from '../core/jcs.js';
+import { CHAIN_KINDS, isChainKind } from '../ledger/kinds.js';
 import type { LedgerEntry } from '../ledger/ledger.js';
 import type { AuditCode } from './finding.js';
 
@@ -44,8 +45,8 @@ export function checkEntry(entry: LiveEntry): ParsedEntry {
   if (canonicalize(body) !== entry.body) {
     problems.push({ code: 'not_canonical', detail: 'the body is not in RFC 8785 canonical form: it was rewritten, not produced by vouch' });
   }
-  if (body.kind !== 'receipt' && body.kind !== 'gc') {
-    problems.push({ code: 'entry_invalid', detail: `the body's kind is ${JSON.stringify(body.kind)}, neither "receipt" nor "gc"` });
+  if (!isChainKind(body.kind)) {
+    problems.push({ code: 'entry_invalid', detail: `the body's kind is ${JSON.stringify(body.kind)}, not one of ${CHAIN_KINDS.join(', ')}` });
   }
   const prev = body.prev_hash;
   const prevHash = prev === null || typeof prev === 'string' ? prev : undefined;

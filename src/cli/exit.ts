@@ -4,9 +4,10 @@ import { unreachable } from '../core/unreachable.js';
 /**
  * Exit codes, decided here and nowhere else.
  * 0: everything selected is fine. 1: something is not (FAIL, STALE, UNKNOWN).
- * 2: usage, spec or ledger problem. 70: a bug in vouch.
+ * 2: usage, spec or ledger problem. 3: vouch refused to edit a config file
+ * (nothing was written). 70: a bug in vouch.
  */
-export const EXIT = { ok: 0, notOk: 1, usage: 2, internal: 70 } as const;
+export const EXIT = { ok: 0, notOk: 1, usage: 2, refused: 3, internal: 70 } as const;
 
 export function exitCodeFor(code: ProblemCode): number {
   switch (code) {

@@ -31,5 +31,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   db: { summary: 'create or upgrade the schema of a PostgreSQL ledger (db migrate, db status)', load: () => import('./commands/db.js') },
   serve: { summary: 'the verifier service: HTTP API, tokens, its own trust list (needs PostgreSQL)', load: () => import('./commands/serve.js') },
   worker: { summary: 'run jobs for the verifier service, signed with its key (scale out: any number)', load: () => import('./commands/worker.js') },
-  install: { summary: "print an agent client's configuration entry (install mcp --client NAME)", load: () => import('./commands/install.js') },
+  sessions: { summary: 'agent sessions the gate has seen: allowed, blocked or ESCAPED', load: () => import('./commands/sessions.js') },
+  install: { summary: 'wire vouch into Claude Code, Codex, git hooks or an MCP client (safely; see --help)', load: () => import('./commands/install.js') },
+  uninstall: { summary: 'take back what install did, restoring the original bytes', load: () => import('./commands/uninstall.js') },
+  hook: { summary: "answer an agent client's hook (the gate, the guard, the trail)", load: () => import('./commands/hook.js') },
 };

@@ -36,6 +36,7 @@ export type Reason =
   | 'remote_unavailable'
   | 'remote_refused'
   | 'remote_unverified'
+  | 'remote_required'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -65,6 +66,7 @@ export const REASONS: readonly Reason[] = [
   'remote_unavailable',
   'remote_refused',
   'remote_unverified',
+  'remote_required',
   'fingerprint_changed',
   'definition_changed',
 ];

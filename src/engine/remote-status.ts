@@ -1,4 +1,4 @@
-import { sha256 } from '../core/digest.js';
+import { sha256, type Sha256 } from '../core/digest.js';
 import type { Reason, Status } from '../core/status.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
@@ -15,6 +15,10 @@ export interface RemoteJudgement {
   /** Key id of the verifier, once its signature held. */
   readonly verifier?: string;
   readonly changed?: ReturnType<typeof diffManifests>;
+  /** The verdict is the receipt's own, on sources and tests that still match it. */
+  readonly fresh?: boolean;
+  /** The digest of the sources and tests as they are now. */
+  readonly fingerprint?: Sha256;
 }
 
 /** Fields of the local copy that must equal the verifier's signed original. */
@@ -50,10 +54,10 @@ export async function judgeRemote(ctx: EngineContext, check: CheckDef, receipt: 
   if (!manifest) return { status: 'UNKNOWN', reason: 'ledger_corrupt', detail: 'the manifest of the remote receipt is missing or damaged in the ledger', verifier };
   const now = computeFingerprint(ctx.workspace.root, check, INPUT_GROUPS);
   const hard = now.problems[0];
-  if (hard) return { status: 'UNKNOWN', reason: hard.reason, detail: `${hard.path}: ${hard.detail}`, verifier };
+  if (hard) return { status: 'UNKNOWN', reason: hard.reason, detail: `${hard.path}: ${hard.detail}`, verifier, fingerprint: now.digest };
   const changed = diffManifests(onlyGroups(manifest, INPUT_GROUPS), now.manifest);
   if (changed.added.length + changed.removed.length + changed.modified.length === 0) {
-    return { status: body.verdict, reason: body.reason, detail: body.detail, verifier };
+    return { status: body.verdict, reason: body.reason, detail: body.detail, verifier, fresh: true, fingerprint: now.digest };
   }
-  return { status: 'STALE', reason: 'fingerprint_changed', detail: describeChanges(changed), verifier, changed };
+  return { status: 'STALE', reason: 'fingerprint_changed', detail: describeChanges(changed), verifier, changed, fingerprint: now.digest };
 }

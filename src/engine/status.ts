@@ -27,6 +27,10 @@ export interface CheckStatus {
   readonly changed?: ManifestDiff;
   /** For a receipt recorded by `vouch verify --remote`: the key id of the verifier that signed it. */
   readonly verifier?: string;
+  /** True when the status is the latest receipt's own verdict, on files that still match it. */
+  readonly fresh?: boolean;
+  /** The check's fingerprint digest as the files are now, when it was computed. */
+  readonly fingerprint?: Sha256;
 }
 
 export type StatusResult = { readonly kind: 'ok'; readonly statuses: CheckStatus[] } | { readonly kind: 'trust_error'; readonly problem: Problem };
@@ -82,6 +86,8 @@ async function judgeCurrent(
       ...make(check, judged.status, judged.reason, receipt, judged.detail),
       ...(judged.changed && { changed: judged.changed }),
       ...(judged.verifier && { verifier: judged.verifier }),
+      ...(judged.fresh && { fresh: true }),
+      ...(judged.fingerprint && { fingerprint: judged.fingerprint }),
     };
   }
   if (body.definition_digest !== check.definitionDigest) {
@@ -92,14 +98,15 @@ async function judgeCurrent(
   // Problems come first: a symlink leading outside is not in any manifest,
   // so an equal digest alone must not vouch for the scope.
   const hard = now.problems.find((p) => p.reason !== 'artifact_missing');
-  if (hard) return make(check, 'UNKNOWN', hard.reason, receipt, `${hard.path}: ${hard.detail}`);
+  if (hard) return { ...make(check, 'UNKNOWN', hard.reason, receipt, `${hard.path}: ${hard.detail}`), fingerprint: now.digest };
   if (now.digest === body.fingerprint) {
-    return make(check, body.verdict, body.reason, receipt, body.detail);
+    return { ...make(check, body.verdict, body.reason, receipt, body.detail), fresh: true, fingerprint: now.digest };
   }
   const changed = explain && ledger ? await changesSince(ledger, body.manifest_digest, now.manifest) : undefined;
   return {
     ...make(check, 'STALE', 'fingerprint_changed', receipt, changed ? describeChanges(changed) : 'files in scope changed since this receipt'),
     ...(changed && { changed }),
+    fingerprint: now.digest,
   };
 }
 

@@ -1,6 +1,8 @@
 import type { Sha256 } from '../core/digest.js';
 import type { Manifest } from '../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../receipt/receipt.js';
+import type { SessionEntryDraft, StoredSessionEntry } from '../gate/entries.js';
+import type { StoredEvent, SubjectEventBody, SubjectKind } from './events.js';
 
 /**
  * Signs an entry: takes its canonical body (exactly the bytes its hash
@@ -83,6 +85,21 @@ export interface Ledger {
   listReceipts(query: ReceiptQuery): Promise<StoredReceipt[]>;
   getManifest(digest: Sha256): Promise<Manifest | undefined>;
   gc(policy: GcPolicy): Promise<GcResult>;
+  /**
+   * Appends an entry of an agent session (its untrusted tool trail, a gate
+   * decision) to the same chain as receipts. Never read as evidence of a PASS.
+   */
+  appendSessionEntry(draft: SessionEntryDraft, options?: AppendOptions): Promise<StoredSessionEntry>;
+  /** Every entry of one session, oldest first. */
+  sessionEntries(session: string): Promise<StoredSessionEntry[]>;
+  /** Ids of the sessions with entries, most recently active first. */
+  recentSessions(limit: number): Promise<string[]>;
+  /** Appends an event about a card or a dispatch to the chain (see events.ts). */
+  appendEvent<T extends SubjectEventBody>(draft: T, options?: AppendOptions): Promise<StoredEvent<T>>;
+  /** Every event of one subject, oldest first. Damaged ones are returned with intact: false. */
+  events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]>;
+  /** Ids of the subjects of a kind with events, most recently active first. */
+  subjects(kind: SubjectKind, limit: number): Promise<string[]>;
   stats(): Promise<LedgerStats>;
   /**
    * Every chain entry and every pruned trace, in seq order (a live entry

@@ -21,25 +21,43 @@ export class CollectingLedger implements Ledger {
   }
 
   latestReceipts(): never {
-    throw new Error('bug: a job ledger is append-only');
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
   }
   findReceipt(): never {
-    throw new Error('bug: a job ledger is append-only');
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
   }
   listReceipts(): never {
-    throw new Error('bug: a job ledger is append-only');
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
   }
   getManifest(): never {
-    throw new Error('bug: a job ledger is append-only');
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
   }
   gc(): never {
-    throw new Error('bug: a job ledger is append-only');
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
+  }
+  appendSessionEntry(): never {
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
+  }
+  sessionEntries(): never {
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
+  }
+  recentSessions(): never {
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
+  }
+  appendEvent(): never {
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
+  }
+  events(): never {
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
+  }
+  subjects(): never {
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
   }
   stats(): never {
-    throw new Error('bug: a job ledger is append-only');
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
   }
   entries(): never {
-    throw new Error('bug: a job ledger is append-only');
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
   }
   close(): Promise<void> {
     return Promise.resolve();

@@ -126,6 +126,18 @@ function uniqueIds(spec: RawSpec): SpecIssue[] {
   return issues;
 }
 
+/** Requiring remote receipts means nothing without the verifier's key pinned beside it. */
+function remoteNeedsKey(spec: RawSpec): SpecIssue[] {
+  if (spec.gate?.require_remote !== true || spec.verifier_key !== undefined) return [];
+  return [
+    {
+      path: ['gate', 'require_remote'],
+      message: 'require_remote needs the verifier key pinned in vouch.yaml: without it no remote receipt could be told from a forged one',
+      expected: "verifier_key: the verifier service's public key as 64 hex characters",
+    },
+  ];
+}
+
 /** A password in vouch.yaml would be committed with it; the environment is where credentials go. */
 function ledgerWithoutPassword(spec: RawSpec): SpecIssue[] {
   if (spec.ledger === undefined) return [];
@@ -147,9 +159,18 @@ function ledgerWithoutPassword(spec: RawSpec): SpecIssue[] {
   ];
 }
 
+/** `protect:` globs stay inside the workspace, like every other glob. */
+function safeProtect(spec: RawSpec): SpecIssue[] {
+  return (spec.protect ?? []).flatMap((glob, index) => {
+    const result = checkGlob(glob);
+    return result.ok
+      ? []
+      : [{ path: ['protect', index], message: `glob ${result.why}`, expected: 'a workspace-relative glob such as "test/**"' }];
+  });
+}
+
 export function applyRules(spec: RawSpec): SpecIssue[] {
-  const issues: SpecIssue[] = [];
-  issues.push(...ledgerWithoutPassword(spec));
+  const issues: SpecIssue[] = [...safeProtect(spec), ...ledgerWithoutPassword(spec), ...remoteNeedsKey(spec)];
   spec.checks.forEach((check, index) => {
     for (const rule of CHECK_RULES) issues.push(...rule(check, ['checks', index]));
   });

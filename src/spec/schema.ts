@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHECK_FIELDS, CHECK_ID_PATTERN, EXPECT_FIELDS, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
+import { CHECK_FIELDS, CHECK_ID_PATTERN, EXPECT_FIELDS, GATE_FIELDS, ON_STOP, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
 
 /**
  * The shape of vouch.yaml. Only shape lives here; rules that relate fields
@@ -44,6 +44,15 @@ export const checkSchema = z.strictObject({
   allow_missing: z.optional(z.boolean().check(describe(CHECK_FIELDS.allow_missing))),
 });
 
+export const gateSchema = z
+  .strictObject({
+    on_stop: z.optional(z.enum(ON_STOP).check(describe(GATE_FIELDS.on_stop))),
+    max_blocks: z.optional(z.int().check(z.minimum(1), z.maximum(100), describe(GATE_FIELDS.max_blocks))),
+    budget_seconds: z.optional(z.int().check(z.minimum(1), z.maximum(3600), describe(GATE_FIELDS.budget_seconds))),
+    require_remote: z.optional(z.boolean().check(describe(GATE_FIELDS.require_remote))),
+  })
+  .check(describe(TOP_LEVEL_FIELDS.gate));
+
 export const specSchema = z.strictObject({
   version: z.literal(1).check(describe(TOP_LEVEL_FIELDS.version)),
   checks: z.array(checkSchema).check(z.minLength(1), describe(TOP_LEVEL_FIELDS.checks)),
@@ -54,7 +63,10 @@ export const specSchema = z.strictObject({
   require_signature: z.optional(z.boolean().check(describe(TOP_LEVEL_FIELDS.require_signature))),
   ledger: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\/\S+$/), describe(TOP_LEVEL_FIELDS.ledger))),
   verifier_key: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/), describe(TOP_LEVEL_FIELDS.verifier_key))),
+  gate: z.optional(gateSchema),
+  protect: stringList(TOP_LEVEL_FIELDS.protect),
 });
 
 export type RawSpec = z.infer<typeof specSchema>;
 export type RawCheck = z.infer<typeof checkSchema>;
+export type RawGate = z.infer<typeof gateSchema>;

@@ -26,6 +26,34 @@ export async function lockHead(client: PoolClient): Promise<LockedHead> {
   return { seq, hash: (last.rows[0]?.hash as Sha256 | undefined) ?? null };
 }
 
+/** One chain row to write; `text` is the entry's canonical body, prev_hash included. */
+export interface EntryRow {
+  readonly id: string;
+  readonly kind: string;
+  readonly checkId: string | null;
+  readonly manifest: string | null;
+  readonly createdAt: number;
+  readonly text: string;
+  readonly signature: string | null;
+  readonly session?: string | null;
+  readonly subject?: string | null;
+}
+
+/** Writes one entry at the next seq, inside a transaction holding the head lock; advances head. */
+export async function insertLocked(client: PoolClient, head: LockedHead, row: EntryRow): Promise<{ seq: number; hash: Sha256 }> {
+  const seq = head.seq + 1;
+  const hash = sha256(row.text);
+  await client.query(
+    `INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, signature, session, subject)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [seq, row.id, row.kind, row.checkId, row.manifest, row.createdAt, hash, row.text, row.signature, row.session ?? null, row.subject ?? null],
+  );
+  await client.query('UPDATE head SET seq = $1', [seq]);
+  head.seq = seq;
+  head.hash = hash;
+  return { seq, hash };
+}
+
 /**
  * Appends one receipt inside a transaction that holds the head lock, and
  * advances `head`. Used by the ledger's own appendReceipt and by the
@@ -43,18 +71,17 @@ export async function appendLocked(
   if (digest !== draft.manifest_digest) throw new Error('bug: receipt manifest_digest does not match its manifest');
   const body: ReceiptBody = { ...draft, prev_hash: head.hash };
   const text = canonicalize(body);
-  const hash = sha256(text);
   const signature = sign ? sign(text) : null;
-  const seq = head.seq + 1;
   // Stored once per digest: an unchanged tree adds no manifest bytes.
   await client.query('INSERT INTO manifests (digest, body) VALUES ($1, $2) ON CONFLICT (digest) DO NOTHING', [digest, encodeManifest(manifest)]);
-  await client.query(
-    `INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, signature)
-     VALUES ($1, $2, 'receipt', $3, $4, $5, $6, $7, $8)`,
-    [seq, body.id, body.check_id, digest, Date.parse(body.finished_at), hash, text, signature],
-  );
-  await client.query('UPDATE head SET seq = $1', [seq]);
-  head.seq = seq;
-  head.hash = hash;
+  const { seq, hash } = await insertLocked(client, head, {
+    id: body.id,
+    kind: 'receipt',
+    checkId: body.check_id,
+    manifest: digest,
+    createdAt: Date.parse(body.finished_at),
+    text,
+    signature,
+  });
   return { seq, hash, body, intact: true, signature };
 }

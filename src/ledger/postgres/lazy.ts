@@ -3,6 +3,8 @@ import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { Manifest } from '../../scope/manifest.js';
 import type { AppendOptions, FindResult, GcPolicy, GcResult, Ledger, LedgerEntry, LedgerStats, ReceiptQuery } from '../ledger.js';
 import type { PgLocation } from './pool.js';
+import type { SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
+import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 
 /**
  * A PostgreSQL ledger that connects on first use. Commands open their
@@ -42,6 +44,30 @@ export class LazyPgLedger implements Ledger {
 
   async gc(policy: GcPolicy): Promise<GcResult> {
     return (await this.ledger()).gc(policy);
+  }
+
+  async appendSessionEntry(draft: SessionEntryDraft, options?: AppendOptions): Promise<StoredSessionEntry> {
+    return (await this.ledger()).appendSessionEntry(draft, options);
+  }
+
+  async sessionEntries(session: string): Promise<StoredSessionEntry[]> {
+    return (await this.ledger()).sessionEntries(session);
+  }
+
+  async recentSessions(limit: number): Promise<string[]> {
+    return (await this.ledger()).recentSessions(limit);
+  }
+
+  async appendEvent<T extends SubjectEventBody>(draft: T, options?: AppendOptions): Promise<StoredEvent<T>> {
+    return (await this.ledger()).appendEvent(draft, options);
+  }
+
+  async events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]> {
+    return (await this.ledger()).events<T>(kind, subject);
+  }
+
+  async subjects(kind: SubjectKind, limit: number): Promise<string[]> {
+    return (await this.ledger()).subjects(kind, limit);
   }
 
   async stats(): Promise<LedgerStats> {

@@ -4,8 +4,10 @@ import { sha256, type Sha256 } from '../../core/digest.js';
 import { newId } from '../../core/ids.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
+import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
+import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import type { AppendOptions, FindResult, GcPolicy, GcResult, Ledger, LedgerEntry, LedgerStats, ReceiptQuery } from '../ledger.js';
-import { appendLocked, lockHead } from './append.js';
+import { appendLocked, insertLocked, lockHead } from './append.js';
 import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
 import { requireCurrentSchema } from './migrate.js';
 import { inTransaction, openPool, pgError, type PgLocation } from './pool.js';
@@ -173,15 +175,115 @@ export class PgLedger implements Ledger {
           prev_hash: prev,
         };
         const text = canonicalize(body);
-        const seq = head.seq + 1;
-        await client.query(
-          `INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, signature)
-           VALUES ($1, $2, 'gc', NULL, NULL, $3, $4, $5, $6)`,
-          [seq, gcId, policy.now.getTime(), sha256(text), text, policy.sign ? policy.sign(text) : null],
-        );
-        await client.query('UPDATE head SET seq = $1', [seq]);
+        await insertLocked(client, head, {
+          id: gcId,
+          kind: 'gc',
+          checkId: null,
+          manifest: null,
+          createdAt: policy.now.getTime(),
+          text,
+          signature: policy.sign ? policy.sign(text) : null,
+        });
         return { removed: doomed.length, manifestsRemoved, gcEntryId: gcId };
       }),
+    );
+  }
+
+  appendSessionEntry(draft: SessionEntryDraft, options: AppendOptions = {}): Promise<StoredSessionEntry> {
+    return this.guard(() =>
+      inTransaction(this.pool, async (client) => {
+        const head = await lockHead(client);
+        const text = canonicalize({ ...draft, prev_hash: head.hash });
+        const { seq, hash } = await insertLocked(client, head, {
+          id: draft.id,
+          kind: draft.kind,
+          checkId: null,
+          manifest: null,
+          createdAt: Date.parse(draft.at),
+          text,
+          signature: options.sign ? options.sign(text) : null,
+          session: draft.session,
+        });
+        return { seq, hash, body: draft, intact: true };
+      }),
+    );
+  }
+
+  sessionEntries(session: string): Promise<StoredSessionEntry[]> {
+    return this.guard(async () => {
+      const rows = (await this.pool.query<ReceiptRow>('SELECT seq, id, hash, body FROM chain WHERE session = $1 ORDER BY seq', [session])).rows;
+      return rows.flatMap((row) => {
+        let body: SessionEntryBody;
+        try {
+          body = JSON.parse(row.body) as SessionEntryBody;
+        } catch {
+          return [];
+        }
+        // As in SQLite: a damaged entry still shows the session was gated; its content is not trusted.
+        return [{ seq: row.seq, hash: row.hash as Sha256, body, intact: sha256(row.body) === row.hash && body.id === row.id }];
+      });
+    });
+  }
+
+  recentSessions(limit: number): Promise<string[]> {
+    return this.guard(async () =>
+      (
+        await this.pool.query<{ session: string }>(
+          'SELECT session FROM chain WHERE session IS NOT NULL GROUP BY session ORDER BY max(seq) DESC LIMIT $1',
+          [limit],
+        )
+      ).rows.map((row) => row.session),
+    );
+  }
+
+  appendEvent<T extends SubjectEventBody>(draft: T, options: AppendOptions = {}): Promise<StoredEvent<T>> {
+    return this.guard(() =>
+      inTransaction(this.pool, async (client) => {
+        const head = await lockHead(client);
+        const text = canonicalize({ ...draft, prev_hash: head.hash });
+        const signature = options.sign ? options.sign(text) : null;
+        const { seq, hash } = await insertLocked(client, head, {
+          id: draft.id,
+          kind: draft.kind,
+          checkId: null,
+          manifest: null,
+          createdAt: Date.parse(draft.at),
+          text,
+          signature,
+          subject: draft.subject,
+        });
+        return { seq, hash, body: draft, signature, intact: true };
+      }),
+    );
+  }
+
+  events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]> {
+    return this.guard(async () => {
+      const rows = (
+        await this.pool.query<ReceiptRow>('SELECT seq, id, hash, body, signature FROM chain WHERE kind = $1 AND subject = $2 ORDER BY seq', [kind, subject])
+      ).rows;
+      return rows.map((row) => {
+        let body: T | undefined;
+        try {
+          body = JSON.parse(row.body) as T;
+        } catch {
+          body = undefined;
+        }
+        const intact = body !== undefined && sha256(row.body) === row.hash && body.id === row.id && body.kind === kind && body.subject === subject;
+        // A damaged event is returned as such, never as what it claims.
+        return { seq: row.seq, hash: row.hash as Sha256, body: body ?? ({ v: 1, kind, id: row.id, at: '', subject, event: 'damaged' } as unknown as T), signature: row.signature, intact };
+      });
+    });
+  }
+
+  subjects(kind: SubjectKind, limit: number): Promise<string[]> {
+    return this.guard(async () =>
+      (
+        await this.pool.query<{ subject: string }>(
+          'SELECT subject FROM chain WHERE kind = $1 AND subject IS NOT NULL GROUP BY subject ORDER BY max(seq) DESC LIMIT $2',
+          [kind, limit],
+        )
+      ).rows.map((row) => row.subject),
     );
   }
 

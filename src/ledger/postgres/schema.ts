@@ -10,7 +10,9 @@
 export const PG_LEDGER_FORMAT = 'vouch-ledger';
 
 export const PG_MIGRATIONS: readonly string[] = [
-  // 1: the chain (receipts and gc records) in seq order, manifests by
+  // 1: the chain (receipts, gc records, agent session entries, card and
+  // dispatch events; `session` and `subject` find those without reading
+  // every body) in seq order, manifests by
   // digest, the traces gc leaves, and `head`: the one row every append
   // locks, so appends are serialised per chain and seq has no holes
   // (a sequence would leave one at every rolled-back transaction).
@@ -26,9 +28,13 @@ export const PG_MIGRATIONS: readonly string[] = [
     created_at bigint NOT NULL,
     hash text NOT NULL,
     body text NOT NULL,
-    signature text
+    signature text,
+    session text,
+    subject text
   );
   CREATE INDEX chain_by_check ON chain (check_id, seq) WHERE kind = 'receipt';
+  CREATE INDEX chain_by_session ON chain (session, seq) WHERE session IS NOT NULL;
+  CREATE INDEX chain_by_subject ON chain (kind, subject, seq) WHERE subject IS NOT NULL;
   CREATE TABLE manifests (digest text PRIMARY KEY, body bytea NOT NULL);
   CREATE TABLE pruned (seq bigint PRIMARY KEY, id text NOT NULL, hash text NOT NULL, gc_id text NOT NULL);
   `,

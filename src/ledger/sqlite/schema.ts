@@ -24,4 +24,18 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE manifests (digest TEXT PRIMARY KEY, body BLOB NOT NULL) WITHOUT ROWID;
   CREATE TABLE pruned (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, hash TEXT NOT NULL, gc_id TEXT NOT NULL);
   `,
+  // 2: session entries (an agent's untrusted trail, the gate's decisions) are
+  // chain entries too; this column finds one session's entries without
+  // reading every body.
+  `
+  ALTER TABLE chain ADD COLUMN session TEXT;
+  CREATE INDEX chain_by_session ON chain (session, seq) WHERE session IS NOT NULL;
+  `,
+  // 3: events about a subject (a task card, a dispatched agent) are chain
+  // entries too; this column finds one subject's events without reading
+  // every body.
+  `
+  ALTER TABLE chain ADD COLUMN subject TEXT;
+  CREATE INDEX chain_by_subject ON chain (kind, subject, seq) WHERE subject IS NOT NULL;
+  `,
 ];

@@ -7,6 +7,8 @@ import { sha256, type Sha256 } from '../../core/digest.js';
 import { newId } from '../../core/ids.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
+import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
+import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import {
   LedgerError,
   type AppendOptions,
@@ -269,6 +271,98 @@ export class SqliteLedger implements Ledger {
       });
       return run.immediate();
     });
+  }
+
+  appendSessionEntry(draft: SessionEntryDraft, options: AppendOptions = {}): Promise<StoredSessionEntry> {
+    return this.guard(() => {
+      const last = this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck();
+      const insert = this.db.prepare(
+        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, session, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?, ?)',
+      );
+      const append = this.db.transaction(() => {
+        const prev = (last.get() as Sha256 | undefined) ?? null;
+        const text = canonicalize({ ...draft, prev_hash: prev });
+        const hash = sha256(text);
+        const info = insert.run(draft.id, draft.kind, Date.parse(draft.at), hash, text, draft.session, options.sign ? options.sign(text) : null);
+        return { seq: Number(info.lastInsertRowid), hash, body: draft, intact: true } satisfies StoredSessionEntry;
+      });
+      return append.immediate();
+    });
+  }
+
+  sessionEntries(session: string): Promise<StoredSessionEntry[]> {
+    return this.guard(() => {
+      const rows = this.db
+        .prepare('SELECT seq, id, hash, body FROM chain WHERE session = ? ORDER BY seq')
+        .all(session) as ChainRow[];
+      return rows.flatMap((row) => {
+        let body: SessionEntryBody;
+        try {
+          body = JSON.parse(row.body) as SessionEntryBody;
+        } catch {
+          return [];
+        }
+        // A session entry whose bytes do not match its hash still counts as
+        // "this session was gated", but its content is not trusted.
+        return [{ seq: row.seq, hash: row.hash as Sha256, body, intact: sha256(row.body) === row.hash && body.id === row.id }];
+      });
+    });
+  }
+
+  appendEvent<T extends SubjectEventBody>(draft: T, options: AppendOptions = {}): Promise<StoredEvent<T>> {
+    return this.guard(() => {
+      const last = this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck();
+      const insert = this.db.prepare(
+        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?, ?)',
+      );
+      const append = this.db.transaction(() => {
+        const prev = (last.get() as Sha256 | undefined) ?? null;
+        const text = canonicalize({ ...draft, prev_hash: prev });
+        const hash = sha256(text);
+        const signature = options.sign ? options.sign(text) : null;
+        const info = insert.run(draft.id, draft.kind, Date.parse(draft.at), hash, text, draft.subject, signature);
+        return { seq: Number(info.lastInsertRowid), hash, body: draft, signature, intact: true } satisfies StoredEvent<T>;
+      });
+      return append.immediate();
+    });
+  }
+
+  events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]> {
+    return this.guard(() => {
+      const rows = this.db
+        .prepare('SELECT seq, id, hash, body, signature FROM chain WHERE kind = ? AND subject = ? ORDER BY seq')
+        .all(kind, subject) as (ChainRow & { signature: string | null })[];
+      return rows.map((row) => {
+        let body: T | undefined;
+        try {
+          body = JSON.parse(row.body) as T;
+        } catch {
+          body = undefined;
+        }
+        const intact = body !== undefined && sha256(row.body) === row.hash && body.id === row.id && body.kind === kind && body.subject === subject;
+        return { seq: row.seq, hash: row.hash as Sha256, body: body ?? ({ v: 1, kind, id: row.id, at: '', subject, event: 'damaged' } as unknown as T), signature: row.signature, intact };
+      });
+    });
+  }
+
+  subjects(kind: SubjectKind, limit: number): Promise<string[]> {
+    return this.guard(
+      () =>
+        this.db
+          .prepare('SELECT subject FROM chain WHERE kind = ? AND subject IS NOT NULL GROUP BY subject ORDER BY MAX(seq) DESC LIMIT ?')
+          .pluck()
+          .all(kind, limit) as string[],
+    );
+  }
+
+  recentSessions(limit: number): Promise<string[]> {
+    return this.guard(
+      () =>
+        this.db
+          .prepare('SELECT session FROM chain WHERE session IS NOT NULL GROUP BY session ORDER BY MAX(seq) DESC LIMIT ?')
+          .pluck()
+          .all(limit) as string[],
+    );
   }
 
   stats(): Promise<LedgerStats> {
