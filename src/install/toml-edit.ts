@@ -17,6 +17,7 @@ export function applyToml(before: string | null, change: TomlChange, manual: rea
   if (!parsed.ok) return parsed;
   const intended = cloneValue(parsed.value) as Record<string, unknown>;
   let node: Record<string, unknown> = intended;
+  const created: string[][] = [];
   for (const [i, key] of change.at.entries()) {
     const next = node[key];
     if (i === change.at.length - 1) {
@@ -25,16 +26,19 @@ export function applyToml(before: string | null, change: TomlChange, manual: rea
       else return refuse('conflict', `${pathText(change.at)} already exists with other settings`, manual);
       break;
     }
-    if (next === undefined) node[key] = {};
-    else if (!isPlainObject(next)) return refuse('unexpected_shape', `${pathText(change.at.slice(0, i + 1))} is not a table`, manual);
+    if (next === undefined) {
+      // Defined only by the appended table's header: it goes when that table goes.
+      node[key] = {};
+      created.push(change.at.slice(0, i + 1));
+    } else if (!isPlainObject(next)) return refuse('unexpected_shape', `${pathText(change.at.slice(0, i + 1))} is not a table`, manual);
     node = node[key] as Record<string, unknown>;
   }
   const text = `${separated(before ?? '')}${tableText(change)}`;
-  return verify(text, intended, manual);
+  return verify(text, intended, manual, created);
 }
 
 /** Removes the table block vouch appended; refused when its settings were changed since. */
-export function removeToml(current: string, change: TomlChange, manual: readonly string[]): Built {
+export function removeToml(current: string, change: TomlChange, createdByInstall: readonly (readonly string[])[], manual: readonly string[]): Built {
   const parsed = parseToml(current, manual);
   if (!parsed.ok) return parsed;
   const intended = cloneValue(parsed.value) as Record<string, unknown>;
@@ -44,13 +48,19 @@ export function removeToml(current: string, change: TomlChange, manual: readonly
   if (!isPlainObject(parent) || parent[last] === undefined) return { ok: true, text: null, created: [] };
   if (!sameValue(parent[last], change.value)) return refuse('conflict', `${pathText(change.at)} was changed since vouch added it`, manual);
   delete parent[last];
+  // Tables the install's header created, deepest first, are gone with it once nothing else is in them.
+  for (const at of [...createdByInstall].sort((a, b) => b.length - a.length)) {
+    const holder = at.slice(0, -1).reduce<unknown>((node, key) => (isPlainObject(node) ? node[key] : undefined), intended);
+    const table = isPlainObject(holder) ? holder[at[at.length - 1]!] : undefined;
+    if (isPlainObject(holder) && isPlainObject(table) && Object.keys(table).length === 0) delete holder[at[at.length - 1]!];
+  }
   const block = tableText(change);
   const at = current.lastIndexOf(block);
   if (at < 0) return refuse('unexpected_shape', `${pathText(change.at)} is not written the way vouch wrote it; remove it by hand`, manual);
   let start = at;
   // The blank line vouch put before its table goes with it.
   if (current.slice(0, start).endsWith('\n\n')) start -= 1;
-  return verify(current.slice(0, start) + current.slice(at + block.length), intended, manual);
+  return verify(current.slice(0, start) + current.slice(at + block.length), intended, manual, []);
 }
 
 function tableText(change: TomlChange): string {
@@ -73,7 +83,7 @@ function parseToml(text: string | null, manual: readonly string[]): { ok: true; 
   }
 }
 
-function verify(text: string, intended: unknown, manual: readonly string[]): Built {
+function verify(text: string, intended: unknown, manual: readonly string[], created: readonly (readonly string[])[]): Built {
   let reparsed: unknown;
   try {
     reparsed = parse(text);
@@ -81,7 +91,7 @@ function verify(text: string, intended: unknown, manual: readonly string[]): Bui
     return refuse('verify_mismatch', `the edited text would not be valid TOML (${(error as Error).message.split('\n')[0]})`, manual);
   }
   if (!sameValue(reparsed, intended)) return refuse('verify_mismatch', 'the edited file, parsed again, differs from the intended change in another place', manual);
-  return { ok: true, text, created: [] };
+  return { ok: true, text, created };
 }
 
 function refuse(code: Refusal['code'], message: string, manual: readonly string[]): { ok: false; refusal: Refusal } {
