@@ -176,7 +176,7 @@ function unbuild(intent: EditIntent, change: Change, text: string, created: Inst
     case 'json-set':
       return removeJson(text, change, created, manual);
     case 'toml-table':
-      return removeToml(text, change, created, manual);
+      return removeToml(text, change, manual);
     case 'yaml-set':
       return removeYaml(text, change, created, manual);
     case 'file':

@@ -17,7 +17,6 @@ export function applyToml(before: string | null, change: TomlChange, manual: rea
   if (!parsed.ok) return parsed;
   const intended = cloneValue(parsed.value) as Record<string, unknown>;
   let node: Record<string, unknown> = intended;
-  const created: string[][] = [];
   for (const [i, key] of change.at.entries()) {
     const next = node[key];
     if (i === change.at.length - 1) {
@@ -26,19 +25,21 @@ export function applyToml(before: string | null, change: TomlChange, manual: rea
       else return refuse('conflict', `${pathText(change.at)} already exists with other settings`, manual);
       break;
     }
-    if (next === undefined) {
-      // Defined only by the appended table's header: it goes when that table goes.
-      node[key] = {};
-      created.push(change.at.slice(0, i + 1));
-    } else if (!isPlainObject(next)) return refuse('unexpected_shape', `${pathText(change.at.slice(0, i + 1))} is not a table`, manual);
+    if (next === undefined) node[key] = {};
+    else if (!isPlainObject(next)) return refuse('unexpected_shape', `${pathText(change.at.slice(0, i + 1))} is not a table`, manual);
     node = node[key] as Record<string, unknown>;
   }
   const text = `${separated(before ?? '')}${tableText(change)}`;
-  return verify(text, intended, manual, created);
+  return verify(text, intended, manual);
 }
 
-/** Removes the table block vouch appended; refused when its settings were changed since. */
-export function removeToml(current: string, change: TomlChange, createdByInstall: readonly (readonly string[])[], manual: readonly string[]): Built {
+/**
+ * Removes the table block vouch appended; refused when its settings were
+ * changed since. A table that existed only as the appended header's parent
+ * ([mcp_servers.vouch] defines mcp_servers) goes with it when nothing else is
+ * in it, whichever install added it.
+ */
+export function removeToml(current: string, change: TomlChange, manual: readonly string[]): Built {
   const parsed = parseToml(current, manual);
   if (!parsed.ok) return parsed;
   const intended = cloneValue(parsed.value) as Record<string, unknown>;
@@ -48,19 +49,29 @@ export function removeToml(current: string, change: TomlChange, createdByInstall
   if (!isPlainObject(parent) || parent[last] === undefined) return { ok: true, text: null, created: [] };
   if (!sameValue(parent[last], change.value)) return refuse('conflict', `${pathText(change.at)} was changed since vouch added it`, manual);
   delete parent[last];
-  // Tables the install's header created, deepest first, are gone with it once nothing else is in them.
-  for (const at of [...createdByInstall].sort((a, b) => b.length - a.length)) {
-    const holder = at.slice(0, -1).reduce<unknown>((node, key) => (isPlainObject(node) ? node[key] : undefined), intended);
-    const table = isPlainObject(holder) ? holder[at[at.length - 1]!] : undefined;
-    if (isPlainObject(holder) && isPlainObject(table) && Object.keys(table).length === 0) delete holder[at[at.length - 1]!];
-  }
   const block = tableText(change);
   const at = current.lastIndexOf(block);
   if (at < 0) return refuse('unexpected_shape', `${pathText(change.at)} is not written the way vouch wrote it; remove it by hand`, manual);
   let start = at;
   // The blank line vouch put before its table goes with it.
   if (current.slice(0, start).endsWith('\n\n')) start -= 1;
-  return verify(current.slice(0, start) + current.slice(at + block.length), intended, manual, []);
+  const text = current.slice(0, start) + current.slice(at + block.length);
+  // Parents left empty: gone from the text when no header of their own defined them, which the re-parse shows.
+  const reparsed = parseToml(text, manual);
+  for (let depth = change.at.length - 1; reparsed.ok && depth > 0; depth--) {
+    const holder = valueAt(intended, change.at.slice(0, depth - 1));
+    const key = change.at[depth - 1]!;
+    const table = isPlainObject(holder) ? holder[key] : undefined;
+    if (!isPlainObject(holder) || !isPlainObject(table) || Object.keys(table).length > 0) break;
+    if (valueAt(reparsed.value, change.at.slice(0, depth)) === undefined) delete holder[key];
+  }
+  return verify(text, intended, manual);
+}
+
+function valueAt(root: unknown, at: readonly string[]): unknown {
+  let node = root;
+  for (const key of at) node = isPlainObject(node) ? node[key] : undefined;
+  return node;
 }
 
 function tableText(change: TomlChange): string {
@@ -83,7 +94,7 @@ function parseToml(text: string | null, manual: readonly string[]): { ok: true; 
   }
 }
 
-function verify(text: string, intended: unknown, manual: readonly string[], created: readonly (readonly string[])[]): Built {
+function verify(text: string, intended: unknown, manual: readonly string[]): Built {
   let reparsed: unknown;
   try {
     reparsed = parse(text);
@@ -91,7 +102,7 @@ function verify(text: string, intended: unknown, manual: readonly string[], crea
     return refuse('verify_mismatch', `the edited text would not be valid TOML (${(error as Error).message.split('\n')[0]})`, manual);
   }
   if (!sameValue(reparsed, intended)) return refuse('verify_mismatch', 'the edited file, parsed again, differs from the intended change in another place', manual);
-  return { ok: true, text, created };
+  return { ok: true, text, created: [] };
 }
 
 function refuse(code: Refusal['code'], message: string, manual: readonly string[]): { ok: false; refusal: Refusal } {
