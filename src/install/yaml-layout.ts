@@ -13,7 +13,9 @@ export const YAML_OPTIONS = { version: '1.1', uniqueKeys: true, prettyErrors: tr
 
 /** The column a source offset is at. */
 export function column(text: string, offset: number): number {
-  return offset - lineStart(text, offset);
+  const start = lineStart(text, offset);
+  // A byte order mark is not indentation.
+  return offset - start - (start === 0 && text.startsWith('\uFEFF') ? 1 : 0);
 }
 
 export function lineStart(text: string, offset: number): number {
