@@ -1,6 +1,6 @@
 import { parse, stringify } from 'smol-toml';
 import type { Change, Refusal } from './intent.js';
-import { cloneValue, isPlainObject, pathText, sameValue } from './json-value.js';
+import { cloneValue, isPlainObject, pathText, sameValue, valueAt } from './json-value.js';
 import type { Built } from './plan.js';
 
 type TomlChange = Extract<Change, { kind: 'toml-table' }>;
@@ -66,12 +66,6 @@ export function removeToml(current: string, change: TomlChange, manual: readonly
     if (valueAt(reparsed.value, change.at.slice(0, depth)) === undefined) delete holder[key];
   }
   return verify(text, intended, manual);
-}
-
-function valueAt(root: unknown, at: readonly string[]): unknown {
-  let node = root;
-  for (const key of at) node = isPlainObject(node) ? node[key] : undefined;
-  return node;
 }
 
 function tableText(change: TomlChange): string {

@@ -1,6 +1,6 @@
 import { isScalar, parseAllDocuments, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Change, Refusal } from './intent.js';
-import { cloneValue, isPlainObject, pathText, sameValue } from './json-value.js';
+import { cloneValue, isPlainObject, pathText, sameValue, valueAt } from './json-value.js';
 import type { Built } from './plan.js';
 import { blockLines, column, contentEnd, detectStyle, lineAfter, pairLines, unsupported, YAML_OPTIONS, type Style } from './yaml-layout.js';
 
@@ -141,12 +141,6 @@ function verify(text: string, intended: unknown, manual: readonly string[], crea
   if (!reparsed.ok) return reparsed;
   if (!sameValue(reparsed.value, intended)) return refuse('verify_mismatch', 'the edited file, parsed again, differs from the intended change in another place', manual);
   return { ok: true, text, created };
-}
-
-function valueAt(root: unknown, at: readonly string[]): unknown {
-  let node = root;
-  for (const key of at) node = isPlainObject(node) ? node[key] : undefined;
-  return node;
 }
 
 function refuse(code: Refusal['code'], message: string, manual: readonly string[]): { ok: false; refusal: Refusal } {
