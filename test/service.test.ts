@@ -128,6 +128,18 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     expect(stored[0]!.token_sha256).not.toContain(token.slice(6, 20));
   });
 
+  it('a client sees only its own jobs and receipts: another token gets 404 for them', async () => {
+    const { service, token, spec } = await setup();
+    const rig = await client(spec);
+    const result = (await remote(rig, service.address, token, ['ok'])).json();
+    const bob = await service.token('bob');
+    expect((await service.fetch(`/v1/jobs/${result.checks[0].job}`, { token })).status).toBe(200);
+    expect((await service.fetch(`/v1/jobs/${result.checks[0].job}`, { token: bob })).status).toBe(404);
+    expect((await service.fetch(`/v1/receipts/${result.checks[0].remote_receipt}`, { token })).status).toBe(200);
+    expect((await service.fetch(`/v1/receipts/${result.checks[0].remote_receipt}`, { token: bob })).json.error.code).toBe('not_found');
+    expect((await service.fetch('/v1/healthz')).json).toMatchObject({ ok: true, database: 'ok' });
+  });
+
   it('refuses a tree whose spec the server never allowed (403), and says what to do', async () => {
     const { service, token, spec } = await setup(['--workers', '0']);
     const rig = await client(spec.replace('exit 3', 'exit 4'));
