@@ -11,7 +11,7 @@ export function serviceKey(home: string, name: string | undefined, command: stri
   if (name === undefined) {
     return fail({
       code: 'usage',
-      message: `vouch ${command} needs --key NAME: the key under VOUCH_HOME/keys that signs every receipt this service records`,
+      message: "--key NAME is required: the key under VOUCH_HOME/keys that signs every receipt this service records",
       where: `vouch ${command}`,
       hint: 'create one on the server with `vouch keys generate --name NAME`; give clients its public key (`vouch keys export-public NAME --format hex`)',
     });

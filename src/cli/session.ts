@@ -1,10 +1,8 @@
-import { join } from 'node:path';
 import { fail, type Problem } from '../core/problem.js';
 import type { EngineContext } from '../engine/context.js';
 import { LedgerError, type Ledger } from '../ledger/ledger.js';
-import { openSqliteLedger } from '../ledger/sqlite/sqlite-ledger.js';
 import { describeLocation, ledgerLocation, type LedgerLocation } from '../ledger/location.js';
-import { LazyPgLedger } from '../ledger/postgres/lazy.js';
+import { openLedgerAt } from '../ledger/open.js';
 import type { Actor } from '../receipt/receipt.js';
 import { loadSpec } from '../spec/load.js';
 import type { CheckDef, Spec } from '../spec/model.js';
@@ -44,10 +42,6 @@ export function selectChecks(spec: Spec, ids: readonly string[], hint = 'run `vo
       hint,
     });
   });
-}
-
-export function ledgerPath(workspace: Workspace): string {
-  return join(workspace.stateDir, 'ledger.db');
 }
 
 /** The ledger this invocation uses: VOUCH_LEDGER, else `ledger:` in the spec, else `.vouch/ledger.db`. */
@@ -105,12 +99,10 @@ function guarded<T>(open: () => T): T {
 
 /** Opens (creating an SQLite file if needed) the ledger to append to. A PostgreSQL ledger connects on first use. */
 export function openLedgerForWrite(at: LedgerLocation): Ledger {
-  if (at.kind === 'postgres') return new LazyPgLedger(at);
-  return guarded(() => openSqliteLedger(at.path, { create: true })!);
+  return guarded(() => openLedgerAt(at, true)!);
 }
 
 /** Opens the ledger to read; undefined when an SQLite ledger was never created (nothing recorded yet). */
 export function openLedgerForRead(at: LedgerLocation): Ledger | undefined {
-  if (at.kind === 'postgres') return new LazyPgLedger(at);
-  return guarded(() => openSqliteLedger(at.path, { create: false }));
+  return guarded(() => openLedgerAt(at, false));
 }

@@ -134,7 +134,7 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
         blocking: row.blocking,
         receipt: row.receipt?.body.id ?? null,
         detail: row.receipt ? row.receipt.body.detail : row.outcome.kind === 'unknown' ? row.outcome.detail : null,
-        job: row.outcome.kind === 'accepted' ? row.outcome.job : row.outcome.job,
+        job: row.outcome.job,
         remote_receipt: row.outcome.kind === 'accepted' ? row.outcome.receiptId : null,
         ...(row.receipt && { exit_code: row.receipt.body.exit_code, duration_ms: row.receipt.body.duration_ms, sandbox: row.receipt.body.service?.sandbox ?? null }),
       })),
