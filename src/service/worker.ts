@@ -21,7 +21,9 @@ export type WorkerEvent =
   | { readonly kind: 'completed'; readonly job: string; readonly receipts: readonly string[] }
   | { readonly kind: 'refused'; readonly job: string; readonly code: string; readonly message: string }
   | { readonly kind: 'lease_lost'; readonly job: string }
-  | { readonly kind: 'released'; readonly job: string };
+  | { readonly kind: 'released'; readonly job: string }
+  /** The database or the job's run failed unexpectedly; the worker waits and goes on (an unfinished job is retried when its lease runs out). */
+  | { readonly kind: 'error'; readonly job: string | null; readonly message: string };
 
 /** A worker's name in leases: host, pid and a counter, unique among live workers. */
 let counter = 0;
@@ -40,14 +42,21 @@ export async function runWorker(options: WorkerOptions, stop: AbortSignal): Prom
   const name = workerName();
   let done = 0;
   while (!stop.aborted && (options.maxJobs === undefined || done < options.maxJobs)) {
-    const job = await claimJob(options.pool, name, options.leaseSeconds, options.maxAttempts);
-    if (!job) {
-      await sleep(options.pollMs, stop);
-      continue;
+    let job: ClaimedJob | undefined;
+    try {
+      job = await claimJob(options.pool, name, options.leaseSeconds, options.maxAttempts);
+      if (!job) {
+        await sleep(options.pollMs, stop);
+        continue;
+      }
+      options.onEvent?.({ kind: 'claimed', job: job.id, attempt: job.attempt, worker: name });
+      await work(job, name, options, stop);
+      done++;
+    } catch (error) {
+      // A database restart or a failed run must not end the worker; the job's lease runs out and it is retried.
+      options.onEvent?.({ kind: 'error', job: job?.id ?? null, message: error instanceof Error ? error.message : String(error) });
+      await sleep(Math.max(options.pollMs, 1000), stop);
     }
-    options.onEvent?.({ kind: 'claimed', job: job.id, attempt: job.attempt, worker: name });
-    await work(job, name, options, stop);
-    done++;
   }
 }
 

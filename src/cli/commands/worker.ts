@@ -96,5 +96,7 @@ export function describe(event: WorkerEvent): string {
       return `job ${event.job}: lease lost to another worker; nothing recorded by this one`;
     case 'released':
       return `job ${event.job}: stopped; back in the queue`;
+    case 'error':
+      return `${event.job ? `job ${event.job}` : 'worker'}: error: ${event.message} (retrying)`;
   }
 }
