@@ -115,6 +115,10 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
         if (!closed()) state = 'claimed';
         break;
       case 'verdict':
+        // Attempts are numbered as they are recorded: a hole means a verdict was deleted.
+        if (body.attempt !== attempts + 1) {
+          return { kind: 'damaged', entries, why: `the verdict at seq ${entry.seq} is attempt ${body.attempt}, but ${attempts} came before it: a verdict is missing` };
+        }
         attempts++;
         if (body.proof_digest === proof.digest) verdicts.push({ ...entry, body });
         if (body.script) {
