@@ -370,6 +370,22 @@ describe('budget', () => {
   });
 });
 
+describe('the card command line', () => {
+  it('names its subcommands, suggests the one meant, and takes -C before or after the subcommand', async () => {
+    const rig = await workspace();
+    refused(await card(rig, []), 'usage', 2);
+    const typo = await card(rig, ['opne']);
+    refused(typo, 'usage', 2);
+    expect(typo.json().error.message).toContain('did you mean "open"');
+    const elsewhere = new Rig();
+    expect((await elsewhere.run(['card', '-C', rig.root, 'list', '--json'])).json()).toEqual({ cards: [] });
+    expect((await elsewhere.run(['card', 'list', '-C', rig.root, '--json'])).json()).toEqual({ cards: [] });
+    const help = await rig.run(['card', 'open', '--help']);
+    expect(help.code).toBe(0);
+    for (const word of ['open', 'list', 'show', 'claim', 'verify', 'complete', 'decide', 'reprove', 'audit', '--proof-script', '--budget-attempts', 'VOUCH_ROLE', 'card_stale']) expect(help.stdout).toContain(word);
+  });
+});
+
 describe('roles', () => {
   it('refuses an unknown VOUCH_ROLE with the list of roles', async () => {
     const rig = await workspace();
