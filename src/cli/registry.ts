@@ -28,6 +28,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'verify-receipt': { summary: 'check an exported bundle offline with a public key', load: () => import('./commands/verify-receipt.js') },
   schema: { summary: 'print the JSON Schema of vouch.yaml', load: () => import('./commands/schema.js') },
   mcp: { summary: 'serve status and verification to agents over MCP (stdio)', load: () => import('./commands/mcp.js') },
+  card: { summary: 'task cards: a proof frozen at open, closing refused without a fresh PASS (see --help)', load: () => import('./commands/card.js') },
   sessions: { summary: 'agent sessions the gate has seen: allowed, blocked or ESCAPED', load: () => import('./commands/sessions.js') },
   install: { summary: 'wire vouch into Claude Code, Codex, git hooks or an MCP client (safely; see --help)', load: () => import('./commands/install.js') },
   uninstall: { summary: 'take back what install did, restoring the original bytes', load: () => import('./commands/uninstall.js') },

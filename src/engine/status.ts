@@ -54,7 +54,7 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
         statuses.push(make(check, 'UNKNOWN', 'spec_not_allowed', receipt, trust.value.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace'));
         continue;
       }
-      statuses.push(await judgeCurrent(ctx, check, receipt, ledger, signature, options.explain ?? true));
+      statuses.push(await judgeCurrent(ctx.workspace.root, check, receipt, ledger, signature, options.explain ?? true));
     }
     return { kind: 'ok', statuses };
   } finally {
@@ -62,8 +62,13 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
   }
 }
 
-async function judgeCurrent(
-  ctx: EngineContext,
+/**
+ * One check's standing: this receipt judged against the files under `root`
+ * as they are now. Exported for task cards, which judge the receipt their
+ * verdict names (not the check's latest) against the definition they froze.
+ */
+export async function judgeCurrent(
+  root: string,
   check: CheckDef,
   receipt: StoredReceipt | undefined,
   ledger: Ledger | undefined,
@@ -81,7 +86,7 @@ async function judgeCurrent(
     return make(check, 'STALE', 'definition_changed', receipt, 'the check definition changed since this receipt');
   }
   // A receipt for a run that never started covered only the inputs.
-  const now = computeFingerprint(ctx.workspace.root, check, body.ran ? ALL_GROUPS : INPUT_GROUPS);
+  const now = computeFingerprint(root, check, body.ran ? ALL_GROUPS : INPUT_GROUPS);
   // Problems come first: a symlink leading outside is not in any manifest,
   // so an equal digest alone must not vouch for the scope.
   const hard = now.problems.find((p) => p.reason !== 'artifact_missing');
