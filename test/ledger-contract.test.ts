@@ -304,6 +304,10 @@ function contract(name: string, backend: Backend): void {
       const entries = await all(ledger);
       expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(entries[3]!.state === 'live' && JSON.parse(entries[3]!.body).prev_hash).toBe(entries[2]!.hash);
+      // An event moved to another subject by its column alone is a row mismatch.
+      await raw(`UPDATE chain SET subject = 'c9' WHERE seq = ${event.seq + 1}`);
+      expect((await auditLedger(ledger, { keyring: new Map(), requireSignature: false })).findings.map((f) => [f.seq, f.code])).toEqual([[event.seq + 1, 'row_mismatch']]);
+      await raw(`UPDATE chain SET subject = 'c2' WHERE seq = ${event.seq + 1}`);
       await raw(`UPDATE chain SET body = replace(body, 'honest', 'forged') WHERE seq = ${event.seq}`);
       expect((await ledger.events('card', 'c1'))[0]!.intact).toBe(false);
       expect((await auditLedger(ledger, { keyring: new Map(), requireSignature: false })).findings.map((f) => [f.seq, f.code])).toEqual([[event.seq, 'body_altered']]);

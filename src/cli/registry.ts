@@ -28,6 +28,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   'verify-receipt': { summary: 'check an exported bundle offline with a public key', load: () => import('./commands/verify-receipt.js') },
   schema: { summary: 'print the JSON Schema of vouch.yaml', load: () => import('./commands/schema.js') },
   mcp: { summary: 'serve status and verification to agents over MCP (stdio)', load: () => import('./commands/mcp.js') },
+  card: { summary: 'task cards: a proof frozen at open, closing refused without a fresh PASS (see --help)', load: () => import('./commands/card.js') },
   db: { summary: 'create or upgrade the schema of a PostgreSQL ledger (db migrate, db status)', load: () => import('./commands/db.js') },
   serve: { summary: 'the verifier service: HTTP API, tokens, its own trust list (needs PostgreSQL)', load: () => import('./commands/serve.js') },
   worker: { summary: 'run jobs for the verifier service, signed with its key (scale out: any number)', load: () => import('./commands/worker.js') },

@@ -4,9 +4,14 @@ import type { Ledger } from '../ledger/ledger.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
 import { diffManifests, onlyGroups } from '../scope/manifest.js';
 import type { CheckDef } from '../spec/model.js';
-import type { EngineContext } from './context.js';
 import { computeFingerprint, INPUT_GROUPS } from './fingerprint.js';
 import { describeChanges } from './verdict.js';
+
+/** Where the verifier keys come from: `verifier_key` in the spec, and the public keys in VOUCH_HOME/keys. */
+export interface Verifiers {
+  readonly home: string;
+  readonly verifierKey: string | null;
+}
 
 export interface RemoteJudgement {
   readonly status: Status;
@@ -31,11 +36,12 @@ const BOUND = ['check_id', 'definition_digest', 'spec_sha256', 'manifest_digest'
  * copy must agree with it, and the sources and tests must still be the ones
  * it verified. Artifacts are not compared: they were built on the verifier.
  */
-export async function judgeRemote(ctx: EngineContext, check: CheckDef, receipt: StoredReceipt, ledger: Ledger | undefined): Promise<RemoteJudgement> {
+export async function judgeRemote(root: string, check: CheckDef, receipt: StoredReceipt, ledger: Ledger | undefined, verifiers: Verifiers | undefined): Promise<RemoteJudgement> {
   const body = receipt.body;
   const remote = body.remote!;
+  if (!verifiers) return { status: 'UNKNOWN', reason: 'signature_untrusted', detail: 'a remote receipt, and no verifier key to check it against here' };
   const [{ verifySignedBody }, { verifierKeyring }] = await Promise.all([import('../remote/bind.js'), import('../remote/pinned.js')]);
-  const signed = verifySignedBody(remote.body, remote.signature, verifierKeyring(ctx.home, ctx.spec.verifierKey));
+  const signed = verifySignedBody(remote.body, remote.signature, verifierKeyring(verifiers.home, verifiers.verifierKey));
   if (!signed.ok) {
     return signed.why === 'untrusted'
       ? { status: 'UNKNOWN', reason: 'signature_untrusted', detail: `remote receipt ${signed.detail}: pin it with verifier_key in vouch.yaml or its .pub in VOUCH_HOME/keys` }
@@ -52,7 +58,7 @@ export async function judgeRemote(ctx: EngineContext, check: CheckDef, receipt: 
   }
   const manifest = await ledger?.getManifest(body.manifest_digest);
   if (!manifest) return { status: 'UNKNOWN', reason: 'ledger_corrupt', detail: 'the manifest of the remote receipt is missing or damaged in the ledger', verifier };
-  const now = computeFingerprint(ctx.workspace.root, check, INPUT_GROUPS);
+  const now = computeFingerprint(root, check, INPUT_GROUPS);
   const hard = now.problems[0];
   if (hard) return { status: 'UNKNOWN', reason: hard.reason, detail: `${hard.path}: ${hard.detail}`, verifier, fingerprint: now.digest };
   const changed = diffManifests(onlyGroups(manifest, INPUT_GROUPS), now.manifest);

@@ -2,11 +2,12 @@ import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
+import type { Actor, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
 import { isInside } from '../scope/scan.js';
-import type { CheckDef } from '../spec/model.js';
+import type { CheckDef, Spec } from '../spec/model.js';
+import type { Workspace } from '../workspace/find.js';
 import { trustState } from '../trust/trust.js';
 import { VERSION } from '../version.js';
 import type { EngineContext, VerifyEvent } from './context.js';
@@ -28,16 +29,13 @@ export interface VerifyOptions {
   readonly onEvent?: (event: VerifyEvent) => void;
   /** Opens (creating if needed) the ledger; called only once trust is settled. */
   readonly openLedger: () => Ledger;
-  /**
-   * The verifier service runs a job under its own authority: it has already
-   * checked the spec's hash against its own trust list, signs with its own
-   * key whatever the spec names, and may confine each check (bubblewrap).
-   */
-  readonly service?: ServiceRun;
 }
 
+/**
+ * How the verifier service runs a job's checks: the record every receipt
+ * carries (job, sandbox), and a wrapper that starts each command confined.
+ */
 export interface ServiceRun {
-  readonly sign: Signer;
   readonly record: ServiceRecord;
   readonly wrap?: (command: readonly string[], cwd: string) => readonly string[];
 }
@@ -53,33 +51,58 @@ export type VerifyResult =
  * nothing unless the spec's exact bytes were allowed for this workspace.
  */
 export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef[], options: VerifyOptions): Promise<VerifyResult> {
-  let sign: Signer | undefined = options.service?.sign;
-  if (!options.service) {
-    const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
-    if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
-    if (trust.value.kind !== 'allowed') return { kind: 'not_allowed', trust: trust.value.kind };
-    // An unusable signing key stops the run before anything starts: a receipt
-    // that cannot be signed as the spec asks would count for nothing.
-    const key = signingKeyFor(ctx.home, ctx.env, ctx.spec, ctx.workspace.root);
-    if (!key.ok) return { kind: 'trust_error', problem: key.error };
-    sign = key.value ? signerFor(key.value) : undefined;
-  }
+  const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
+  if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
+  if (trust.value.kind !== 'allowed') return { kind: 'not_allowed', trust: trust.value.kind };
+  // An unusable signing key stops the run before anything starts: a receipt
+  // that cannot be signed as the spec asks would count for nothing.
+  const key = signingKeyFor(ctx.home, ctx.env, ctx.spec, ctx.workspace.root);
+  if (!key.ok) return { kind: 'trust_error', problem: key.error };
+  const sign = key.value ? signerFor(key.value) : undefined;
 
-  const ledger = options.openLedger();
+  const receipts = await runChecks(ctx, checks, options.openLedger(), { ...(sign && { sign }), ...(options.signal && { signal: options.signal }), ...(options.onEvent && { onEvent: options.onEvent }) });
+  return { kind: 'ran', receipts };
+}
+
+/** What running a check needs from its caller: where, with which settings, for whom. */
+export interface RunContext {
+  readonly workspace: Pick<Workspace, 'root'>;
+  /** The spec the definitions come from: its hash is recorded, its excerpt size applied. */
+  readonly spec: Pick<Spec, 'sha256' | 'excerptBytes'>;
+  readonly actor: Actor;
+  readonly env: NodeJS.ProcessEnv;
+  readonly now?: () => Date;
+}
+
+export interface RunOptions {
+  readonly sign?: Signer;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (event: VerifyEvent) => void;
+  /** Set by the verifier service, which has checked the spec against its own trust list and signs with its own key. */
+  readonly service?: ServiceRun;
+}
+
+/**
+ * Runs the given check definitions one after another and appends one
+ * receipt per execution. It decides nothing about trust or keys: callers do
+ * (verifyChecks for the spec as it is now; a task card for the definitions
+ * it froze when it opened, from a spec allowed then).
+ */
+export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: Ledger, options: RunOptions = {}): Promise<StoredReceipt[]> {
   const git = gitState(ctx.workspace.root);
   const receipts: StoredReceipt[] = [];
   for (const [index, check] of checks.entries()) {
     if (options.signal?.aborted) break;
     options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
-    const receipt = await verifyOne(ctx, check, ledger, git, options.signal, sign, options.service);
+    const receipt = await verifyOne(ctx, check, ledger, git, options.signal, options.sign, options.service);
     receipts.push(receipt);
     options.onEvent?.({ kind: 'check_finished', check, receipt });
   }
-  return { kind: 'ran', receipts };
+  return receipts;
 }
 
 async function verifyOne(
-  ctx: EngineContext,
+  ctx: RunContext,
   check: CheckDef,
   ledger: Ledger,
   git: Promise<GitState | null>,
@@ -155,7 +178,7 @@ interface DraftInput {
   readonly service: ServiceRecord | undefined;
 }
 
-function draft(ctx: EngineContext, check: CheckDef, input: DraftInput): ReceiptDraft {
+function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraft {
   const run = input.run;
   const exited = run?.kind === 'exited' ? run : undefined;
   return {

@@ -10,6 +10,8 @@ export interface HookPayload {
   readonly cwd: string | null;
   readonly stopHookActive: boolean;
   readonly agentId: string | null;
+  /** The subagent's type (Claude Code's agent_type: the name of a .claude/agents/ definition), null for the main agent. */
+  readonly agentType: string | null;
   readonly toolName: string | null;
   readonly toolInput: unknown;
   readonly toolResponse: unknown;
@@ -40,6 +42,7 @@ export function parsePayload(text: string): PayloadResult {
       cwd: text_('cwd'),
       stopHookActive: record.stop_hook_active === true,
       agentId: text_('agent_id'),
+      agentType: text_('agent_type'),
       toolName: text_('tool_name'),
       toolInput: record.tool_input,
       toolResponse: record.tool_response,

@@ -64,6 +64,12 @@ export type LedgerEntry =
       readonly hash: string;
       readonly body: string;
       readonly signature: string | null;
+      /**
+       * The subject column of a card or dispatch event, as stored (null for
+       * other kinds). Optional so that a backend without it still compiles;
+       * when present, audit checks it against the body.
+       */
+      readonly subject?: string | null;
     }
   | { readonly state: 'pruned'; readonly seq: number; readonly id: string; readonly hash: string; readonly gcId: string };
 

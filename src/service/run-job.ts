@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unpackTarGz } from '../archive/unpack.js';
 import { sha256 } from '../core/digest.js';
-import { verifyChecks } from '../engine/verify.js';
+import { runChecks } from '../engine/verify.js';
 import type { Signer } from '../ledger/ledger.js';
 import { SPEC_FILE, parseSpec } from '../spec/load.js';
 import { workspaceAt } from '../workspace/find.js';
@@ -69,19 +69,15 @@ export async function runJob(job: ClaimedJob, runner: JobRunner, signal: AbortSi
     mkdirSync(tmp);
     const ledger = new CollectingLedger();
     const env = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: tmp, LANG: 'C.UTF-8' };
-    await verifyChecks(
-      { workspace: workspaceAt(tree), spec, home, actor: 'service', env },
-      checks.filter((check) => check !== undefined),
-      {
-        openLedger: () => ledger,
-        signal,
-        service: {
-          sign: runner.sign,
-          record: { job: job.id, sandbox: runner.sandbox.record },
-          ...(runner.sandbox.wrapFor && { wrap: runner.sandbox.wrapFor(base) }),
-        },
+    // The trust decision (this server's list) and the key (this server's) were made here, not by the spec.
+    await runChecks({ workspace: workspaceAt(tree), spec, actor: 'service', env }, checks.filter((check) => check !== undefined), ledger, {
+      sign: runner.sign,
+      signal,
+      service: {
+        record: { job: job.id, sandbox: runner.sandbox.record },
+        ...(runner.sandbox.wrapFor && { wrap: runner.sandbox.wrapFor(base) }),
       },
-    );
+    });
     // Stopped by the worker's own shutdown: the job goes back to the queue, its partial receipts are dropped.
     if (stopping()) return { kind: 'stopped' };
     return { kind: 'ran', receipts: ledger.pending };

@@ -55,6 +55,7 @@ export interface EntryRow {
   body: string | null;
   signature: string | null;
   gc_id: string | null;
+  subject: string | null;
 }
 
 export function toEntry(row: EntryRow): LedgerEntry {
@@ -69,5 +70,6 @@ export function toEntry(row: EntryRow): LedgerEntry {
     hash: row.hash,
     body: row.body ?? '',
     signature: row.signature,
+    subject: row.subject,
   };
 }

@@ -313,9 +313,9 @@ export class PgLedger implements Ledger {
           (
             await this.pool.query<EntryRow>(
               `SELECT * FROM (
-                 SELECT 'live' AS state, seq, id, kind, check_id, manifest, hash, body, signature, NULL AS gc_id FROM chain
+                 SELECT 'live' AS state, seq, id, kind, check_id, manifest, hash, body, signature, NULL AS gc_id, subject FROM chain
                  UNION ALL
-                 SELECT 'pruned' AS state, seq, id, NULL, NULL, NULL, hash, NULL, NULL, gc_id FROM pruned
+                 SELECT 'pruned' AS state, seq, id, NULL, NULL, NULL, hash, NULL, NULL, gc_id, NULL FROM pruned
                ) AS positions
                WHERE (seq, state) > ($1::bigint, $2::text)
                ORDER BY seq, state COLLATE "C" LIMIT $3`,
