@@ -67,7 +67,7 @@ export async function judgeCompletion(root: string, home: string, ledger: Ledger
     if (!check) {
       return refuse({ code: 'card_stale', message: `the proof script ${view.proof.kind === 'script' ? view.proof.path : ''} cannot be read now, so the PASS cannot be judged fresh`, hint: 'the verifier restores the script as it was bound' });
     }
-    const status = await judgeCurrent(root, check, receipt, ledger, judge, true);
+    const status = await judgeCurrent(root, check, receipt, ledger, judge, true, { home, verifierKey: null });
     if (status.status === 'STALE') {
       return refuse({
         code: 'card_stale',

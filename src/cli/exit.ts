@@ -23,6 +23,7 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'ledger_corrupt':
     case 'ledger_unreadable':
     case 'ledger_too_new':
+    case 'ledger_schema_behind':
     case 'trust_store':
     case 'spec_exists':
     case 'write_failed':

@@ -23,6 +23,8 @@ export type ProblemCode =
   | 'ledger_unreadable'
   /** The ledger was written by a newer vouch. */
   | 'ledger_too_new'
+  /** A PostgreSQL ledger's schema is older than this vouch (or absent): `vouch db migrate`. */
+  | 'ledger_schema_behind'
   /** The trust store under VOUCH_HOME could not be read or written. */
   | 'trust_store'
   /** `init --write` found a spec already there. */

@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { Actor, ReceiptDraft, StoredReceipt } from '../receipt/receipt.js';
+import type { Actor, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
 import { isInside } from '../scope/scan.js';
@@ -29,6 +29,15 @@ export interface VerifyOptions {
   readonly onEvent?: (event: VerifyEvent) => void;
   /** Opens (creating if needed) the ledger; called only once trust is settled. */
   readonly openLedger: () => Ledger;
+}
+
+/**
+ * How the verifier service runs a job's checks: the record every receipt
+ * carries (job, sandbox), and a wrapper that starts each command confined.
+ */
+export interface ServiceRun {
+  readonly record: ServiceRecord;
+  readonly wrap?: (command: readonly string[], cwd: string) => readonly string[];
 }
 
 export type VerifyResult =
@@ -69,6 +78,8 @@ export interface RunOptions {
   readonly sign?: Signer;
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: VerifyEvent) => void;
+  /** Set by the verifier service, which has checked the spec against its own trust list and signs with its own key. */
+  readonly service?: ServiceRun;
 }
 
 /**
@@ -83,7 +94,7 @@ export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], le
   for (const [index, check] of checks.entries()) {
     if (options.signal?.aborted) break;
     options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
-    const receipt = await verifyOne(ctx, check, ledger, git, options.signal, options.sign);
+    const receipt = await verifyOne(ctx, check, ledger, git, options.signal, options.sign, options.service);
     receipts.push(receipt);
     options.onEvent?.({ kind: 'check_finished', check, receipt });
   }
@@ -97,6 +108,7 @@ async function verifyOne(
   git: Promise<GitState | null>,
   signal: AbortSignal | undefined,
   sign: Signer | undefined,
+  service: ServiceRun | undefined,
 ): Promise<StoredReceipt> {
   const append = { ...(sign && { sign }) };
   const now = ctx.now ?? (() => new Date());
@@ -109,7 +121,7 @@ async function verifyOne(
   if (refusal !== undefined || !cwd.ok) {
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(
-      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null }),
+      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null, service: service?.record }),
       before.manifest,
       append,
     );
@@ -125,11 +137,12 @@ async function verifyOne(
     timeoutMs: check.timeout * 1000,
     captureWindow: CAPTURE_WINDOW,
     ...(signal && { signal }),
+    ...(service?.wrap && { wrap: service.wrap }),
   });
   const after = computeFingerprint(root, check, ALL_GROUPS);
   const judgement = judgeRun(outcome, before, after, check.expect, root);
   return ledger.appendReceipt(
-    draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable }),
+    draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, service: service?.record }),
     after.manifest,
     append,
   );
@@ -162,6 +175,7 @@ interface DraftInput {
   readonly git: GitState | null;
   readonly run: RunOutcome | null;
   readonly executable: string | null;
+  readonly service: ServiceRecord | undefined;
 }
 
 function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraft {
@@ -200,5 +214,6 @@ function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraf
     platform: { os: process.platform, arch: process.arch, node: process.version },
     git: input.git,
     actor: ctx.actor,
+    ...(input.service && { service: input.service }),
   };
 }

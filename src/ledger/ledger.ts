@@ -124,10 +124,13 @@ export type FindResult =
   | { readonly kind: 'none' }
   | { readonly kind: 'ambiguous'; readonly ids: readonly string[] };
 
-/** Raised by a backend for damage it cannot work around; mapped to a Problem at the edge. */
+/**
+ * Raised by a backend for damage it cannot work around; mapped to a Problem at the edge.
+ * `schema_behind`: a PostgreSQL ledger whose schema `vouch db migrate` has not brought up to date.
+ */
 export class LedgerError extends Error {
   constructor(
-    readonly kind: 'corrupt' | 'unreadable' | 'too_new',
+    readonly kind: 'corrupt' | 'unreadable' | 'too_new' | 'schema_behind',
     message: string,
     readonly path: string,
     options?: { cause?: unknown },

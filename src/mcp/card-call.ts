@@ -3,7 +3,7 @@ import type { CardContext } from '../cards/context.js';
 import type { CardView } from '../cards/fold.js';
 import { CARD_ID_PATTERN } from '../cards/store.js';
 import { actorOf } from '../cards/roles.js';
-import { openLedgerForRead, openLedgerForWrite } from '../cli/session.js';
+import { ledgerOfWorkspace, openLedgerForRead, openLedgerForWrite } from '../cli/session.js';
 import { fail } from '../core/problem.js';
 import type { WorkspaceCall } from './workspace-call.js';
 
@@ -36,8 +36,8 @@ export function cardContextOf(call: WorkspaceCall): CardContext {
     home: call.home,
     env: call.env,
     by: by.value,
-    openLedgerForWrite: () => openLedgerForWrite(call.workspace),
-    openLedgerForRead: () => openLedgerForRead(call.workspace),
+    openLedgerForWrite: () => openLedgerForWrite(ledgerOfWorkspace(call.env, call.workspace)),
+    openLedgerForRead: () => openLedgerForRead(ledgerOfWorkspace(call.env, call.workspace)),
     signal: call.signal,
   };
 }

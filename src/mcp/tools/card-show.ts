@@ -3,7 +3,7 @@ import { judgeCompletion } from '../../cards/completion.js';
 import { isClosed } from '../../cards/fold.js';
 import { cardToActOn, notFound } from '../../cards/load.js';
 import { cardJson } from '../../cards/read.js';
-import { openLedgerForRead } from '../../cli/session.js';
+import { ledgerOfWorkspace, openLedgerForRead } from '../../cli/session.js';
 import { cardContextOf, cardId, cardLines, cardOutput } from '../card-call.js';
 import { answer, defineTool } from '../tool.js';
 
@@ -19,7 +19,7 @@ export const cardShowTool = defineTool({
   readOnly: true,
   async run(args, call) {
     const ctx = cardContextOf(call);
-    const ledger = openLedgerForRead(call.workspace);
+    const ledger = openLedgerForRead(ledgerOfWorkspace(call.env, call.workspace));
     if (!ledger) return notFound(args.card_id);
     try {
       const view = await cardToActOn(ctx, ledger, args.card_id);

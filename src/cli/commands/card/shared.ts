@@ -4,7 +4,7 @@ import { fail } from '../../../core/problem.js';
 import { vouchHome } from '../../../workspace/home.js';
 import type { Workspace } from '../../../workspace/find.js';
 import type { Cli } from '../../io.js';
-import { openLedgerForRead, openLedgerForWrite, workspaceOf } from '../../session.js';
+import { ledgerOfWorkspace, openLedgerForRead, openLedgerForWrite, workspaceOf } from '../../session.js';
 
 /** The card engine's context for one CLI invocation: the workspace, and who acts (VOUCH_ROLE, or the default). */
 export function cardContext(cli: Cli, workspace: Workspace = workspaceOf(cli)): CardContext {
@@ -15,8 +15,8 @@ export function cardContext(cli: Cli, workspace: Workspace = workspaceOf(cli)): 
     home: vouchHome(cli.io.env),
     env: cli.io.env,
     by: by.value,
-    openLedgerForWrite: () => openLedgerForWrite(workspace),
-    openLedgerForRead: () => openLedgerForRead(workspace),
+    openLedgerForWrite: () => openLedgerForWrite(ledgerOfWorkspace(cli.io.env, workspace)),
+    openLedgerForRead: () => openLedgerForRead(ledgerOfWorkspace(cli.io.env, workspace)),
     ...(cli.io.signal && { signal: cli.io.signal }),
   };
 }

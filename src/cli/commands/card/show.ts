@@ -8,7 +8,7 @@ import { vouchHome } from '../../../workspace/home.js';
 import { parse } from '../../args.js';
 import { EXIT } from '../../exit.js';
 import { err, json, out, type Cli } from '../../io.js';
-import { openLedgerForRead, workspaceOf } from '../../session.js';
+import { ledgerOfWorkspace, openLedgerForRead, workspaceOf } from '../../session.js';
 import { cardIdArg } from './shared.js';
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
@@ -17,7 +17,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   checkCardId(id);
   const workspace = workspaceOf(cli);
   const home = vouchHome(cli.io.env);
-  const ledger = openLedgerForRead(workspace);
+  const ledger = openLedgerForRead(ledgerOfWorkspace(cli.io.env, workspace));
   if (!ledger) return notFound(id);
   try {
     const loaded = await cardView(ledger, home, id);
