@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The executable: wires the real process to main(). Everything testable lives in cli/main.ts.
+import { realpathSync } from 'node:fs';
 import { main } from './cli/main.js';
 
 const stop = new AbortController();
@@ -25,5 +26,6 @@ const code = await main(process.argv.slice(2), {
   signal: stop.signal,
   // Built beside this file by scripts/build.mjs.
   hashWorker: new URL('./hash-worker.js', import.meta.url),
+  ...(process.argv[1] && { self: { node: process.execPath, entry: realpathSync(process.argv[1]) } }),
 });
 process.exitCode = stop.signal.aborted ? (stop.signal.reason === 'SIGINT' ? 130 : 143) : code;

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { specJsonSchema } from '../src/spec/json-schema.js';
 import { VERSION } from '../src/version.js';
@@ -13,7 +14,7 @@ describe('the CLI', () => {
 
   it('lists every command in --help', async () => {
     const help = (await new Rig().run(['--help'])).stdout;
-    for (const command of ['init', 'allow', 'deny', 'checks', 'verify', 'status', 'show', 'log', 'gc', 'schema']) {
+    for (const command of ['init', 'allow', 'deny', 'checks', 'verify', 'status', 'show', 'log', 'gc', 'keys', 'audit', 'export', 'verify-receipt', 'schema', 'mcp', 'sessions', 'install', 'uninstall', 'hook']) {
       expect(help).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
   });
@@ -45,6 +46,24 @@ describe('the CLI', () => {
     expect((await rig.run(['status', '--json'], { cwd: rig.path('src/deep') })).json().checks[0].id).toBe('t');
     expect((await rig.run(['-C', rig.root, 'status', '--json'], { cwd: '/' })).json().checks[0].id).toBe('t');
     expect((await rig.run(['status', '-C', rig.root, '--json'], { cwd: '/' })).json().checks[0].id).toBe('t');
+  });
+
+  it('status and verify enter the workspace root only after resolving what the caller named from its own directory (-C, VOUCH_HOME)', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    expect((await rig.run(['keys', 'generate'])).code).toBe(0);
+    await rig.spec('version: 1\nsigning_key: default\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    // From the directory holding ws/ and home/, both named relatively.
+    const base = dirname(rig.root);
+    const relative = { cwd: base, env: { VOUCH_HOME: basename(rig.home) } };
+    for (let i = 0; i < 3; i++) {
+      const verified = await rig.run(['-C', basename(rig.root), 'verify', '--json'], relative);
+      expect(verified.code, verified.stderr).toBe(0);
+    }
+    const status = await rig.run(['status', '-C', basename(rig.root), '--json'], relative);
+    expect(status.json().checks[0]).toMatchObject({ status: 'PASS', reason: 'ok' });
+    // The key, the trust record and the caches were found in ./home, never in ws/home.
+    expect(existsSync(join(rig.root, basename(rig.home)))).toBe(false);
+    expect(existsSync(join(rig.home, 'cache.key'))).toBe(true);
   });
 
   it('an invalid spec is exit 2 for status and verify, with the location', async () => {

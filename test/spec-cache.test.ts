@@ -2,7 +2,9 @@ import { createHash, createHmac } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rows } from './helpers/ledger-db.js';
 import { Rig } from './helpers/rig.js';
+import { signedWorkspace } from './helpers/signed.js';
 
 const SPEC = 'version: 1\nchecks:\n  - {id: t, run: ["false"], sources: ["src/**"]}\n';
 
@@ -33,7 +35,7 @@ describe('the spec cache', () => {
     expect(existsSync(cacheFile(rig))).toBe(true);
     // Proof that it is what answers: a cache in VOUCH_HOME signed with the
     // user's own key is believed (VOUCH_HOME is the boundary, as for trust).
-    forge(rig, readFileSync(join(rig.home, 'cache.key')), (body) => (body.checks[0].run = ['true']));
+    forge(rig, readFileSync(join(rig.home, 'cache.key')), (body) => (body.spec.checks[0].run = ['true']));
     expect(await verdict(rig)).toBe('PASS');
   });
 
@@ -42,7 +44,7 @@ describe('the spec cache', () => {
     await rig.spec(SPEC);
     await rig.run(['verify']);
     await rig.run(['verify']);
-    forge(rig, Buffer.alloc(32, 1), (body) => (body.checks[0].run = ['true']));
+    forge(rig, Buffer.alloc(32, 1), (body) => (body.spec.checks[0].run = ['true']));
     expect(await verdict(rig)).toBe('FAIL');
   });
 
@@ -52,7 +54,7 @@ describe('the spec cache', () => {
     await rig.run(['verify']);
     await rig.run(['verify']);
     forge(rig, readFileSync(join(rig.home, 'cache.key')), (body) => {
-      body.checks[0].run = ['true'];
+      body.spec.checks[0].run = ['true'];
       body.build = 'another-build';
     });
     expect(await verdict(rig)).toBe('FAIL');
@@ -84,5 +86,14 @@ describe('the spec cache', () => {
     expect((await rig.run(['status', '--json'])).json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'spec_not_allowed' });
     await rig.run(['allow']);
     expect(await verdict(rig)).toBe('PASS');
+  });
+
+  it('a hit keeps every field of the spec, not only the checks: receipts made from it are still signed', async () => {
+    // The first verify creates .vouch/, the second writes the cache, the third is answered by it.
+    const rig = await signedWorkspace(new Rig(), 3);
+    expect(existsSync(cacheFile(rig))).toBe(true);
+    const signatures = rows(rig).map((row) => row.signature);
+    expect(signatures).toHaveLength(3);
+    expect(signatures.every((signature) => signature !== null)).toBe(true);
   });
 });

@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { BUILD_ID } from '../build-id.js';
 import { sha256 as digest, type Sha256 } from '../core/digest.js';
-import type { CheckDef, Spec } from '../spec/model.js';
+import type { Spec } from '../spec/model.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 /**
  * Beside the trust record, in VOUCH_HOME, not in the workspace: whoever can
@@ -21,8 +21,8 @@ interface Cached {
   readonly build: string;
   readonly root: string;
   readonly spec_sha256: Sha256;
-  readonly checks: readonly CheckDef[];
-  readonly excerpt_bytes: number;
+  /** Every field of the validated spec but where it was read and its hash, which a hit takes from now. */
+  readonly spec: Omit<Spec, 'path' | 'sha256'>;
 }
 
 /**
@@ -54,13 +54,14 @@ export function cachedSpec(home: string, root: string, key: Buffer, specPath: st
     return undefined;
   }
   if (cached.v !== FORMAT || cached.build !== BUILD_ID || cached.root !== root || cached.spec_sha256 !== sha256) return undefined;
-  return { path: specPath, sha256, checks: cached.checks, excerptBytes: cached.excerpt_bytes };
+  return { ...cached.spec, path: specPath, sha256 };
 }
 
 /** Remembers a validated spec (best effort: a cache that cannot be written costs only time). */
 export function rememberSpec(home: string, root: string, key: Buffer, spec: Spec): void {
   if (BUILD_ID === undefined) return;
-  const cached: Cached = { v: FORMAT, build: BUILD_ID, root, spec_sha256: spec.sha256, checks: spec.checks, excerpt_bytes: spec.excerptBytes };
+  const { path: _path, sha256: _sha256, ...rest } = spec;
+  const cached: Cached = { v: FORMAT, build: BUILD_ID, root, spec_sha256: spec.sha256, spec: rest };
   const body = JSON.stringify(cached);
   const file = cacheFile(home, root);
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;

@@ -13,6 +13,15 @@ export interface CliIo {
   readonly signal?: AbortSignal;
   /** The built hash worker script, next to the executable; absent, files are hashed on the main thread only. */
   readonly hashWorker?: URL;
+  /** How this vouch was started, for configuration entries that must work without PATH. */
+  readonly self?: VouchExecutable;
+}
+
+export interface VouchExecutable {
+  /** Absolute path of the Node.js binary running vouch. */
+  readonly node: string;
+  /** Real absolute path of vouch's entry script (dist/cli.js), symlinks resolved. */
+  readonly entry: string;
 }
 
 /** Global options, parsed before the command name (and accepted after it too). */

@@ -16,5 +16,12 @@ export function ledgerProblem(error: LedgerError): Problem {
       return { code: 'ledger_unreadable', message: error.message, where: error.path, hint: 'check the permissions of .vouch/ and that the disk is not full' };
     case 'too_new':
       return { code: 'ledger_too_new', message: error.message, where: error.path, hint: 'upgrade vouch' };
+    case 'schema_behind':
+      return {
+        code: 'ledger_schema_behind',
+        message: `the PostgreSQL ledger is not ready: ${error.message}`,
+        where: error.path,
+        hint: 'an operator runs `vouch db migrate` (with the same VOUCH_LEDGER or ledger:) once per schema and after each vouch upgrade',
+      };
   }
 }

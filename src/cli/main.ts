@@ -17,7 +17,7 @@ usage: vouch [-C DIR] [--no-color] <command> [options]
 
 commands:
 ${Object.entries(COMMANDS)
-  .map(([name, entry]) => `  ${name.padEnd(8)} ${entry.summary}`)
+  .map(([name, entry]) => `  ${name.padEnd(Math.max(...Object.keys(COMMANDS).map((n) => n.length)))} ${entry.summary}`)
   .join('\n')}
 
 global options:
@@ -27,8 +27,10 @@ global options:
   -V, --version   print the version
 
 exit codes: 0 every selected blocking check PASS · 1 some FAIL, STALE or UNKNOWN
-            2 usage, spec or ledger problem · 70 internal error (a bug)
-environment: VOUCH_HOME (trust and keys; default $XDG_CONFIG_HOME/vouch or ~/.config/vouch)`;
+            2 usage, spec or ledger problem · 4 a task card refused the act · 70 internal error (a bug)
+environment: VOUCH_HOME (trust and keys; default $XDG_CONFIG_HOME/vouch or ~/.config/vouch)
+             VOUCH_SIGNING_KEY (the key name receipts are signed with; overrides signing_key)
+             VOUCH_ROLE (task cards: worker, verifier, coordinator or owner; see \`vouch card --help\`)`;
 
 /** Runs one invocation; returns the exit code. Nothing here calls process.exit. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {

@@ -1,6 +1,8 @@
-// The session helpers of every command (workspace-session.ts), plus the
-// eager spec loader for commands that always validate vouch.yaml in full.
+// The session helpers of every command (workspace-session.ts), plus what
+// needs the spec parsed in full: the eager spec loader, and the ledger of a
+// command that holds only a workspace.
 import { fail } from '../core/problem.js';
+import { ledgerLocation, type LedgerLocation } from '../ledger/location.js';
 import { loadSpec } from '../spec/load.js';
 import type { Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
@@ -12,4 +14,14 @@ export { ledgerProblem } from './ledger-problem.js';
 export function specOf(workspace: Workspace, cli: Cli): Spec {
   const loaded = loadSpec(workspace.specPath, cli.io.cwd);
   return loaded.ok ? loaded.value : fail(loaded.error);
+}
+
+/**
+ * The ledger, for commands that read receipts by id and need no valid spec
+ * (`show`): the spec's `ledger:` counts when the spec loads.
+ */
+export function ledgerOfWorkspace(env: NodeJS.ProcessEnv, workspace: Workspace): LedgerLocation {
+  const loaded = env.VOUCH_LEDGER ? undefined : loadSpec(workspace.specPath);
+  const at = ledgerLocation(env, workspace.stateDir, loaded?.ok ? loaded.value.ledger : null);
+  return at.ok ? at.value : fail(at.error);
 }

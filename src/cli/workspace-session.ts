@@ -2,14 +2,14 @@
 // without the YAML parser and schema validator: the hot commands (status,
 // verify, hooks) load those only when the spec changed (specForRun).
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { cacheKey } from '../cache/key.js';
 import { cachedSpec, rememberSpec } from '../cache/spec-cache.js';
 import { sha256 } from '../core/digest.js';
 import { fail } from '../core/problem.js';
 import type { EngineContext } from '../engine/context.js';
 import { LedgerError, type Ledger } from '../ledger/ledger.js';
-import { openSqliteLedger } from '../ledger/sqlite/sqlite-ledger.js';
+import { describeLocation, ledgerLocation, type LedgerLocation } from '../ledger/location.js';
+import { openLedgerAt } from '../ledger/open-at.js';
 import type { Actor } from '../receipt/receipt.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import { findWorkspace, type Workspace } from '../workspace/find.js';
@@ -45,7 +45,7 @@ export function enterWorkspace(workspace: Workspace): boolean {
 }
 
 /** The checks named on the command line (all when none), or a usage problem naming the unknown one. */
-export function selectChecks(spec: Spec, ids: readonly string[]): CheckDef[] {
+export function selectChecks(spec: Spec, ids: readonly string[], hint = 'run `vouch checks` to list them'): CheckDef[] {
   if (ids.length === 0) return [...spec.checks];
   const known = spec.checks.map((check) => check.id);
   return [...new Set(ids)].map((id) => {
@@ -57,13 +57,20 @@ export function selectChecks(spec: Spec, ids: readonly string[]): CheckDef[] {
       message: `no check "${id}" in vouch.yaml${guess ? ` (did you mean "${guess}"?)` : ''}`,
       expected: `one of: ${known.join(', ')}`,
       found: id,
-      hint: 'run `vouch checks` to list them',
+      hint,
     });
   });
 }
 
-export function ledgerPath(workspace: Workspace): string {
-  return join(workspace.stateDir, 'ledger.db');
+/** The ledger this invocation uses: VOUCH_LEDGER, else `ledger:` in the spec, else `.vouch/ledger.db`. */
+export function ledgerOf(env: NodeJS.ProcessEnv, workspace: Workspace, spec: Spec): LedgerLocation {
+  const at = ledgerLocation(env, workspace.stateDir, spec.ledger);
+  return at.ok ? at.value : fail(at.error);
+}
+
+/** Where the ledger is, for people (a path, or a URL with the password masked). */
+export function ledgerName(at: LedgerLocation): string {
+  return describeLocation(at);
 }
 
 function guarded<T>(open: () => T): T {
@@ -75,12 +82,14 @@ function guarded<T>(open: () => T): T {
   }
 }
 
-export function openLedgerForWrite(workspace: Workspace): Ledger {
-  return guarded(() => openSqliteLedger(ledgerPath(workspace), { create: true })!);
+/** Opens (creating an SQLite file if needed) the ledger to append to. A PostgreSQL ledger connects on first use. */
+export function openLedgerForWrite(at: LedgerLocation): Ledger {
+  return guarded(() => openLedgerAt(at, true)!);
 }
 
-export function openLedgerForRead(workspace: Workspace): Ledger | undefined {
-  return guarded(() => openSqliteLedger(ledgerPath(workspace), { create: false }));
+/** Opens the ledger to read; undefined when an SQLite ledger was never created (nothing recorded yet). */
+export function openLedgerForRead(at: LedgerLocation): Ledger | undefined {
+  return guarded(() => openLedgerAt(at, false));
 }
 
 /**

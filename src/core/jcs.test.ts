@@ -1,5 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalize } from './jcs.js';
+
+// The official vectors of RFC 8785's author (see test/fixtures/jcs/README.md).
+const VECTORS = join(import.meta.dirname, '../../test/fixtures/jcs');
+const vectorNames = readdirSync(join(VECTORS, 'output')).filter((name) => name.endsWith('.json'));
+
+describe('canonicalize against the cyberphone/json-canonicalization test vectors', () => {
+  it('has the vectors to run', () => {
+    expect(vectorNames.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each(vectorNames)('%s: byte-exact output', (name) => {
+    const input = readFileSync(join(VECTORS, 'input', name), 'utf8');
+    const expected = readFileSync(join(VECTORS, 'output', name));
+    expect(Buffer.from(canonicalize(JSON.parse(input)), 'utf8').equals(expected)).toBe(true);
+    expect(canonicalize(JSON.parse(input))).toBe(expected.toString('utf8'));
+  });
+});
 
 describe('canonicalize (RFC 8785)', () => {
   it.each([

@@ -30,6 +30,13 @@ export type Reason =
   | 'output_truncated'
   | 'spec_not_allowed'
   | 'ledger_corrupt'
+  | 'signature_missing'
+  | 'signature_invalid'
+  | 'signature_untrusted'
+  | 'remote_unavailable'
+  | 'remote_refused'
+  | 'remote_unverified'
+  | 'remote_required'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -53,6 +60,13 @@ export const REASONS: readonly Reason[] = [
   'output_truncated',
   'spec_not_allowed',
   'ledger_corrupt',
+  'signature_missing',
+  'signature_invalid',
+  'signature_untrusted',
+  'remote_unavailable',
+  'remote_refused',
+  'remote_unverified',
+  'remote_required',
   'fingerprint_changed',
   'definition_changed',
 ];

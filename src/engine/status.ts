@@ -3,13 +3,16 @@ import type { Problem } from '../core/problem.js';
 import type { Reason, Status } from '../core/status.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
-import { diffManifests, type ManifestDiff } from '../scope/manifest.js';
+import { diffManifests, type Group, type ManifestDiff } from '../scope/manifest.js';
+import type { Snapshot } from '../scope/snapshot.js';
 import type { CheckDef } from '../spec/model.js';
-import { trustState, type TrustState } from '../trust/trust.js';
+import { trustState } from '../trust/trust.js';
 import type { EngineContext } from './context.js';
-import { ALL_GROUPS, computeFingerprints, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
+import { ALL_GROUPS, computeFingerprint, computeFingerprints, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
 import { TreeReader } from './tree-reader.js';
 import { describeChanges } from './verdict.js';
+import { signatureJudge, type SignatureJudge } from './signature-status.js';
+import type { Verifiers } from './remote-status.js';
 
 /** A check's current standing: its latest receipt judged against the files as they are now. */
 export interface CheckStatus {
@@ -25,6 +28,12 @@ export interface CheckStatus {
   readonly recorded_at: string | null;
   /** For STALE by fingerprint: which paths changed since the receipt. */
   readonly changed?: ManifestDiff;
+  /** For a receipt recorded by `vouch verify --remote`: the key id of the verifier that signed it. */
+  readonly verifier?: string;
+  /** True when the status is the latest receipt's own verdict, on files that still match it. */
+  readonly fresh?: boolean;
+  /** The check's fingerprint digest as the files are now, when it was computed. */
+  readonly fingerprint?: Sha256;
 }
 
 export type StatusResult = { readonly kind: 'ok'; readonly statuses: CheckStatus[] } | { readonly kind: 'trust_error'; readonly problem: Problem };
@@ -34,6 +43,13 @@ export interface StatusOptions {
   readonly openLedger: () => Ledger | undefined;
   /** Compute which paths changed for STALE checks (reads the stored manifest). */
   readonly explain?: boolean;
+  /**
+   * Give every status a fingerprint, also those decided without the files
+   * (no receipt, a changed definition, a bad signature): of the inputs when
+   * the status did not need more. The gate compares them between two stops.
+   * Computed in the same walk as the others.
+   */
+  readonly everyFingerprint?: boolean;
 }
 
 export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDef[], options: StatusOptions): Promise<StatusResult> {
@@ -43,23 +59,31 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
   const reader = new TreeReader(ctx);
   try {
     const latest = ledger ? await ledger.latestReceipts(checks.map((c) => c.id)) : new Map<string, StoredReceipt>();
+    const signature = signatureJudge(ctx.home, ctx.spec.requireSignature);
     // First what can be said without the files, then one walk of the tree
     // for every check that needs it: a file covered by several checks is
     // looked at once.
-    const early = checks.map((check) => judgeFromRecord(check, latest.get(check.id), trust.value));
-    const pending = checks.flatMap((check, i) => (early[i] === undefined ? [{ check, receipt: latest.get(check.id)! }] : []));
-    const fingerprints =
-      pending.length === 0
-        ? []
-        : await computeFingerprints(
-            reader.snapshot(),
-            // A receipt for a run that never started covered only the inputs.
-            pending.map(({ check, receipt }) => ({ check, groups: receipt.body.ran ? ALL_GROUPS : INPUT_GROUPS })),
-          );
-    const now = new Map(pending.map(({ check }, i) => [check.id, fingerprints[i]!]));
+    const early: (CheckStatus | undefined)[] = [];
+    for (const check of checks) {
+      const receipt = latest.get(check.id);
+      if (trust.value.kind !== 'allowed') {
+        early.push(make(check, 'UNKNOWN', 'spec_not_allowed', receipt, trust.value.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace'));
+      } else {
+        early.push(await judgeFromRecord(check, receipt, signature));
+      }
+    }
+    const requests = checks.flatMap((check, i) => {
+      if (early[i] === undefined) return [{ check, groups: groupsFor(latest.get(check.id)!) }];
+      return options.everyFingerprint ? [{ check, groups: INPUT_GROUPS }] : [];
+    });
+    const fingerprints = requests.length === 0 ? [] : await computeFingerprints(reader.snapshot(), requests);
+    const now = new Map(requests.map(({ check }, i) => [check.id, fingerprints[i]!]));
+    const verifiers = { home: ctx.home, verifierKey: ctx.spec.verifierKey };
     const statuses: CheckStatus[] = [];
     for (const [i, check] of checks.entries()) {
-      statuses.push(early[i] ?? (await judgeCurrent(check, latest.get(check.id)!, now.get(check.id)!, ledger, options.explain ?? true)));
+      const fingerprint = now.get(check.id);
+      const status = early[i] ?? (await judgeOnFiles(check, latest.get(check.id)!, fingerprint!, ledger, options.explain ?? true, verifiers));
+      statuses.push(options.everyFingerprint && status.fingerprint === undefined && fingerprint ? { ...status, fingerprint: fingerprint.digest } : status);
     }
     return { kind: 'ok', statuses };
   } finally {
@@ -68,34 +92,84 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
   }
 }
 
-/** The status decided by the record alone (trust, receipt, definition), or undefined when the files must be looked at. */
-function judgeFromRecord(check: CheckDef, receipt: StoredReceipt | undefined, trust: TrustState): CheckStatus | undefined {
-  if (trust.kind !== 'allowed') {
-    return make(check, 'UNKNOWN', 'spec_not_allowed', receipt, trust.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace');
-  }
+/**
+ * One check's standing: this receipt judged against the files as they are
+ * now (`snapshot` is asked only when the files matter). Exported for task
+ * cards, which judge the receipt their verdict names (not the check's
+ * latest) against the definition they froze.
+ */
+export async function judgeCurrent(
+  snapshot: () => Snapshot,
+  check: CheckDef,
+  receipt: StoredReceipt | undefined,
+  ledger: Ledger | undefined,
+  signature: SignatureJudge,
+  explain: boolean,
+  verifiers?: Verifiers,
+): Promise<CheckStatus> {
+  const early = await judgeFromRecord(check, receipt, signature);
+  if (early) return early;
+  // Only a receipt leaves anything to judge on the files.
+  const now = await computeFingerprint(snapshot(), check, groupsFor(receipt!));
+  return judgeOnFiles(check, receipt!, now, ledger, explain, verifiers);
+}
+
+/** The status decided by the record alone (receipt, its hash and signature, the definition), or undefined when the files must be looked at. */
+async function judgeFromRecord(check: CheckDef, receipt: StoredReceipt | undefined, signature: SignatureJudge): Promise<CheckStatus | undefined> {
   if (!receipt) return make(check, 'UNKNOWN', 'no_receipt', undefined, `no receipt yet: run \`vouch verify ${check.id}\``);
   if (!receipt.intact) {
     return make(check, 'UNKNOWN', 'ledger_corrupt', receipt, 'the latest receipt no longer matches its hash: the ledger was altered or damaged');
   }
-  if (receipt.body.definition_digest !== check.definitionDigest) {
+  const unsigned = await signature(receipt);
+  if (unsigned) return make(check, 'UNKNOWN', unsigned.reason, receipt, unsigned.detail);
+  // A remote receipt's definition is judged after its verifier's signature (remote-status.ts).
+  if (!receipt.body.remote && receipt.body.definition_digest !== check.definitionDigest) {
     return make(check, 'STALE', 'definition_changed', receipt, 'the check definition changed since this receipt');
   }
   return undefined;
 }
 
-async function judgeCurrent(check: CheckDef, receipt: StoredReceipt, now: Fingerprint, ledger: Ledger | undefined, explain: boolean): Promise<CheckStatus> {
+/**
+ * What a receipt is compared with: a remote receipt with the sources and
+ * tests only (its artifacts were built on the verifier), a receipt of a run
+ * that never started with the inputs it covered, any other with everything.
+ */
+function groupsFor(receipt: StoredReceipt): readonly Group[] {
+  return !receipt.body.remote && receipt.body.ran ? ALL_GROUPS : INPUT_GROUPS;
+}
+
+async function judgeOnFiles(
+  check: CheckDef,
+  receipt: StoredReceipt,
+  now: Fingerprint,
+  ledger: Ledger | undefined,
+  explain: boolean,
+  verifiers: Verifiers | undefined,
+): Promise<CheckStatus> {
   const body = receipt.body;
+  if (body.remote) {
+    const { judgeRemote } = await import('./remote-status.js');
+    const judged = await judgeRemote(check, receipt, now, ledger, verifiers);
+    return {
+      ...make(check, judged.status, judged.reason, receipt, judged.detail),
+      ...(judged.changed && { changed: judged.changed }),
+      ...(judged.verifier && { verifier: judged.verifier }),
+      ...(judged.fresh && { fresh: true }),
+      ...(judged.fingerprint && { fingerprint: judged.fingerprint }),
+    };
+  }
   // Problems come first: a symlink leading outside is not in any manifest,
   // so an equal digest alone must not vouch for the scope.
   const hard = now.problems.find((p) => p.reason !== 'artifact_missing');
-  if (hard) return make(check, 'UNKNOWN', hard.reason, receipt, `${hard.path}: ${hard.detail}`);
+  if (hard) return { ...make(check, 'UNKNOWN', hard.reason, receipt, `${hard.path}: ${hard.detail}`), fingerprint: now.digest };
   if (now.digest === body.fingerprint) {
-    return make(check, body.verdict, body.reason, receipt, body.detail);
+    return { ...make(check, body.verdict, body.reason, receipt, body.detail), fresh: true, fingerprint: now.digest };
   }
   const changed = explain && ledger ? await changesSince(ledger, body.manifest_digest, now.manifest) : undefined;
   return {
     ...make(check, 'STALE', 'fingerprint_changed', receipt, changed ? describeChanges(changed) : 'files in scope changed since this receipt'),
     ...(changed && { changed }),
+    fingerprint: now.digest,
   };
 }
 

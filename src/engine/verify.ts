@@ -2,11 +2,12 @@ import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { ReceiptDraft, StoredReceipt } from '../receipt/receipt.js';
+import type { Actor, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
 import { isInside } from '../scope/scan.js';
-import type { CheckDef } from '../spec/model.js';
+import type { CheckDef, Spec } from '../spec/model.js';
+import type { Workspace } from '../workspace/find.js';
 import { trustState } from '../trust/trust.js';
 import { VERSION } from '../version.js';
 import type { EngineContext, VerifyEvent } from './context.js';
@@ -16,7 +17,10 @@ import { ALL_GROUPS, computeFingerprint, INPUT_GROUPS, type Fingerprint } from '
 import { gitState, type GitState } from './git.js';
 import { judgeBeforeRun, judgeRun, type Judgement } from './verdict.js';
 import { newId } from '../core/ids.js';
-import { TreeReader } from './tree-reader.js';
+import { signingKeyFor } from '../crypto/select.js';
+import { signerFor } from '../crypto/signature.js';
+import type { Signer } from '../ledger/ledger.js';
+import { TreeReader, type TreeReaderContext } from './tree-reader.js';
 
 /** Bytes kept from the start and from the end of each output stream while a check runs. */
 export const CAPTURE_WINDOW = 1 << 20;
@@ -28,8 +32,18 @@ export interface VerifyOptions {
   readonly openLedger: () => Ledger;
 }
 
+/**
+ * How the verifier service runs a job's checks: the record every receipt
+ * carries (job, sandbox), and a wrapper that starts each command confined.
+ */
+export interface ServiceRun {
+  readonly record: ServiceRecord;
+  readonly wrap?: (command: readonly string[], cwd: string) => readonly string[];
+}
+
 export type VerifyResult =
   | { readonly kind: 'not_allowed'; readonly trust: 'never' | 'changed' }
+  /** The trust record, or the signing key the spec selects, cannot be used: nothing ran. */
   | { readonly kind: 'trust_error'; readonly problem: Problem }
   | { readonly kind: 'ran'; readonly receipts: readonly StoredReceipt[] };
 
@@ -41,8 +55,44 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
   const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
   if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
   if (trust.value.kind !== 'allowed') return { kind: 'not_allowed', trust: trust.value.kind };
+  // An unusable signing key stops the run before anything starts: a receipt
+  // that cannot be signed as the spec asks would count for nothing.
+  const key = signingKeyFor(ctx.home, ctx.env, ctx.spec, ctx.workspace.root);
+  if (!key.ok) return { kind: 'trust_error', problem: key.error };
+  const sign = key.value ? signerFor(key.value) : undefined;
 
-  const ledger = options.openLedger();
+  const receipts = await runChecks(ctx, checks, options.openLedger(), { ...(sign && { sign }), ...(options.signal && { signal: options.signal }), ...(options.onEvent && { onEvent: options.onEvent }) });
+  return { kind: 'ran', receipts };
+}
+
+/**
+ * What running a check needs from its caller: where, with which settings,
+ * for whom, and how to read the files (with VOUCH_HOME, through the stat cache).
+ */
+export interface RunContext extends TreeReaderContext {
+  readonly workspace: Pick<Workspace, 'root' | 'stateDir'>;
+  /** The spec the definitions come from: its hash is recorded, its excerpt size applied. */
+  readonly spec: Pick<Spec, 'sha256' | 'excerptBytes'>;
+  readonly actor: Actor;
+  readonly env: NodeJS.ProcessEnv;
+  readonly now?: () => Date;
+}
+
+export interface RunOptions {
+  readonly sign?: Signer;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (event: VerifyEvent) => void;
+  /** Set by the verifier service, which has checked the spec against its own trust list and signs with its own key. */
+  readonly service?: ServiceRun;
+}
+
+/**
+ * Runs the given check definitions one after another and appends one
+ * receipt per execution. It decides nothing about trust or keys: callers do
+ * (verifyChecks for the spec as it is now; a task card for the definitions
+ * it froze when it opened, from a spec allowed then).
+ */
+export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: Ledger, options: RunOptions = {}): Promise<StoredReceipt[]> {
   const git = gitState(ctx.workspace.root);
   const reader = new TreeReader(ctx);
   const receipts: StoredReceipt[] = [];
@@ -50,24 +100,27 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
     for (const [index, check] of checks.entries()) {
       if (options.signal?.aborted) break;
       options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
-      const receipt = await verifyOne(ctx, check, ledger, reader, git, options.signal);
+      const receipt = await verifyOne(ctx, check, ledger, reader, git, options.signal, options.sign, options.service);
       receipts.push(receipt);
       options.onEvent?.({ kind: 'check_finished', check, receipt });
     }
   } finally {
     reader.close();
   }
-  return { kind: 'ran', receipts };
+  return receipts;
 }
 
 async function verifyOne(
-  ctx: EngineContext,
+  ctx: RunContext,
   check: CheckDef,
   ledger: Ledger,
   reader: TreeReader,
   git: Promise<GitState | null>,
   signal: AbortSignal | undefined,
+  sign: Signer | undefined,
+  service: ServiceRun | undefined,
 ): Promise<StoredReceipt> {
+  const append = { ...(sign && { sign }) };
   const now = ctx.now ?? (() => new Date());
   const root = ctx.workspace.root;
   const startedAt = now();
@@ -78,8 +131,9 @@ async function verifyOne(
   if (refusal !== undefined || !cwd.ok) {
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(
-      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null }),
+      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null, service: service?.record }),
       before.manifest,
+      append,
     );
   }
 
@@ -93,13 +147,15 @@ async function verifyOne(
     timeoutMs: check.timeout * 1000,
     captureWindow: CAPTURE_WINDOW,
     ...(signal && { signal }),
+    ...(service?.wrap && { wrap: service.wrap }),
   });
   // A new snapshot: the run may have changed anything the first one saw.
   const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
   const judgement = judgeRun(outcome, before, after, check.expect, root);
   return ledger.appendReceipt(
-    draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable }),
+    draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, service: service?.record }),
     after.manifest,
+    append,
   );
 }
 
@@ -130,9 +186,10 @@ interface DraftInput {
   readonly git: GitState | null;
   readonly run: RunOutcome | null;
   readonly executable: string | null;
+  readonly service: ServiceRecord | undefined;
 }
 
-function draft(ctx: EngineContext, check: CheckDef, input: DraftInput): ReceiptDraft {
+function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraft {
   const run = input.run;
   const exited = run?.kind === 'exited' ? run : undefined;
   return {
@@ -168,5 +225,6 @@ function draft(ctx: EngineContext, check: CheckDef, input: DraftInput): ReceiptD
     platform: { os: process.platform, arch: process.arch, node: process.version },
     git: input.git,
     actor: ctx.actor,
+    ...(input.service && { service: input.service }),
   };
 }

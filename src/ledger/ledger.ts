@@ -1,9 +1,25 @@
 import type { Sha256 } from '../core/digest.js';
 import type { Manifest } from '../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../receipt/receipt.js';
+import type { SessionEntryDraft, StoredSessionEntry } from '../gate/entries.js';
+import type { StoredEvent, SubjectEventBody, SubjectKind } from './events.js';
+
+/**
+ * Signs an entry: takes its canonical body (exactly the bytes its hash
+ * covers) and returns the signature to store beside it. Runs inside the
+ * append transaction, because prev_hash is only known there.
+ */
+export type Signer = (canonicalBody: string) => string;
+
+export interface AppendOptions {
+  /** Sign the new entry; without it the entry is stored unsigned. */
+  readonly sign?: Signer;
+}
 
 export interface ReceiptQuery {
   readonly checkId?: string;
+  /** Only receipts that finished at or after this time. */
+  readonly since?: Date;
   /** Newest first; at most this many. */
   readonly limit: number;
 }
@@ -14,6 +30,8 @@ export interface GcPolicy {
   /** Keep at most this many receipts per check (at least 1 is always kept). */
   readonly keepPerCheck?: number;
   readonly now: Date;
+  /** Sign the gc entry recording the removal. */
+  readonly sign?: Signer;
 }
 
 export interface GcResult {
@@ -30,6 +48,32 @@ export interface LedgerStats {
 }
 
 /**
+ * One position of the chain as stored, unjudged, for `vouch audit`: a live
+ * entry (receipt or gc record) with its exact stored text, or the trace gc
+ * left of an entry it removed.
+ */
+export type LedgerEntry =
+  | {
+      readonly state: 'live';
+      readonly seq: number;
+      readonly id: string;
+      /** As stored: 'receipt' or 'gc' unless someone edited the row. */
+      readonly kind: string;
+      readonly checkId: string | null;
+      readonly manifest: string | null;
+      readonly hash: string;
+      readonly body: string;
+      readonly signature: string | null;
+      /**
+       * The subject column of a card or dispatch event, as stored (null for
+       * other kinds). Optional so that a backend without it still compiles;
+       * when present, audit checks it against the body.
+       */
+      readonly subject?: string | null;
+    }
+  | { readonly state: 'pruned'; readonly seq: number; readonly id: string; readonly hash: string; readonly gcId: string };
+
+/**
  * Where receipts live. SQLite is the embedded default; a PostgreSQL backend
  * implements the same interface. Every method is async so that both fit.
  *
@@ -39,7 +83,7 @@ export interface LedgerStats {
  */
 export interface Ledger {
   /** Appends a receipt, chaining it to the newest entry; stores its manifest once per digest. */
-  appendReceipt(draft: ReceiptDraft, manifest: Manifest): Promise<StoredReceipt>;
+  appendReceipt(draft: ReceiptDraft, manifest: Manifest, options?: AppendOptions): Promise<StoredReceipt>;
   /** The newest receipt of each named check that has one. */
   latestReceipts(checkIds: readonly string[]): Promise<Map<string, StoredReceipt>>;
   /** One receipt by full id or unique prefix (at least 6 characters). */
@@ -47,7 +91,31 @@ export interface Ledger {
   listReceipts(query: ReceiptQuery): Promise<StoredReceipt[]>;
   getManifest(digest: Sha256): Promise<Manifest | undefined>;
   gc(policy: GcPolicy): Promise<GcResult>;
+  /**
+   * Appends an entry of an agent session (its untrusted tool trail, a gate
+   * decision) to the same chain as receipts. Never read as evidence of a PASS.
+   */
+  appendSessionEntry(draft: SessionEntryDraft, options?: AppendOptions): Promise<StoredSessionEntry>;
+  /** Every entry of one session, oldest first. */
+  sessionEntries(session: string): Promise<StoredSessionEntry[]>;
+  /** Ids of the sessions with entries, most recently active first. */
+  recentSessions(limit: number): Promise<string[]>;
+  /** Appends an event about a card or a dispatch to the chain (see events.ts). */
+  appendEvent<T extends SubjectEventBody>(draft: T, options?: AppendOptions): Promise<StoredEvent<T>>;
+  /** Every event of one subject, oldest first. Damaged ones are returned with intact: false. */
+  events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]>;
+  /** Ids of the subjects of a kind with events, most recently active first. */
+  subjects(kind: SubjectKind, limit: number): Promise<string[]>;
   stats(): Promise<LedgerStats>;
+  /**
+   * Every chain entry and every pruned trace, in seq order (a live entry
+   * before a pruned one of the same seq), read without judgement: checking
+   * hashes, links, signatures and gc records is the auditor's job. Seq
+   * starts at 1 and grows by 1 per append; the only holes a backend may
+   * leave are entries gc removed (and recorded as pruned), so any other hole
+   * is reported as a deletion.
+   */
+  entries(): AsyncIterable<LedgerEntry>;
   close(): Promise<void>;
 }
 
@@ -56,10 +124,13 @@ export type FindResult =
   | { readonly kind: 'none' }
   | { readonly kind: 'ambiguous'; readonly ids: readonly string[] };
 
-/** Raised by a backend for damage it cannot work around; mapped to a Problem at the edge. */
+/**
+ * Raised by a backend for damage it cannot work around; mapped to a Problem at the edge.
+ * `schema_behind`: a PostgreSQL ledger whose schema `vouch db migrate` has not brought up to date.
+ */
 export class LedgerError extends Error {
   constructor(
-    readonly kind: 'corrupt' | 'unreadable' | 'too_new',
+    readonly kind: 'corrupt' | 'unreadable' | 'too_new' | 'schema_behind',
     message: string,
     readonly path: string,
     options?: { cause?: unknown },

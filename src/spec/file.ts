@@ -1,2 +1,2 @@
-/** The spec's file name at a workspace root. Its own module: finding a workspace must not load the YAML parser. */
+/** The spec's file name, at the workspace root. Its own module so that finding a workspace loads no parser. */
 export const SPEC_FILE = 'vouch.yaml';

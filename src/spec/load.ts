@@ -6,7 +6,7 @@ import { sha256 } from '../core/digest.js';
 import type { Problem } from '../core/problem.js';
 import { err, ok, type Result } from '../core/result.js';
 import { closest } from '../core/suggest.js';
-import { CHECK_FIELDS, EXPECT_FIELDS, TOP_LEVEL_FIELDS } from './fields.js';
+import { CHECK_FIELDS, EXPECT_FIELDS, GATE_FIELDS, TOP_LEVEL_FIELDS } from './fields.js';
 import { locate } from './locate.js';
 import type { Spec } from './model.js';
 import { normalize } from './normalize.js';
@@ -94,6 +94,7 @@ function fieldsAt(path: readonly PropertyKey[]): Record<string, string> {
   if (path.length === 0) return TOP_LEVEL_FIELDS;
   if (path.length === 2 && path[0] === 'checks') return CHECK_FIELDS;
   if (path.length === 3 && path[2] === 'expect') return EXPECT_FIELDS;
+  if (path.length === 1 && path[0] === 'gate') return GATE_FIELDS;
   return {};
 }
 

@@ -1,5 +1,5 @@
 import type { Sha256 } from '../core/digest.js';
-import type { Tier } from './fields.js';
+import type { OnStop, Tier } from './fields.js';
 
 /** What a check's command must do for its run to count. */
 export type Expectation =
@@ -42,7 +42,35 @@ export interface Spec {
   readonly sha256: Sha256;
   readonly checks: readonly CheckDef[];
   readonly excerptBytes: number;
+  /** `signing_key`: the key under VOUCH_HOME/keys that signs receipts here; null when unset. */
+  readonly signingKey: string | null;
+  /** `require_signature`: receipts without a valid signature by a trusted key never count as PASS. */
+  readonly requireSignature: boolean;
+  /** `ledger`: a PostgreSQL URL for a shared ledger (VOUCH_LEDGER overrides it); null: .vouch/ledger.db. */
+  readonly ledger: string | null;
+  /** `verifier_key`: the pinned public key (hex, lowercase) of the verifier service; null when unset. */
+  readonly verifierKey: string | null;
+  /** How the agent gate (Stop hook) behaves. */
+  readonly gate: GatePolicy;
+  /**
+   * Workspace-relative globs the agent may not write, normalised. vouch.yaml
+   * and .vouch/ are protected whatever this says (see gate/protected.ts).
+   */
+  readonly protect: readonly string[];
+}
+
+/** `gate:` in vouch.yaml, with defaults applied. */
+export interface GatePolicy {
+  /** verify: run stale or missing checks within the budget; require: only block and say how. */
+  readonly onStop: OnStop;
+  /** Consecutive blocks with no file change after which the stop is let through, recorded as escaped. */
+  readonly maxBlocks: number;
+  /** Seconds one Stop may spend running checks. */
+  readonly budgetSeconds: number;
+  /** Only a remote receipt signed by the spec's verifier_key counts (the gate runs nothing locally). */
+  readonly requireRemote: boolean;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 export const DEFAULT_EXCERPT_BYTES = 4096;
+export const DEFAULT_GATE: GatePolicy = { onStop: 'verify', maxBlocks: 3, budgetSeconds: 120, requireRemote: false };

@@ -1,7 +1,7 @@
 import type { Sha256 } from '../core/digest.js';
 import { checkGlob, checkRelativePath } from '../scope/paths.js';
 import { definitionDigest } from './definition.js';
-import { DEFAULT_EXCERPT_BYTES, DEFAULT_TIMEOUT_SECONDS, type CheckDef, type Expectation, type Spec } from './model.js';
+import { DEFAULT_EXCERPT_BYTES, DEFAULT_GATE, DEFAULT_TIMEOUT_SECONDS, type CheckDef, type Expectation, type Spec } from './model.js';
 import type { RawCheck, RawSpec } from './schema.js';
 
 /** Applies defaults to a validated spec; rules.ts has already refused bad paths. */
@@ -11,6 +11,17 @@ export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
     sha256,
     checks: raw.checks.map(normalizeCheck),
     excerptBytes: raw.excerpt_bytes ?? DEFAULT_EXCERPT_BYTES,
+    signingKey: raw.signing_key ?? null,
+    requireSignature: raw.require_signature ?? false,
+    ledger: raw.ledger ?? null,
+    verifierKey: raw.verifier_key?.toLowerCase() ?? null,
+    gate: {
+      onStop: raw.gate?.on_stop ?? DEFAULT_GATE.onStop,
+      maxBlocks: raw.gate?.max_blocks ?? DEFAULT_GATE.maxBlocks,
+      budgetSeconds: raw.gate?.budget_seconds ?? DEFAULT_GATE.budgetSeconds,
+      requireRemote: raw.gate?.require_remote ?? DEFAULT_GATE.requireRemote,
+    },
+    protect: globs(raw.protect),
   };
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHECK_FIELDS, EXPECT_FIELDS, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
+import { CHECK_FIELDS, CHECK_ID_PATTERN, EXPECT_FIELDS, GATE_FIELDS, ON_STOP, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
 
 /**
  * The shape of vouch.yaml. Only shape lives here; rules that relate fields
@@ -22,7 +22,7 @@ const expectation = z
   .check(describe(CHECK_FIELDS.expect));
 
 export const checkSchema = z.strictObject({
-  id: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), describe(CHECK_FIELDS.id)),
+  id: z.string().check(z.regex(CHECK_ID_PATTERN), describe(CHECK_FIELDS.id)),
   run: z.union([
     z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
     z.string().check(z.minLength(1)),
@@ -44,13 +44,29 @@ export const checkSchema = z.strictObject({
   allow_missing: z.optional(z.boolean().check(describe(CHECK_FIELDS.allow_missing))),
 });
 
+export const gateSchema = z
+  .strictObject({
+    on_stop: z.optional(z.enum(ON_STOP).check(describe(GATE_FIELDS.on_stop))),
+    max_blocks: z.optional(z.int().check(z.minimum(1), z.maximum(100), describe(GATE_FIELDS.max_blocks))),
+    budget_seconds: z.optional(z.int().check(z.minimum(1), z.maximum(3600), describe(GATE_FIELDS.budget_seconds))),
+    require_remote: z.optional(z.boolean().check(describe(GATE_FIELDS.require_remote))),
+  })
+  .check(describe(TOP_LEVEL_FIELDS.gate));
+
 export const specSchema = z.strictObject({
   version: z.literal(1).check(describe(TOP_LEVEL_FIELDS.version)),
   checks: z.array(checkSchema).check(z.minLength(1), describe(TOP_LEVEL_FIELDS.checks)),
   excerpt_bytes: z.optional(
     z.int().check(z.minimum(0), z.maximum(65536), describe(TOP_LEVEL_FIELDS.excerpt_bytes)),
   ),
+  signing_key: z.optional(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), describe(TOP_LEVEL_FIELDS.signing_key))),
+  require_signature: z.optional(z.boolean().check(describe(TOP_LEVEL_FIELDS.require_signature))),
+  ledger: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\/\S+$/), describe(TOP_LEVEL_FIELDS.ledger))),
+  verifier_key: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/), describe(TOP_LEVEL_FIELDS.verifier_key))),
+  gate: z.optional(gateSchema),
+  protect: stringList(TOP_LEVEL_FIELDS.protect),
 });
 
 export type RawSpec = z.infer<typeof specSchema>;
 export type RawCheck = z.infer<typeof checkSchema>;
+export type RawGate = z.infer<typeof gateSchema>;

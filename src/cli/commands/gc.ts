@@ -2,14 +2,19 @@ import { fail } from '../../core/problem.js';
 import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { openLedgerForRead, workspaceOf } from '../session.js';
+import { signingKeyFor } from '../../crypto/select.js';
+import { signerFor } from '../../crypto/signature.js';
+import { vouchHome } from '../../workspace/home.js';
+import { ledgerOf, openLedgerForRead, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch gc [--keep-days N] [--keep-per-check N] [--json]
 
 Removes old receipts. The latest receipt of every check is always kept, so no
 status changes. The removal is itself recorded in the chain (how many, which
 range, a digest of their hashes) so \`vouch audit\` can tell gc from tampering.
-Manifests no receipt refers to any more are removed too.
+Manifests no receipt refers to any more are removed too. When the workspace
+has a signing key (signing_key in vouch.yaml or VOUCH_SIGNING_KEY), the gc
+record is signed like a receipt.
 
   --keep-days N       remove receipts older than N days
   --keep-per-check N  keep at most the N newest receipts of each check`;
@@ -22,10 +27,14 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     return fail({ code: 'usage', message: 'gc needs a policy: --keep-days N, --keep-per-check N, or both', where: 'vouch gc' });
   }
   const workspace = workspaceOf(cli);
-  const ledger = openLedgerForRead(workspace);
+  const spec = specOf(workspace, cli);
+  const key = signingKeyFor(vouchHome(cli.io.env), cli.io.env, spec, workspace.root);
+  if (!key.ok) return fail(key.error);
+  const sign = key.value ? signerFor(key.value) : undefined;
+  const ledger = openLedgerForRead(ledgerOf(cli.io.env, workspace, spec));
   const result = ledger
     ? await ledger
-        .gc({ now: new Date(), ...(keepDays !== undefined && { keepDays }), ...(keepPerCheck !== undefined && { keepPerCheck }) })
+        .gc({ now: new Date(), ...(keepDays !== undefined && { keepDays }), ...(keepPerCheck !== undefined && { keepPerCheck }), ...(sign && { sign }) })
         .finally(() => ledger.close())
     : { removed: 0, manifestsRemoved: 0, gcEntryId: null };
   if (values.json) json(cli, { ok: true, ...result });

@@ -7,7 +7,7 @@ import type { Manifest } from '../../scope/manifest.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { openLedgerForRead, workspaceOf } from '../session.js';
+import { ledgerOfWorkspace, openLedgerForRead, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch show RECEIPT [--files] [--json]
 
@@ -16,7 +16,9 @@ hashes and redacted excerpts of its output, the files it covered, the
 verdict and why. RECEIPT is an id or a unique prefix of one (6+ characters).
 
   --files  list every file of the manifest (path, sha256, size, group)
-  --json   {"seq", "hash", "intact", "receipt": {...}, "manifest": {"files", "refused"}}`;
+  --json   {"seq", "hash", "intact", "signature", "receipt": {...}, "manifest": {"files", "refused"}}
+           (signature: the stored record {"alg", "keyid", "sig"} as JSON text, or null;
+           \`vouch status\` and \`vouch audit\` check it)`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('show', args, { json: { type: 'boolean' }, files: { type: 'boolean' } });
@@ -28,7 +30,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     return fail({ code: 'usage', message: 'a receipt id prefix needs at least 6 characters', found: id, where: 'vouch show' });
   }
   const workspace = workspaceOf(cli);
-  const ledger = openLedgerForRead(workspace);
+  const ledger = openLedgerForRead(ledgerOfWorkspace(cli.io.env, workspace));
   if (!ledger) return fail({ code: 'receipt_not_found', message: `no receipt "${id}": nothing has been recorded in this workspace yet`, hint: 'run `vouch verify`' });
   try {
     const found = await ledger.findReceipt(id);
@@ -39,13 +41,22 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     const receipt = found.receipt;
     const manifest = receipt.intact ? await ledger.getManifest(receipt.body.manifest_digest) : undefined;
     if (values.json) {
-      json(cli, { seq: receipt.seq, hash: receipt.hash, intact: receipt.intact, receipt: receipt.body, manifest: manifest ?? null });
+      json(cli, { seq: receipt.seq, hash: receipt.hash, intact: receipt.intact, signature: receipt.signature, receipt: receipt.body, manifest: manifest ?? null });
     } else {
       out(cli, renderReceipt(receipt, manifest, values.files === true, paint(cli.color)));
     }
     return EXIT.ok;
   } finally {
     await ledger.close();
+  }
+}
+
+function signatureKeyid(stored: string): string {
+  try {
+    const keyid = (JSON.parse(stored) as { keyid?: unknown }).keyid;
+    return typeof keyid === 'string' ? keyid.slice(0, 16) : '(unreadable)';
+  } catch {
+    return '(unreadable)';
   }
 }
 
@@ -71,6 +82,7 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
     `${p.bold('git')}       ${b.git ? `${b.git.head ?? '(no commits)'}${b.git.dirty ? ' (dirty)' : ''}` : 'not a git work tree'}`,
     `${p.bold('by')}        ${b.actor} · vouch ${b.engine.version} · ${b.platform.os} ${b.platform.arch} node ${b.platform.node}`,
     `${p.bold('chain')}     prev ${b.prev_hash ?? '(first entry)'}`,
+    `${p.bold('signed')}    ${receipt.signature === null ? 'no' : `key id ${signatureKeyid(receipt.signature)} ${p.dim('(checked by `vouch status` and `vouch audit`)')}`}`,
   ];
   for (const [name, stream] of [['stdout', b.stdout], ['stderr', b.stderr]] as const) {
     if (!stream) continue;

@@ -5,7 +5,7 @@ import { allPass, renderStatusTable, renderSummary, statusJson } from '../../ren
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { engineContext, enterWorkspace, openLedgerForRead, selectChecks, specForRun, workspaceOf } from '../workspace-session.js';
+import { engineContext, enterWorkspace, ledgerOf, openLedgerForRead, selectChecks, specForRun, workspaceOf } from '../workspace-session.js';
 
 export const help = `usage: vouch status [ID...] [--json]
 
@@ -23,8 +23,9 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const workspace = workspaceOf(cli);
   const spec = await specForRun(workspace, cli);
   const checks = selectChecks(spec, positionals);
+  const at = ledgerOf(cli.io.env, workspace, spec);
   const ctx = { ...engineContext(cli, workspace, spec), cwdIsRoot: enterWorkspace(workspace) };
-  const result = await checkStatuses(ctx, checks, { openLedger: () => openLedgerForRead(workspace) });
+  const result = await checkStatuses(ctx, checks, { openLedger: () => openLedgerForRead(at) });
   if (result.kind === 'trust_error') return fail(result.problem);
   const statuses = result.statuses;
   if (values.json) {

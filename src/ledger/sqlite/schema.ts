@@ -24,10 +24,25 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE manifests (digest TEXT PRIMARY KEY, body BLOB NOT NULL) WITHOUT ROWID;
   CREATE TABLE pruned (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, hash TEXT NOT NULL, gc_id TEXT NOT NULL);
   `,
-  // 2: compact bodies (body-store.ts). A chain row's body is either its
-  // canonical text (dict NULL, as every row of schema 1) or that text
-  // DEFLATE-compressed against a dictionary: the full text of an earlier
-  // receipt of the same check. AUTOINCREMENT: a dictionary id is never
+  // 2: session entries (an agent's untrusted trail, the gate's decisions) are
+  // chain entries too; this column finds one session's entries without
+  // reading every body.
+  `
+  ALTER TABLE chain ADD COLUMN session TEXT;
+  CREATE INDEX chain_by_session ON chain (session, seq) WHERE session IS NOT NULL;
+  `,
+  // 3: events about a subject (a task card, a dispatched agent) are chain
+  // entries too; this column finds one subject's events without reading
+  // every body.
+  `
+  ALTER TABLE chain ADD COLUMN subject TEXT;
+  CREATE INDEX chain_by_subject ON chain (kind, subject, seq) WHERE subject IS NOT NULL;
+  `,
+  // 4: compact bodies (body-store.ts). A chain row's body is either its
+  // canonical text (dict NULL: every row written before this schema, and
+  // every gc record, session entry and subject event) or, for a receipt,
+  // that text DEFLATE-compressed against a dictionary: the full text of an
+  // earlier receipt of the same check. AUTOINCREMENT: a dictionary id is never
   // reused, so an id remembered by another connection never names other bytes.
   `
   CREATE TABLE dicts (id INTEGER PRIMARY KEY AUTOINCREMENT, check_id TEXT NOT NULL, since_seq INTEGER NOT NULL, body BLOB NOT NULL);

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalize } from '../../core/jcs.js';
 import { sha256, type Sha256 } from '../../core/digest.js';
+import type { TrailBody } from '../../gate/entries.js';
 import type { ReceiptDraft } from '../../receipt/receipt.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import { MIGRATIONS } from './schema.js';
@@ -142,14 +143,63 @@ describe('SqliteLedger.appendReceipts', () => {
   });
 });
 
-describe('ledger schema 1 to 2', () => {
+/** A ledger file at an older schema version, as the vouch of that version created it. */
+function ledgerAtSchema(path: string, version: number): Database.Database {
+  mkdirSync(join(path, '..'), { recursive: true });
+  const db = new Database(path);
+  for (const migration of MIGRATIONS.slice(0, version)) db.exec(migration);
+  db.prepare("INSERT INTO meta (key, value) VALUES ('format', 'vouch-ledger'), ('schema_version', ?)").run(String(version));
+  return db;
+}
+
+function trail(n: number, prev: Sha256 | null): { text: string; body: TrailBody & { prev_hash: Sha256 | null } } {
+  const body = {
+    v: 1, kind: 'trail', id: `01m8p2qttc4gvpt5qe${String(n).padStart(8, '0')}`, at: new Date(1_800_000_000_000 + n).toISOString(), session: 's1', client: 'claude-code',
+    event: 'PostToolUse', agent_id: null, untrusted: true, tool: 'Write', tool_use_id: `t${n}`, input_sha256: null, response_sha256: null, exit_code: null,
+    duration_ms: null, paths: ['src/a.ts'], opaque_writes: false, prev_hash: prev,
+  } as const satisfies TrailBody & { prev_hash: Sha256 | null };
+  return { text: canonicalize(body), body };
+}
+
+async function liveEntries(ledger: SqliteLedger) {
+  const live = [];
+  for await (const entry of ledger.entries()) if (entry.state === 'live') live.push(entry);
+  return live;
+}
+
+describe('what is stored compressed', () => {
+  it('receipts are stored compressed; session entries, subject events and gc records as text; every read gives the canonical text', async () => {
+    const path = ledgerPath();
+    const ledger = open(path);
+    for (let i = 0; i < 3; i++) await ledger.appendReceipt(draft(i), MANIFEST);
+    const { body: trailBody } = trail(0, null);
+    const { prev_hash: _prev, ...trailDraft } = trailBody;
+    await ledger.appendSessionEntry(trailDraft);
+    const note = { v: 1, kind: 'card', id: '01m8p2qttc4gvpt5qf00000001', at: new Date(1_800_000_000_000).toISOString(), subject: 'c1', event: 'noted' } as const;
+    await ledger.appendEvent(note);
+    await ledger.gc({ now: new Date(1_900_000_000_000), keepPerCheck: 1 });
+    await ledger.close();
+
+    const stored = rawChain(path);
+    expect(stored.map((row) => row.dict !== null)).toEqual([true, false, false, false]);
+    expect(stored.slice(1).every((row) => typeof row.body === 'string')).toBe(true);
+
+    // A new connection: every dictionary is loaded while the entries are read.
+    const reopened = open(path);
+    const live = await liveEntries(reopened);
+    expect(live.map((entry) => entry.kind)).toEqual(['receipt', 'trail', 'card', 'gc']);
+    for (const entry of live) expect(sha256(entry.body)).toBe(entry.hash);
+    expect((await reopened.sessionEntries('s1')).map((e) => e.intact)).toEqual([true]);
+    expect((await reopened.events('card', 'c1')).map((e) => e.intact)).toEqual([true]);
+    await reopened.close();
+  });
+});
+
+describe('ledger schemas before compact bodies', () => {
   it('reads receipts stored as plain text by schema 1, and chains new compact ones to them', async () => {
     const path = ledgerPath();
     // A schema-1 ledger holding one receipt, as the first vouch wrote it.
-    mkdirSync(join(path, '..'), { recursive: true });
-    const db = new Database(path);
-    db.exec(MIGRATIONS[0]!);
-    db.prepare("INSERT INTO meta (key, value) VALUES ('format', 'vouch-ledger'), ('schema_version', '1')").run();
+    const db = ledgerAtSchema(path, 1);
     const old = { ...draft(0), prev_hash: null };
     const text = canonicalize(old);
     db.prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
@@ -166,5 +216,37 @@ describe('ledger schema 1 to 2', () => {
     const rows = rawChain(path);
     expect(rows[0]!.dict).toBeNull();
     expect(typeof rows[0]!.body).toBe('string');
+  });
+
+  it('upgrades a schema-3 ledger (session and subject columns) to 4: its receipts, session entries and events read intact, new receipts chain on', async () => {
+    const path = ledgerPath();
+    const db = ledgerAtSchema(path, 3);
+    const receipt = { ...draft(0), prev_hash: null };
+    const receiptText = canonicalize(receipt);
+    const entry = trail(1, sha256(receiptText));
+    const event = { v: 1, kind: 'card', id: '01m8p2qttc4gvpt5qf00000002', at: new Date(1_800_000_000_000).toISOString(), subject: 'c1', event: 'noted', prev_hash: sha256(entry.text) };
+    const eventText = canonicalize(event);
+    const insert = db.prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, session, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    insert.run(receipt.id, 'receipt', receipt.check_id, receipt.manifest_digest, 0, sha256(receiptText), receiptText, null, null);
+    insert.run(entry.body.id, 'trail', null, null, 0, sha256(entry.text), entry.text, 's1', null);
+    insert.run(event.id, 'card', null, null, 0, sha256(eventText), eventText, null, 'c1');
+    db.close();
+
+    const ledger = open(path);
+    expect((await ledger.latestReceipts(['unit'])).get('unit')).toMatchObject({ intact: true, body: receipt });
+    expect((await ledger.sessionEntries('s1')).map((e) => [e.body.id, e.intact])).toEqual([[entry.body.id, true]]);
+    expect((await ledger.events('card', 'c1')).map((e) => [e.body.id, e.intact])).toEqual([[event.id, true]]);
+    const next = await ledger.appendReceipt(draft(1), MANIFEST);
+    expect(next.body.prev_hash).toBe(sha256(eventText));
+    const live = await liveEntries(ledger);
+    expect(live.map((e) => e.hash)).toEqual([sha256(receiptText), sha256(entry.text), sha256(eventText), next.hash]);
+    for (const e of live) expect(sha256(e.body)).toBe(e.hash);
+    await ledger.close();
+
+    const after = new Database(path, { readonly: true });
+    expect(after.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(String(MIGRATIONS.length));
+    after.close();
+    expect(MIGRATIONS.length).toBe(4);
+    expect(rawChain(path).map((row) => row.dict !== null)).toEqual([false, false, false, true]);
   });
 });

@@ -7,7 +7,19 @@ import { sha256, type Sha256 } from '../../core/digest.js';
 import { newId } from '../../core/ids.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
-import { LedgerError, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerStats, type ReceiptQuery } from '../ledger.js';
+import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
+import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
+import {
+  LedgerError,
+  type AppendOptions,
+  type FindResult,
+  type GcPolicy,
+  type GcResult,
+  type Ledger,
+  type LedgerEntry,
+  type LedgerStats,
+  type ReceiptQuery,
+} from '../ledger.js';
 import { BodyStore } from './body-store.js';
 import { sqlite } from './driver.js';
 import { LEDGER_FORMAT, MIGRATIONS } from './schema.js';
@@ -16,18 +28,34 @@ interface ChainRow {
   seq: number;
   id: string;
   hash: string;
-  /** The canonical text, or its compressed form (body-store.ts). */
+  /** The canonical text, or its compressed form (body-store.ts): read it through BodyStore.decode. */
   body: string | Buffer;
   dict: number | null;
+  signature: string | null;
 }
 
-/** The columns decode() needs, in every query that reads entries. */
-const ROW = 'seq, id, hash, body, dict';
+/** The columns of an entry read as a receipt, an event or a session entry: decode() needs body and dict. */
+const ENTRY_COLUMNS = 'seq, id, hash, body, dict, signature';
 
 /** One receipt to append: its draft and the manifest its digest names. */
 export interface AppendItem {
   readonly draft: ReceiptDraft;
   readonly manifest: Manifest;
+}
+
+interface EntryRow {
+  state: 'live' | 'pruned';
+  seq: number;
+  id: string;
+  kind: string | null;
+  check_id: string | null;
+  manifest: string | null;
+  hash: string;
+  body: string | Buffer | null;
+  dict: number | null;
+  signature: string | null;
+  gc_id: string | null;
+  subject: string | null;
 }
 
 const BUSY_TIMEOUT_MS = 30_000;
@@ -125,17 +153,17 @@ export class SqliteLedger implements Ledger {
     }
   }
 
-  appendReceipt(draft: ReceiptDraft, manifest: Manifest): Promise<StoredReceipt> {
-    return this.appendReceipts([{ draft, manifest }]).then((stored) => stored[0]!);
+  appendReceipt(draft: ReceiptDraft, manifest: Manifest, options: AppendOptions = {}): Promise<StoredReceipt> {
+    return this.appendReceipts([{ draft, manifest }], options).then((stored) => stored[0]!);
   }
 
   /**
    * Appends receipts in order, in one transaction: all of them or none,
-   * each chained to the entry before it. `appendReceipt` is this with one
-   * item; a batch only saves the per-transaction cost (the benchmark writes
-   * a million receipts this way).
+   * each chained to the entry before it (and signed, with `options.sign`).
+   * `appendReceipt` is this with one item; a batch only saves the
+   * per-transaction cost (the benchmark writes a million receipts this way).
    */
-  appendReceipts(items: readonly AppendItem[]): Promise<StoredReceipt[]> {
+  appendReceipts(items: readonly AppendItem[], options: AppendOptions = {}): Promise<StoredReceipt[]> {
     return this.guard(() => {
       const digests = items.map(({ draft, manifest }) => {
         const digest = manifestDigest(manifest);
@@ -146,7 +174,7 @@ export class SqliteLedger implements Ledger {
       const hasManifest = this.db.prepare('SELECT 1 FROM manifests WHERE digest = ?').pluck();
       const insertManifest = this.db.prepare('INSERT OR IGNORE INTO manifests (digest, body) VALUES (?, ?)');
       const insert = this.db.prepare(
-        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, dict) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, dict, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       const append = this.db.transaction(() => {
         const newest = last.get() as { seq: number; hash: Sha256 } | undefined;
@@ -158,13 +186,15 @@ export class SqliteLedger implements Ledger {
           const body: ReceiptBody = { ...draft, prev_hash: prev };
           const text = canonicalize(body);
           const hash = sha256(text);
+          // Signed and hashed as canonical text; only how it is stored is compact.
+          const signature = options.sign ? options.sign(text) : null;
           // Stored once per digest: an unchanged tree adds no manifest bytes.
           if (hasManifest.get(digest) === undefined) insertManifest.run(digest, encodeManifest(manifest));
           const compact = this.bodies.encode(body.check_id, text, seq + 1);
-          const info = insert.run(body.id, 'receipt', body.check_id, digest, Date.parse(body.finished_at), hash, compact.body, compact.dict);
+          const info = insert.run(body.id, 'receipt', body.check_id, digest, Date.parse(body.finished_at), hash, compact.body, compact.dict, signature);
           seq = Number(info.lastInsertRowid);
           prev = hash;
-          stored.push({ seq, hash, body, intact: true });
+          stored.push({ seq, hash, body, intact: true, signature });
         });
         return stored;
       });
@@ -175,7 +205,7 @@ export class SqliteLedger implements Ledger {
   latestReceipts(checkIds: readonly string[]): Promise<Map<string, StoredReceipt>> {
     return this.guard(() => {
       const query = this.db.prepare(
-        `SELECT ${ROW} FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT 1`,
+        `SELECT ${ENTRY_COLUMNS} FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT 1`,
       );
       const result = new Map<string, StoredReceipt>();
       for (const id of checkIds) {
@@ -190,7 +220,7 @@ export class SqliteLedger implements Ledger {
     return this.guard(() => {
       const prefix = idOrPrefix.toLowerCase();
       const rows = this.db
-        .prepare(`SELECT ${ROW} FROM chain WHERE kind = 'receipt' AND id >= ? AND id < ? ORDER BY id LIMIT 5`)
+        .prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE kind = 'receipt' AND id >= ? AND id < ? ORDER BY id LIMIT 5`)
         .all(prefix, `${prefix}\u{10ffff}`) as ChainRow[];
       if (rows.length === 0) return { kind: 'none' };
       const exact = rows.find((row) => row.id === prefix);
@@ -202,13 +232,19 @@ export class SqliteLedger implements Ledger {
 
   listReceipts(query: ReceiptQuery): Promise<StoredReceipt[]> {
     return this.guard(() => {
-      const rows = (
-        query.checkId === undefined
-          ? this.db.prepare(`SELECT ${ROW} FROM chain WHERE kind = 'receipt' ORDER BY seq DESC LIMIT ?`).all(query.limit)
-          : this.db
-              .prepare(`SELECT ${ROW} FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT ?`)
-              .all(query.checkId, query.limit)
-      ) as ChainRow[];
+      const where = ["kind = 'receipt'"];
+      const params: (string | number)[] = [];
+      if (query.checkId !== undefined) {
+        where.push('check_id = ?');
+        params.push(query.checkId);
+      }
+      if (query.since !== undefined) {
+        where.push('created_at >= ?');
+        params.push(query.since.getTime());
+      }
+      const rows = this.db
+        .prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`)
+        .all(...params, query.limit) as ChainRow[];
       return rows.map((row) => this.decode(row));
     });
   }
@@ -277,12 +313,103 @@ export class SqliteLedger implements Ledger {
         };
         const text = canonicalize(body);
         this.db
-          .prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body) VALUES (?, ?, NULL, NULL, ?, ?, ?)')
-          .run(gcId, 'gc', policy.now.getTime(), sha256(text), text);
+          .prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?)')
+          .run(gcId, 'gc', policy.now.getTime(), sha256(text), text, policy.sign ? policy.sign(text) : null);
         return { removed: doomed.length, manifestsRemoved, gcEntryId: gcId };
       });
       return run.immediate();
     });
+  }
+
+  appendSessionEntry(draft: SessionEntryDraft, options: AppendOptions = {}): Promise<StoredSessionEntry> {
+    return this.guard(() => {
+      const last = this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck();
+      const insert = this.db.prepare(
+        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, session, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?, ?)',
+      );
+      const append = this.db.transaction(() => {
+        const prev = (last.get() as Sha256 | undefined) ?? null;
+        const text = canonicalize({ ...draft, prev_hash: prev });
+        const hash = sha256(text);
+        const info = insert.run(draft.id, draft.kind, Date.parse(draft.at), hash, text, draft.session, options.sign ? options.sign(text) : null);
+        return { seq: Number(info.lastInsertRowid), hash, body: draft, intact: true } satisfies StoredSessionEntry;
+      });
+      return append.immediate();
+    });
+  }
+
+  sessionEntries(session: string): Promise<StoredSessionEntry[]> {
+    return this.guard(() => {
+      const rows = this.db.prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE session = ? ORDER BY seq`).all(session) as ChainRow[];
+      return rows.flatMap((row) => {
+        const text = this.bodies.decode(row);
+        let body: SessionEntryBody;
+        try {
+          if (text === undefined) return [];
+          body = JSON.parse(text) as SessionEntryBody;
+        } catch {
+          return [];
+        }
+        // A session entry whose bytes do not match its hash still counts as
+        // "this session was gated", but its content is not trusted.
+        return [{ seq: row.seq, hash: row.hash as Sha256, body, intact: sha256(text) === row.hash && body.id === row.id }];
+      });
+    });
+  }
+
+  appendEvent<T extends SubjectEventBody>(draft: T, options: AppendOptions = {}): Promise<StoredEvent<T>> {
+    return this.guard(() => {
+      const last = this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck();
+      const insert = this.db.prepare(
+        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?, ?)',
+      );
+      const append = this.db.transaction(() => {
+        const prev = (last.get() as Sha256 | undefined) ?? null;
+        const text = canonicalize({ ...draft, prev_hash: prev });
+        const hash = sha256(text);
+        const signature = options.sign ? options.sign(text) : null;
+        const info = insert.run(draft.id, draft.kind, Date.parse(draft.at), hash, text, draft.subject, signature);
+        return { seq: Number(info.lastInsertRowid), hash, body: draft, signature, intact: true } satisfies StoredEvent<T>;
+      });
+      return append.immediate();
+    });
+  }
+
+  events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]> {
+    return this.guard(() => {
+      const rows = this.db.prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE kind = ? AND subject = ? ORDER BY seq`).all(kind, subject) as ChainRow[];
+      return rows.map((row) => {
+        const text = this.bodies.decode(row);
+        let body: T | undefined;
+        try {
+          body = text === undefined ? undefined : (JSON.parse(text) as T);
+        } catch {
+          body = undefined;
+        }
+        const intact = body !== undefined && sha256(text!) === row.hash && body.id === row.id && body.kind === kind && body.subject === subject;
+        return { seq: row.seq, hash: row.hash as Sha256, body: body ?? ({ v: 1, kind, id: row.id, at: '', subject, event: 'damaged' } as unknown as T), signature: row.signature, intact };
+      });
+    });
+  }
+
+  subjects(kind: SubjectKind, limit: number): Promise<string[]> {
+    return this.guard(
+      () =>
+        this.db
+          .prepare('SELECT subject FROM chain WHERE kind = ? AND subject IS NOT NULL GROUP BY subject ORDER BY MAX(seq) DESC LIMIT ?')
+          .pluck()
+          .all(kind, limit) as string[],
+    );
+  }
+
+  recentSessions(limit: number): Promise<string[]> {
+    return this.guard(
+      () =>
+        this.db
+          .prepare('SELECT session FROM chain WHERE session IS NOT NULL GROUP BY session ORDER BY MAX(seq) DESC LIMIT ?')
+          .pluck()
+          .all(limit) as string[],
+    );
   }
 
   stats(): Promise<LedgerStats> {
@@ -295,8 +422,57 @@ export class SqliteLedger implements Ledger {
     });
   }
 
+  async *entries(): AsyncGenerator<LedgerEntry> {
+    let rows: IterableIterator<unknown>;
+    try {
+      rows = this.db
+        .prepare(
+          `SELECT 'live' AS state, seq, id, kind, check_id, manifest, hash, body, dict, signature, NULL AS gc_id, subject FROM chain
+           UNION ALL
+           SELECT 'pruned' AS state, seq, id, NULL, NULL, NULL, hash, NULL, NULL, NULL, gc_id, NULL FROM pruned
+           ORDER BY seq, state`,
+        )
+        .iterate();
+    } catch (error) {
+      throw translate(error, this.path);
+    }
+    try {
+      for (;;) {
+        let next: IteratorResult<unknown>;
+        try {
+          next = rows.next();
+        } catch (error) {
+          throw translate(error, this.path);
+        }
+        if (next.done) return;
+        yield this.toEntry(next.value as EntryRow);
+      }
+    } finally {
+      rows.return?.();
+    }
+  }
+
+  /** An entry as stored, its body decoded to the exact canonical text that was hashed (and signed). */
+  private toEntry(row: EntryRow): LedgerEntry {
+    if (row.state === 'pruned') return { state: 'pruned', seq: row.seq, id: row.id, hash: row.hash, gcId: row.gc_id ?? '' };
+    return {
+      state: 'live',
+      seq: row.seq,
+      id: row.id,
+      kind: row.kind ?? '',
+      checkId: row.check_id,
+      manifest: row.manifest,
+      hash: row.hash,
+      // A body that cannot be decoded (a damaged dictionary or blob) is no
+      // text at all: it cannot hash to the chain's hash, and audit says so.
+      body: this.bodies.decode(row) ?? '',
+      signature: row.signature,
+      subject: row.subject,
+    };
+  }
+
   private decode(row: ChainRow): StoredReceipt {
-    const damaged = { seq: row.seq, hash: row.hash as Sha256, body: { id: row.id } as ReceiptBody, intact: false };
+    const damaged = { seq: row.seq, hash: row.hash as Sha256, body: { id: row.id } as ReceiptBody, intact: false, signature: row.signature };
     const text = this.bodies.decode(row);
     if (text === undefined) return damaged;
     let body: ReceiptBody;
@@ -308,7 +484,7 @@ export class SqliteLedger implements Ledger {
     // The stored text must still hash to the stored hash; whether the chain
     // links and signatures hold is `vouch audit`'s work, not every read's.
     const intact = sha256(text) === row.hash && body.id === row.id;
-    return { seq: row.seq, hash: row.hash as Sha256, body, intact };
+    return { seq: row.seq, hash: row.hash as Sha256, body, intact, signature: row.signature };
   }
 
   close(): Promise<void> {

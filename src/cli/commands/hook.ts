@@ -1,0 +1,94 @@
+import type { Readable } from 'node:stream';
+import { fail } from '../../core/problem.js';
+import type { HookContext } from '../../hooks/handle.js';
+import type { ClientProtocol } from '../../hooks/protocol.js';
+import type { Workspace } from '../../workspace/find.js';
+import type * as ledgersModule from '../../ledger/open.js';
+import { vouchHome } from '../../workspace/home.js';
+import { parse } from '../args.js';
+import type { Cli } from '../io.js';
+
+export const help = `usage: vouch hook claude-code [EVENT]
+       vouch hook codex [EVENT]
+       vouch hook git pre-push
+
+Answers an agent client's hook: reads the hook's JSON on stdin and replies in
+that client's protocol. EVENT is the client's name for it (Stop, SubagentStop,
+PreToolUse, PostToolUse, SubagentStart); when omitted it is read from the
+payload's hook_event_name. Installed by \`vouch install claude-code|codex\`.
+
+  Stop, SubagentStop  the gate: the stop is allowed only when every blocking
+                      check relevant to what the session changed is a fresh
+                      PASS (see gate: in vouch.yaml)
+  PreToolUse          denies writes to vouch.yaml, .vouch/ and protect: globs
+  PostToolUse         records the agent's own (untrusted) trail in the ledger
+
+A failure of vouch blocks a stop and denies a guarded call (fail closed), and
+lets a PostToolUse record go (fail open), saying why on stderr.
+
+\`vouch hook git pre-push\` (installed by \`vouch install git-hooks\`) refuses a
+push while a blocking check is not a fresh PASS.`;
+
+const CLIENTS = ['claude-code', 'codex', 'git'] as const;
+
+export async function run(cli: Cli, args: readonly string[]): Promise<number> {
+  const { positionals } = parse('hook', args, {});
+  const [client, event, ...extra] = positionals;
+  if (!client || !(CLIENTS as readonly string[]).includes(client) || extra.length > 0) {
+    return fail({
+      code: 'usage',
+      message: client ? `unknown hook client "${client}"${extra.length > 0 ? ' or too many arguments' : ''}` : 'which client is calling?',
+      where: 'vouch hook',
+      expected: `one of: ${CLIENTS.join(', ')}, then optionally the event name`,
+      ...(client && { found: positionals.join(' ') }),
+      hint: 'run `vouch hook --help`',
+    });
+  }
+  if (client === 'git') {
+    const { prePush } = await import('../../hooks/git-pre-push.js');
+    return prePush(cli, event);
+  }
+  const [{ runHook }, protocol] = await Promise.all([import('../../hooks/handle.js'), loadProtocol(client as 'claude-code' | 'codex')]);
+  const stdin = await readAll(cli.io.stdin);
+  // The guard never opens the ledger: do not load the SQLite binding for it.
+  // The ledger (SQLite, or PostgreSQL when VOUCH_LEDGER or ledger: says so) is loaded only for events that use it.
+  const ledgers = event === 'PreToolUse' ? undefined : await import('../../ledger/open.js');
+  const reply = await runHook(protocol, event, stdin, hookContext(cli, ledgers));
+  cli.io.stdout.write(reply.stdout);
+  cli.io.stderr.write(reply.stderr);
+  return reply.exitCode;
+}
+
+async function loadProtocol(client: 'claude-code' | 'codex'): Promise<ClientProtocol> {
+  return client === 'codex' ? (await import('../../hooks/codex.js')).codex : (await import('../../hooks/claude-code.js')).claudeCode;
+}
+
+type Ledgers = typeof ledgersModule;
+
+function hookContext(cli: Cli, ledgers: Ledgers | undefined): HookContext {
+  const env = cli.io.env;
+  const open = (workspace: Workspace, create: boolean) => {
+    if (!ledgers) throw new Error('bug: the ledger was not loaded for this hook event');
+    return ledgers.openLedgerAt(ledgers.workspaceLedger(env, workspace), create);
+  };
+  return {
+    home: vouchHome(env),
+    env,
+    openLedgerForRead: (workspace) => open(workspace, false),
+    openLedgerForWrite: (workspace) => open(workspace, true)!,
+    ...(cli.io.signal && { signal: cli.io.signal }),
+    ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }),
+    self: { argv: cli.io.self ? [cli.io.self.node, cli.io.self.entry] : ['vouch'] },
+    fallbackCwd: env.CLAUDE_PROJECT_DIR ?? cli.dir ?? cli.io.cwd,
+  };
+}
+
+function readAll(stream: Readable): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => (text += chunk));
+    stream.on('end', () => resolve(text));
+    stream.on('error', reject);
+  });
+}

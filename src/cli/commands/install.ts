@@ -1,0 +1,39 @@
+import * as mcp from '../../install/mcp/command.js';
+import { runConfigEdit } from '../config-edit.js';
+import type { Cli } from '../io.js';
+
+export const help = `usage: vouch install claude-code [--scope project|user] [--json]
+       vouch install codex [--scope project|user] [--json]
+       vouch install git-hooks [--json]
+       vouch install mcp --client claude-code|cursor|codex|hermes [--name NAME] [--write] [--json]
+
+Wires vouch into an agent client or git:
+  claude-code  Stop/SubagentStop run the gate, PreToolUse the write guard,
+               PostToolUse the trail; in .claude/settings.json of the
+               workspace (project, default) or the user's Claude settings
+               ($CLAUDE_CONFIG_DIR or ~/.claude/settings.json)
+  codex        the same hooks for Codex, in .codex/hooks.json (project) or
+               $CODEX_HOME/hooks.json (user)
+  git-hooks    a pre-push hook that refuses a push while a blocking check is
+               not a fresh PASS (the repository's hooks path)
+  mcp          the entry that makes an MCP client start \`vouch mcp\` for this
+               workspace: printed, or added to the client's file with --write
+               (see below)
+
+Hook commands name node and vouch's entry script by absolute path; they do
+not depend on PATH. Every edit states what it will do, backs the file up
+under VOUCH_HOME/installs, is built in memory, parsed again and compared with
+the intended change before it is written. Anything unexpected (invalid JSON
+or TOML, a shape vouch does not edit, a place already taken) is refused with
+the reason, the path and the steps to do it by hand; nothing is written.
+Running it twice changes nothing. \`vouch uninstall\` takes it back.
+
+exit: 0 done (or nothing to do), 2 usage or workspace problem, 3 refused
+
+${mcp.help}`;
+
+export async function run(cli: Cli, args: readonly string[]): Promise<number> {
+  const at = args.findIndex((arg, i) => !arg.startsWith('-') && args[i - 1] !== '-C' && args[i - 1] !== '--dir');
+  if (at >= 0 && args[at] === 'mcp') return mcp.run(cli, [...args.slice(0, at), ...args.slice(at + 1)]);
+  return runConfigEdit(cli, args, 'install');
+}

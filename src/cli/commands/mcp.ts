@@ -1,0 +1,43 @@
+import { vouchHome } from '../../workspace/home.js';
+import { parse } from '../args.js';
+import { EXIT } from '../exit.js';
+import type { Cli } from '../io.js';
+import { workspaceOf } from '../session.js';
+
+export const help = `usage: vouch mcp [-C DIR]
+
+Serves the Model Context Protocol over stdio for the workspace at DIR (default:
+the nearest vouch.yaml upwards from the current directory), for agents such as
+Claude Code, Codex, Cursor and Hermes. stdout carries only the protocol; logs go
+to stderr. \`vouch install mcp --client NAME\` prints the entry for a client.
+
+tools (every argument is an id; none takes a command, path, directory,
+environment or glob):
+  vouch_checks                the configured checks and what a PASS of each proves
+  vouch_status [check_ids]    each check's current status (runs nothing)
+  vouch_verify check_ids      run checks as the spec declares them, one receipt
+                              each (actor "mcp"), with progress notifications
+  vouch_receipt receipt_id    one receipt as recorded
+
+vouch.yaml is read again, and its trust checked again, on every call: an
+edited spec runs nothing until a person runs \`vouch allow\`.
+exit: 0 when the client closes the connection, 2 when no workspace is found`;
+
+export async function run(cli: Cli, args: readonly string[]): Promise<number> {
+  parse('mcp', args, {}, false);
+  // Chosen once, at start: a client cannot move the server to another workspace.
+  const workspace = workspaceOf(cli);
+  // The SDK is loaded only here, so no other command pays for it.
+  const { serveMcp } = await import('../../mcp/serve.js');
+  await serveMcp({
+    workspace,
+    home: vouchHome(cli.io.env),
+    env: cli.io.env,
+    stdin: cli.io.stdin,
+    stdout: cli.io.stdout,
+    stderr: cli.io.stderr,
+    ...(cli.io.signal && { signal: cli.io.signal }),
+    ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }),
+  });
+  return EXIT.ok;
+}

@@ -1,0 +1,108 @@
+import type { GateContext } from '../gate/context.js';
+import type { GateDecision } from '../gate/decision.js';
+import type { Invocation } from '../render/gate.js';
+import { parsePayload, type HookPayload } from './payload.js';
+import type { ClientProtocol, HookReply } from './protocol.js';
+
+export interface HookContext extends GateContext {
+  /** How the agent can run vouch itself, quoted in block reasons. */
+  readonly self: Invocation;
+  /** Where the client works when the payload has no cwd (CLAUDE_PROJECT_DIR, else the hook's cwd). */
+  readonly fallbackCwd: string;
+}
+
+/** How a hook event fails when vouch itself fails: closed where it guards, open where it only records. */
+type Failure = 'block_stop' | 'deny_tool' | 'pass';
+
+function failureOf(event: string): Failure {
+  if (event === 'Stop' || event === 'SubagentStop') return 'block_stop';
+  if (event === 'PreToolUse') return 'deny_tool';
+  return 'pass';
+}
+
+/**
+ * Answers one hook call: stdin text in, the client's reply out. Never
+ * throws. A failure of vouch blocks a stop and denies a guarded tool call
+ * (fail closed), and lets a PostToolUse record go (fail open), saying so.
+ */
+export async function runHook(protocol: ClientProtocol, eventArg: string | undefined, stdin: string, ctx: HookContext): Promise<HookReply> {
+  const parsed = parsePayload(stdin);
+  const event = eventArg ?? (parsed.ok ? parsed.payload.event : null) ?? 'unknown';
+  try {
+    if (!parsed.ok) throw new HookInputError(parsed.why);
+    return await handle(protocol, event, parsed.payload, ctx);
+  } catch (error) {
+    const message = error instanceof HookInputError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+    const short = message.split('\n')[0] ?? message;
+    switch (failureOf(event)) {
+      case 'block_stop': {
+        const { renderBlockReason } = await import('../render/gate.js');
+        const decision: GateDecision = {
+          kind: 'block',
+          reason: 'hook_error',
+          workspace: null,
+          findings: [],
+          onStop: null,
+          budgetSeconds: null,
+          blocks: 0,
+          maxBlocks: null,
+          detail: short,
+          entry: null,
+        };
+        return protocol.blockStop(renderBlockReason(decision, ctx.self), `vouch: hook error (the stop is blocked): ${message}`);
+      }
+      case 'deny_tool':
+        return { ...protocol.denyTool(`vouch could not check this tool call, so it is denied: ${short}. Tell a person; this is a problem in vouch or its installation.`), stderr: `vouch: hook error (the call is denied): ${message}\n` };
+      case 'pass':
+        return protocol.pass(`vouch: hook error (nothing recorded; the call goes ahead): ${message}`);
+    }
+  }
+}
+
+class HookInputError extends Error {}
+
+async function handle(protocol: ClientProtocol, event: string, payload: HookPayload, ctx: HookContext): Promise<HookReply> {
+  const cwd = payload.cwd ?? ctx.fallbackCwd;
+  const session = payload.session ?? 'unknown-session';
+  switch (event) {
+    case 'Stop':
+    case 'SubagentStop': {
+      const [{ decideStop }, { renderBlockReason, renderGateNotice }] = await Promise.all([import('../gate/stop.js'), import('../render/gate.js')]);
+      const decision = await decideStop(
+        { client: protocol.client, event, session, agentId: payload.agentId, cwd, stopHookActive: payload.stopHookActive },
+        ctx,
+      );
+      const notice = renderGateNotice(decision);
+      return decision.kind === 'block' ? protocol.blockStop(renderBlockReason(decision, ctx.self), notice) : protocol.allowStop(notice, decision.kind === 'escaped');
+    }
+    case 'PreToolUse': {
+      const use = protocol.toolUse(payload.toolName, payload.toolInput);
+      if (use === null || use.kind === 'other') return protocol.pass(null);
+      const [{ guardCall }, { guardRole }] = await Promise.all([import('./guard-call.js'), import('../gate/guard-role.js')]);
+      return guardCall(protocol, use, cwd, ctx, guardRole(payload.agentType, ctx.env));
+    }
+    case 'PostToolUse':
+    case 'SubagentStart': {
+      const { recordTrail } = await import('../gate/trail.js');
+      const use = event === 'PostToolUse' ? protocol.toolUse(payload.toolName, payload.toolInput) : null;
+      await recordTrail(
+        {
+          client: protocol.client,
+          event,
+          session,
+          agentId: payload.agentId,
+          cwd,
+          use,
+          toolUseId: payload.toolUseId,
+          input: payload.toolInput,
+          response: payload.toolResponse,
+          durationMs: payload.durationMs,
+        },
+        ctx,
+      );
+      return protocol.pass(null);
+    }
+    default:
+      return protocol.pass(null);
+  }
+}

@@ -1,0 +1,16 @@
+import { join } from 'node:path';
+import { asDocument, type McpClient } from '../client.js';
+
+/** Cursor, project scope: `.cursor/mcp.json` in the project (`~/.cursor/mcp.json` for every project). */
+export const cursor: McpClient = {
+  id: 'cursor',
+  label: 'Cursor',
+  format: 'json',
+  configPath: (place) => join(place.workspaceRoot, '.cursor', 'mcp.json'),
+  where: (place) => `${join(place.workspaceRoot, '.cursor', 'mcp.json')} (this project); merge the entry into "mcpServers" if the file exists`,
+  entry: (launch, name) => ({
+    key: ['mcpServers', name],
+    value: { command: launch.command, args: [...launch.args], ...(Object.keys(launch.env).length > 0 && { env: { ...launch.env } }) },
+  }),
+  render: (entry) => `${JSON.stringify(asDocument(entry), null, 2)}\n`,
+};

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sha256 } from '../../core/digest.js';
+import { newId } from '../../core/ids.js';
+import type { SubjectEventBody } from '../events.js';
+import { openSqliteLedger } from './sqlite-ledger.js';
+
+interface NoteEvent extends SubjectEventBody {
+  readonly kind: 'card';
+  readonly note: string;
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function ledgerPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vouch-events-'));
+  dirs.push(dir);
+  return join(dir, 'ledger.db');
+}
+
+const event = (subject: string, note: string, at = new Date()): NoteEvent => ({ v: 1, kind: 'card', id: newId(at.getTime()), at: at.toISOString(), subject, event: 'noted', note });
+
+describe('subject events in the SQLite ledger', () => {
+  it('appends events to the chain and reads one subject back in order', async () => {
+    const path = ledgerPath();
+    const ledger = openSqliteLedger(path, { create: true })!;
+    const first = await ledger.appendEvent(event('c1', 'one'));
+    await ledger.appendEvent(event('c2', 'other'));
+    await ledger.appendEvent(event('c1', 'two'), { sign: (text) => `sig:${sha256(text)}` });
+    const events = await ledger.events<NoteEvent>('card', 'c1');
+    expect(events.map((e) => [e.body.note, e.intact, e.signature?.startsWith('sig:') ?? false])).toEqual([
+      ['one', true, false],
+      ['two', true, true],
+    ]);
+    expect(await ledger.subjects('card', 10)).toEqual(['c1', 'c2']);
+    expect(await ledger.subjects('dispatch', 10)).toEqual([]);
+    // Chained like any entry: the second event's prev_hash is the first's hash.
+    const seconds = [];
+    for await (const entry of ledger.entries()) if (entry.state === 'live') seconds.push(JSON.parse(entry.body).prev_hash);
+    expect(seconds[1]).toBe(first.hash);
+    await ledger.close();
+  });
+
+  it('reads an edited event as damaged, never as what it now claims', async () => {
+    const path = ledgerPath();
+    const ledger = openSqliteLedger(path, { create: true })!;
+    await ledger.appendEvent(event('c1', 'honest'));
+    await ledger.close();
+    const db = new Database(path);
+    db.prepare("UPDATE chain SET body = replace(body, 'honest', 'forged')").run();
+    db.close();
+    const reopened = openSqliteLedger(path, { create: false })!;
+    const [stored] = await reopened.events<NoteEvent>('card', 'c1');
+    expect(stored!.intact).toBe(false);
+    await reopened.close();
+  });
+});

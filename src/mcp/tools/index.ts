@@ -1,0 +1,17 @@
+import type { VouchTool } from '../tool.js';
+import { cardCompleteTool } from './card-complete.js';
+import { cardShowTool } from './card-show.js';
+import { cardVerifyTool } from './card-verify.js';
+import { checksTool } from './checks.js';
+import { receiptTool } from './receipt.js';
+import { statusTool } from './status.js';
+import { verifyTool } from './verify.js';
+
+/**
+ * Every tool `vouch mcp` serves, in the order clients list them. A new tool
+ * (vouch_card_show, vouch_dispatch_report, ...) is one file beside these
+ * exporting a defineTool(...) and one line here.
+ */
+export const TOOLS: readonly VouchTool[] = [checksTool, statusTool, verifyTool, receiptTool];
+/** The task-card tools, ids only. */
+export const CARD_TOOLS: readonly VouchTool[] = [cardShowTool, cardVerifyTool, cardCompleteTool];

@@ -1,0 +1,138 @@
+import { shellLine } from '../core/quote.js';
+import { unreachable } from '../core/unreachable.js';
+import type { GateDecision, GateFinding, GateReason } from '../gate/decision.js';
+import type { GuardAnswer } from '../gate/guard.js';
+import type { ProtectionRule } from '../gate/protected.js';
+import { explainReason } from './reasons.js';
+
+/** How the agent can run vouch itself: the argv prefix of the hook's own command (node + entry). */
+export interface Invocation {
+  readonly argv: readonly string[];
+}
+
+const DO_NOT_WEAKEN =
+  'Do not edit vouch.yaml, .vouch/ or protected files to get past this: vouch denies those writes, and an edited vouch.yaml is not allowed until a person allows it again.';
+
+/**
+ * The reason an agent reads when its stop is blocked: what is not proven,
+ * what the checks said, and exactly what to do next. One exhaustive switch,
+ * so a new gate reason does not compile until it has words.
+ */
+export function renderBlockReason(decision: GateDecision, self: Invocation): string {
+  const ws = decision.workspace ?? '.';
+  const lead = 'vouch blocked this stop:';
+  const reason: GateReason = decision.reason;
+  switch (reason) {
+    case 'not_passing':
+      return notPassing(decision, self);
+    case 'spec_missing':
+      return `${lead} vouch.yaml is gone from ${ws}, but vouch was already gating this session; a removed spec does not turn into a pass. Ask a person to restore it (for example \`git checkout -- vouch.yaml\`); you may not write it.`;
+    case 'spec_invalid':
+      return `${lead} vouch.yaml in ${ws} is not a valid spec, so nothing can be graded: ${decision.detail ?? ''}\nA person must fix it (\`vouch checks\` lists every problem). ${DO_NOT_WEAKEN}`;
+    case 'spec_not_allowed':
+      return `${lead} ${decision.detail ?? 'vouch.yaml is not allowed'} (${ws}). Nothing in it runs until a person has read it and run \`vouch allow\` there; an absent grade is not a pass. Ask them. ${DO_NOT_WEAKEN}`;
+    case 'trust_unreadable':
+      return `${lead} vouch cannot read whether vouch.yaml is allowed: ${decision.detail ?? ''}. A person must fix the trust store (VOUCH_HOME).`;
+    case 'tier_uncovered':
+      return `${lead} this session changed files, and ${decision.detail ?? 'no blocking check applies at this tier'}, so nothing could grade the work; an absent grade is not a pass. A person must declare a check for this tier in vouch.yaml.`;
+    case 'ledger_unusable':
+      return `${lead} vouch cannot use its ledger, so it can neither judge nor record this stop: ${decision.detail ?? ''}. A person must look at .vouch/ledger.db.`;
+    case 'hook_error':
+      return `${lead} the vouch hook failed, and a stop is never let through on an error: ${decision.detail ?? ''}. Tell a person; this is a problem in vouch or its installation, not in your work.`;
+    case 'all_pass':
+    case 'nothing_relevant':
+    case 'no_blocking_checks':
+    case 'no_spec':
+    case 'max_blocks':
+      return `vouch: ${reason}`;
+    default:
+      return unreachable(reason);
+  }
+}
+
+function notPassing(decision: GateDecision, self: Invocation): string {
+  const owing = decision.findings.filter((f) => f.status !== 'PASS');
+  const ids = owing.map((f) => f.id);
+  const n = owing.length;
+  const checks = `${n} blocking check${n === 1 ? '' : 's'} relevant to this session's changes ${n === 1 ? 'is' : 'are'}`;
+  const verifyCli = shellLine([...self.argv, '-C', decision.workspace ?? '.', 'verify', ...ids]);
+  const mcp = `the MCP tool vouch_verify with {"check_ids": ${JSON.stringify(ids)}}`;
+  const lines: string[] = [];
+  if (decision.onStop === 'require') {
+    lines.push(`vouch blocked this stop: ${checks} not a fresh PASS (gate.on_stop: require, so vouch does not run them for you).`, '');
+    lines.push(...owing.flatMap(findingLines));
+    lines.push('', 'Produce the receipt, then stop again:', `  CLI: ${verifyCli}`, `  MCP: ${mcp}`);
+  } else {
+    lines.push(`vouch blocked this stop: ${checks} not a fresh PASS.`, '');
+    lines.push(...owing.flatMap(findingLines));
+    lines.push(
+      '',
+      `Fix the cause, then stop again: vouch re-runs stale checks when you stop (budget ${decision.budgetSeconds ?? '?'}s).`,
+      `To run them yourself: ${verifyCli} (or ${mcp}).`,
+    );
+  }
+  lines.push(DO_NOT_WEAKEN);
+  if (decision.maxBlocks !== null && decision.blocks > 1) {
+    lines.push(`(Blocked ${decision.blocks} times in a row with no file change; after ${decision.maxBlocks} the stop goes through recorded as escaped, unverified.)`);
+  }
+  return lines.join('\n');
+}
+
+function findingLines(finding: GateFinding): string[] {
+  const head = `  ${finding.id}: ${finding.status} (${finding.reason})${finding.detail ? ` ${finding.detail}` : ''}${finding.receipt ? ` · receipt ${finding.receipt}` : ''}`;
+  const lines = [head];
+  if (finding.budgetExhausted) {
+    lines.push(
+      finding.ranNow
+        ? "    the gate's time budget ran out while it ran; its process group was stopped"
+        : "    not run: the gate's time budget ran out first",
+    );
+  } else if (finding.status !== 'PASS') {
+    const { meaning } = explainReason(finding.reason, finding.id);
+    lines.push(`    ${meaning}`);
+  }
+  if (finding.excerpt) lines.push(...finding.excerpt.split('\n').map((line) => `    │ ${line}`));
+  return lines;
+}
+
+/** For people, on stderr: what the gate decided, loudly when a session escaped unverified. */
+export function renderGateNotice(decision: GateDecision): string | null {
+  switch (decision.kind) {
+    case 'escaped': {
+      const owing = decision.findings.filter((f) => f.status !== 'PASS').map((f) => `${f.id} ${f.status} (${f.reason})`);
+      return (
+        `vouch: ESCAPED: this session stopped UNVERIFIED after ${decision.maxBlocks ?? '?'} blocks in a row with no file change (gate.max_blocks). ` +
+        `It is recorded in the ledger as escaped${decision.entry ? ` (entry ${decision.entry})` : ''}.` +
+        (owing.length > 0 ? ` Not passing: ${owing.join(', ')}.` : '') +
+        (decision.detail ? ` ${decision.detail}.` : '')
+      );
+    }
+    case 'block':
+      return `vouch: blocked the stop (${decision.reason})`;
+    case 'allow':
+      return decision.reason === 'no_spec' ? `vouch: ${decision.detail ?? 'no vouch.yaml'}; nothing to gate` : null;
+  }
+}
+
+/** The reason an agent reads when a write is denied. */
+export function renderDenial(answer: Extract<GuardAnswer, { kind: 'deny' }>): string {
+  const what = answer.via === answer.tool ? `this ${answer.tool} of ${answer.path}` : `this ${answer.tool} command: it writes ${answer.path} (${answer.via})`;
+  return `vouch denied ${what}. ${protectionWords(answer.rule, answer.path)}`;
+}
+
+function protectionWords(rule: ProtectionRule, path: string): string {
+  switch (rule.kind) {
+    case 'spec':
+      return 'vouch.yaml is the operator\'s definition of "done"; the agent may not change it. If a check is wrong, say so and ask a person.';
+    case 'state':
+      return '.vouch/ holds the receipts that prove the work; the agent may not write or remove it.';
+    case 'protect':
+      return `${path} is protected by vouch.yaml (protect: ${rule.glob}); the agent may not write it. Make the work pass as these files are, or ask a person.`;
+    case 'cards':
+      return ".vouch/cards/ holds task cards' proof scripts: the verifier writes them from the card's done-when, never whoever does the work. If a proof looks wrong, say so; a coordinator decides (`vouch card decide ID revise-script`).";
+    case 'verifier_scope':
+      return 'this agent acts as the verifier (VOUCH_ROLE=verifier, or a subagent named verifier): it writes proof scripts under .vouch/cards/ only, and never the work it verifies.';
+    default:
+      return unreachable(rule);
+  }
+}

@@ -1,0 +1,259 @@
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BodyStore } from '../src/ledger/sqlite/body-store.js';
+import { claudeBinary, claudeCommand, hookResponses, runClaude } from './helpers/claude.js';
+import { lastUserText, MockAnthropic, type MessagesRequest, type Script } from './helpers/mock-anthropic.js';
+import { CLI, collect, Rig } from './helpers/rig.js';
+import { spawn } from 'node:child_process';
+
+const REPO = resolve(import.meta.dirname, '..');
+
+/*
+ * The gate, proven with the real Claude Code CLI: headless (`claude -p`)
+ * against a local mock of the Messages API that plays a scripted agent, with
+ * vouch's hooks installed by `vouch install claude-code` as a user would.
+ */
+
+const SPEC = `version: 1
+checks:
+  - id: tests
+    run: ["node", "test/add.test.js"]
+    sources: ["src/**"]
+    tests: ["test/**"]
+protect: ["test/**"]
+`;
+const GOOD = 'module.exports = (a, b) => a + b;\n';
+const BROKEN = 'module.exports = (a, b) => a - b;\n';
+const TEST = `const add = require('../src/add.js');
+const got = add(2, 2);
+if (got !== 4) { console.error('add(2, 2) returned ' + got + ', expected 4'); process.exit(1); }
+console.log('ok');
+`;
+
+let binary: string;
+beforeAll(() => {
+  // Installs Claude Code into the test cache on first use; fails (never skips) when it cannot.
+  binary = claudeBinary();
+}, 600_000);
+
+const mocks: MockAnthropic[] = [];
+afterEach(async () => {
+  for (const mock of mocks.splice(0)) await mock.close();
+});
+
+async function workspace(options: { verify: boolean; install?: boolean }): Promise<Rig> {
+  const rig = new Rig().write({ 'src/add.js': GOOD, 'test/add.test.js': TEST });
+  await rig.spec(SPEC);
+  if (options.verify) expect((await rig.run(['verify'])).code).toBe(0);
+  if (options.install ?? true) {
+    const installed = await rig.run(['install', 'claude-code']);
+    expect(installed.code, installed.stderr).toBe(0);
+  }
+  return rig;
+}
+
+async function session(rig: Rig, script: Script, extraArgs: string[] = []) {
+  const mock = new MockAnthropic(script);
+  mocks.push(mock);
+  const baseUrl = await mock.start();
+  const configDir = join(rig.home, 'claude');
+  mkdirSync(configDir, { recursive: true });
+  const run = await runClaude(binary, {
+    cwd: rig.root,
+    configDir,
+    baseUrl,
+    prompt: 'Make add() correct and tell me when it is done.',
+    env: rig.env(),
+    tools: ['Write', 'Edit', 'Bash', 'Agent'],
+    extraArgs,
+  });
+  return { run, mock };
+}
+
+/** The gate's decisions recorded in the workspace's ledger, oldest first. */
+function gateDecisions(rig: Rig): { decision: string; reason: string; event: string; checks: { id: string; status: string }[] }[] {
+  const db = new Database(rig.path('.vouch/ledger.db'), { readonly: true });
+  try {
+    const bodies = new BodyStore(db);
+    const stored = db.prepare("SELECT body, dict FROM chain WHERE kind = 'gate' ORDER BY seq").all() as { body: string | Buffer; dict: number | null }[];
+    return stored.map((row) => JSON.parse(bodies.decode(row)!));
+  } finally {
+    db.close();
+  }
+}
+
+const write = (id: string, file_path: string, content: string) => ({ type: 'tool_use' as const, id, name: 'Write', input: { file_path, content } });
+const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command, description: 'run a command' } });
+const say = (text: string) => ({ type: 'text' as const, text });
+
+describe('the Stop gate with the real Claude Code CLI', () => {
+  it('blocks a false "done" on a failing test, shows the agent why, and lets it stop once the fix passes', async () => {
+    const rig = await workspace({ verify: true });
+    const { run, mock } = await session(rig, (_request, turn) => {
+      if (turn === 0) return [say('Changing add.'), write('toolu_1', rig.path('src/add.js'), BROKEN)];
+      if (turn === 1) return [say('Done: add() is implemented.')];
+      if (turn === 2) return [say('The gate says the test fails; fixing.'), write('toolu_2', rig.path('src/add.js'), GOOD)];
+      return [say('Fixed; the test passes now.')];
+    });
+
+    expect(run.code, run.stderr).toBe(0);
+    const stops = hookResponses(run, 'Stop');
+    expect(stops).toHaveLength(2);
+    expect(JSON.parse(stops[0]!.stdout)).toMatchObject({ decision: 'block' });
+    expect(stops[1]!.stdout.trim()).toBe('');
+    // The turn after the block carries the gate's reason: the check, its verdict and the test's own output.
+    const feedback = lastUserText(mock.turns[2]!);
+    expect(feedback).toContain('vouch blocked this stop');
+    expect(feedback).toContain('tests: FAIL (exit_code)');
+    expect(feedback).toContain('add(2, 2) returned 0, expected 4');
+    expect(mock.turns).toHaveLength(4);
+    expect(gateDecisions(rig).map((g) => [g.event, g.decision, g.reason])).toEqual([
+      ['Stop', 'block', 'not_passing'],
+      ['Stop', 'allow', 'all_pass'],
+    ]);
+    const status = (await rig.run(['status', '--json'])).json();
+    expect(status.checks[0]).toMatchObject({ id: 'tests', status: 'PASS' });
+    // The gate ran the check itself: its receipts say so.
+    const receipts = (await rig.run(['log', '--json'])).json();
+    expect(receipts.slice(0, 2).map((r: { actor: string; verdict: string }) => [r.actor, r.verdict])).toEqual([
+      ['hook', 'PASS'],
+      ['hook', 'FAIL'],
+    ]);
+  }, 300_000);
+
+  it('denies the agent writes to vouch.yaml, a protected test and .vouch/, by Write and by Bash', async () => {
+    const rig = await workspace({ verify: true });
+    const specBefore = rig.read('vouch.yaml');
+    const ledgerBefore = readFileSync(rig.path('.vouch/ledger.db'));
+    const { run, mock } = await session(rig, (_request, turn) => {
+      switch (turn) {
+        case 0:
+          return [write('toolu_1', rig.path('vouch.yaml'), 'version: 1\nchecks:\n  - {id: tests, run: ["true"], sources: ["src/**"]}\n')];
+        case 1:
+          return [write('toolu_2', rig.path('test/extra.test.js'), 'process.exit(0)\n')];
+        case 2:
+          return [bash('toolu_3', "sed -i 's/!== 4/!== 0/' test/add.test.js")];
+        case 3:
+          return [bash('toolu_4', 'rm -f .vouch/ledger.db')];
+        default:
+          return [say('Done.')];
+      }
+    });
+
+    expect(run.code, run.stderr).toBe(0);
+    for (const turn of [1, 2, 3, 4]) expect(lastUserText(mock.turns[turn]!)).toContain('vouch denied');
+    expect(lastUserText(mock.turns[1]!)).toContain("vouch.yaml is the operator's definition");
+    expect(lastUserText(mock.turns[2]!)).toContain('test/extra.test.js is protected by vouch.yaml (protect: test/**)');
+    expect(lastUserText(mock.turns[3]!)).toContain('it writes test/add.test.js (sed -i)');
+    expect(lastUserText(mock.turns[4]!)).toContain('.vouch/ holds the receipts');
+    expect(rig.read('vouch.yaml')).toBe(specBefore);
+    expect(rig.read('test/add.test.js')).toBe(TEST);
+    expect(existsSync(rig.path('test/extra.test.js'))).toBe(false);
+    expect(readFileSync(rig.path('.vouch/ledger.db')).length).toBeGreaterThanOrEqual(ledgerBefore.length);
+    // Nothing was written, so nothing is owed: the stop goes through, recorded.
+    expect(hookResponses(run, 'Stop').map((r) => r.stdout.trim())).toEqual(['']);
+    expect(gateDecisions(rig).map((g) => [g.decision, g.reason])).toEqual([['allow', 'nothing_relevant']]);
+  }, 300_000);
+
+  it('never blocks an honest session that produced a fresh PASS before saying done', async () => {
+    const rig = await workspace({ verify: false });
+    const { run, mock } = await session(rig, (_request, turn) => {
+      if (turn === 0) return [write('toolu_1', rig.path('src/add.js'), `// adds two numbers\n${GOOD}`)];
+      if (turn === 1) return [bash('toolu_2', `'${process.execPath}' '${CLI}' -C '${rig.root}' verify tests`)];
+      return [say('Done: vouch verify tests is PASS.')];
+    });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastUserText(mock.turns[2]!)).toContain('PASS');
+    expect(mock.turns).toHaveLength(3);
+    expect(hookResponses(run, 'Stop').map((r) => r.stdout.trim())).toEqual(['']);
+    expect(gateDecisions(rig).map((g) => [g.decision, g.reason, g.checks.map((c) => c.status)])).toEqual([['allow', 'all_pass', ['PASS']]]);
+  }, 300_000);
+
+  it('gates a subagent at its own stop (SubagentStop): it is held until its change passes, then the session stops cleanly', async () => {
+    const rig = await workspace({ verify: true });
+    const isSubagent = (request: MessagesRequest) => JSON.stringify(request.messages[0]?.content ?? '').includes('SUBTASK');
+    const subTurns: MessagesRequest[] = [];
+    let mainTurn = 0;
+    const { run } = await session(rig, (request) => {
+      if (isSubagent(request)) {
+        subTurns.push(request);
+        if (subTurns.length === 1) return [write('toolu_s1', rig.path('src/add.js'), BROKEN)];
+        if (subTurns.length === 2) return [say('Subtask done.')];
+        if (subTurns.length === 3) return [write('toolu_s2', rig.path('src/add.js'), GOOD)];
+        return [say('Subtask done, test passing.')];
+      }
+      mainTurn++;
+      if (mainTurn === 1) {
+        return [{ type: 'tool_use', id: 'toolu_m1', name: 'Agent', input: { description: 'fix add', prompt: 'SUBTASK: make add() correct', subagent_type: 'general-purpose', run_in_background: false } }];
+      }
+      return [say('The subagent finished; done.')];
+    });
+
+    expect(run.code, run.stderr).toBe(0);
+    const subStops = hookResponses(run, 'SubagentStop');
+    expect(subStops).toHaveLength(2);
+    expect(JSON.parse(subStops[0]!.stdout)).toMatchObject({ decision: 'block' });
+    expect(lastUserText(subTurns[2]!)).toContain('tests: FAIL (exit_code)');
+    expect(hookResponses(run, 'Stop').map((r) => r.stdout.trim())).toEqual(['']);
+    expect(gateDecisions(rig).map((g) => [g.event, g.decision, g.reason])).toEqual([
+      ['SubagentStop', 'block', 'not_passing'],
+      ['SubagentStop', 'allow', 'all_pass'],
+      ['Stop', 'allow', 'all_pass'],
+    ]);
+  }, 300_000);
+});
+
+describe('the Claude Code plugin in this repository', () => {
+  it('is accepted by `claude plugin validate --strict`, as a marketplace and as a plugin', () => {
+    const configDir = new Rig().home;
+    for (const target of [REPO, join(REPO, '.claude-plugin', 'plugin.json')]) {
+      const result = claudeCommand(binary, ['plugin', 'validate', target, '--strict'], configDir);
+      expect(result.code, result.stdout).toBe(0);
+    }
+    const report = JSON.parse(claudeCommand(binary, ['plugin', 'validate', REPO, '--strict', '--json'], configDir).stdout);
+    expect(report.provides.hooks.map((h: { event: string }) => h.event).sort()).toEqual(['PostToolUse', 'PreToolUse', 'Stop', 'SubagentStop']);
+  });
+
+  it('gates a session when loaded with --plugin-dir (exec-form hooks from the plugin root)', async () => {
+    const rig = await workspace({ verify: true, install: false });
+    const { run, mock } = await session(
+      rig,
+      (_request, turn) => {
+        if (turn === 0) return [write('toolu_1', rig.path('src/add.js'), BROKEN)];
+        if (turn === 1) return [say('Done.')];
+        if (turn === 2) return [write('toolu_2', rig.path('vouch.yaml'), 'version: 1\n')];
+        if (turn === 3) return [write('toolu_3', rig.path('src/add.js'), GOOD)];
+        return [say('Done, fixed.')];
+      },
+      ['--plugin-dir', REPO],
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastUserText(mock.turns[2]!)).toContain('tests: FAIL (exit_code)');
+    expect(lastUserText(mock.turns[3]!)).toContain('vouch denied this Write of vouch.yaml');
+    expect(gateDecisions(rig).map((g) => [g.decision, g.reason])).toEqual([
+      ['block', 'not_passing'],
+      ['allow', 'all_pass'],
+    ]);
+  }, 300_000);
+
+  it('fails closed when vouch is not built in the plugin root: a Stop is blocked, a guarded call denied', async () => {
+    const rig = new Rig();
+    const root = join(dirname(rig.root), 'plugin-copy');
+    cpSync(join(REPO, 'plugin'), join(root, 'plugin'), { recursive: true });
+    const hook = async (event: string) => {
+      const child = spawn(process.execPath, [join(root, 'plugin', 'run.mjs'), 'hook', 'claude-code', event], { cwd: rig.root, stdio: ['pipe', 'pipe', 'pipe'] });
+      return collect(child, { stdin: JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: event, tool_name: 'Write', tool_input: { file_path: 'x' } }) });
+    };
+    const stop = await hook('Stop');
+    expect(stop.code).toBe(0);
+    expect(stop.json()).toMatchObject({ decision: 'block' });
+    expect(stop.json().reason).toContain('npm ci');
+    const pre = await hook('PreToolUse');
+    expect(pre.json()).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    const post = await hook('PostToolUse');
+    expect([post.code, post.stdout]).toEqual([0, '']);
+  });
+});

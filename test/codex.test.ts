@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { codexBinary, runCodex } from './helpers/codex.js';
+import { inputText, MockResponses, type ResponsesScript } from './helpers/mock-openai.js';
+import { Rig } from './helpers/rig.js';
+
+/*
+ * The same gate with the real Codex CLI (`codex exec`), its hooks installed
+ * by `vouch install codex`, against a local mock of the Responses API.
+ */
+
+const SPEC = `version: 1
+checks:
+  - id: tests
+    run: ["node", "test/add.test.js"]
+    sources: ["src/**"]
+    tests: ["test/**"]
+protect: ["test/**"]
+`;
+const TEST = `const add = require('../src/add.js');
+const got = add(2, 2);
+if (got !== 4) { console.error('add(2, 2) returned ' + got + ', expected 4'); process.exit(1); }
+`;
+
+let binary: string;
+beforeAll(() => {
+  binary = codexBinary();
+}, 600_000);
+
+const mocks: MockResponses[] = [];
+afterEach(async () => {
+  for (const mock of mocks.splice(0)) await mock.close();
+});
+
+const shell = (call_id: string, cmd: string) => ({ type: 'function_call' as const, call_id, name: 'exec_command', arguments: { cmd } });
+const say = (text: string) => ({ type: 'message' as const, text });
+
+async function session(script: ResponsesScript) {
+  const rig = new Rig().write({ 'src/add.js': 'module.exports = (a, b) => a + b;\n', 'test/add.test.js': TEST });
+  await rig.spec(SPEC);
+  expect((await rig.run(['verify'])).code).toBe(0);
+  const installed = await rig.run(['install', 'codex']);
+  expect(installed.code, installed.stderr).toBe(0);
+  const mock = new MockResponses(script);
+  mocks.push(mock);
+  const baseUrl = await mock.start();
+  const run = await runCodex(binary, { cwd: rig.root, codexHome: join(rig.home, 'codex'), baseUrl, prompt: 'Make add() correct.', env: rig.env() });
+  return { rig, mock, run };
+}
+
+describe('the Stop gate with the real Codex CLI', () => {
+  it('blocks a false "done", feeds the reason back, denies a write to vouch.yaml, and allows the stop once the fix passes', async () => {
+    const { rig, mock, run } = await session((_request, turn) => {
+      if (turn === 0) return [shell('call_1', "sed -i 's/a + b/a - b/' src/add.js")];
+      if (turn === 1) return [say('Done.')];
+      if (turn === 2) return [shell('call_2', "echo 'checks: []' > vouch.yaml")];
+      if (turn === 3) return [shell('call_3', "sed -i 's/a - b/a + b/' src/add.js")];
+      return [say('Fixed.')];
+    });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(mock.turns).toHaveLength(5);
+    expect(inputText(mock.turns[2]!)).toContain('vouch blocked this stop');
+    expect(inputText(mock.turns[2]!)).toContain('add(2, 2) returned 0, expected 4');
+    expect(inputText(mock.turns[3]!)).toContain('vouch denied this Bash command: it writes vouch.yaml');
+    expect(rig.read('vouch.yaml')).toBe(SPEC);
+    const sessions = (await rig.run(['sessions', '--json'])).json().sessions;
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0].client).toBe('codex');
+    expect(sessions[0].decisions.map((d: { decision: string; reason: string }) => [d.decision, d.reason])).toEqual([
+      ['block', 'not_passing'],
+      ['allow', 'all_pass'],
+    ]);
+    expect(sessions[0].trail.map((t: { tool: string; paths: string[] }) => [t.tool, t.paths])).toEqual([
+      ['Bash', ['src/add.js']],
+      ['Bash', ['src/add.js']],
+    ]);
+  }, 300_000);
+});

@@ -1,0 +1,87 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One output item the scripted model answers with. */
+export type Item = { type: 'message'; text: string } | { type: 'function_call'; call_id: string; name: string; arguments: Record<string, unknown> };
+
+/** A request to POST /v1/responses, as the client sent it. */
+export interface ResponsesRequest {
+  model: string;
+  input: { type: string; role?: string; content?: unknown; output?: unknown }[];
+  tools?: { name?: string; type: string }[];
+}
+
+export type ResponsesScript = (request: ResponsesRequest, index: number) => Item[];
+
+/**
+ * A local stand-in for the OpenAI Responses API (POST /v1/responses only),
+ * answered as a server-sent event stream: response.created, one
+ * response.output_item.done per item, response.completed. Listens on
+ * 127.0.0.1 only.
+ */
+export class MockResponses {
+  readonly turns: ResponsesRequest[] = [];
+  private server: Server | undefined;
+
+  constructor(private readonly script: ResponsesScript) {}
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  async close(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const path = (req.url ?? '').split('?')[0];
+      if (req.method !== 'POST' || path !== '/v1/responses') {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `mock: no ${req.method} ${path}` } }));
+        return;
+      }
+      const request = JSON.parse(body) as ResponsesRequest;
+      this.turns.push(request);
+      let items: Item[];
+      try {
+        items = this.script(request, this.turns.length - 1);
+      } catch (error) {
+        items = [{ type: 'message', text: `mock script error: ${(error as Error).message}` }];
+      }
+      stream(res, this.turns.length, items);
+    });
+  }
+}
+
+function stream(res: ServerResponse, n: number, items: Item[]): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (data: { type: string } & Record<string, unknown>) => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+  const id = `resp_${n}`;
+  send({ type: 'response.created', response: { id } });
+  const output = items.map((item, index) =>
+    item.type === 'message'
+      ? { type: 'message', role: 'assistant', id: `msg_${n}_${index}`, content: [{ type: 'output_text', text: item.text, annotations: [] }] }
+      : { type: 'function_call', id: `fc_${n}_${index}`, call_id: item.call_id, name: item.name, arguments: JSON.stringify(item.arguments) },
+  );
+  output.forEach((item, index) => send({ type: 'response.output_item.done', output_index: index, item }));
+  send({ type: 'response.completed', response: { id, output, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } } });
+  res.end();
+}
+
+/** All text the client sent as user messages and tool outputs in a request. */
+export function inputText(request: ResponsesRequest): string {
+  return request.input
+    .map((item) => {
+      if (typeof item.output === 'string') return item.output;
+      if (Array.isArray(item.content)) return item.content.map((part: { text?: string }) => part.text ?? '').join('\n');
+      return '';
+    })
+    .join('\n');
+}

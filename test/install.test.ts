@@ -1,0 +1,139 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, Rig } from './helpers/rig.js';
+
+const SPEC = 'version: 1\nchecks:\n  - {id: unit, run: ["sh", "-c", "grep -q ok src/a.txt"], sources: ["src/**"]}\n';
+
+describe('vouch install / uninstall', () => {
+  it('claude-code (project): writes hook commands with absolute node and entry paths, twice is a no-op, uninstall restores the bytes', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'ok', '.claude/settings.json': '{\n  "model": "opus"\n}\n' });
+    await rig.spec(SPEC);
+    const first = await rig.run(['install', 'claude-code', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.json()).toMatchObject({ ok: true, target: 'claude-code', scope: 'project', results: [{ outcome: 'written', how: 'applied' }] });
+    const settings = JSON.parse(rig.read('.claude/settings.json'));
+    expect(settings.model).toBe('opus');
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`${process.execPath} ${realpathSync(CLI)} hook claude-code Stop`);
+    const again = await rig.run(['install', 'claude-code']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('nothing to do (already installed)');
+    const removed = await rig.run(['uninstall', 'claude-code']);
+    expect(removed.code).toBe(0);
+    expect(rig.read('.claude/settings.json')).toBe('{\n  "model": "opus"\n}\n');
+  });
+
+  it('claude-code --scope user edits $CLAUDE_CONFIG_DIR/settings.json and needs no workspace', async () => {
+    const rig = new Rig();
+    const config = join(rig.home, 'claude-config');
+    const result = await rig.run(['install', 'claude-code', '--scope', 'user'], { env: { CLAUDE_CONFIG_DIR: config } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(join(config, 'settings.json'), 'utf8')).hooks)).toContain('Stop');
+    await rig.run(['uninstall', 'claude-code', '--scope', 'user'], { env: { CLAUDE_CONFIG_DIR: config } });
+    expect(existsSync(join(config, 'settings.json'))).toBe(false);
+  });
+
+  it('refuses an invalid settings file with exit 3, the reason, the path and the manual steps, and writes nothing', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'ok', '.claude/settings.json': '{ "hooks": ' });
+    await rig.spec(SPEC);
+    const result = await rig.run(['install', 'claude-code']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('refused');
+    expect(result.stderr).toContain('not valid JSON');
+    expect(result.stderr).toContain(rig.path('.claude/settings.json'));
+    expect(result.stderr).toContain('append to the list at hooks.Stop');
+    expect(result.stderr).toContain('ask the person');
+    expect(rig.read('.claude/settings.json')).toBe('{ "hooks": ');
+  });
+
+  it('codex: writes .codex/hooks.json with Bash|apply_patch matchers', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'ok' });
+    await rig.spec(SPEC);
+    expect((await rig.run(['install', 'codex'])).code).toBe(0);
+    const hooks = JSON.parse(rig.read('.codex/hooks.json')).hooks;
+    expect(Object.keys(hooks)).toEqual(['Stop', 'PreToolUse', 'PostToolUse']);
+    expect(hooks.PreToolUse[0].matcher).toBe('Bash|apply_patch');
+    expect(hooks.Stop[0].hooks[0].command).toContain('hook codex Stop');
+    expect((await rig.run(['uninstall', 'codex'])).code).toBe(0);
+    expect(existsSync(rig.path('.codex'))).toBe(false);
+  });
+
+  it('usage errors: unknown target, a scope the target does not take, no workspace for a project install', async () => {
+    const rig = new Rig();
+    expect((await rig.run(['install', 'cursor'])).code).toBe(2);
+    expect((await rig.run(['install', 'git-hooks', '--scope', 'user'])).code).toBe(2);
+    const noSpec = await rig.run(['install', 'claude-code']);
+    expect(noSpec.code).toBe(2);
+    expect(noSpec.stderr).toContain('no vouch.yaml');
+  });
+});
+
+describe('vouch install git-hooks: a real git push', () => {
+  const identity = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...identity } });
+  // git runs the hook with its own environment: the rig's VOUCH_HOME holds the trust record.
+  const push = (rig: Rig) => {
+    try {
+      execFileSync('git', ['push', '-q', 'origin', 'HEAD:main'], { cwd: rig.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...identity, ...rig.env() } });
+      return { code: 0, stderr: '' };
+    } catch (error) {
+      return { code: (error as { status: number }).status, stderr: String((error as { stderr: unknown }).stderr) };
+    }
+  };
+
+  it('refuses the push while a blocking check is not a fresh PASS, lets it through once it is, and uninstalls cleanly', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'ok' });
+    const remote = join(dirname(rig.root), 'remote.git');
+    mkdirSync(remote);
+    git(remote, 'init', '-q', '--bare');
+    git(rig.root, 'init', '-q');
+    await rig.spec(SPEC);
+    git(rig.root, 'add', '-A');
+    git(rig.root, 'commit', '-qm', 'one');
+    git(rig.root, 'remote', 'add', 'origin', remote);
+
+    const installed = await rig.run(['install', 'git-hooks']);
+    expect(installed.code, installed.stderr).toBe(0);
+    const hook = rig.path('.git/hooks/pre-push');
+    expect(statSync(hook).mode & 0o111).not.toBe(0);
+
+    const noReceipt = push(rig);
+    expect(noReceipt.code).not.toBe(0);
+    expect(noReceipt.stderr).toContain('vouch: push refused');
+    expect(noReceipt.stderr).toContain('no_receipt');
+
+    expect((await rig.run(['verify'])).code).toBe(0);
+    expect(push(rig).code).toBe(0);
+
+    writeFileSync(rig.path('src/a.txt'), 'broken');
+    git(rig.root, 'commit', '-qam', 'two');
+    const stale = push(rig);
+    expect(stale.code).not.toBe(0);
+    expect(stale.stderr).toContain('STALE');
+
+    expect((await rig.run(['uninstall', 'git-hooks'])).code).toBe(0);
+    expect(existsSync(hook)).toBe(false);
+    expect(push(rig).code).toBe(0);
+  });
+
+  it('refuses to replace an existing pre-push hook, and says which line to add', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'ok' });
+    git(rig.root, 'init', '-q');
+    await rig.spec(SPEC);
+    rig.script('.git/hooks/pre-push', 'npm test');
+    const result = await rig.run(['install', 'git-hooks']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('already taken');
+    expect(result.stderr).toContain('hook git pre-push');
+    expect(rig.read('.git/hooks/pre-push')).toBe('#!/bin/sh\nnpm test\n');
+  });
+});
+
+describe('help', () => {
+  it.each(['install', 'uninstall', 'hook', 'sessions'])('vouch %s --help says what it does and how it exits', async (command) => {
+    const result = await new Rig().run([command, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^usage: vouch ${command}`));
+  });
+});

@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CLI, collect, Rig } from './helpers/rig.js';
+import { signedWorkspace } from './helpers/signed.js';
+
+const HOOK = fileURLToPath(new URL('./helpers/module-log.mjs', import.meta.url));
+
+/** Text that only the export, audit and key-store code contains, as it survives bundling. */
+const MARKERS = {
+  export: 'DSSEv1',
+  intoto: 'https://in-toto.io/Statement/v1',
+  audit: 'entries were deleted without gc recording it',
+  keystore: 'is not the public half of',
+  cards: 'a verdict is missing',
+};
+
+/** Text only the YAML parser contains: loaded only when vouch.yaml must be parsed. */
+const YAML_MARKER = { yaml: 'Implicit keys need to be on a single line' };
+
+/** The bundled chunks a `vouch ARGS` process loaded, and which markers they contain. */
+async function loadedMarkers(rig: Rig, args: string[], markers: Record<string, string> = MARKERS): Promise<string[]> {
+  const log = rig.path('../modules.log');
+  const child = spawn(process.execPath, ['--import', HOOK, CLI, ...args], { cwd: rig.root, env: rig.env({ VOUCH_MODULE_LOG: log }) });
+  const result = await collect(child);
+  expect(result.code, result.stderr).toBe(0);
+  const files = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((url) => url.startsWith('file:') && url.includes('/dist/'))
+    .map((url) => fileURLToPath(url));
+  expect(files.length).toBeGreaterThan(1);
+  const text = files.map((file) => readFileSync(file, 'utf8')).join('\n');
+  return Object.entries(markers)
+    .filter(([, marker]) => text.includes(marker))
+    .map(([name]) => name);
+}
+
+describe('lazy loading', () => {
+  it('status on a signing workspace loads the signature check, never the export or audit code', async () => {
+    const rig = await signedWorkspace(new Rig(), 1);
+    expect(await loadedMarkers(rig, ['status', 't'])).toEqual(['keystore']);
+  });
+
+  it('status on an unsigned workspace loads no crypto, export or audit code at all', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    await rig.run(['verify']);
+    expect(await loadedMarkers(rig, ['status'])).toEqual([]);
+  });
+
+  it('status and verify answered from the spec cache load no YAML parser (nor does the ledger they open)', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    // The first verify creates .vouch/, the second fills the spec cache.
+    await rig.run(['verify']);
+    await rig.run(['verify']);
+    expect(await loadedMarkers(rig, ['status'], YAML_MARKER)).toEqual([]);
+    expect(await loadedMarkers(rig, ['verify'], YAML_MARKER)).toEqual([]);
+    // The marker is real: a spec the cache has not seen is parsed.
+    rig.write({ 'vouch.yaml': 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n# edited\n' });
+    await rig.run(['allow']);
+    expect(await loadedMarkers(rig, ['status'], YAML_MARKER)).toEqual(['yaml']);
+  });
+
+  it('the markers are real: export loads them (so the checks above can fail)', async () => {
+    const rig = await signedWorkspace(new Rig(), 1);
+    expect(await loadedMarkers(rig, ['export', '--check', 't', '--out', 'b.jsonl'])).toEqual(expect.arrayContaining(['export', 'intoto', 'keystore']));
+    expect(await loadedMarkers(rig, ['audit'])).toEqual(expect.arrayContaining(['audit']));
+  });
+
+  it('the card engine loads with `vouch card` only (the status above loads none of it)', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    expect(await loadedMarkers(rig, ['card', 'list'])).toEqual(['cards']);
+  });
+});
