@@ -61,3 +61,20 @@ describe('subject events in the SQLite ledger', () => {
     await reopened.close();
   });
 });
+
+describe('compare-and-append (after)', () => {
+  it('appends only while the subject is where the writer read it, and writes nothing on a conflict', async () => {
+    const ledger = openSqliteLedger(ledgerPath(), { create: true })!;
+    const first = await ledger.appendEvent(event('c1', 'one'), { after: null });
+    // A second "first" event is refused: the subject already has one.
+    await expect(ledger.appendEvent(event('c1', 'racing first'), { after: null })).rejects.toMatchObject({ name: 'EventConflict', latest: first.body.id });
+    const second = await ledger.appendEvent(event('c1', 'two'), { after: first.body.id });
+    // Two writers that both read "one" as the newest: the later one loses.
+    await expect(ledger.appendEvent(event('c1', 'stale writer'), { after: first.body.id })).rejects.toMatchObject({ latest: second.body.id });
+    // Another subject's events do not count.
+    await ledger.appendEvent(event('c2', 'other'), { after: null });
+    await ledger.appendEvent(event('c1', 'three'), { after: second.body.id });
+    expect((await ledger.events<NoteEvent>('card', 'c1')).map((e) => e.body.note)).toEqual(['one', 'two', 'three']);
+    await ledger.close();
+  });
+});

@@ -10,7 +10,9 @@ import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/rec
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import {
+  EventConflict,
   LedgerError,
+  type AppendEventOptions,
   type AppendOptions,
   type FindResult,
   type GcPolicy,
@@ -130,6 +132,7 @@ export class SqliteLedger implements Ledger {
     try {
       return Promise.resolve(work());
     } catch (error) {
+      if (error instanceof EventConflict) return Promise.reject(error);
       const translated = translate(error, this.path);
       return Promise.reject(translated instanceof Error ? translated : new Error(String(translated)));
     }
@@ -309,13 +312,18 @@ export class SqliteLedger implements Ledger {
     });
   }
 
-  appendEvent<T extends SubjectEventBody>(draft: T, options: AppendOptions = {}): Promise<StoredEvent<T>> {
+  appendEvent<T extends SubjectEventBody>(draft: T, options: AppendEventOptions = {}): Promise<StoredEvent<T>> {
     return this.guard(() => {
       const last = this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck();
+      const newest = this.db.prepare('SELECT id FROM chain WHERE kind = ? AND subject = ? ORDER BY seq DESC LIMIT 1').pluck();
       const insert = this.db.prepare(
         'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?, ?)',
       );
       const append = this.db.transaction(() => {
+        if (options.after !== undefined) {
+          const latest = (newest.get(draft.kind, draft.subject) as string | undefined) ?? null;
+          if (latest !== options.after) throw new EventConflict(draft.subject, latest);
+        }
         const prev = (last.get() as Sha256 | undefined) ?? null;
         const text = canonicalize({ ...draft, prev_hash: prev });
         const hash = sha256(text);
