@@ -42,7 +42,19 @@ export type ProblemCode =
   /** `export` was asked for receipts it cannot vouch for (damaged, unsigned, signed by another key). */
   | 'export_refused'
   /** An exported bundle could not be read or holds no envelope. */
-  | 'bundle_invalid';
+  | 'bundle_invalid'
+  /** No dispatch with that id (or unique prefix). */
+  | 'dispatch_not_found'
+  /** The dispatch's state does not allow that transition (grade before report, report after terminated...). */
+  | 'illegal_transition'
+  /** The dispatch's record cannot be believed (altered bytes, an impossible sequence): it is not graded. */
+  | 'dispatch_damaged'
+  /** vouch.yaml changed since the dispatch pinned it: grading is refused, not done against the new spec. */
+  | 'pin_drift'
+  /** The process asking to grade is the one that relayed the claim: nothing grades itself. */
+  | 'grader_is_claimant'
+  /** An agent's claim (the report JSON) is not valid. */
+  | 'claim_invalid';
 
 export interface Problem {
   readonly code: ProblemCode;

@@ -1,0 +1,105 @@
+import { newId } from '../core/ids.js';
+import { err, ok, type Result } from '../core/result.js';
+import { EventConflict, type AppendOptions, type Ledger } from '../ledger/ledger.js';
+import { foldDispatch } from './fold.js';
+import type { Dispatch, DispatchBody, Writer } from './model.js';
+import { canMove, nextStates, type DispatchState } from './states.js';
+
+/** Why a transition was not recorded. */
+export type Refusal =
+  | { readonly kind: 'not_found'; readonly id: string }
+  | { readonly kind: 'illegal'; readonly dispatch: Dispatch; readonly to: DispatchState }
+  | { readonly kind: 'damaged'; readonly dispatch: Dispatch; readonly to: DispatchState };
+
+/** A transition's own fields; the store adds the event's identity, time, writer and the state it leaves. */
+export type TransitionDraft = DistributiveOmit<DispatchBody, 'v' | 'kind' | 'id' | 'at' | 'subject' | 'from' | 'writer'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export type FindDispatch = { readonly kind: 'found'; readonly dispatch: Dispatch } | { readonly kind: 'none' } | { readonly kind: 'ambiguous'; readonly ids: readonly string[] };
+
+const ATTEMPTS = 5;
+
+/**
+ * Dispatches, read from and appended to the ledger's subject events (kind
+ * `dispatch`, subject = the dispatch id). The state machine is enforced on
+ * every append against the state on record, and the append is a
+ * compare-and-append: if another process moved the dispatch between the
+ * read and the write, the transition is judged again against the new state.
+ */
+export class Dispatches {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async get(id: string): Promise<Dispatch | undefined> {
+    const events = await this.ledger.events('dispatch', id);
+    return events.length === 0 ? undefined : foldDispatch(id, events);
+  }
+
+  /** One dispatch by full id, or by a unique prefix of at least 6 characters. */
+  async find(idOrPrefix: string): Promise<FindDispatch> {
+    const exact = await this.get(idOrPrefix);
+    if (exact) return { kind: 'found', dispatch: exact };
+    const prefix = idOrPrefix.toLowerCase();
+    if (prefix.length < 6) return { kind: 'none' };
+    const ids = (await this.ledger.subjects('dispatch', Number.MAX_SAFE_INTEGER)).filter((id) => id.startsWith(prefix));
+    if (ids.length > 1) return { kind: 'ambiguous', ids };
+    const dispatch = ids[0] === undefined ? undefined : await this.get(ids[0]);
+    return dispatch ? { kind: 'found', dispatch } : { kind: 'none' };
+  }
+
+  /** Every dispatch, newest order first. */
+  async all(): Promise<Dispatch[]> {
+    const ids = await this.ledger.subjects('dispatch', Number.MAX_SAFE_INTEGER);
+    const dispatches = await Promise.all(ids.map(async (id) => foldDispatch(id, await this.ledger.events('dispatch', id))));
+    return dispatches.sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || b.id.localeCompare(a.id));
+  }
+
+  /** A new dispatch: its first transition (dispatched). The id is new, so nothing can be in its way. */
+  async create(draft: Extract<TransitionDraft, { event: 'dispatched' }>, writer: Writer, options: AppendOptions = {}): Promise<Dispatch> {
+    const at = this.now();
+    const id = newId(at.getTime());
+    const result = await this.move(id, draft, writer, options);
+    if (!result.ok) throw new Error(`bug: a new dispatch ${id} could not be recorded (${result.error.kind})`);
+    return result.value;
+  }
+
+  /**
+   * Appends one transition, if the dispatch's state on record allows it.
+   * Only `terminated` is accepted on a damaged record: closing is always
+   * possible, judging what cannot be believed is not.
+   */
+  async move(id: string, draft: TransitionDraft, writer: Writer, options: AppendOptions = {}): Promise<Result<Dispatch, Refusal>> {
+    let after: string | null | undefined;
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const events = await this.ledger.events('dispatch', id);
+      const current = events.length === 0 ? undefined : foldDispatch(id, events);
+      if (draft.event !== 'dispatched' && !current) return err({ kind: 'not_found', id });
+      if (current?.damage && draft.event !== 'terminated') return err({ kind: 'damaged', dispatch: current, to: draft.event });
+      const from = current?.lastState ?? null;
+      if (!canMove(from, draft.event)) {
+        return err({ kind: 'illegal', dispatch: current ?? foldDispatch(id, []), to: draft.event });
+      }
+      const at = this.now();
+      const body = { ...draft, v: 1, kind: 'dispatch', id: newId(at.getTime()), at: at.toISOString(), subject: id, from, writer } as DispatchBody;
+      try {
+        await this.ledger.appendEvent(body, { ...options, after: after !== undefined && after !== current?.lastEventId ? after : (current?.lastEventId ?? null) });
+      } catch (error) {
+        if (!(error instanceof EventConflict)) throw error;
+        // Someone else moved it first: judge again against what is there now.
+        // (When nothing readable changed, the newest row's id is what the
+        // record could not show us: a damaged event's altered id.)
+        after = error.latest;
+        continue;
+      }
+      return ok(foldDispatch(id, await this.ledger.events('dispatch', id)));
+    }
+    throw new Error(`dispatch ${id}: ${ATTEMPTS} writers in a row got there first; giving up`);
+  }
+}
+
+/** The states a refused transition could have taken, for the message. */
+export function allowedFrom(dispatch: Dispatch): readonly DispatchState[] {
+  return nextStates(dispatch.lastState);
+}
