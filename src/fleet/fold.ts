@@ -74,7 +74,7 @@ export function foldDispatch(id: string, events: readonly StoredEvent[]): Dispat
     id,
     state: damage === null || (state === 'terminated' && lastIntact) ? (state ?? 'damaged') : 'damaged',
     lastState: state,
-    verdict: damage !== null ? 'damaged' : grade !== null ? (grade as GradedBody).event : 'ungraded',
+    verdict: damage !== null ? 'damaged' : grade !== null ? grade.event : 'ungraded',
     damage,
     order,
     claim,

@@ -20,12 +20,16 @@ payload's hook_event_name. Installed by \`vouch install claude-code|codex\`.
 
   Stop, SubagentStop  the gate: the stop is allowed only when every blocking
                       check relevant to what the session changed is a fresh
-                      PASS (see gate: in vouch.yaml)
+                      PASS (see gate: in vouch.yaml). SubagentStop is also
+                      the subagent's report (its last message) and grade on
+                      its dispatch; Stop is held while a dispatch the session
+                      ordered is half-closed
+  SubagentStart       puts the subagent on the ledger as a dispatch
   PreToolUse          denies writes to vouch.yaml, .vouch/ and protect: globs
   PostToolUse         records the agent's own (untrusted) trail in the ledger
 
 A failure of vouch blocks a stop and denies a guarded call (fail closed), and
-lets a PostToolUse record go (fail open), saying why on stderr.
+lets a PostToolUse or SubagentStart record go (fail open), saying why on stderr.
 
 \`vouch hook git pre-push\` (installed by \`vouch install git-hooks\`) refuses a
 push while a blocking check is not a fresh PASS.`;
