@@ -31,6 +31,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   sessions: { summary: 'agent sessions the gate has seen: allowed, blocked or ESCAPED', load: () => import('./commands/sessions.js') },
   dispatch: { summary: 'record an agent sent to work: new, report (its claim), grade (the checker), close, show', load: () => import('./commands/dispatch.js') },
   fleet: { summary: 'the dispatch board: every dispatch, its state, tier and verdict', load: () => import('./commands/fleet.js') },
+  report: { summary: 'write one self-contained HTML report a person can read: checks, sessions, dispatches', load: () => import('./commands/report.js') },
   install: { summary: 'wire vouch into Claude Code, Codex, git hooks or an MCP client (safely; see --help)', load: () => import('./commands/install.js') },
   uninstall: { summary: 'take back what install did, restoring the original bytes', load: () => import('./commands/uninstall.js') },
   hook: { summary: "answer an agent client's hook (the gate, the guard, the trail)", load: () => import('./commands/hook.js') },

@@ -19,14 +19,18 @@ export function foldDispatch(id: string, events: readonly StoredEvent[]): Dispat
   let grade: GradedBody | null = null;
   const grades: GradedBody[] = [];
   const transitions: Transition[] = [];
+  const unreadable: { seq: number; id: string; why: string }[] = [];
   let lastIntact = false;
+  let current: StoredEvent | null = null;
 
   const damaged = (why: string) => {
     damage ??= why;
     lastIntact = false;
+    if (current) unreadable.push({ seq: current.seq, id: current.body.id || '', why });
   };
 
   for (const stored of events) {
+    current = stored;
     const body = stored.body as Partial<DispatchBody>;
     if (!stored.intact) {
       damaged(`event ${stored.body.id || `at seq ${stored.seq}`} (seq ${stored.seq}) no longer matches its hash: it was altered`);
@@ -66,6 +70,7 @@ export function foldDispatch(id: string, events: readonly StoredEvent[]): Dispat
         break;
     }
   }
+  current = null;
   if (events.length > 0 && order === null) damaged('its order (the dispatched event) is missing or damaged');
 
   const first = events.find((e) => e.intact)?.body.at ?? null;
@@ -81,6 +86,7 @@ export function foldDispatch(id: string, events: readonly StoredEvent[]): Dispat
     grade,
     grades,
     transitions,
+    unreadable,
     lastEventId: last?.body.id || null,
     createdAt: order?.at ?? first,
     updatedAt: last?.body.at || null,

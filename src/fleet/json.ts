@@ -40,5 +40,7 @@ export function dispatchJson(d: Dispatch, now: Date = new Date()) {
       : null,
     grade: d.grade ? { at: d.grade.at, outcome: d.grade.event, ...d.grade.grade } : null,
     transitions: d.transitions.map((t) => ({ seq: t.seq, at: t.at, from: t.from, to: t.to, why: t.why, writer: t.writer, signed: t.signed })),
+    /** Events that cannot be believed, by position: not read. */
+    damaged_events: d.unreadable,
   };
 }

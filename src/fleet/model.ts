@@ -152,6 +152,8 @@ export interface Dispatch {
   /** Every grade, oldest first. */
   readonly grades: readonly GradedBody[];
   readonly transitions: readonly Transition[];
+  /** Events that could not be believed, in place in the trail: shown as damaged, never read. */
+  readonly unreadable: readonly { readonly seq: number; readonly id: string; readonly why: string }[];
   /** Id of the newest event: a new transition is appended only after it (compare-and-append). */
   readonly lastEventId: string | null;
   readonly createdAt: string | null;

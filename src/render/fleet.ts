@@ -71,13 +71,19 @@ export function renderDispatch(d: Dispatch, p: Paint): string {
     lines.push(`  checked    ${d.grade.grade.checks.map((c) => `${c.id} ${c.status}${c.status === 'PASS' ? '' : ` (${c.reason})`}`).join(', ')}  ${p.dim(`tier ${d.grade.grade.tier}, ${d.grade.grade.basis === 'own_writes' ? 'on what its agent wrote' : 'every blocking check of the tier'}`)}`);
   }
   lines.push('  transitions');
-  const rows = d.transitions.map((t) => [
-    p.dim(t.at),
-    `${t.from ?? '·'} → ${t.to}`,
-    `pid ${t.writer.pid} (${t.writer.actor}${t.writer.client ? ` ${t.writer.client}` : ''}, parent ${t.writer.ppid}, ${t.writer.host})${t.signed ? ' signed' : ''}`,
-    t.why,
-  ]);
-  lines.push(table(rows, '    '));
+  const rows = [
+    ...d.transitions.map((t) => ({
+      seq: t.seq,
+      cells: [
+        p.dim(t.at),
+        `${t.from ?? '·'} → ${t.to}`,
+        `pid ${t.writer.pid} (${t.writer.actor}${t.writer.client ? ` ${t.writer.client}` : ''}, parent ${t.writer.ppid}, ${t.writer.host})${t.signed ? ' signed' : ''}`,
+        t.why,
+      ],
+    })),
+    ...d.unreadable.map((u) => ({ seq: u.seq, cells: [p.red('DAMAGED'), `seq ${u.seq}`, u.id, u.why] })),
+  ];
+  lines.push(table(rows.sort((a, b) => a.seq - b.seq).map((r) => r.cells), '    '));
   return lines.join('\n');
 }
 
