@@ -1,5 +1,6 @@
 import type { VouchTool } from '../tool.js';
 import { checksTool } from './checks.js';
+import { dispatchReportTool } from './dispatch-report.js';
 import { receiptTool } from './receipt.js';
 import { statusTool } from './status.js';
 import { verifyTool } from './verify.js';
@@ -9,4 +10,4 @@ import { verifyTool } from './verify.js';
  * (vouch_card_show, vouch_dispatch_report, ...) is one file beside these
  * exporting a defineTool(...) and one line here.
  */
-export const TOOLS: readonly VouchTool[] = [checksTool, statusTool, verifyTool, receiptTool];
+export const TOOLS: readonly VouchTool[] = [checksTool, statusTool, verifyTool, receiptTool, dispatchReportTool];
