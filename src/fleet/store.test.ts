@@ -79,6 +79,22 @@ describe('transitions on the ledger (every pair, on real SQLite)', () => {
   });
 });
 
+describe('open dispatches', () => {
+  it('are every dispatch but the terminated ones, read from their newest event; a damaged newest event counts as open', async () => {
+    const { store, path } = ledger();
+    const byState = Object.fromEntries(await Promise.all(DISPATCH_STATES.map(async (s) => [s, (await dispatchIn(store, s)).id] as const)));
+    const closedButAltered = (await dispatchIn(store, 'terminated')).id;
+    const db = new Database(path);
+    db.prepare(`UPDATE chain SET body = replace(body, '"why":"test"', '"why":"edited"') WHERE kind = 'dispatch' AND subject = ? AND body LIKE '%"event":"terminated"%'`).run(closedButAltered);
+    db.close();
+    const open = await store.open();
+    expect(open.map((d) => d.id).sort()).toEqual([byState.dispatched, byState.reported, byState.verified, byState.contradicted, closedButAltered].sort());
+    expect(open.find((d) => d.id === closedButAltered)!.state).toBe('damaged');
+    // The same as folding everything and keeping what is not terminated.
+    expect(open.map((d) => d.id)).toEqual((await store.all()).filter((d) => d.state !== 'terminated').map((d) => d.id));
+  });
+});
+
 describe('a damaged record reads as damaged, never as what it claims', () => {
   it('an edited contradiction (now saying verified) reads DAMAGED, not verified; only closing it is allowed', async () => {
     const { store, path } = ledger();

@@ -1,7 +1,7 @@
 import { newId } from '../core/ids.js';
 import { err, ok, type Result } from '../core/result.js';
 import { EventConflict, type AppendOptions, type Ledger } from '../ledger/ledger.js';
-import { foldDispatch } from './fold.js';
+import { foldDispatch, isOpen } from './fold.js';
 import type { Dispatch, DispatchBody, Writer } from './model.js';
 import { canMove, nextStates, type DispatchState } from './states.js';
 
@@ -49,11 +49,24 @@ export class Dispatches {
     return dispatch ? { kind: 'found', dispatch } : { kind: 'none' };
   }
 
+  /**
+   * Every dispatch not known to be terminated, folded: read from each
+   * dispatch's newest event first, so closed ones cost one row each. A
+   * newest event that cannot be believed counts as open (it is read in full,
+   * and reads as damaged).
+   */
+  async open(): Promise<Dispatch[]> {
+    const newest = await this.ledger.latestEvents('dispatch', Number.MAX_SAFE_INTEGER);
+    const open = newest.filter((e) => !e.intact || e.body.event !== 'terminated').map((e) => e.body.subject);
+    const dispatches = await Promise.all(open.map(async (id) => foldDispatch(id, await this.ledger.events('dispatch', id))));
+    return dispatches.filter(isOpen).sort(newestFirst);
+  }
+
   /** Every dispatch, newest order first. */
   async all(): Promise<Dispatch[]> {
     const ids = await this.ledger.subjects('dispatch', Number.MAX_SAFE_INTEGER);
     const dispatches = await Promise.all(ids.map(async (id) => foldDispatch(id, await this.ledger.events('dispatch', id))));
-    return dispatches.sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || b.id.localeCompare(a.id));
+    return dispatches.sort(newestFirst);
   }
 
   /** A new dispatch: its first transition (dispatched). The id is new, so nothing can be in its way. */
@@ -97,6 +110,11 @@ export class Dispatches {
     }
     throw new Error(`dispatch ${id}: ${ATTEMPTS} writers in a row got there first; giving up`);
   }
+}
+
+/** Newest order first (ids are time-ordered, so they break ties). */
+function newestFirst(a: Dispatch, b: Dispatch): number {
+  return (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || b.id.localeCompare(a.id);
 }
 
 /** The states a refused transition could have taken, for the message. */

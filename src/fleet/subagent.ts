@@ -6,7 +6,6 @@ import type { AppendOptions, Ledger } from '../ledger/ledger.js';
 import type { Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
 import { claimFromMessage } from './claim.js';
-import { isOpen } from './fold.js';
 import { gradeDispatch, gradeWhy } from './grade.js';
 import type { AgentRef, Dispatch, Writer } from './model.js';
 import { chooseTier, manifestAt, orderDraft } from './order.js';
@@ -24,8 +23,8 @@ export interface SubagentRef {
 
 /** The open dispatch of one subagent: session + agent id is the whole join key, and an id may come back once closed. */
 export async function openDispatchOf(store: Dispatches, session: string, agentId: string): Promise<Dispatch | undefined> {
-  const all = await store.all();
-  return all.find((d) => isOpen(d) && d.order?.session === session && d.order.agent?.id === agentId);
+  const open = await store.open();
+  return open.find((d) => d.order?.session === session && d.order.agent?.id === agentId);
 }
 
 /**

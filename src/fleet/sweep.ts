@@ -1,6 +1,5 @@
 import type { DispatchNote } from '../gate/decision.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { isOpen } from './fold.js';
 import { dispatchLabel } from './label.js';
 import { Dispatches } from './store.js';
 
@@ -13,9 +12,9 @@ import { Dispatches } from './store.js';
  * that can go missing, so the session may not stop on it.
  */
 export async function openDispatches(ledger: Ledger, session: string, runningAgents: ReadonlySet<string>): Promise<DispatchNote[]> {
-  const all = await new Dispatches(ledger).all();
-  return all
-    .filter((d) => isOpen(d) && d.order?.session === session)
+  const open = await new Dispatches(ledger).open();
+  return open
+    .filter((d) => d.order?.session === session)
     .map((d) => {
       const agent = d.order?.agent?.id ?? null;
       const running = d.state !== 'damaged' && (d.lastState === 'dispatched' || (agent !== null && runningAgents.has(agent)));

@@ -115,6 +115,12 @@ export interface Ledger {
   events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]>;
   /** Ids of the subjects of a kind with events, most recently active first. */
   subjects(kind: SubjectKind, limit: number): Promise<string[]>;
+  /**
+   * The newest event of each subject of a kind, most recently active first
+   * (the order of `subjects`): what state each is in, without reading every
+   * event. Damaged ones are returned with intact: false.
+   */
+  latestEvents<T extends SubjectEventBody>(kind: T['kind'], limit: number): Promise<StoredEvent<T>[]>;
   stats(): Promise<LedgerStats>;
   /**
    * Every chain entry and every pruned trace, in seq order (a live entry

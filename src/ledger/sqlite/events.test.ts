@@ -78,3 +78,30 @@ describe('compare-and-append (after)', () => {
     await ledger.close();
   });
 });
+
+describe('latestEvents', () => {
+  it("gives each subject's newest event, most recently active first, and marks a damaged one", async () => {
+    const path = ledgerPath();
+    const ledger = openSqliteLedger(path, { create: true })!;
+    await ledger.appendEvent(event('c1', 'one'));
+    await ledger.appendEvent(event('c2', 'first of two'));
+    await ledger.appendEvent(event('c1', 'two'));
+    await ledger.appendEvent(event('c2', 'second of two'));
+    await ledger.appendEvent({ ...event('c3', 'a dispatch'), kind: 'dispatch' } as unknown as NoteEvent);
+    expect((await ledger.latestEvents<NoteEvent>('card', 10)).map((e) => [e.body.subject, e.body.note, e.intact])).toEqual([
+      ['c2', 'second of two', true],
+      ['c1', 'two', true],
+    ]);
+    expect((await ledger.latestEvents<NoteEvent>('card', 1)).map((e) => e.body.subject)).toEqual(['c2']);
+    await ledger.close();
+    const db = new Database(path);
+    db.prepare("UPDATE chain SET body = replace(body, 'second of two', 'forged') WHERE subject = 'c2'").run();
+    db.close();
+    const reopened = openSqliteLedger(path, { create: false })!;
+    expect((await reopened.latestEvents<NoteEvent>('card', 10)).map((e) => [e.body.subject, e.intact])).toEqual([
+      ['c2', false],
+      ['c1', true],
+    ]);
+    await reopened.close();
+  });
+});

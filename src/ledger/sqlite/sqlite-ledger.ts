@@ -338,18 +338,22 @@ export class SqliteLedger implements Ledger {
   events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]> {
     return this.guard(() => {
       const rows = this.db
-        .prepare('SELECT seq, id, hash, body, signature FROM chain WHERE kind = ? AND subject = ? ORDER BY seq')
-        .all(kind, subject) as (ChainRow & { signature: string | null })[];
-      return rows.map((row) => {
-        let body: T | undefined;
-        try {
-          body = JSON.parse(row.body) as T;
-        } catch {
-          body = undefined;
-        }
-        const intact = body !== undefined && sha256(row.body) === row.hash && body.id === row.id && body.kind === kind && body.subject === subject;
-        return { seq: row.seq, hash: row.hash as Sha256, body: body ?? ({ v: 1, kind, id: row.id, at: '', subject, event: 'damaged' } as unknown as T), signature: row.signature, intact };
-      });
+        .prepare('SELECT seq, id, hash, body, signature, subject FROM chain WHERE kind = ? AND subject = ? ORDER BY seq')
+        .all(kind, subject) as EventRow[];
+      return rows.map((row) => decodeEvent<T>(row, kind));
+    });
+  }
+
+  latestEvents<T extends SubjectEventBody>(kind: T['kind'], limit: number): Promise<StoredEvent<T>[]> {
+    return this.guard(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT c.seq, c.id, c.hash, c.body, c.signature, c.subject FROM chain c
+           JOIN (SELECT MAX(seq) AS seq FROM chain WHERE kind = ? AND subject IS NOT NULL GROUP BY subject) newest ON c.seq = newest.seq
+           ORDER BY c.seq DESC LIMIT ?`,
+        )
+        .all(kind, limit) as EventRow[];
+      return rows.map((row) => decodeEvent<T>(row, kind));
     });
   }
 
@@ -417,6 +421,26 @@ export class SqliteLedger implements Ledger {
     this.db.close();
     return Promise.resolve();
   }
+}
+
+type EventRow = ChainRow & { subject: string };
+
+/** An event as stored: read, and believed only when its bytes still hash to its hash and its row agrees with it. */
+function decodeEvent<T extends SubjectEventBody>(row: EventRow, kind: string): StoredEvent<T> {
+  let body: T | undefined;
+  try {
+    body = JSON.parse(row.body) as T;
+  } catch {
+    body = undefined;
+  }
+  const intact = body !== undefined && sha256(row.body) === row.hash && body.id === row.id && body.kind === kind && body.subject === row.subject;
+  return {
+    seq: row.seq,
+    hash: row.hash as Sha256,
+    body: body ?? ({ v: 1, kind, id: row.id, at: '', subject: row.subject, event: 'damaged' } as unknown as T),
+    signature: row.signature,
+    intact,
+  };
 }
 
 function toEntry(row: EntryRow): LedgerEntry {
