@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { collect, Rig } from './helpers/rig.js';
 import { withLedgerDb } from './helpers/ledger-db.js';
+import { canonicalize } from '../src/core/jcs.js';
 
 /*
  * Dispatches from the command line: the order, the claim, the checker, the
@@ -262,5 +263,49 @@ describe('the board', () => {
     const rig = await ready();
     expect(await board(rig)).toEqual([]);
     expect((await rig.run(['fleet'])).stdout).toContain('no dispatches recorded yet');
+  });
+});
+
+describe('signed dispatches', () => {
+  /** Appends a transition to the chain as someone with write access but without the key would: a valid hash, a valid link. */
+  function forge(rig: Rig, subject: string, body: Record<string, unknown>, signature: string | null): void {
+    withLedgerDb(rig, (db) => {
+      const last = db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck().get() as string;
+      const full = { v: 1, kind: 'dispatch', id: '01m8f0rgedtrans1t10n000000', at: new Date().toISOString(), subject, ...body, prev_hash: last };
+      const text = canonicalize(full);
+      db.prepare("INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, 'dispatch', NULL, NULL, ?, ?, ?, ?, ?)").run(
+        full.id,
+        Date.now(),
+        createHash('sha256').update(text).digest('hex'),
+        text,
+        subject,
+        signature,
+      );
+    });
+  }
+
+  const verdict = (from: string) => ({
+    event: 'verified',
+    from,
+    why: 'trust me',
+    writer: { pid: 1, ppid: 0, actor: 'cli', client: null, host: 'x' },
+    grade: { tier: 'bridge', spec_sha256: '0'.repeat(64), basis: 'whole_tier', checks: [] },
+  });
+
+  it.each([
+    ['unsigned, after a signed order', null, /is unsigned where signatures are required/],
+    ['with a signature that does not verify', JSON.stringify({ alg: 'ed25519', keyid: 'a'.repeat(64), sig: `${'A'.repeat(86)}==` }), /signature that does not hold/],
+  ])('a forged "verified" %s reads DAMAGED, never verified', async (_name, signature, why) => {
+    const { signedWorkspace, audit } = await import('./helpers/signed.js');
+    const rig = await signedWorkspace(new Rig(), 1);
+    rig.write({ 'claim.json': CLAIM });
+    const d = await order(rig);
+    await report(rig, d.id);
+    expect((await board(rig))[0].transitions.every((t: any) => t.signed)).toBe(true);
+    forge(rig, d.id, verdict('reported'), signature);
+    const [read] = await board(rig);
+    expect([read.state, read.verdict]).toEqual(['damaged', 'damaged']);
+    expect(read.damage).toMatch(why);
+    expect((await audit(rig)).report.findings.map((f: any) => f.code)).toEqual([signature === null ? 'signature_missing' : 'signature_untrusted']);
   });
 });

@@ -8,10 +8,11 @@ import { canMove, isDispatchState, type DispatchState } from './states.js';
  * event whose bytes no longer match their hash, one that is not a
  * dispatch transition, or a sequence no writer could have produced (a
  * transition from a state the dispatch was not in: entries edited,
- * deleted or moved). A damaged dispatch that was terminated afterwards is
+ * deleted or moved), or one whose signature does not hold (`distrusted`,
+ * judged by the store). A damaged dispatch that was terminated afterwards is
  * terminated, and its verdict stays `damaged`.
  */
-export function foldDispatch(id: string, events: readonly StoredEvent[]): Dispatch {
+export function foldDispatch(id: string, events: readonly StoredEvent[], distrusted: ReadonlyMap<number, string> = new Map()): Dispatch {
   let state: DispatchState | null = null;
   let damage: string | null = null;
   let order: DispatchedBody | null = null;
@@ -34,6 +35,11 @@ export function foldDispatch(id: string, events: readonly StoredEvent[]): Dispat
     const body = stored.body as Partial<DispatchBody>;
     if (!stored.intact) {
       damaged(`event ${stored.body.id || `at seq ${stored.seq}`} (seq ${stored.seq}) no longer matches its hash: it was altered`);
+      continue;
+    }
+    const distrust = distrusted.get(stored.seq);
+    if (distrust !== undefined) {
+      damaged(`event ${stored.body.id} (seq ${stored.seq}) ${distrust}`);
       continue;
     }
     if (body.kind !== 'dispatch' || !isDispatchState(body.event) || !(body.from === null || isDispatchState(body.from)) || typeof body.writer !== 'object') {

@@ -71,6 +71,8 @@ export interface DispatchedBody extends TransitionBody {
   readonly agent: AgentRef | null;
   /** SHA-256 of vouch.yaml in force when it was ordered; null when there was no valid spec. */
   readonly spec_sha256: Sha256 | null;
+  /** The spec required signatures: an unsigned transition of this dispatch is then damaged. */
+  readonly require_signature: boolean;
   readonly manifest: DispatchManifest;
 }
 

@@ -82,6 +82,7 @@ export function orderDraft(input: OrderInput): Extract<TransitionDraft, { event:
     session: input.session,
     agent: input.agent,
     spec_sha256: input.spec?.sha256 ?? null,
+    require_signature: input.spec?.requireSignature ?? false,
     manifest: input.manifest,
   };
   return body;

@@ -1,8 +1,10 @@
 import { newId } from '../core/ids.js';
 import { err, ok, type Result } from '../core/result.js';
+import { signatureJudge, type SignatureJudge } from '../engine/signature-status.js';
+import type { StoredEvent } from '../ledger/events.js';
 import { EventConflict, type AppendOptions, type Ledger } from '../ledger/ledger.js';
 import { foldDispatch, isOpen } from './fold.js';
-import type { Dispatch, DispatchBody, Writer } from './model.js';
+import type { Dispatch, DispatchBody, DispatchedBody, Writer } from './model.js';
 import { canMove, nextStates, type DispatchState } from './states.js';
 
 /** Why a transition was not recorded. */
@@ -26,15 +28,55 @@ const ATTEMPTS = 5;
  * compare-and-append: if another process moved the dispatch between the
  * read and the write, the transition is judged again against the new state.
  */
+export interface DispatchesOptions {
+  readonly now?: () => Date;
+  /**
+   * VOUCH_HOME: when given, signed transitions must verify under the keys
+   * this machine trusts, and unsigned ones are damaged where signatures are
+   * required (as a receipt's signature counts for `status`).
+   */
+  readonly home?: string;
+  /** The spec in force requires signatures (so does a dispatch ordered under one). */
+  readonly requireSignature?: boolean;
+}
+
 export class Dispatches {
+  private readonly now: () => Date;
+  private judge: SignatureJudge | undefined;
+
   constructor(
     private readonly ledger: Ledger,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    private readonly options: DispatchesOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
 
   async get(id: string): Promise<Dispatch | undefined> {
     const events = await this.ledger.events('dispatch', id);
-    return events.length === 0 ? undefined : foldDispatch(id, events);
+    return events.length === 0 ? undefined : this.fold(id, events);
+  }
+
+  private async fold(id: string, events: readonly StoredEvent[]): Promise<Dispatch> {
+    return foldDispatch(id, events, await this.distrusted(events));
+  }
+
+  /** The transitions whose signature does not hold, by seq, with why. */
+  private async distrusted(events: readonly StoredEvent[]): Promise<Map<number, string>> {
+    const found = new Map<number, string>();
+    const home = this.options.home;
+    if (home === undefined) return found;
+    const first = events[0];
+    const order = first?.intact && first.body.event === 'dispatched' ? (first.body as DispatchedBody) : null;
+    // Once its order is signed, a dispatch stays signed: an unsigned transition after it is what
+    // someone without the key would append (a hook that could not sign reads damaged too: no verdict is better than a doubtful one).
+    const required = this.options.requireSignature === true || order?.require_signature === true || (order !== null && first!.signature !== null);
+    for (const event of events) {
+      if (!event.intact || (event.signature === null && !required)) continue;
+      this.judge ??= signatureJudge(home, required);
+      const problem = await this.judge(event);
+      if (problem) found.set(event.seq, problem.reason === 'signature_missing' ? 'is unsigned where signatures are required' : `has a signature that does not hold: ${problem.detail}`);
+    }
+    return found;
   }
 
   /** One dispatch by full id, or by a unique prefix of at least 6 characters. */
@@ -58,14 +100,14 @@ export class Dispatches {
   async open(): Promise<Dispatch[]> {
     const newest = await this.ledger.latestEvents('dispatch', Number.MAX_SAFE_INTEGER);
     const open = newest.filter((e) => !e.intact || e.body.event !== 'terminated').map((e) => e.body.subject);
-    const dispatches = await Promise.all(open.map(async (id) => foldDispatch(id, await this.ledger.events('dispatch', id))));
+    const dispatches = await Promise.all(open.map(async (id) => this.fold(id, await this.ledger.events('dispatch', id))));
     return dispatches.filter(isOpen).sort(newestFirst);
   }
 
   /** Every dispatch, newest order first. */
   async all(): Promise<Dispatch[]> {
     const ids = await this.ledger.subjects('dispatch', Number.MAX_SAFE_INTEGER);
-    const dispatches = await Promise.all(ids.map(async (id) => foldDispatch(id, await this.ledger.events('dispatch', id))));
+    const dispatches = await Promise.all(ids.map(async (id) => this.fold(id, await this.ledger.events('dispatch', id))));
     return dispatches.sort(newestFirst);
   }
 
@@ -87,7 +129,7 @@ export class Dispatches {
     let after: string | null | undefined;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const events = await this.ledger.events('dispatch', id);
-      const current = events.length === 0 ? undefined : foldDispatch(id, events);
+      const current = events.length === 0 ? undefined : await this.fold(id, events);
       if (draft.event !== 'dispatched' && !current) return err({ kind: 'not_found', id });
       if (current?.damage && draft.event !== 'terminated') return err({ kind: 'damaged', dispatch: current, to: draft.event });
       const from = current?.lastState ?? null;
@@ -106,7 +148,7 @@ export class Dispatches {
         after = error.latest;
         continue;
       }
-      return ok(foldDispatch(id, await this.ledger.events('dispatch', id)));
+      return ok(await this.fold(id, await this.ledger.events('dispatch', id)));
     }
     throw new Error(`dispatch ${id}: ${ATTEMPTS} writers in a row got there first; giving up`);
   }

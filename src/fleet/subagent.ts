@@ -9,7 +9,7 @@ import { claimFromMessage } from './claim.js';
 import { gradeDispatch, gradeWhy } from './grade.js';
 import type { AgentRef, Dispatch, Writer } from './model.js';
 import { chooseTier, manifestAt, orderDraft } from './order.js';
-import { Dispatches } from './store.js';
+import { Dispatches, type DispatchesOptions } from './store.js';
 import { readTranscriptPrompt } from './transcript.js';
 import { currentWriter } from './writer.js';
 
@@ -42,9 +42,9 @@ export async function putSubagentOnRecord(
   agent: SubagentRef,
   why: string,
   sign: AppendOptions,
-  now?: () => Date,
+  trust: DispatchesOptions,
 ): Promise<Dispatch> {
-  const store = new Dispatches(ledger, now);
+  const store = new Dispatches(ledger, trust);
   const existing = await openDispatchOf(store, agent.session, agent.agentId);
   if (existing) return existing;
   const tier = chooseTier(null, { ancestors: [], session: agent.session });
@@ -87,7 +87,7 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
   const { request, ctx, workspace, spec, history } = input;
   const ledger = ctx.openLedgerForWrite(workspace);
   try {
-    const store = new Dispatches(ledger, ctx.now);
+    const store = new Dispatches(ledger, { home: ctx.home, requireSignature: spec.requireSignature, ...(ctx.now && { now: ctx.now }) });
     const writer = currentWriter('hook', request.client);
     let dispatch = input.dispatch;
     const held = (reason: 'no_report' | 'pin_drift', detail: string): { verdict: Verdict; dispatch: Dispatch } => ({

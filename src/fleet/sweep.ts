@@ -1,7 +1,7 @@
 import type { DispatchNote } from '../gate/decision.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { dispatchLabel } from './label.js';
-import { Dispatches } from './store.js';
+import { Dispatches, type DispatchesOptions } from './store.js';
 
 /**
  * The dispatches a session ordered that are not terminated, for its Stop
@@ -11,8 +11,8 @@ import { Dispatches } from './store.js';
  * contradicted with its agent gone, a damaged record) is half-closed: work
  * that can go missing, so the session may not stop on it.
  */
-export async function openDispatches(ledger: Ledger, session: string, runningAgents: ReadonlySet<string>): Promise<DispatchNote[]> {
-  const open = await new Dispatches(ledger).open();
+export async function openDispatches(ledger: Ledger, session: string, runningAgents: ReadonlySet<string>, trust: DispatchesOptions): Promise<DispatchNote[]> {
+  const open = await new Dispatches(ledger, trust).open();
   return open
     .filter((d) => d.order?.session === session)
     .map((d) => {

@@ -87,7 +87,7 @@ export async function decideStop(request: StopRequest, ctx: GateContext): Promis
     actor: 'hook',
   });
   if (subagent) return settle(request, ctx, workspace, history, spec, verdict, NONE);
-  const open = await sessionDispatches(ctx, workspace, request);
+  const open = await sessionDispatches(ctx, workspace, request, spec);
   return settle(request, ctx, workspace, history, spec, holdOnUnsettled(verdict, open), { open, own: null });
 }
 
@@ -113,21 +113,22 @@ async function dispatchAtStop(request: StopRequest, ctx: GateContext, workspace:
   const ledger = create ? ctx.openLedgerForWrite(workspace) : ctx.openLedgerForRead(workspace);
   if (!ledger) return null;
   try {
-    if (!create) return (await openDispatchOf(new Dispatches(ledger), request.session, request.agentId!)) ?? null;
+    const trust = { home: ctx.home, requireSignature: spec?.requireSignature ?? false, ...(ctx.now && { now: ctx.now }) };
+    if (!create) return (await openDispatchOf(new Dispatches(ledger, trust), request.session, request.agentId!)) ?? null;
     const agent = { client: request.client, session: request.session, agentId: request.agentId!, agentType: request.agentType };
     const why = 'no SubagentStart was recorded for this subagent: put on the ledger at its stop (its spec pin is the spec at its stop)';
-    return await putSubagentOnRecord(ledger, workspace, spec, agent, why, await signerFor(ctx, workspace, spec), ctx.now);
+    return await putSubagentOnRecord(ledger, workspace, spec, agent, why, await signerFor(ctx, workspace, spec), trust);
   } finally {
     await ledger.close();
   }
 }
 
-async function sessionDispatches(ctx: GateContext, workspace: Workspace, request: StopRequest): Promise<DispatchNote[]> {
+async function sessionDispatches(ctx: GateContext, workspace: Workspace, request: StopRequest, spec: Spec): Promise<DispatchNote[]> {
   const ledger = ctx.openLedgerForRead(workspace);
   if (!ledger) return [];
   try {
     const { openDispatches } = await import('../fleet/sweep.js');
-    return await openDispatches(ledger, request.session, new Set(request.runningAgents));
+    return await openDispatches(ledger, request.session, new Set(request.runningAgents), { home: ctx.home, requireSignature: spec.requireSignature });
   } finally {
     await ledger.close();
   }

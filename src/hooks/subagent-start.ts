@@ -26,7 +26,8 @@ export async function recordSubagentStart(
     const ledger = ctx.openLedgerForWrite(place.workspace);
     try {
       const why = spec ? 'SubagentStart: the subagent was spawned' : 'SubagentStart: the subagent was spawned while vouch.yaml is not valid, so no spec is pinned';
-      await putSubagentOnRecord(ledger, place.workspace, spec, { client, ...agent }, why, signer.ok ? signer.value : {}, ctx.now);
+      const trust = { home: ctx.home, requireSignature: spec?.requireSignature ?? false, ...(ctx.now && { now: ctx.now }) };
+      await putSubagentOnRecord(ledger, place.workspace, spec, { client, ...agent }, why, signer.ok ? signer.value : {}, trust);
     } finally {
       await ledger.close();
     }

@@ -62,7 +62,8 @@ export class ReportSource {
   }
 
   dispatches(): Promise<Dispatch[]> {
-    return this.once('dispatches', async () => (this.ledger ? new Dispatches(this.ledger).all() : []));
+    const requireSignature = this.spec.kind === 'valid' && this.spec.spec.requireSignature;
+    return this.once('dispatches', async () => (this.ledger ? new Dispatches(this.ledger, { home: this.home, requireSignature }).all() : []));
   }
 
   sessions(): Promise<SessionSummary[]> {

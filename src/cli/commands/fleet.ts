@@ -8,6 +8,8 @@ import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
 import { openLedgerForRead, workspaceOf } from '../session.js';
+import { specIfValid } from '../dispatch/common.js';
+import { vouchHome } from '../../workspace/home.js';
 
 export const help = `usage: vouch fleet [--open] [--limit N] [--json]
 
@@ -26,11 +28,13 @@ board as dispatched until it is closed.
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('fleet', args, { open: { type: 'boolean' }, limit: { type: 'string' }, json: { type: 'boolean' } }, false);
   const limit = integerFlag('fleet', 'limit', values.limit, 1);
-  const ledger = openLedgerForRead(workspaceOf(cli));
+  const workspace = workspaceOf(cli);
+  const ledger = openLedgerForRead(workspace);
   let dispatches: Dispatch[] = [];
   if (ledger) {
     try {
-      dispatches = await new Dispatches(ledger).all();
+      const spec = specIfValid(workspace);
+      dispatches = await new Dispatches(ledger, { home: vouchHome(cli.io.env), requireSignature: spec?.requireSignature ?? false }).all();
     } finally {
       await ledger.close();
     }

@@ -18,7 +18,7 @@ export async function dispatchClose(cli: Cli, args: readonly string[]): Promise<
   const workspace = workspaceOf(cli);
   const spec = specOf(workspace, cli);
   const sign = await signerOf(cli, workspace, spec);
-  const dispatch = await withStore(workspace, false, id, async (store) => {
+  const dispatch = await withStore(cli, workspace, spec, false, id, async (store) => {
     const found = await findDispatch(store, id);
     const why = values.reason ?? 'closed with vouch dispatch close (no reason given)';
     return moved(await store.move(found.id, { event: 'terminated', why }, currentWriter('cli'), sign));

@@ -7,6 +7,7 @@ import { notFound, refusalProblem } from '../../fleet/problems.js';
 import { Dispatches, type Refusal } from '../../fleet/store.js';
 import type { GateContext } from '../../gate/context.js';
 import type { AppendOptions, Ledger } from '../../ledger/ledger.js';
+import { loadSpec } from '../../spec/load.js';
 import type { Spec } from '../../spec/model.js';
 import type { Workspace } from '../../workspace/find.js';
 import { vouchHome } from '../../workspace/home.js';
@@ -22,12 +23,23 @@ export async function findDispatch(store: Dispatches, id: string): Promise<Dispa
   return fail(notFound(id));
 }
 
-/** Runs `work` on the workspace's ledger; a ledger that does not exist yet holds no dispatch. */
-export async function withStore<T>(workspace: Workspace, create: boolean, id: string | null, work: (store: Dispatches, ledger: Ledger) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` on the workspace's ledger; a ledger that does not exist yet
+ * holds no dispatch. Transitions are judged with this machine's keys, and
+ * with the spec's require_signature when there is a valid spec.
+ */
+export async function withStore<T>(
+  cli: Cli,
+  workspace: Workspace,
+  spec: Spec | null,
+  create: boolean,
+  id: string | null,
+  work: (store: Dispatches, ledger: Ledger) => Promise<T>,
+): Promise<T> {
   const ledger = create ? openLedgerForWrite(workspace) : openLedgerForRead(workspace);
   if (!ledger) return fail(notFound(id ?? ''));
   try {
-    return await work(new Dispatches(ledger), ledger);
+    return await work(new Dispatches(ledger, { home: vouchHome(cli.io.env), requireSignature: spec?.requireSignature ?? false }), ledger);
   } finally {
     await ledger.close();
   }
@@ -41,6 +53,12 @@ export async function signerOf(cli: Cli, workspace: Workspace, spec: Spec): Prom
 
 export function moved(result: Result<Dispatch, Refusal>): Dispatch {
   return result.ok ? result.value : fail(refusalProblem(result.error));
+}
+
+/** The spec when it is valid: reading dispatches needs only its require_signature, and works without one. */
+export function specIfValid(workspace: Workspace): Spec | null {
+  const loaded = loadSpec(workspace.specPath);
+  return loaded.ok ? loaded.value : null;
 }
 
 /** The gate's context, for a command that grades: the same engine, run from this process. */

@@ -29,7 +29,7 @@ export async function dispatchGrade(cli: Cli, args: readonly string[]): Promise<
   const ctx = gateContextOf(cli);
   const p = paint(cli.color);
 
-  const result = await withStore(workspace, false, id, async (store, ledger) => {
+  const result = await withStore(cli, workspace, spec, false, id, async (store, ledger) => {
     const dispatch = await findDispatch(store, id);
     if (dispatch.damage) return fail(refusalProblem({ kind: 'damaged', dispatch, to: 'verified' }));
     if (dispatch.lastState !== 'reported') return fail(refusalProblem({ kind: 'illegal', dispatch, to: 'verified' }));

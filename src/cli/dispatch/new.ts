@@ -56,7 +56,7 @@ export async function dispatchNew(cli: Cli, args: readonly string[]): Promise<nu
   const workspace = workspaceOf(cli);
   const spec = specOf(workspace, cli);
   const sign = await signerOf(cli, workspace, spec);
-  const created = await withStore(workspace, true, null, async (store) => {
+  const created = await withStore(cli, workspace, spec, true, null, async (store) => {
     const ancestors: Dispatch[] = [];
     // The chain up to its top, nearest first (a damaged record could loop: stop at a repeat).
     for (let next = values.parent ?? null; next !== null && ancestors.length < 64; ) {

@@ -25,7 +25,7 @@ export async function dispatchReport(cli: Cli, args: readonly string[]): Promise
   const workspace = workspaceOf(cli);
   const spec = specOf(workspace, cli);
   const sign = await signerOf(cli, workspace, spec);
-  const dispatch = await withStore(workspace, false, id, async (store) => {
+  const dispatch = await withStore(cli, workspace, spec, false, id, async (store) => {
     const found = await findDispatch(store, id);
     const draft = {
       event: 'reported' as const,

@@ -45,7 +45,7 @@ export const dispatchReportTool = defineTool({
     const claim = normalizeClaim(args.claim);
     const ledger = openLedgerForWrite(call.workspace);
     try {
-      const store = new Dispatches(ledger);
+      const store = new Dispatches(ledger, { home: call.home, requireSignature: spec.requireSignature });
       const found = await store.find(args.dispatch_id);
       if (found.kind === 'none') return fail(notFound(args.dispatch_id));
       if (found.kind === 'ambiguous') return fail({ code: 'dispatch_not_found', message: `"${args.dispatch_id}" matches several dispatches: ${found.ids.join(', ')}`, hint: 'give the whole id' });
