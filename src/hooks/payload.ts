@@ -10,6 +10,8 @@ export interface HookPayload {
   readonly cwd: string | null;
   readonly stopHookActive: boolean;
   readonly agentId: string | null;
+  /** The subagent's type (Claude Code's agent_type: the name of a .claude/agents/ definition), null for the main agent. */
+  readonly agentType: string | null;
   readonly toolName: string | null;
   readonly toolInput: unknown;
   readonly toolResponse: unknown;
@@ -17,8 +19,6 @@ export interface HookPayload {
   readonly durationMs: number | null;
   /** last_assistant_message (Stop, SubagentStop): what the agent said last, its claim; null when absent or empty. */
   readonly lastMessage: string | null;
-  /** agent_type (SubagentStart, SubagentStop). */
-  readonly agentType: string | null;
   /** agent_transcript_path (SubagentStop): the client's transcript of the subagent. */
   readonly agentTranscriptPath: string | null;
   /** background_tasks (Stop): ids of the subagents the client says are still running. */
@@ -48,13 +48,13 @@ export function parsePayload(text: string): PayloadResult {
       cwd: text_('cwd'),
       stopHookActive: record.stop_hook_active === true,
       agentId: text_('agent_id'),
+      agentType: text_('agent_type'),
       toolName: text_('tool_name'),
       toolInput: record.tool_input,
       toolResponse: record.tool_response,
       toolUseId: text_('tool_use_id'),
       durationMs: typeof duration === 'number' && Number.isFinite(duration) ? duration : null,
       lastMessage: text_('last_assistant_message'),
-      agentType: text_('agent_type'),
       agentTranscriptPath: text_('agent_transcript_path'),
       runningAgents: runningSubagents(record.background_tasks),
     },
