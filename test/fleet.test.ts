@@ -259,6 +259,16 @@ describe('the board', () => {
     expect((await rig.run(['audit', '--json'])).json().findings).toEqual([expect.objectContaining({ kind: 'dispatch', code: 'body_altered' })]);
   });
 
+  it('a prompt carrying terminal escape sequences is shown as text, never played to the terminal', async () => {
+    const rig = await ready();
+    const d = await order(rig, '--prompt', '\u001b]0;pwned\u0007\u001b[2Jclear the screen');
+    const text = (await rig.run(['fleet'])).stdout + (await rig.run(['dispatch', 'show', d.id])).stdout;
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('\\x1b]0;pwned\\x07\\x1b[2Jclear the screen');
+    // The record keeps the exact bytes.
+    expect((await board(rig))[0].prompt).toBe('\u001b]0;pwned\u0007\u001b[2Jclear the screen');
+  });
+
   it('an empty workspace has an empty board', async () => {
     const rig = await ready();
     expect(await board(rig)).toEqual([]);

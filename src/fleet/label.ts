@@ -1,6 +1,6 @@
 import type { Dispatch } from './model.js';
 
-/** One line naming a dispatch for people: its prompt's first line, else what ran it. */
+/** One line naming a dispatch for people: its prompt's first line, else what ran it. Not yet made safe for a terminal (see render/visible.ts). */
 export function dispatchLabel(dispatch: Dispatch, width = 60): string {
   const prompt = dispatch.order?.prompt ?? dispatch.claim?.transcript_prompt?.text ?? null;
   if (prompt !== null) {

@@ -102,6 +102,9 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
       return held('pin_drift', `dispatch ${dispatch.id} pinned vouch.yaml ${pinned ? pinned.slice(0, 12) : '(none: there was no valid spec)'}, and it is ${spec.sha256.slice(0, 12)} now`);
     }
 
+    // A record that cannot be believed is not moved: the stop is judged on the subagent's writes alone, and the
+    // damaged dispatch holds the session's own Stop until a person closes it.
+    if (dispatch.damage) return { verdict: await ownWritesOnly(input), dispatch };
     if (dispatch.lastState === 'dispatched' || dispatch.lastState === 'contradicted') {
       dispatch = await must(store, dispatch.id, reportDraft(message, request, dispatch), writer, input.sign);
     } else if (dispatch.lastState === 'verified') {

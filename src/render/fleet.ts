@@ -3,6 +3,7 @@ import { dispatchLabel } from '../fleet/label.js';
 import type { Paint } from './color.js';
 import { table } from './table.js';
 import { ago } from './time.js';
+import { visible } from './visible.js';
 
 /** The state word, coloured by what it asks of a person. */
 export function stateWord(state: Dispatch['state'], p: Paint): string {
@@ -43,12 +44,16 @@ export function tierText(d: Dispatch): string {
 /** The fleet board: one line per dispatch, newest first. Every cell says something. */
 export function renderBoard(dispatches: readonly Dispatch[], p: Paint, now: Date = new Date()): string {
   const head = ['DISPATCH', 'STATE', 'TIER', 'AGE', 'VERDICT', 'WHAT'].map((h) => p.dim(h));
-  const rows = dispatches.map((d) => [d.id, stateWord(d.state, p), tierText(d), d.createdAt ? ago(d.createdAt, now) : '?', verdictWord(d.verdict, p), dispatchLabel(d, 50)]);
+  const rows = dispatches.map((d) => [d.id, stateWord(d.state, p), tierText(d), d.createdAt ? ago(d.createdAt, now) : '?', verdictWord(d.verdict, p), visible(dispatchLabel(d, 50))]);
   return table([head, ...rows]);
 }
 
 /** One dispatch in full: the order, the claim, the grade, and every transition with its writer. */
 export function renderDispatch(d: Dispatch, p: Paint): string {
+  return visible(dispatchText(d, p));
+}
+
+function dispatchText(d: Dispatch, p: Paint): string {
   const o = d.order;
   const lines = [`${p.bold(`dispatch ${d.id}`)}  ${stateWord(d.state, p)} · verdict ${verdictWord(d.verdict, p)}`];
   if (d.damage) lines.push(`  ${p.red('DAMAGED:')} ${d.damage}`);

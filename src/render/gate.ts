@@ -4,6 +4,7 @@ import type { DispatchNote, GateDecision, GateFinding, GateReason } from '../gat
 import type { GuardAnswer } from '../gate/guard.js';
 import type { ProtectionRule } from '../gate/protected.js';
 import { explainReason } from './reasons.js';
+import { visible } from './visible.js';
 
 /** How the agent can run vouch itself: the argv prefix of the hook's own command (node + entry). */
 export interface Invocation {
@@ -162,7 +163,7 @@ function nextStep(d: DispatchNote, cli: (...args: string[]) => string): string {
 /** For people, on stderr: what the gate decided, loudly when a session escaped unverified. */
 export function renderGateNotice(decision: GateDecision): string | null {
   const running = decision.dispatches.filter((d) => d.running && decision.kind !== 'block');
-  const listed = running.length > 0 ? `vouch: still running (not holding the stop): ${running.map((d) => `dispatch ${d.id} (${d.label})`).join(', ')}` : null;
+  const listed = running.length > 0 ? `vouch: still running (not holding the stop): ${running.map((d) => `dispatch ${d.id} (${visible(d.label)})`).join(', ')}` : null;
   const main = gateNotice(decision);
   return main && listed ? `${main}\n${listed}` : (main ?? listed);
 }
