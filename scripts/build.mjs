@@ -12,7 +12,10 @@ const common = {
   platform: 'node',
   target: 'node20',
   // Native addon and anything with a native part stays a runtime require.
-  external: ['better-sqlite3'],
+  // The service's dependencies (PostgreSQL driver, HTTP server, tar) stay
+  // in node_modules too: only the commands that use them import them, and a
+  // test can see from the module URLs that no other command does.
+  external: ['better-sqlite3', 'pg', 'fastify', 'tar-stream'],
   // jsonc-parser's default (UMD) build loads its parts with require() calls a
   // bundler cannot follow; its ESM build bundles cleanly.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },

@@ -94,17 +94,6 @@ describe('vouch install mcp --client', () => {
     expect(words).toEqual(['claude', 'mcp', 'add', '--scope', 'project', '--env', `VOUCH_HOME=${rig.home}`, 'vouch-ws', '--', process.execPath, realpathSync(CLI), 'mcp', '-C', root]);
   });
 
-  it('--write is not available yet: it still prints the snippet, then exits 2 saying to apply it by hand', async () => {
-    const { rig, root } = await workspace();
-    const result = await rig.run(['install', 'mcp', '--client', 'cursor', '--write'], { cwd: root });
-    expect(result.code).toBe(2);
-    expect(JSON.parse(result.stdout).mcpServers.vouch.command).toBe(process.execPath);
-    expect(result.stderr).toContain('--write is not yet available for Cursor: apply the printed snippet by hand');
-    const json = await rig.run(['install', 'mcp', '--client', 'cursor', '--write', '--json'], { cwd: root });
-    expect(json.code).toBe(2);
-    expect(json.json().error.message).toContain('not yet available');
-  });
-
   it.each([
     [['install'], /what should vouch install\?/],
     [['install', 'mpc'], /unknown install target "mpc" \(did you mean "mcp"\?\)/],

@@ -15,6 +15,7 @@ const MARKERS = {
   keystore: 'is not the public half of',
   report: 'Content-Security-Policy',
   fleet: 'the record was edited or entries are missing',
+  cards: 'a verdict is missing',
 };
 
 /** The bundled chunks a `vouch ARGS` process loaded, and which markers they contain. */
@@ -64,5 +65,11 @@ describe('lazy loading', () => {
     const rig = await signedWorkspace(new Rig(), 1);
     expect(await loadedMarkers(rig, ['export', '--check', 't', '--out', 'b.jsonl'])).toEqual(expect.arrayContaining(['export', 'intoto', 'keystore']));
     expect(await loadedMarkers(rig, ['audit'])).toEqual(expect.arrayContaining(['audit']));
+  });
+
+  it('the card engine loads with `vouch card` only (the status above loads none of it)', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    expect(await loadedMarkers(rig, ['card', 'list'])).toEqual(['cards']);
   });
 });

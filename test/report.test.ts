@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-// page.evaluate callbacks run in the browser.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -18,6 +16,12 @@ import { Rig } from './helpers/rig.js';
  * no spec would accept. A local server counts any request that leaves the
  * page; there must be none.
  */
+
+// The callbacks given to page.evaluate run in the browser, where these exist. Declared here, in this
+// module only: a `lib="dom"` reference would give the whole program the DOM's fetch types instead of Node's.
+declare const document: any;
+declare const window: any;
+declare function getComputedStyle(element: unknown): { backgroundColor: string };
 
 const CI = process.env.CI === 'true';
 if (!hasChromium && !CI) console.warn('SKIPPING the report browser test: /usr/bin/chromium is missing (apt-get install chromium; .ci/run installs it)');
@@ -53,7 +57,7 @@ interface Built {
   readonly rig: Rig;
   readonly file: string;
   readonly page: string;
-  readonly ids: Record<'parent' | 'child' | 'silent' | 'damaged' | 'subagent', string>;
+  readonly ids: Record<'parent' | 'child' | 'silent' | 'damaged' | 'subagent' | 'card', string>;
 }
 
 async function build(): Promise<Built> {
@@ -94,6 +98,13 @@ async function build(): Promise<Built> {
   await hook('Stop', { last_assistant_message: 'All done.', stop_hook_active: true });
   const subagent = (await run(['fleet', '--json'])).json().dispatches.find((d: any) => d.agent?.id === 'agent<1>').id as string;
 
+  // A task card with a decision whose words are hostile.
+  const cardOpened = await rig.run(['card', 'open', '--goal', 'make <a> good', '--artifact', 'src/a.txt', '--done-when', 'src/a.txt says good', '--proof', 'tests', '--json'], { env: { VOUCH_ROLE: 'owner' } });
+  expect(cardOpened.code, cardOpened.stderr).toBe(0);
+  const card = cardOpened.json().id as string;
+  const decided = await rig.run(['card', 'decide', card, 'rescope', '--why', 'narrower <script>window.__pwned=7</script>', '--goal', 'make a good, only', '--json'], { env: { VOUCH_ROLE: 'coordinator' } });
+  expect(decided.code, decided.stderr).toBe(0);
+
   // A forged receipt whose check id no spec would accept: it must read as damaged, and as text.
   withLedgerDb(rig, (db) =>
     db
@@ -105,7 +116,7 @@ async function build(): Promise<Built> {
   const result = await run(['report', '--out', file]);
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout.trim()).toBe(file);
-  return { rig, file, page: readFileSync(file, 'utf8'), ids: { parent, child, silent, damaged, subagent } };
+  return { rig, file, page: readFileSync(file, 'utf8'), ids: { parent, child, silent, damaged, subagent, card } };
 }
 
 describe('vouch report', () => {
@@ -149,7 +160,7 @@ describe('vouch report in a real browser', () => {
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 
       const text = await page.locator('body').innerText();
-      for (const heading of ['Summary', 'Verdicts over time', 'Checks', 'Sessions and dispatches', 'Ledger integrity']) {
+      for (const heading of ['Summary', 'Verdicts over time', 'Checks', 'Sessions and dispatches', 'Task cards', 'Ledger integrity']) {
         await expect(page.getByRole('heading', { name: heading, exact: true }).count()).resolves.toBe(1);
       }
       // Hostile text shows as text.
@@ -178,6 +189,8 @@ describe('vouch report in a real browser', () => {
       expect(await page.evaluate((id) => document.getElementById(`dispatch-${id}`)!.closest('.run')!.id, ids.subagent)).toBe(`session-${SESSION}`);
       const [outer, inner] = await Promise.all([page.locator(`#dispatch-${ids.parent}`).boundingBox(), child.boundingBox()]);
       expect(inner!.x).toBeGreaterThan(outer!.x + 10);
+      // Cards with their decisions.
+      expect(await page.locator(`#card-${ids.card}`).innerText()).toMatch(/rescope by coordinator \(cli\): narrower <script>window.__pwned=7<\/script>/);
       // The chart is drawn, and the stylesheet applies (no external asset needed).
       expect(await page.locator('#chart svg rect').count()).toBeGreaterThan(0);
       expect(await page.locator('.badge.b-fail').first().evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 235, 233)');

@@ -1,7 +1,7 @@
 import { fail } from '../core/problem.js';
 import { closest } from '../core/suggest.js';
 import { installEdit, uninstallEdit } from '../install/edit.js';
-import type { EditOutcome } from '../install/intent.js';
+import type { EditIntent, EditOutcome } from '../install/intent.js';
 import type { Scope } from '../install/targets/claude-code.js';
 import { INSTALL_TARGETS } from '../install/targets/index.js';
 import { paint } from '../render/color.js';
@@ -42,16 +42,26 @@ export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'in
   const intents = target.intents({ scope, root: found.ok ? found.value.root : null, env: cli.io.env, self });
   if (!intents.ok) return fail({ code: 'usage', message: intents.why, where: `vouch ${mode} ${name}`, hint: intents.hint });
 
+  return applyIntents(cli, intents.intents, mode, values.json === true, { target: name, scope });
+}
+
+/**
+ * Makes (or takes back) each edit through the safe editor, saying first what
+ * it will do; a refusal goes to stderr with its manual steps. With `json`,
+ * stdout is one object: `about`, `ok` and one result per edit.
+ * Exit 3 when any edit was refused.
+ */
+export function applyIntents(cli: Cli, intents: readonly EditIntent[], mode: 'install' | 'uninstall', asJson: boolean, about: Record<string, unknown>): number {
   const p = paint(cli.color);
   const home = vouchHome(cli.io.env);
   const outcomes: EditOutcome[] = [];
-  for (const intent of intents.intents) {
-    if (!values.json) out(cli, `${mode === 'install' ? 'vouch will' : 'vouch will undo'}: ${intent.summary}\n  in ${intent.path}`);
+  for (const intent of intents) {
+    if (!asJson) out(cli, `${mode === 'install' ? 'vouch will' : 'vouch will undo'}: ${intent.summary}\n  in ${intent.path}`);
     const outcome = mode === 'install' ? installEdit(intent, { home }) : uninstallEdit(intent, { home });
     outcomes.push(outcome);
-    if (!values.json) (outcome.kind === 'refused' ? err : out)(cli, renderOutcome(outcome, p));
+    if (!asJson) (outcome.kind === 'refused' ? err : out)(cli, renderOutcome(outcome, p));
   }
   const refused = outcomes.some((o) => o.kind === 'refused');
-  if (values.json) json(cli, { ok: !refused, target: name, scope, results: outcomes.map(outcomeJson) });
+  if (asJson) json(cli, { ok: !refused, ...about, results: outcomes.map(outcomeJson) });
   return refused ? EXIT.refused : EXIT.ok;
 }

@@ -5,11 +5,12 @@ import { unreachable } from '../core/unreachable.js';
  * Exit codes, decided here and nowhere else.
  * 0: everything selected is fine. 1: something is not (FAIL, STALE, UNKNOWN).
  * 2: usage, spec or ledger problem. 3: vouch refused to edit a config file
- * (nothing was written). 4: a dispatch transition its state does not allow.
+ * (nothing was written). 4: a task card's contract refused the act (closing
+ * without a fresh PASS, a role that may not, a spent budget...). 70: a bug
+ * in vouch. A dispatch transition its state does not allow also exits 4;
  * 5: a dispatch's pinned spec changed (pin drift), so it was not graded.
- * 70: a bug in vouch.
  */
-export const EXIT = { ok: 0, notOk: 1, usage: 2, refused: 3, illegalTransition: 4, pinDrift: 5, internal: 70 } as const;
+export const EXIT = { ok: 0, notOk: 1, usage: 2, refused: 3, cardRefused: 4, illegalTransition: 4, pinDrift: 5, internal: 70 } as const;
 
 export function exitCodeFor(code: ProblemCode): number {
   switch (code) {
@@ -23,6 +24,7 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'ledger_corrupt':
     case 'ledger_unreadable':
     case 'ledger_too_new':
+    case 'ledger_schema_behind':
     case 'trust_store':
     case 'spec_exists':
     case 'write_failed':
@@ -33,6 +35,27 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'signing_key_required':
     case 'export_refused':
     case 'bundle_invalid':
+    case 'spec_not_allowed':
+    case 'card_not_found':
+    case 'card_incomplete':
+    case 'card_damaged':
+      return EXIT.usage;
+    case 'card_no_verdict':
+    case 'card_not_passing':
+    case 'card_pass_before_claim':
+    case 'card_failed_since':
+    case 'card_stale':
+    case 'card_pass_not_independent':
+    case 'card_role_refused':
+    case 'card_agent_run':
+    case 'card_over_budget':
+    case 'card_closed':
+    case 'card_script_changed':
+    case 'card_script_unusable':
+    case 'card_proof_frozen':
+    case 'card_decision_invalid':
+    case 'card_not_done':
+      return EXIT.cardRefused;
     case 'dispatch_not_found':
     case 'dispatch_damaged':
     case 'grader_is_claimant':

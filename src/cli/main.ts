@@ -27,9 +27,10 @@ global options:
   -V, --version   print the version
 
 exit codes: 0 every selected blocking check PASS · 1 some FAIL, STALE or UNKNOWN
-            2 usage, spec or ledger problem · 70 internal error (a bug)
+            2 usage, spec or ledger problem · 4 a task card refused the act · 70 internal error (a bug)
 environment: VOUCH_HOME (trust and keys; default $XDG_CONFIG_HOME/vouch or ~/.config/vouch)
-             VOUCH_SIGNING_KEY (the key name receipts are signed with; overrides signing_key)`;
+             VOUCH_SIGNING_KEY (the key name receipts are signed with; overrides signing_key)
+             VOUCH_ROLE (task cards: worker, verifier, coordinator or owner; see \`vouch card --help\`)`;
 
 /** Runs one invocation; returns the exit code. Nothing here calls process.exit. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {

@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { fail, type Problem } from '../core/problem.js';
 import type { EngineContext } from '../engine/context.js';
 import { LedgerError, type Ledger } from '../ledger/ledger.js';
-import { openSqliteLedger } from '../ledger/sqlite/sqlite-ledger.js';
+import { describeLocation, ledgerLocation, type LedgerLocation } from '../ledger/location.js';
+import { openLedgerAt } from '../ledger/open.js';
 import type { Actor } from '../receipt/receipt.js';
 import { loadSpec } from '../spec/load.js';
 import type { CheckDef, Spec } from '../spec/model.js';
@@ -44,8 +44,25 @@ export function selectChecks(spec: Spec, ids: readonly string[], hint = 'run `vo
   });
 }
 
-export function ledgerPath(workspace: Workspace): string {
-  return join(workspace.stateDir, 'ledger.db');
+/** The ledger this invocation uses: VOUCH_LEDGER, else `ledger:` in the spec, else `.vouch/ledger.db`. */
+export function ledgerOf(env: NodeJS.ProcessEnv, workspace: Workspace, spec: Spec): LedgerLocation {
+  const at = ledgerLocation(env, workspace.stateDir, spec.ledger);
+  return at.ok ? at.value : fail(at.error);
+}
+
+/**
+ * The ledger, for commands that read receipts by id and need no valid spec
+ * (`show`): the spec's `ledger:` counts when the spec loads.
+ */
+export function ledgerOfWorkspace(env: NodeJS.ProcessEnv, workspace: Workspace): LedgerLocation {
+  const loaded = env.VOUCH_LEDGER ? undefined : loadSpec(workspace.specPath);
+  const at = ledgerLocation(env, workspace.stateDir, loaded?.ok ? loaded.value.ledger : null);
+  return at.ok ? at.value : fail(at.error);
+}
+
+/** Where the ledger is, for people (a path, or a URL with the password masked). */
+export function ledgerName(at: LedgerLocation): string {
+  return describeLocation(at);
 }
 
 export function ledgerProblem(error: LedgerError): Problem {
@@ -61,6 +78,13 @@ export function ledgerProblem(error: LedgerError): Problem {
       return { code: 'ledger_unreadable', message: error.message, where: error.path, hint: 'check the permissions of .vouch/ and that the disk is not full' };
     case 'too_new':
       return { code: 'ledger_too_new', message: error.message, where: error.path, hint: 'upgrade vouch' };
+    case 'schema_behind':
+      return {
+        code: 'ledger_schema_behind',
+        message: `the PostgreSQL ledger is not ready: ${error.message}`,
+        where: error.path,
+        hint: 'an operator runs `vouch db migrate` (with the same VOUCH_LEDGER or ledger:) once per schema and after each vouch upgrade',
+      };
   }
 }
 
@@ -73,10 +97,12 @@ function guarded<T>(open: () => T): T {
   }
 }
 
-export function openLedgerForWrite(workspace: Workspace): Ledger {
-  return guarded(() => openSqliteLedger(ledgerPath(workspace), { create: true })!);
+/** Opens (creating an SQLite file if needed) the ledger to append to. A PostgreSQL ledger connects on first use. */
+export function openLedgerForWrite(at: LedgerLocation): Ledger {
+  return guarded(() => openLedgerAt(at, true)!);
 }
 
-export function openLedgerForRead(workspace: Workspace): Ledger | undefined {
-  return guarded(() => openSqliteLedger(ledgerPath(workspace), { create: false }));
+/** Opens the ledger to read; undefined when an SQLite ledger was never created (nothing recorded yet). */
+export function openLedgerForRead(at: LedgerLocation): Ledger | undefined {
+  return guarded(() => openLedgerAt(at, false));
 }

@@ -23,6 +23,8 @@ export type ProblemCode =
   | 'ledger_unreadable'
   /** The ledger was written by a newer vouch. */
   | 'ledger_too_new'
+  /** A PostgreSQL ledger's schema is older than this vouch (or absent): `vouch db migrate`. */
+  | 'ledger_schema_behind'
   /** The trust store under VOUCH_HOME could not be read or written. */
   | 'trust_store'
   /** `init --write` found a spec already there. */
@@ -43,6 +45,46 @@ export type ProblemCode =
   | 'export_refused'
   /** An exported bundle could not be read or holds no envelope. */
   | 'bundle_invalid'
+  /** vouch.yaml (as it is now) was never allowed, or was edited since; what needs it (freezing a card's proof) is refused. */
+  | 'spec_not_allowed'
+  // Task cards (src/cards). Input problems:
+  /** No card with this id in the ledger. */
+  | 'card_not_found'
+  /** `card open` (or a follow-up) lacks part of the contract: goal, artifact, done-when or proof; or a contract value is malformed. */
+  | 'card_incomplete'
+  /** An event of the card no longer matches its hash (or its signature): the card is not acted on. */
+  | 'card_damaged'
+  // Refusals by the card's contract (exit 4):
+  /** complete: no verdict of the card's current proof has been recorded. */
+  | 'card_no_verdict'
+  /** complete: the newest verdict of the proof is FAIL or UNKNOWN, or its receipt no longer counts. */
+  | 'card_not_passing'
+  /** complete: the newest PASS was recorded before the newest claim: the work since is unproven. */
+  | 'card_pass_before_claim'
+  /** complete: a check of the proof FAILed after the PASS (outside the card, or in an audit). */
+  | 'card_failed_since'
+  /** complete: the files the PASS covered (or the proof script) changed since: the PASS is STALE. */
+  | 'card_stale'
+  /** complete: an independent card's PASS was run by a role that may not vouch for it (the worker). */
+  | 'card_pass_not_independent'
+  /** The acting role may not do this on this card. */
+  | 'card_role_refused'
+  /** An owner's act (reprove, complete --force) attempted inside an agent run. */
+  | 'card_agent_run'
+  /** verify: the card has used every attempt of its budget; it stops and asks. */
+  | 'card_over_budget'
+  /** The card is closed (done, owner_close, split, abandoned). */
+  | 'card_closed'
+  /** verify: the proof script's SHA-256 is not the bound one, and no revise-script decision authorised it. */
+  | 'card_script_changed'
+  /** verify: the proof script is missing, not a regular file, or has no #! line. */
+  | 'card_script_unusable'
+  /** rescope (or any decision but the owner's reprove) tried to move the proof. */
+  | 'card_proof_frozen'
+  /** A decision that does not apply to this card as it is (nothing to revise, nothing to change). */
+  | 'card_decision_invalid'
+  /** audit: the card is not done, so there is nothing to re-check. */
+  | 'card_not_done'
   /** No dispatch with that id (or unique prefix). */
   | 'dispatch_not_found'
   /** The dispatch's state does not allow that transition (grade before report, report after terminated...). */

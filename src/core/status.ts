@@ -33,6 +33,10 @@ export type Reason =
   | 'signature_missing'
   | 'signature_invalid'
   | 'signature_untrusted'
+  | 'remote_unavailable'
+  | 'remote_refused'
+  | 'remote_unverified'
+  | 'remote_required'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -59,6 +63,10 @@ export const REASONS: readonly Reason[] = [
   'signature_missing',
   'signature_invalid',
   'signature_untrusted',
+  'remote_unavailable',
+  'remote_refused',
+  'remote_unverified',
+  'remote_required',
   'fingerprint_changed',
   'definition_changed',
 ];

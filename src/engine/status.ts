@@ -10,6 +10,7 @@ import type { EngineContext } from './context.js';
 import { ALL_GROUPS, computeFingerprint, INPUT_GROUPS } from './fingerprint.js';
 import { describeChanges } from './verdict.js';
 import { signatureJudge, type SignatureJudge } from './signature-status.js';
+import type { Verifiers } from './remote-status.js';
 
 /** A check's current standing: its latest receipt judged against the files as they are now. */
 export interface CheckStatus {
@@ -25,6 +26,8 @@ export interface CheckStatus {
   readonly recorded_at: string | null;
   /** For STALE by fingerprint: which paths changed since the receipt. */
   readonly changed?: ManifestDiff;
+  /** For a receipt recorded by `vouch verify --remote`: the key id of the verifier that signed it. */
+  readonly verifier?: string;
   /** True when the status is the latest receipt's own verdict, on files that still match it. */
   readonly fresh?: boolean;
   /** The check's fingerprint digest as the files are now, when it was computed. */
@@ -54,7 +57,7 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
         statuses.push(make(check, 'UNKNOWN', 'spec_not_allowed', receipt, trust.value.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace'));
         continue;
       }
-      statuses.push(await judgeCurrent(ctx, check, receipt, ledger, signature, options.explain ?? true));
+      statuses.push(await judgeCurrent(ctx.workspace.root, check, receipt, ledger, signature, options.explain ?? true, { home: ctx.home, verifierKey: ctx.spec.verifierKey }));
     }
     return { kind: 'ok', statuses };
   } finally {
@@ -62,13 +65,19 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
   }
 }
 
-async function judgeCurrent(
-  ctx: EngineContext,
+/**
+ * One check's standing: this receipt judged against the files under `root`
+ * as they are now. Exported for task cards, which judge the receipt their
+ * verdict names (not the check's latest) against the definition they froze.
+ */
+export async function judgeCurrent(
+  root: string,
   check: CheckDef,
   receipt: StoredReceipt | undefined,
   ledger: Ledger | undefined,
   signature: SignatureJudge,
   explain: boolean,
+  verifiers?: Verifiers,
 ): Promise<CheckStatus> {
   if (!receipt) return make(check, 'UNKNOWN', 'no_receipt', undefined, `no receipt yet: run \`vouch verify ${check.id}\``);
   if (!receipt.intact) {
@@ -77,11 +86,22 @@ async function judgeCurrent(
   const unsigned = await signature(receipt);
   if (unsigned) return make(check, 'UNKNOWN', unsigned.reason, receipt, unsigned.detail);
   const body = receipt.body;
+  if (body.remote) {
+    const { judgeRemote } = await import('./remote-status.js');
+    const judged = await judgeRemote(root, check, receipt, ledger, verifiers);
+    return {
+      ...make(check, judged.status, judged.reason, receipt, judged.detail),
+      ...(judged.changed && { changed: judged.changed }),
+      ...(judged.verifier && { verifier: judged.verifier }),
+      ...(judged.fresh && { fresh: true }),
+      ...(judged.fingerprint && { fingerprint: judged.fingerprint }),
+    };
+  }
   if (body.definition_digest !== check.definitionDigest) {
     return make(check, 'STALE', 'definition_changed', receipt, 'the check definition changed since this receipt');
   }
   // A receipt for a run that never started covered only the inputs.
-  const now = computeFingerprint(ctx.workspace.root, check, body.ran ? ALL_GROUPS : INPUT_GROUPS);
+  const now = computeFingerprint(root, check, body.ran ? ALL_GROUPS : INPUT_GROUPS);
   // Problems come first: a symlink leading outside is not in any manifest,
   // so an equal digest alone must not vouch for the scope.
   const hard = now.problems.find((p) => p.reason !== 'artifact_missing');

@@ -2,11 +2,12 @@ import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { ReceiptDraft, StoredReceipt } from '../receipt/receipt.js';
+import type { Actor, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
 import { isInside } from '../scope/scan.js';
-import type { CheckDef } from '../spec/model.js';
+import type { CheckDef, Spec } from '../spec/model.js';
+import type { Workspace } from '../workspace/find.js';
 import { trustState } from '../trust/trust.js';
 import { VERSION } from '../version.js';
 import type { EngineContext, VerifyEvent } from './context.js';
@@ -30,6 +31,15 @@ export interface VerifyOptions {
   readonly openLedger: () => Ledger;
 }
 
+/**
+ * How the verifier service runs a job's checks: the record every receipt
+ * carries (job, sandbox), and a wrapper that starts each command confined.
+ */
+export interface ServiceRun {
+  readonly record: ServiceRecord;
+  readonly wrap?: (command: readonly string[], cwd: string) => readonly string[];
+}
+
 export type VerifyResult =
   | { readonly kind: 'not_allowed'; readonly trust: 'never' | 'changed' }
   /** The trust record, or the signing key the spec selects, cannot be used: nothing ran. */
@@ -50,26 +60,55 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
   if (!key.ok) return { kind: 'trust_error', problem: key.error };
   const sign = key.value ? signerFor(key.value) : undefined;
 
-  const ledger = options.openLedger();
+  const receipts = await runChecks(ctx, checks, options.openLedger(), { ...(sign && { sign }), ...(options.signal && { signal: options.signal }), ...(options.onEvent && { onEvent: options.onEvent }) });
+  return { kind: 'ran', receipts };
+}
+
+/** What running a check needs from its caller: where, with which settings, for whom. */
+export interface RunContext {
+  readonly workspace: Pick<Workspace, 'root'>;
+  /** The spec the definitions come from: its hash is recorded, its excerpt size applied. */
+  readonly spec: Pick<Spec, 'sha256' | 'excerptBytes'>;
+  readonly actor: Actor;
+  readonly env: NodeJS.ProcessEnv;
+  readonly now?: () => Date;
+}
+
+export interface RunOptions {
+  readonly sign?: Signer;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (event: VerifyEvent) => void;
+  /** Set by the verifier service, which has checked the spec against its own trust list and signs with its own key. */
+  readonly service?: ServiceRun;
+}
+
+/**
+ * Runs the given check definitions one after another and appends one
+ * receipt per execution. It decides nothing about trust or keys: callers do
+ * (verifyChecks for the spec as it is now; a task card for the definitions
+ * it froze when it opened, from a spec allowed then).
+ */
+export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: Ledger, options: RunOptions = {}): Promise<StoredReceipt[]> {
   const git = gitState(ctx.workspace.root);
   const receipts: StoredReceipt[] = [];
   for (const [index, check] of checks.entries()) {
     if (options.signal?.aborted) break;
     options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
-    const receipt = await verifyOne(ctx, check, ledger, git, options.signal, sign);
+    const receipt = await verifyOne(ctx, check, ledger, git, options.signal, options.sign, options.service);
     receipts.push(receipt);
     options.onEvent?.({ kind: 'check_finished', check, receipt });
   }
-  return { kind: 'ran', receipts };
+  return receipts;
 }
 
 async function verifyOne(
-  ctx: EngineContext,
+  ctx: RunContext,
   check: CheckDef,
   ledger: Ledger,
   git: Promise<GitState | null>,
   signal: AbortSignal | undefined,
   sign: Signer | undefined,
+  service: ServiceRun | undefined,
 ): Promise<StoredReceipt> {
   const append = { ...(sign && { sign }) };
   const now = ctx.now ?? (() => new Date());
@@ -82,7 +121,7 @@ async function verifyOne(
   if (refusal !== undefined || !cwd.ok) {
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(
-      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null }),
+      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null, service: service?.record }),
       before.manifest,
       append,
     );
@@ -98,11 +137,12 @@ async function verifyOne(
     timeoutMs: check.timeout * 1000,
     captureWindow: CAPTURE_WINDOW,
     ...(signal && { signal }),
+    ...(service?.wrap && { wrap: service.wrap }),
   });
   const after = computeFingerprint(root, check, ALL_GROUPS);
   const judgement = judgeRun(outcome, before, after, check.expect, root);
   return ledger.appendReceipt(
-    draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable }),
+    draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, service: service?.record }),
     after.manifest,
     append,
   );
@@ -135,9 +175,10 @@ interface DraftInput {
   readonly git: GitState | null;
   readonly run: RunOutcome | null;
   readonly executable: string | null;
+  readonly service: ServiceRecord | undefined;
 }
 
-function draft(ctx: EngineContext, check: CheckDef, input: DraftInput): ReceiptDraft {
+function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraft {
   const run = input.run;
   const exited = run?.kind === 'exited' ? run : undefined;
   return {
@@ -173,5 +214,6 @@ function draft(ctx: EngineContext, check: CheckDef, input: DraftInput): ReceiptD
     platform: { os: process.platform, arch: process.arch, node: process.version },
     git: input.git,
     actor: ctx.actor,
+    ...(input.service && { service: input.service }),
   };
 }

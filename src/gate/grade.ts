@@ -1,4 +1,4 @@
-import { digestJson, type Sha256 } from '../core/digest.js';
+import { digestJson, sha256, type Sha256 } from '../core/digest.js';
 import type { EngineContext } from '../engine/context.js';
 import { checkStatuses, type CheckStatus } from '../engine/status.js';
 import { verifyChecks } from '../engine/verify.js';
@@ -64,7 +64,7 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
   const engine: EngineContext = { workspace, spec, home: ctx.home, actor: request.actor, env: ctx.env, ...(ctx.now && { now: ctx.now }) };
   const result = await checkStatuses(engine, candidates, { openLedger: () => ctx.openLedgerForRead(workspace) });
   if (result.kind === 'trust_error') return specLevel('trust_unreadable', result.problem.message, spec.sha256);
-  const statuses = result.statuses;
+  const statuses = spec.gate.requireRemote ? result.statuses.map((status) => onlyRemote(status, spec)) : result.statuses;
   const tree = treeDigest(workspace.root, candidates, statuses);
   const affected = candidates.flatMap((check, i) =>
     changes === 'all' || isAffected(check, statuses[i]!, changes) ? [{ check, status: statuses[i]! }] : [],
@@ -74,10 +74,30 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
   if (owing.length === 0) return { kind: 'allow', reason: 'all_pass', findings: affected.map((a) => finding(a.status, undefined)), detail: null, tree };
 
   // Blocked this often with these very files: stop here, and let the caller decide the escape.
-  if (request.history.consecutiveBlocks(request.scope, tree) >= request.policy.maxBlocks || request.policy.onStop === 'require') {
+  // With require_remote a local run could never satisfy the gate, so none is started.
+  if (request.history.consecutiveBlocks(request.scope, tree) >= request.policy.maxBlocks || request.policy.onStop === 'require' || spec.gate.requireRemote) {
     return { kind: 'block', reason: 'not_passing', findings: await quote(ctx, workspace, owing), detail: null, tree };
   }
   return verifyOwing(ctx, engine, workspace, spec, request.policy.budgetSeconds, affected, owing, tree);
+}
+
+/**
+ * gate.require_remote: a PASS counts only when it is a remote receipt whose
+ * verifier signature status checked under the verifier_key pinned in the
+ * spec. A key in VOUCH_HOME/keys is not enough here: the local signing key
+ * lives there too, and the agent can read it.
+ */
+function onlyRemote(status: CheckStatus, spec: Spec): CheckStatus {
+  if (status.status !== 'PASS') return status;
+  const pinned = spec.verifierKey === null ? undefined : sha256(Buffer.from(spec.verifierKey, 'hex'));
+  if (status.verifier !== undefined && status.verifier === pinned) return status;
+  const { fresh: _fresh, ...rest } = status;
+  return {
+    ...rest,
+    status: 'UNKNOWN',
+    reason: 'remote_required',
+    detail: status.verifier === undefined ? 'the latest PASS was recorded locally; gate.require_remote needs one from the pinned verifier' : `the latest PASS is from verifier ${status.verifier.slice(0, 16)}, not the verifier_key pinned in vouch.yaml`,
+  };
 }
 
 /** Runs the owing checks that have no fresh receipt, then judges again. */

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { SPEC_FILE } from '../spec/file.js';
+import type { GuardRole } from './guard-role.js';
 
 /** Why a path may not be written by the agent. */
 export type ProtectionRule =
@@ -8,9 +9,14 @@ export type ProtectionRule =
   /** .vouch/: the ledger and everything vouch keeps. */
   | { readonly kind: 'state' }
   /** A glob the spec lists under protect:. */
-  | { readonly kind: 'protect'; readonly glob: string };
+  | { readonly kind: 'protect'; readonly glob: string }
+  /** .vouch/cards/: task cards' proof scripts, written by the verifier only. */
+  | { readonly kind: 'cards' }
+  /** Anything but .vouch/cards/, for the verifier: it writes proofs, not the work it verifies. */
+  | { readonly kind: 'verifier_scope' };
 
 const STATE_DIR = '.vouch';
+const CARDS_DIR = '.vouch/cards';
 
 /**
  * The paths of a workspace an agent may not write: vouch.yaml and .vouch/
@@ -20,7 +26,11 @@ const STATE_DIR = '.vouch';
 export class ProtectedPaths {
   private readonly globs: readonly { glob: string; match: (path: string) => boolean; base: string }[];
 
-  constructor(protect: readonly string[]) {
+  /** `role`: whose writes are judged; a verifier may write under .vouch/cards/ and nowhere else in the workspace. */
+  constructor(
+    protect: readonly string[],
+    private readonly role: GuardRole = 'worker',
+  ) {
     this.globs = protect.map((glob) => {
       const scanned = picomatch.scan(glob);
       return { glob, match: picomatch(glob, { dot: true }), base: scanned.isGlob ? scanned.base : glob };
@@ -30,7 +40,9 @@ export class ProtectedPaths {
   /** The rule protecting a file written at this path. */
   file(path: string): ProtectionRule | undefined {
     if (path === SPEC_FILE) return { kind: 'spec' };
+    if (path.startsWith(`${CARDS_DIR}/`)) return this.role === 'verifier' ? undefined : { kind: 'cards' };
     if (path === STATE_DIR || path.startsWith(`${STATE_DIR}/`)) return { kind: 'state' };
+    if (this.role === 'verifier') return { kind: 'verifier_scope' };
     const hit = this.globs.find((g) => g.match(path));
     return hit ? { kind: 'protect', glob: hit.glob } : undefined;
   }

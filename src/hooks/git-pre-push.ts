@@ -1,6 +1,6 @@
 import { EXIT } from '../cli/exit.js';
 import { err, type Cli } from '../cli/io.js';
-import { engineContext, openLedgerForRead, specOf, workspaceOf } from '../cli/session.js';
+import { engineContext, ledgerOf, openLedgerForRead, specOf, workspaceOf } from '../cli/session.js';
 import { fail } from '../core/problem.js';
 import { checkStatuses } from '../engine/status.js';
 import { paint } from '../render/color.js';
@@ -19,7 +19,7 @@ export async function prePush(cli: Cli, event: string | undefined): Promise<numb
   const workspace = workspaceOf(cli);
   const spec = specOf(workspace, cli);
   const blocking = spec.checks.filter((check) => check.block);
-  const result = await checkStatuses(engineContext(cli, workspace, spec, 'hook'), blocking, { openLedger: () => openLedgerForRead(workspace) });
+  const result = await checkStatuses(engineContext(cli, workspace, spec, 'hook'), blocking, { openLedger: () => openLedgerForRead(ledgerOf(cli.io.env, workspace, spec)) });
   if (result.kind === 'trust_error') return fail(result.problem);
   const p = paint(cli.color && cli.io.stderrIsTTY);
   if (blocking.length > 0 && allPass(result.statuses)) {

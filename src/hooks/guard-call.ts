@@ -1,4 +1,5 @@
 import { guardToolUse, type ToolUse } from '../gate/guard.js';
+import type { GuardRole } from '../gate/guard-role.js';
 import { locateForHook } from '../gate/locate.js';
 import { protectListOf } from '../gate/protect-list.js';
 import { ProtectedPaths } from '../gate/protected.js';
@@ -7,11 +8,11 @@ import type { HookContext } from './handle.js';
 import type { ClientProtocol, HookReply } from './protocol.js';
 
 /** PreToolUse: deny a write to what proves the work; say nothing otherwise. */
-export function guardCall(protocol: ClientProtocol, use: ToolUse, cwd: string, ctx: HookContext): HookReply {
+export function guardCall(protocol: ClientProtocol, use: ToolUse, cwd: string, ctx: HookContext, role: GuardRole): HookReply {
   const place = locateForHook(cwd);
   if (place.kind === 'none') return protocol.pass(null);
   const list = protectListOf(place.workspace, place.kind === 'spec');
-  const answer = guardToolUse(use, { root: place.workspace.root, cwd, home: ctx.env.HOME, protect: new ProtectedPaths(list.globs) });
+  const answer = guardToolUse(use, { root: place.workspace.root, cwd, home: ctx.env.HOME, protect: new ProtectedPaths(list.globs, role) });
   if (answer.kind === 'deny') return { ...protocol.denyTool(renderDenial(answer)), stderr: list.note ? `vouch: ${list.note}\n` : '' };
   return protocol.pass(list.note ? `vouch: ${list.note}` : null);
 }

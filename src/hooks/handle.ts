@@ -91,8 +91,8 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
     case 'PreToolUse': {
       const use = protocol.toolUse(payload.toolName, payload.toolInput);
       if (use === null || use.kind === 'other') return protocol.pass(null);
-      const { guardCall } = await import('./guard-call.js');
-      return guardCall(protocol, use, cwd, ctx);
+      const [{ guardCall }, { guardRole }] = await Promise.all([import('./guard-call.js'), import('../gate/guard-role.js')]);
+      return guardCall(protocol, use, cwd, ctx, guardRole(payload.agentType, ctx.env));
     }
     case 'SubagentStart': {
       // Before it does any work, the subagent goes on the ledger as a dispatch.

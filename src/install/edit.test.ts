@@ -144,6 +144,17 @@ describe('installEdit / uninstallEdit: JSON', () => {
     expect(installEdit(mcpJson(path), { home })).toMatchObject({ kind: 'refused', refusal: { code: 'conflict' } });
   });
 
+  it('after the user edited elsewhere, removes its key and the mcpServers object it created, byte for byte', () => {
+    const { home, file } = place();
+    const path = file('mcp.json');
+    const original = '{\n  "theme": "dark"\n}\n';
+    writeFileSync(path, original);
+    installEdit(mcpJson(path), { home });
+    writeFileSync(path, readFileSync(path, 'utf8').replace('dark', 'light'));
+    expect(uninstallEdit(mcpJson(path), { home })).toMatchObject({ kind: 'written', how: 'removed' });
+    expect(readFileSync(path, 'utf8')).toBe(original.replace('dark', 'light'));
+  });
+
   it('refuses to restore a backup that no longer matches what was saved', () => {
     const { home, file } = place();
     const path = file('settings.json');
@@ -180,6 +191,17 @@ describe('installEdit / uninstallEdit: TOML', () => {
     writeFileSync(path, readFileSync(path, 'utf8').replace('model = "gpt-5"', 'model = "gpt-6"'));
     expect(uninstallEdit(mcpToml(path), { home })).toMatchObject({ kind: 'written', how: 'removed' });
     expect(readFileSync(path, 'utf8')).toBe(CONFIG.replace('gpt-5', 'gpt-6'));
+  });
+
+  it('removes a table whose header created mcp_servers, and mcp_servers with it, when the file changed since', () => {
+    const { home, file } = place();
+    const path = file('config.toml');
+    const original = '# mine\nmodel = "gpt-5"\n';
+    writeFileSync(path, original);
+    installEdit(mcpToml(path), { home });
+    writeFileSync(path, readFileSync(path, 'utf8').replace('gpt-5', 'gpt-6'));
+    expect(uninstallEdit(mcpToml(path), { home })).toMatchObject({ kind: 'written', how: 'removed' });
+    expect(readFileSync(path, 'utf8')).toBe(original.replace('gpt-5', 'gpt-6'));
   });
 
   it.each([

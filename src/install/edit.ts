@@ -7,6 +7,7 @@ import type { Built } from './plan.js';
 import { applyScript, removeScript } from './script-edit.js';
 import { backup, readRecord, removeRecord, writeRecord, type InstallRecord } from './store.js';
 import { applyToml, removeToml } from './toml-edit.js';
+import { applyYaml, removeYaml } from './yaml-edit.js';
 
 export interface EditOptions {
   /** VOUCH_HOME: where backups and install records live. */
@@ -67,28 +68,29 @@ export function uninstallEdit(intent: EditIntent, options: EditOptions): EditOut
   if (!read.ok) return refused(intent, read.refusal);
   let record: InstallRecord | undefined;
   try {
-    record = readRecord(options.home, intent.path);
+    record = readRecord(options.home, intent.path, intent.changes);
   } catch (error) {
     return refused(intent, ioRefusal(error, intent.manual));
   }
   try {
     if (record && read.bytes && sha256(read.bytes) === record.after_sha256) return restore(intent, record, options);
     if (read.text === null) {
-      if (record) removeRecord(options.home, intent.path);
+      if (record) removeRecord(options.home, intent.path, intent.changes);
       return { kind: 'unchanged', path: intent.path, why: 'the file does not exist' };
     }
-    const removed = unbuildAll(intent, read.text, record?.created ?? []);
+    // What the install actually wrote (vouch or node may have moved since) is what comes out.
+    const removed = unbuildAll(intent, record?.changes ?? intent.changes, read.text, record?.created ?? []);
     if (!removed.ok) return refused(intent, removed.refusal);
     if ('remove' in removed) {
       rmSync(intent.path);
     } else if (removed.text === null) {
-      if (record) removeRecord(options.home, intent.path);
+      if (record) removeRecord(options.home, intent.path, intent.changes);
       return { kind: 'unchanged', path: intent.path, why: 'nothing of vouch is in it' };
     } else {
       backup(options.home, intent.path, read.bytes!, (options.now ?? (() => new Date()))());
       writeAtomically(intent.path, removed.text, read.mode ?? 0o644);
     }
-    if (record) removeRecord(options.home, intent.path);
+    if (record) removeRecord(options.home, intent.path, intent.changes);
     return { kind: 'written', path: intent.path, backup: null, how: 'removed' };
   } catch (error) {
     return refused(intent, ioRefusal(error, intent.manual));
@@ -117,7 +119,7 @@ function restore(intent: EditIntent, record: InstallRecord, options: EditOptions
     }
     writeAtomically(intent.path, bytes, record.mode);
   }
-  removeRecord(options.home, intent.path);
+  removeRecord(options.home, intent.path, intent.changes);
   return { kind: 'written', path: intent.path, backup: record.backup, how: 'restored' };
 }
 
@@ -139,10 +141,10 @@ function buildAll(intent: EditIntent, before: string | null): Built {
 }
 
 /** Takes every change back out, last first. */
-function unbuildAll(intent: EditIntent, current: string, created: InstallRecord['created']): Built | { readonly ok: true; readonly remove: true } {
+function unbuildAll(intent: EditIntent, changes: readonly Change[], current: string, created: InstallRecord['created']): Built | { readonly ok: true; readonly remove: true } {
   let text = current;
   let changed = false;
-  for (const change of [...intent.changes].reverse()) {
+  for (const change of [...changes].reverse()) {
     const removed = unbuild(intent, change, text, created);
     if (!removed.ok || 'remove' in removed) return removed;
     if (removed.text !== null) {
@@ -160,6 +162,8 @@ function build(intent: EditIntent, change: Change, text: string | null, manual: 
       return intent.format === 'json' ? applyJson(text, change, manual) : formatMismatch(intent, manual);
     case 'toml-table':
       return intent.format === 'toml' ? applyToml(text, change, manual) : formatMismatch(intent, manual);
+    case 'yaml-set':
+      return intent.format === 'yaml' ? applyYaml(text, change, manual) : formatMismatch(intent, manual);
     case 'file':
       return intent.format === 'script' ? applyScript(text, change, manual) : formatMismatch(intent, manual);
   }
@@ -173,6 +177,8 @@ function unbuild(intent: EditIntent, change: Change, text: string, created: Inst
       return removeJson(text, change, created, manual);
     case 'toml-table':
       return removeToml(text, change, manual);
+    case 'yaml-set':
+      return removeYaml(text, change, created, manual);
     case 'file':
       return removeScript(text, change, manual);
   }

@@ -16,7 +16,7 @@ export interface EditIntent {
   readonly manual: readonly string[];
 }
 
-export type EditFormat = 'json' | 'toml' | 'script';
+export type EditFormat = 'json' | 'toml' | 'yaml' | 'script';
 
 /** A JSON value, as the intent and re-parsing see it. */
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
@@ -32,12 +32,18 @@ export type Change =
   | { readonly kind: 'json-set'; readonly at: readonly string[]; readonly value: Json }
   /** TOML: the table at `at` (e.g. mcp_servers.vouch) holds `value` (absent before, or already equal). */
   | { readonly kind: 'toml-table'; readonly at: readonly string[]; readonly value: { readonly [key: string]: Json } }
+  /**
+   * YAML: the key at `at` (e.g. mcp_servers.vouch) holds `value` (absent
+   * before, or already equal), added as block lines inside the mapping that
+   * holds it; the user's other lines keep their bytes.
+   */
+  | { readonly kind: 'yaml-set'; readonly at: readonly string[]; readonly value: Json }
   /** A whole file vouch owns (a git hook script): absent before, or already these bytes. */
   | { readonly kind: 'file'; readonly content: string; readonly mode: number };
 
 /** Why an edit was refused. Nothing is written when one is. */
 export type RefusalCode =
-  /** The file is not valid JSON or TOML. */
+  /** The file is not valid JSON, TOML or YAML. */
   | 'invalid_file'
   /** Something on the path has a shape the edit does not understand (an array where an object is expected...). */
   | 'unexpected_shape'

@@ -58,8 +58,8 @@ export function applyJson(before: string | null, change: JsonChange, manual: rea
 }
 
 /**
- * Takes the change back out of the current text. For a list, the entries
- * are removed and then any container the install created (per its record)
+ * Takes the change back out of the current text: the key, or the list
+ * entries, and then any container the install created (per its record)
  * that is now empty; nothing else moves.
  */
 export function removeJson(current: string, change: JsonChange, createdByInstall: readonly (readonly string[])[], manual: readonly string[]): Built {
@@ -89,15 +89,15 @@ export function removeJson(current: string, change: JsonChange, createdByInstall
       list.splice(i, 1);
       text = applyEdits(text, modify(text, [...change.at, i], undefined, { formattingOptions: options }));
     }
-    // Containers the install created, deepest first, go when they are empty again.
-    for (const at of [...createdByInstall].sort((a, b) => b.length - a.length)) {
-      const node = holderAt(at);
-      const empty = Array.isArray(node) ? node.length === 0 : isPlainObject(node) && Object.keys(node).length === 0;
-      const parent = holderAt(at.slice(0, -1));
-      if (!empty || !isPlainObject(parent)) continue;
-      delete parent[at[at.length - 1]!];
-      text = applyEdits(text, modify(text, [...at], undefined, { formattingOptions: options }));
-    }
+  }
+  // Containers the install created, deepest first, go when they are empty again.
+  for (const at of [...createdByInstall].sort((a, b) => b.length - a.length)) {
+    const node = holderAt(at);
+    const empty = Array.isArray(node) ? node.length === 0 : isPlainObject(node) && Object.keys(node).length === 0;
+    const parent = holderAt(at.slice(0, -1));
+    if (!empty || !isPlainObject(parent)) continue;
+    delete parent[at[at.length - 1]!];
+    text = applyEdits(text, modify(text, [...at], undefined, { formattingOptions: options }));
   }
   return verify(text, intended, manual, []);
 }

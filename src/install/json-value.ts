@@ -25,3 +25,10 @@ export function cloneValue<T>(value: T): T {
 export function pathText(at: readonly string[]): string {
   return at.map((key) => (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? key : JSON.stringify(key))).join('.');
 }
+
+/** The value at a key path of a parsed document, or undefined when something on the way is not an object. */
+export function valueAt(root: unknown, at: readonly string[]): unknown {
+  let node = root;
+  for (const key of at) node = isPlainObject(node) ? node[key] : undefined;
+  return node;
+}

@@ -31,14 +31,26 @@ export interface InstallRecord {
 
 const key = (path: string) => sha256(path).slice(0, 32);
 
-export function recordFile(home: string, path: string): string {
-  return join(home, 'installs', `${key(path)}.json`);
+/**
+ * One record per file and per what was edited in it: two MCP servers vouch
+ * added to one file under different names are two installs, each undone on
+ * its own. The values are left out, so a record is found again after vouch or
+ * node moved.
+ */
+function recordKey(path: string, changes: readonly Change[]): string {
+  const what = changes.map((change) => (change.kind === 'file' ? [change.kind] : [change.kind, change.at]));
+  return sha256(`${path}\n${JSON.stringify(what)}`).slice(0, 32);
 }
 
-export function readRecord(home: string, path: string): InstallRecord | undefined {
+export function recordFile(home: string, path: string, changes: readonly Change[]): string {
+  return join(home, 'installs', `${recordKey(path, changes)}.json`);
+}
+
+/** The record of the install of these changes into this file, if vouch made it. */
+export function readRecord(home: string, path: string, changes: readonly Change[]): InstallRecord | undefined {
   let text: string;
   try {
-    text = readFileSync(recordFile(home, path), 'utf8');
+    text = readFileSync(recordFile(home, path, changes), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -49,15 +61,15 @@ export function readRecord(home: string, path: string): InstallRecord | undefine
 }
 
 export function writeRecord(home: string, record: InstallRecord): void {
-  const file = recordFile(home, record.path);
+  const file = recordFile(home, record.path, record.changes);
   mkdirSync(join(home, 'installs'), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
   renameSync(temp, file);
 }
 
-export function removeRecord(home: string, path: string): void {
-  rmSync(recordFile(home, path), { force: true });
+export function removeRecord(home: string, path: string, changes: readonly Change[]): void {
+  rmSync(recordFile(home, path, changes), { force: true });
 }
 
 /** Keeps a copy of the bytes before an edit; returns where. */

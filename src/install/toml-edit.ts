@@ -1,6 +1,6 @@
 import { parse, stringify } from 'smol-toml';
 import type { Change, Refusal } from './intent.js';
-import { cloneValue, isPlainObject, pathText, sameValue } from './json-value.js';
+import { cloneValue, isPlainObject, pathText, sameValue, valueAt } from './json-value.js';
 import type { Built } from './plan.js';
 
 type TomlChange = Extract<Change, { kind: 'toml-table' }>;
@@ -33,7 +33,12 @@ export function applyToml(before: string | null, change: TomlChange, manual: rea
   return verify(text, intended, manual);
 }
 
-/** Removes the table block vouch appended; refused when its settings were changed since. */
+/**
+ * Removes the table block vouch appended; refused when its settings were
+ * changed since. A table that existed only as the appended header's parent
+ * ([mcp_servers.vouch] defines mcp_servers) goes with it when nothing else is
+ * in it, whichever install added it.
+ */
 export function removeToml(current: string, change: TomlChange, manual: readonly string[]): Built {
   const parsed = parseToml(current, manual);
   if (!parsed.ok) return parsed;
@@ -50,7 +55,17 @@ export function removeToml(current: string, change: TomlChange, manual: readonly
   let start = at;
   // The blank line vouch put before its table goes with it.
   if (current.slice(0, start).endsWith('\n\n')) start -= 1;
-  return verify(current.slice(0, start) + current.slice(at + block.length), intended, manual);
+  const text = current.slice(0, start) + current.slice(at + block.length);
+  // Parents left empty: gone from the text when no header of their own defined them, which the re-parse shows.
+  const reparsed = parseToml(text, manual);
+  for (let depth = change.at.length - 1; reparsed.ok && depth > 0; depth--) {
+    const holder = valueAt(intended, change.at.slice(0, depth - 1));
+    const key = change.at[depth - 1]!;
+    const table = isPlainObject(holder) ? holder[key] : undefined;
+    if (!isPlainObject(holder) || !isPlainObject(table) || Object.keys(table).length > 0) break;
+    if (valueAt(reparsed.value, change.at.slice(0, depth)) === undefined) delete holder[key];
+  }
+  return verify(text, intended, manual);
 }
 
 function tableText(change: TomlChange): string {

@@ -75,6 +75,12 @@ export type LedgerEntry =
       readonly hash: string;
       readonly body: string;
       readonly signature: string | null;
+      /**
+       * The subject column of a card or dispatch event, as stored (null for
+       * other kinds). Optional so that a backend without it still compiles;
+       * when present, audit checks it against the body.
+       */
+      readonly subject?: string | null;
     }
   | { readonly state: 'pruned'; readonly seq: number; readonly id: string; readonly hash: string; readonly gcId: string };
 
@@ -139,10 +145,13 @@ export type FindResult =
   | { readonly kind: 'none' }
   | { readonly kind: 'ambiguous'; readonly ids: readonly string[] };
 
-/** Raised by a backend for damage it cannot work around; mapped to a Problem at the edge. */
+/**
+ * Raised by a backend for damage it cannot work around; mapped to a Problem at the edge.
+ * `schema_behind`: a PostgreSQL ledger whose schema `vouch db migrate` has not brought up to date.
+ */
 export class LedgerError extends Error {
   constructor(
-    readonly kind: 'corrupt' | 'unreadable' | 'too_new',
+    readonly kind: 'corrupt' | 'unreadable' | 'too_new' | 'schema_behind',
     message: string,
     readonly path: string,
     options?: { cause?: unknown },

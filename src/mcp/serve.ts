@@ -5,7 +5,7 @@ import { VERSION } from '../version.js';
 import type { Workspace } from '../workspace/find.js';
 import { handleCall, type Log } from './handle.js';
 import { Serial } from './serial.js';
-import { TOOLS } from './tools/index.js';
+import { CARD_TOOLS, TOOLS } from './tools/index.js';
 import type { ServerScope } from './workspace-call.js';
 
 export interface ServeOptions {
@@ -41,7 +41,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   const server = new McpServer({ name: 'vouch', version: VERSION }, { instructions: INSTRUCTIONS });
   const inflight = new Set<Promise<unknown>>();
 
-  for (const tool of TOOLS) {
+  for (const tool of [...TOOLS, ...CARD_TOOLS]) {
     server.registerTool(
       tool.name,
       {

@@ -60,8 +60,43 @@ export interface ReceiptBody {
   readonly platform: { readonly os: string; readonly arch: string; readonly node: string };
   readonly git: { readonly head: string | null; readonly dirty: boolean } | null;
   readonly actor: Actor;
+  /** Set by the verifier service on the receipts it signs: which job, and how the checks were confined. */
+  readonly service?: ServiceRecord;
+  /** Set on a receipt recorded by `vouch verify --remote`: the verifier's signed receipt it copies. */
+  readonly remote?: RemoteRecord;
   /** Hash of the previous ledger entry; null for the first. */
   readonly prev_hash: Sha256 | null;
+}
+
+/** How the verifier service ran a job's checks. */
+export interface ServiceRecord {
+  readonly job: string;
+  /** 'bubblewrap': no network, only the job directory writable; 'none': the worker's own permissions (see `why`). */
+  readonly sandbox: SandboxRecord;
+}
+
+export type SandboxRecord =
+  | { readonly kind: 'bubblewrap'; readonly network: false; readonly writable: 'job directory' }
+  | { readonly kind: 'none'; readonly why: string };
+
+/**
+ * A remote receipt as accepted: the verifier's exact signed body and its
+ * signature, so `status` can check them again under the pinned key. The
+ * local receipt copies the remote body's fields; status refuses one whose
+ * copy disagrees with the signed original.
+ */
+export interface RemoteRecord {
+  readonly url: string;
+  readonly job: string;
+  readonly receipt_id: string;
+  /** SHA-256 of `body`: the remote receipt's hash in the verifier's chain. */
+  readonly receipt_hash: Sha256;
+  /** Key id (SHA-256 of the raw public key) of the verifier that signed it. */
+  readonly keyid: string;
+  /** The remote receipt's canonical body, exactly as signed. */
+  readonly body: string;
+  /** The signature record over `body` ({"alg","keyid","sig"}). */
+  readonly signature: string;
 }
 
 /** A receipt as read back from a ledger. */

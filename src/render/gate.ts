@@ -202,6 +202,10 @@ function protectionWords(rule: ProtectionRule, path: string): string {
       return '.vouch/ holds the receipts that prove the work; the agent may not write or remove it.';
     case 'protect':
       return `${path} is protected by vouch.yaml (protect: ${rule.glob}); the agent may not write it. Make the work pass as these files are, or ask a person.`;
+    case 'cards':
+      return ".vouch/cards/ holds task cards' proof scripts: the verifier writes them from the card's done-when, never whoever does the work. If a proof looks wrong, say so; a coordinator decides (`vouch card decide ID revise-script`).";
+    case 'verifier_scope':
+      return 'this agent acts as the verifier (VOUCH_ROLE=verifier, or a subagent named verifier): it writes proof scripts under .vouch/cards/ only, and never the work it verifies.';
     default:
       return unreachable(rule);
   }

@@ -34,7 +34,8 @@ export function renderOutcome(outcome: EditOutcome, p: Paint): string {
         `${p.red('✗ refused:')} ${refusalTitle(outcome.refusal.code)}: ${outcome.refusal.message}`,
         `  path: ${outcome.path}`,
         '  nothing was written. To make the change by hand:',
-        ...outcome.refusal.manual.map((step) => `    - ${step}`),
+        // A step may carry a snippet on the lines after it: indented under the step.
+        ...outcome.refusal.manual.map((step) => `    - ${step.split('\n').join('\n      ')}`),
         `  ${p.cyan('agents:')} ask the person before editing this file yourself; do not work around the refusal.`,
       ];
       return lines.join('\n');

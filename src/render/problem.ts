@@ -14,6 +14,8 @@ export function renderProblem(problem: Problem, p: Paint): string {
     if (problem.found !== undefined) lines.push(`  found:    ${JSON.stringify(problem.found)}`);
   }
   if (problem.hint) lines.push(`  ${p.cyan('hint:')} ${problem.hint}`);
+  // The stable code, as --json and MCP give it: what a script (or an agent reading this) can rely on.
+  lines.push(p.dim(`  code: ${problem.code}`));
   return `${lines.join('\n')}\n`;
 }
 

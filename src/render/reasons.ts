@@ -49,6 +49,14 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
       return { meaning: 'the receipt\'s signature is malformed or does not verify: the receipt or its signature was altered', next: `run \`vouch audit\` to see what else changed, then \`vouch verify ${checkId}\`` };
     case 'signature_untrusted':
       return { meaning: 'the receipt is signed by a key that is not in VOUCH_HOME/keys', next: `\`vouch keys list\` shows the trusted keys; \`vouch verify ${checkId}\` records a receipt signed by yours` };
+    case 'remote_unavailable':
+      return { meaning: 'the verifier service could not be reached or gave no usable answer; nothing was run locally in its place', next: `check the service (GET /v1/healthz), then \`vouch verify --remote URL ${checkId}\`` };
+    case 'remote_refused':
+      return { meaning: 'the verifier service refused the job (token, limits, or a spec its operator has not allowed)', next: 'read the refusal; its hint says what to change' };
+    case 'remote_unverified':
+      return { meaning: 'the verifier answered with a receipt that does not verify under the pinned key or does not bind to these files and this spec: it is not accepted', next: 'check --pubkey / verifier_key against the server operator\'s key; report a receipt that fails to bind' };
+    case 'remote_required':
+      return { meaning: 'vouch.yaml sets gate.require_remote: only a receipt from the pinned verifier counts, and the latest one is local or from another key', next: `\`vouch verify --remote URL ${checkId}\`` };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
     case 'definition_changed':

@@ -32,7 +32,8 @@ export function allPass(statuses: readonly Pick<CheckStatus, 'status' | 'blockin
 export function renderStatusTable(statuses: readonly CheckStatus[], p: Paint, now = new Date()): string {
   const rows = statuses.map((s) => {
     const why = s.status === 'PASS' ? p.dim(ago(s.recorded_at, now)) : `${s.reason}${s.detail ? p.dim(` · ${s.detail}`) : ''}`;
-    return [statusWord(s.status, p), s.blocking ? s.id : `${s.id} ${p.dim('(advisory)')}`, why];
+    const remote = s.verifier ? p.dim(` · remote, verifier ${s.verifier.slice(0, 16)}`) : '';
+    return [statusWord(s.status, p), s.blocking ? s.id : `${s.id} ${p.dim('(advisory)')}`, why + remote];
   });
   return table(rows);
 }
@@ -66,6 +67,7 @@ export function statusJson(statuses: readonly CheckStatus[]): { ok: boolean; che
       detail: s.detail,
       recorded_at: s.recorded_at,
       ...(s.changed && { changed: s.changed }),
+      ...(s.verifier && { verifier: s.verifier }),
     })),
   };
 }

@@ -14,6 +14,8 @@ export interface RunRequest {
   readonly signal?: AbortSignal;
   /** Grace between SIGTERM and SIGKILL when the group is stopped. */
   readonly killGraceMs?: number;
+  /** Rewrites the command before it starts, e.g. to run it inside a sandbox (the verifier service's bubblewrap). */
+  readonly wrap?: (command: readonly string[], cwd: string) => readonly string[];
 }
 
 export type RunOutcome =
@@ -48,7 +50,8 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
   const startedAt = new Date();
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const [file, ...args] = request.shell ? ['/bin/sh', '-c', request.argv[0] ?? ''] : request.argv;
+  const command = request.shell ? ['/bin/sh', '-c', request.argv[0] ?? ''] : request.argv;
+  const [file, ...args] = request.wrap ? request.wrap(command, request.cwd) : command;
   const grace = request.killGraceMs ?? 2000;
 
   return new Promise((resolve) => {

@@ -8,7 +8,9 @@ export const TOP_LEVEL_FIELDS = {
   excerpt_bytes: 'how many bytes of each output stream a receipt keeps, redacted: an integer from 0 to 65536 (default 4096)',
   signing_key: 'the name of a key under VOUCH_HOME/keys that signs every receipt recorded here (VOUCH_SIGNING_KEY overrides it), e.g. "default"',
   require_signature: 'true: a receipt without a valid signature by a trusted key never counts as PASS, and verify refuses to run without a signing key; default false',
-  gate: 'how the agent gate (the Stop hook) behaves: {on_stop, max_blocks, budget_seconds}',
+  ledger: 'a PostgreSQL URL for a shared team ledger, e.g. postgres://vouch@db.internal:5432/vouch (optionally ?schema=NAME), with no password (put a URL with credentials in VOUCH_LEDGER, which overrides this); absent: .vouch/ledger.db',
+  verifier_key: "the verifier service's Ed25519 public key as 64 hex characters (`vouch keys export-public --format hex` on the server): remote receipts count only when signed by it or by a key in VOUCH_HOME/keys",
+  gate: 'how the agent gate (the Stop hook) behaves: {on_stop, max_blocks, budget_seconds, require_remote}',
   protect: 'workspace-relative globs the agent may not write (vouch.yaml and .vouch/ are always protected)',
 } as const;
 
@@ -19,6 +21,7 @@ export const GATE_FIELDS = {
   on_stop: 'verify (default: run the stale or missing checks within budget_seconds, then block on any non-PASS) or require (only block, saying how to produce the receipt)',
   max_blocks: 'consecutive blocks with no file change after which the stop is let through and the session recorded as escaped: an integer from 1 to 100 (default 3)',
   budget_seconds: 'how long one Stop may spend running checks: an integer from 1 to 3600 (default 120)',
+  require_remote: 'true: a check counts only with a remote receipt signed by the verifier_key pinned in vouch.yaml (`vouch verify --remote`); local runs never satisfy the gate, so it runs none; default false',
 } as const;
 
 export const ON_STOP = ['verify', 'require'] as const;

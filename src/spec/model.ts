@@ -46,6 +46,10 @@ export interface Spec {
   readonly signingKey: string | null;
   /** `require_signature`: receipts without a valid signature by a trusted key never count as PASS. */
   readonly requireSignature: boolean;
+  /** `ledger`: a PostgreSQL URL for a shared ledger (VOUCH_LEDGER overrides it); null: .vouch/ledger.db. */
+  readonly ledger: string | null;
+  /** `verifier_key`: the pinned public key (hex, lowercase) of the verifier service; null when unset. */
+  readonly verifierKey: string | null;
   /** How the agent gate (Stop hook) behaves. */
   readonly gate: GatePolicy;
   /**
@@ -63,8 +67,10 @@ export interface GatePolicy {
   readonly maxBlocks: number;
   /** Seconds one Stop may spend running checks. */
   readonly budgetSeconds: number;
+  /** Only a remote receipt signed by the spec's verifier_key counts (the gate runs nothing locally). */
+  readonly requireRemote: boolean;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 export const DEFAULT_EXCERPT_BYTES = 4096;
-export const DEFAULT_GATE: GatePolicy = { onStop: 'verify', maxBlocks: 3, budgetSeconds: 120 };
+export const DEFAULT_GATE: GatePolicy = { onStop: 'verify', maxBlocks: 3, budgetSeconds: 120, requireRemote: false };

@@ -13,10 +13,13 @@ export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
     excerptBytes: raw.excerpt_bytes ?? DEFAULT_EXCERPT_BYTES,
     signingKey: raw.signing_key ?? null,
     requireSignature: raw.require_signature ?? false,
+    ledger: raw.ledger ?? null,
+    verifierKey: raw.verifier_key?.toLowerCase() ?? null,
     gate: {
       onStop: raw.gate?.on_stop ?? DEFAULT_GATE.onStop,
       maxBlocks: raw.gate?.max_blocks ?? DEFAULT_GATE.maxBlocks,
       budgetSeconds: raw.gate?.budget_seconds ?? DEFAULT_GATE.budgetSeconds,
+      requireRemote: raw.gate?.require_remote ?? DEFAULT_GATE.requireRemote,
     },
     protect: globs(raw.protect),
   };

@@ -126,6 +126,39 @@ function uniqueIds(spec: RawSpec): SpecIssue[] {
   return issues;
 }
 
+/** Requiring remote receipts means nothing without the verifier's key pinned beside it. */
+function remoteNeedsKey(spec: RawSpec): SpecIssue[] {
+  if (spec.gate?.require_remote !== true || spec.verifier_key !== undefined) return [];
+  return [
+    {
+      path: ['gate', 'require_remote'],
+      message: 'require_remote needs the verifier key pinned in vouch.yaml: without it no remote receipt could be told from a forged one',
+      expected: "verifier_key: the verifier service's public key as 64 hex characters",
+    },
+  ];
+}
+
+/** A password in vouch.yaml would be committed with it; the environment is where credentials go. */
+function ledgerWithoutPassword(spec: RawSpec): SpecIssue[] {
+  if (spec.ledger === undefined) return [];
+  let password = '';
+  try {
+    password = new URL(spec.ledger).password;
+  } catch {
+    return [{ path: ['ledger'], message: 'not a URL', expected: 'postgres://user@host:5432/database' }];
+  }
+  if (password === '') return [];
+  return [
+    {
+      path: ['ledger'],
+      // At the key: the value (the password) is not quoted back.
+      atKey: true,
+      message: 'the ledger URL carries a password, which would be committed with vouch.yaml',
+      expected: 'a URL without a password; put one with credentials in the VOUCH_LEDGER environment variable (it overrides ledger:), or use ~/.pgpass',
+    },
+  ];
+}
+
 /** `protect:` globs stay inside the workspace, like every other glob. */
 function safeProtect(spec: RawSpec): SpecIssue[] {
   return (spec.protect ?? []).flatMap((glob, index) => {
@@ -137,7 +170,7 @@ function safeProtect(spec: RawSpec): SpecIssue[] {
 }
 
 export function applyRules(spec: RawSpec): SpecIssue[] {
-  const issues: SpecIssue[] = [...safeProtect(spec)];
+  const issues: SpecIssue[] = [...safeProtect(spec), ...ledgerWithoutPassword(spec), ...remoteNeedsKey(spec)];
   spec.checks.forEach((check, index) => {
     for (const rule of CHECK_RULES) issues.push(...rule(check, ['checks', index]));
   });

@@ -49,6 +49,7 @@ export const gateSchema = z
     on_stop: z.optional(z.enum(ON_STOP).check(describe(GATE_FIELDS.on_stop))),
     max_blocks: z.optional(z.int().check(z.minimum(1), z.maximum(100), describe(GATE_FIELDS.max_blocks))),
     budget_seconds: z.optional(z.int().check(z.minimum(1), z.maximum(3600), describe(GATE_FIELDS.budget_seconds))),
+    require_remote: z.optional(z.boolean().check(describe(GATE_FIELDS.require_remote))),
   })
   .check(describe(TOP_LEVEL_FIELDS.gate));
 
@@ -60,6 +61,8 @@ export const specSchema = z.strictObject({
   ),
   signing_key: z.optional(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), describe(TOP_LEVEL_FIELDS.signing_key))),
   require_signature: z.optional(z.boolean().check(describe(TOP_LEVEL_FIELDS.require_signature))),
+  ledger: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\/\S+$/), describe(TOP_LEVEL_FIELDS.ledger))),
+  verifier_key: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/), describe(TOP_LEVEL_FIELDS.verifier_key))),
   gate: z.optional(gateSchema),
   protect: stringList(TOP_LEVEL_FIELDS.protect),
 });

@@ -9,7 +9,8 @@ import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { ledgerPath, openLedgerForRead, specOf, workspaceOf } from '../session.js';
+import { postgresLocation, type LedgerLocation } from '../../ledger/location.js';
+import { ledgerName, ledgerOf, openLedgerForRead, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch audit [--key PUB]... [--json]
 
@@ -23,6 +24,10 @@ match their gc record. Exit 0 only when all is intact.
              With --key, every entry must be signed by one of these keys.
              Without it, the public keys in VOUCH_HOME/keys are trusted and
              unsigned entries are findings only under require_signature: true.
+  --ledger URL  audit the PostgreSQL ledger at URL (postgres://...?schema=NAME)
+             without a workspace: a verifier service's chain, for one.
+             Otherwise the workspace's ledger: VOUCH_LEDGER, else ledger: in
+             vouch.yaml, else .vouch/ledger.db.
   --json     {"ok", "entries", "receipts", "gc_records", "pruned", "signed_by",
              "unsigned", "head": {"seq", "hash"}, "findings": [{"seq", "id",
              "kind", "code", "detail"}]}
@@ -30,18 +35,20 @@ match their gc record. Exit 0 only when all is intact.
 exit: 0 intact, 1 findings (or nothing recorded), 2 usage, spec or ledger problem`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
-  const { values } = parse('audit', args, { key: { type: 'string', multiple: true }, json: { type: 'boolean' } }, false);
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const { values } = parse('audit', args, { key: { type: 'string', multiple: true }, json: { type: 'boolean' }, ledger: { type: 'string' } }, false);
+  // --ledger audits a PostgreSQL ledger by URL alone (a verifier service's chain has no workspace).
+  const workspace = values.ledger === undefined ? workspaceOf(cli) : undefined;
+  const spec = workspace ? specOf(workspace, cli) : undefined;
   const home = vouchHome(cli.io.env);
   const given = (values.key ?? []).map((value) => {
     const key = publicKeyArg(value, home, cli.io.cwd, '--key');
     return key.ok ? key.value : fail(key.error);
   });
   const keyring = given.length > 0 ? keyringOf(given) : homeKeyring(home);
-  const requireSignature = given.length > 0 || spec.requireSignature;
-  const path = ledgerPath(workspace);
-  const ledger = openLedgerForRead(workspace);
+  const requireSignature = given.length > 0 || (spec?.requireSignature ?? false);
+  const at = workspace && spec ? ledgerOf(cli.io.env, workspace, spec) : flagLedger(values.ledger ?? '');
+  const path = ledgerName(at);
+  const ledger = openLedgerForRead(at);
   const report: AuditReport = ledger
     ? await auditLedger(ledger, { keyring, requireSignature }).finally(() => ledger.close())
     : {
@@ -57,4 +64,9 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (values.json) json(cli, auditJson(report, path, requireSignature));
   else out(cli, renderAudit(report, path, paint(cli.color)));
   return report.findings.length === 0 ? EXIT.ok : EXIT.notOk;
+}
+
+function flagLedger(value: string): LedgerLocation {
+  const at = postgresLocation(value, 'flag');
+  return at.ok ? at.value : fail(at.error);
 }

@@ -11,7 +11,7 @@ import { vouchHome } from '../../workspace/home.js';
 import { parse, timeFlag } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, type Cli } from '../io.js';
-import { openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
+import { ledgerOf, openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch export [RECEIPT...] [--check ID]... [--since T] [--format intoto] [--out FILE] [--signing-key NAME] [--json]
 
@@ -76,7 +76,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const key = loadSigningKey(home, keyName, workspace.root);
   if (!key.ok) return fail(key.error);
 
-  const ledger = openLedgerForRead(workspace);
+  const ledger = openLedgerForRead(ledgerOf(cli.io.env, workspace, spec));
   if (!ledger) return fail({ code: 'export_refused', message: 'nothing to export: nothing has been recorded in this workspace', hint: 'run `vouch verify`' });
   let result;
   let receipts: StoredReceipt[];

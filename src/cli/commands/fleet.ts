@@ -7,7 +7,7 @@ import { renderBoard } from '../../render/fleet.js';
 import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { openLedgerForRead, workspaceOf } from '../session.js';
+import { ledgerOfWorkspace, openLedgerForRead, workspaceOf } from '../session.js';
 import { specIfValid } from '../dispatch/common.js';
 import { vouchHome } from '../../workspace/home.js';
 
@@ -29,7 +29,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('fleet', args, { open: { type: 'boolean' }, limit: { type: 'string' }, json: { type: 'boolean' } }, false);
   const limit = integerFlag('fleet', 'limit', values.limit, 1);
   const workspace = workspaceOf(cli);
-  const ledger = openLedgerForRead(workspace);
+  const ledger = openLedgerForRead(ledgerOfWorkspace(cli.io.env, workspace));
   let dispatches: Dispatch[] = [];
   if (ledger) {
     try {

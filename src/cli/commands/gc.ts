@@ -5,7 +5,7 @@ import { json, out, type Cli } from '../io.js';
 import { signingKeyFor } from '../../crypto/select.js';
 import { signerFor } from '../../crypto/signature.js';
 import { vouchHome } from '../../workspace/home.js';
-import { openLedgerForRead, specOf, workspaceOf } from '../session.js';
+import { ledgerOf, openLedgerForRead, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch gc [--keep-days N] [--keep-per-check N] [--json]
 
@@ -27,10 +27,11 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     return fail({ code: 'usage', message: 'gc needs a policy: --keep-days N, --keep-per-check N, or both', where: 'vouch gc' });
   }
   const workspace = workspaceOf(cli);
-  const key = signingKeyFor(vouchHome(cli.io.env), cli.io.env, specOf(workspace, cli), workspace.root);
+  const spec = specOf(workspace, cli);
+  const key = signingKeyFor(vouchHome(cli.io.env), cli.io.env, spec, workspace.root);
   if (!key.ok) return fail(key.error);
   const sign = key.value ? signerFor(key.value) : undefined;
-  const ledger = openLedgerForRead(workspace);
+  const ledger = openLedgerForRead(ledgerOf(cli.io.env, workspace, spec));
   const result = ledger
     ? await ledger
         .gc({ now: new Date(), ...(keepDays !== undefined && { keepDays }), ...(keepPerCheck !== undefined && { keepPerCheck }), ...(sign && { sign }) })

@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fail } from '../../core/problem.js';
 import type { HookContext } from '../../hooks/handle.js';
 import type { ClientProtocol } from '../../hooks/protocol.js';
-import { LedgerError } from '../../ledger/ledger.js';
-import type { openSqliteLedger as openSqliteLedgerType } from '../../ledger/sqlite/sqlite-ledger.js';
+import type { Workspace } from '../../workspace/find.js';
+import type * as ledgersModule from '../../ledger/open.js';
 import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import type { Cli } from '../io.js';
@@ -56,8 +55,9 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const [{ runHook }, protocol] = await Promise.all([import('../../hooks/handle.js'), loadProtocol(client as 'claude-code' | 'codex')]);
   const stdin = await readAll(cli.io.stdin);
   // The guard never opens the ledger: do not load the SQLite binding for it.
-  const sqlite = event === 'PreToolUse' ? undefined : await import('../../ledger/sqlite/sqlite-ledger.js');
-  const reply = await runHook(protocol, event, stdin, hookContext(cli, sqlite?.openSqliteLedger));
+  // The ledger (SQLite, or PostgreSQL when VOUCH_LEDGER or ledger: says so) is loaded only for events that use it.
+  const ledgers = event === 'PreToolUse' ? undefined : await import('../../ledger/open.js');
+  const reply = await runHook(protocol, event, stdin, hookContext(cli, ledgers));
   cli.io.stdout.write(reply.stdout);
   cli.io.stderr.write(reply.stderr);
   return reply.exitCode;
@@ -67,21 +67,19 @@ async function loadProtocol(client: 'claude-code' | 'codex'): Promise<ClientProt
   return client === 'codex' ? (await import('../../hooks/codex.js')).codex : (await import('../../hooks/claude-code.js')).claudeCode;
 }
 
-type Opener = typeof openSqliteLedgerType;
+type Ledgers = typeof ledgersModule;
 
-function hookContext(cli: Cli, openSqliteLedger: Opener | undefined): HookContext {
+function hookContext(cli: Cli, ledgers: Ledgers | undefined): HookContext {
   const env = cli.io.env;
-  const open = (path: string, create: boolean) => {
-    if (!openSqliteLedger) throw new Error('bug: the ledger was not loaded for this hook event');
-    const ledger = openSqliteLedger(path, { create });
-    if (create && !ledger) throw new LedgerError('unreadable', 'the ledger could not be created', path);
-    return ledger;
+  const open = (workspace: Workspace, create: boolean) => {
+    if (!ledgers) throw new Error('bug: the ledger was not loaded for this hook event');
+    return ledgers.openLedgerAt(ledgers.workspaceLedger(env, workspace), create);
   };
   return {
     home: vouchHome(env),
     env,
-    openLedgerForRead: (workspace) => open(join(workspace.stateDir, 'ledger.db'), false),
-    openLedgerForWrite: (workspace) => open(join(workspace.stateDir, 'ledger.db'), true)!,
+    openLedgerForRead: (workspace) => open(workspace, false),
+    openLedgerForWrite: (workspace) => open(workspace, true)!,
     ...(cli.io.signal && { signal: cli.io.signal }),
     self: { argv: cli.io.self ? [cli.io.self.node, cli.io.self.entry] : ['vouch'] },
     fallbackCwd: env.CLAUDE_PROJECT_DIR ?? cli.dir ?? cli.io.cwd,

@@ -5,7 +5,7 @@ import type { Cli } from '../io.js';
 export const help = `usage: vouch install claude-code [--scope project|user] [--json]
        vouch install codex [--scope project|user] [--json]
        vouch install git-hooks [--json]
-       vouch install mcp --client claude-code|cursor|codex|hermes [--name NAME] [--json] [--write]
+       vouch install mcp --client claude-code|cursor|codex|hermes [--name NAME] [--write] [--json]
 
 Wires vouch into an agent client or git:
   claude-code  Stop/SubagentStop run the gate, SubagentStart records each
@@ -18,7 +18,8 @@ Wires vouch into an agent client or git:
   git-hooks    a pre-push hook that refuses a push while a blocking check is
                not a fresh PASS (the repository's hooks path)
   mcp          the entry that makes an MCP client start \`vouch mcp\` for this
-               workspace (see below)
+               workspace: printed, or added to the client's file with --write
+               (see below)
 
 Hook commands name node and vouch's entry script by absolute path; they do
 not depend on PATH. Every edit states what it will do, backs the file up

@@ -5,7 +5,7 @@ import { ago, duration } from '../../render/time.js';
 import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
+import { ledgerOf, openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch log [ID] [--limit N] [--json]
 
@@ -19,9 +19,10 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('log', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
   const limit = integerFlag('log', 'limit', values.limit, 1) ?? 20;
   const workspace = workspaceOf(cli);
-  if (positionals.length > 1) selectChecks(specOf(workspace, cli), positionals);
+  const spec = specOf(workspace, cli);
+  if (positionals.length > 1) selectChecks(spec, positionals);
   const checkId = positionals[0];
-  const ledger = openLedgerForRead(workspace);
+  const ledger = openLedgerForRead(ledgerOf(cli.io.env, workspace, spec));
   const receipts = ledger ? await ledger.listReceipts({ limit, ...(checkId !== undefined && { checkId }) }).finally(() => ledger.close()) : [];
   if (values.json) {
     json(

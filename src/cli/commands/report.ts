@@ -7,7 +7,7 @@ import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, type Cli } from '../io.js';
-import { openLedgerForRead, workspaceOf } from '../session.js';
+import { ledgerOfWorkspace, openLedgerForRead, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch report [--out FILE]
 
@@ -30,10 +30,11 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { buildReport, ReportSource, specTrust } = await import('../../report/index.js');
   const loaded = loadSpec(workspace.specPath, cli.io.cwd);
   const spec = loaded.ok ? specTrust(home, workspace.root, loaded.value) : ({ kind: 'invalid', message: loaded.error.message } as const);
-  const ledger = openLedgerForRead(workspace);
+  const at = ledgerOfWorkspace(cli.io.env, workspace);
+  const ledger = openLedgerForRead(at);
   let page: string;
   try {
-    page = await buildReport(new ReportSource(workspace, spec, ledger, home, cli.io.env, new Date(), () => openLedgerForRead(workspace)));
+    page = await buildReport(new ReportSource(workspace, spec, ledger, home, cli.io.env, new Date(), () => openLedgerForRead(at)));
   } finally {
     await ledger?.close();
   }

@@ -5,7 +5,7 @@ import { ago } from '../../render/time.js';
 import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { openLedgerForRead, workspaceOf } from '../session.js';
+import { ledgerOfWorkspace, openLedgerForRead, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch sessions [SESSION] [--limit N] [--json]
 
@@ -28,7 +28,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('sessions', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
   const limit = integerFlag('sessions', 'limit', values.limit, 1) ?? 20;
   const workspace = workspaceOf(cli);
-  const ledger = openLedgerForRead(workspace);
+  const ledger = openLedgerForRead(ledgerOfWorkspace(cli.io.env, workspace));
   const sessions: Summary[] = [];
   if (ledger) {
     try {

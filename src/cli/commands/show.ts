@@ -7,7 +7,7 @@ import type { Manifest } from '../../scope/manifest.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { openLedgerForRead, workspaceOf } from '../session.js';
+import { ledgerOfWorkspace, openLedgerForRead, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch show RECEIPT [--files] [--json]
 
@@ -30,7 +30,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     return fail({ code: 'usage', message: 'a receipt id prefix needs at least 6 characters', found: id, where: 'vouch show' });
   }
   const workspace = workspaceOf(cli);
-  const ledger = openLedgerForRead(workspace);
+  const ledger = openLedgerForRead(ledgerOfWorkspace(cli.io.env, workspace));
   if (!ledger) return fail({ code: 'receipt_not_found', message: `no receipt "${id}": nothing has been recorded in this workspace yet`, hint: 'run `vouch verify`' });
   try {
     const found = await ledger.findReceipt(id);

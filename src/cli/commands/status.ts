@@ -5,7 +5,7 @@ import { allPass, renderStatusTable, renderSummary, statusJson } from '../../ren
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { engineContext, openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
+import { engineContext, ledgerOf, openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch status [ID...] [--json]
 
@@ -23,7 +23,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const workspace = workspaceOf(cli);
   const spec = specOf(workspace, cli);
   const checks = selectChecks(spec, positionals);
-  const result = await checkStatuses(engineContext(cli, workspace, spec), checks, { openLedger: () => openLedgerForRead(workspace) });
+  const result = await checkStatuses(engineContext(cli, workspace, spec), checks, { openLedger: () => openLedgerForRead(ledgerOf(cli.io.env, workspace, spec)) });
   if (result.kind === 'trust_error') return fail(result.problem);
   const statuses = result.statuses;
   if (values.json) {

@@ -1,9 +1,11 @@
+import * as mcp from '../../install/mcp/command.js';
 import { runConfigEdit } from '../config-edit.js';
 import type { Cli } from '../io.js';
 
 export const help = `usage: vouch uninstall claude-code [--scope project|user] [--json]
        vouch uninstall codex [--scope project|user] [--json]
        vouch uninstall git-hooks [--json]
+       vouch uninstall mcp --client claude-code|cursor|codex|hermes [--name NAME] [--json]
 
 Takes back what \`vouch install\` did. When the file is still exactly what vouch
 wrote, its original bytes are restored from the backup (or the file is
@@ -11,8 +13,12 @@ removed if vouch created it). When it changed since, exactly what vouch added
 is removed and the result is checked before it is written; anything else is
 refused with the steps to do it by hand. Running it twice changes nothing.
 
-exit: 0 done (or nothing to do), 2 usage or workspace problem, 3 refused`;
+exit: 0 done (or nothing to do), 2 usage or workspace problem, 3 refused
+
+${mcp.uninstallHelp}`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
+  const at = args.findIndex((arg, i) => !arg.startsWith('-') && args[i - 1] !== '-C' && args[i - 1] !== '--dir');
+  if (at >= 0 && args[at] === 'mcp') return mcp.runUninstall(cli, [...args.slice(0, at), ...args.slice(at + 1)]);
   return runConfigEdit(cli, args, 'uninstall');
 }

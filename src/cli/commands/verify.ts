@@ -1,4 +1,5 @@
 import { fail } from '../../core/problem.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import { verifyChecks } from '../../engine/verify.js';
 import { paint } from '../../render/color.js';
 import { Progress } from '../../render/progress.js';
@@ -7,9 +8,11 @@ import { allPass, renderSummary } from '../../render/status.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';
-import { engineContext, openLedgerForWrite, selectChecks, specOf, workspaceOf } from '../session.js';
+import { engineContext, ledgerOf, openLedgerForWrite, selectChecks, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch verify [ID...] [--json]
+       vouch verify [ID...] --remote URL [--pubkey HEX|PEM|NAME] [--token-env NAME]
+                    [--insecure-loopback] [--wait SECONDS] [--json]
 
 Runs the named checks (default: all) one after another, exactly as vouch.yaml
 declares them, and appends one receipt per run to the ledger. Nothing runs
@@ -19,10 +22,36 @@ unless this exact vouch.yaml was allowed (\`vouch allow\`).
            "blocking", "receipt", "detail", "exit_code", "duration_ms"}]}
 
 While a check runs, stderr shows which and for how long (on a terminal).
+
+--remote URL runs the checks on a verifier service (\`vouch serve\`) instead:
+it packs vouch.yaml, the git-tracked files and the checks' declared sources
+and tests (never credential-shaped files), submits them with the token from
+VOUCH_TOKEN (or --token-env NAME), waits (progress on stderr), and accepts a
+receipt only if it is signed by the pinned key (--pubkey: 64 hex, a PEM or
+hex file, or a key name in VOUCH_HOME/keys; default verifier_key in
+vouch.yaml; never fetched from the server) and binds to this spec, this
+check and these files. Accepted receipts are recorded in the local ledger,
+marked with the verifier's key id. https:// only; http:// only to a loopback
+address with --insecure-loopback. Redirects are refused. Anything that does
+not verify, and a server that cannot be reached, is UNKNOWN (exit 1):
+nothing runs locally in its place.
 exit: 0 every selected blocking check PASS, 1 otherwise, 2 usage/spec/ledger problem`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
-  const { values, positionals } = parse('verify', args, { json: { type: 'boolean' } });
+  const { values, positionals } = parse('verify', args, {
+    json: { type: 'boolean' },
+    remote: { type: 'string' },
+    pubkey: { type: 'string' },
+    'token-env': { type: 'string' },
+    'insecure-loopback': { type: 'boolean' },
+    wait: { type: 'string' },
+  });
+  if (values.remote !== undefined) {
+    const { runRemote } = await import('./verify-remote.js');
+    return runRemote(cli, { ...values, remote: values.remote }, positionals);
+  }
+  const remoteOnly = (['pubkey', 'token-env', 'insecure-loopback', 'wait'] as const).find((flag) => values[flag] !== undefined);
+  if (remoteOnly) return fail({ code: 'usage', message: `--${remoteOnly} is used only with --remote URL`, where: 'vouch verify' });
   const workspace = workspaceOf(cli);
   const spec = specOf(workspace, cli);
   const checks = selectChecks(spec, positionals);
@@ -31,9 +60,10 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const p = paint(cli.color);
 
   let result;
+  const opened: { ledger?: Ledger } = {};
   try {
     result = await verifyChecks(engineContext(cli, workspace, spec), checks, {
-      openLedger: () => openLedgerForWrite(workspace),
+      openLedger: () => (opened.ledger = openLedgerForWrite(ledgerOf(cli.io.env, workspace, spec))),
       ...(cli.io.signal && { signal: cli.io.signal }),
       onEvent: (event) => {
         if (event.kind === 'check_started') {
@@ -46,6 +76,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     });
   } finally {
     progress?.stop();
+    await opened.ledger?.close();
   }
 
   if (result.kind === 'trust_error') return fail(result.problem);

@@ -13,7 +13,7 @@ import type { Workspace } from '../../workspace/find.js';
 import { vouchHome } from '../../workspace/home.js';
 import type { Result } from '../../core/result.js';
 import type { Cli } from '../io.js';
-import { openLedgerForRead, openLedgerForWrite } from '../session.js';
+import { ledgerOf, ledgerOfWorkspace, openLedgerForRead, openLedgerForWrite } from '../session.js';
 
 /** The dispatch named on the command line (id or unique prefix), or a problem that says what is there. */
 export async function findDispatch(store: Dispatches, id: string): Promise<Dispatch> {
@@ -36,7 +36,8 @@ export async function withStore<T>(
   id: string | null,
   work: (store: Dispatches, ledger: Ledger) => Promise<T>,
 ): Promise<T> {
-  const ledger = create ? openLedgerForWrite(workspace) : openLedgerForRead(workspace);
+  const at = spec ? ledgerOf(cli.io.env, workspace, spec) : ledgerOfWorkspace(cli.io.env, workspace);
+  const ledger = create ? openLedgerForWrite(at) : openLedgerForRead(at);
   if (!ledger) return fail(notFound(id ?? ''));
   try {
     return await work(new Dispatches(ledger, { home: vouchHome(cli.io.env), requireSignature: spec?.requireSignature ?? false }), ledger);
@@ -66,8 +67,8 @@ export function gateContextOf(cli: Cli): GateContext {
   return {
     home: vouchHome(cli.io.env),
     env: cli.io.env,
-    openLedgerForRead,
-    openLedgerForWrite,
+    openLedgerForRead: (workspace) => openLedgerForRead(ledgerOfWorkspace(cli.io.env, workspace)),
+    openLedgerForWrite: (workspace) => openLedgerForWrite(ledgerOfWorkspace(cli.io.env, workspace)),
     ...(cli.io.signal && { signal: cli.io.signal }),
   };
 }

@@ -1,3 +1,4 @@
+import type { Json } from '../intent.js';
 import type { McpLaunch } from './launch.js';
 
 /** Where a client keeps its MCP servers, and the entry vouch adds there. */
@@ -30,10 +31,10 @@ export interface ClientPlace {
 export interface ConfigEntry {
   /** Key path from the document root to the server entry, e.g. ["mcpServers", "vouch"]. */
   readonly key: readonly string[];
-  readonly value: Readonly<Record<string, unknown>>;
+  readonly value: { readonly [key: string]: Json };
 }
 
 /** `{ [key[0]]: { [key[1]]: value } }`: the entry as a whole document. */
-export function asDocument(entry: ConfigEntry): Record<string, unknown> {
-  return entry.key.reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), { ...entry.value });
+export function asDocument(entry: ConfigEntry): { readonly [key: string]: Json } {
+  return entry.key.reduceRight<{ readonly [key: string]: Json }>((inner, key) => ({ [key]: inner }), { ...entry.value });
 }

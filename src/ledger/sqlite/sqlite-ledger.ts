@@ -45,6 +45,7 @@ interface EntryRow {
   body: string | null;
   signature: string | null;
   gc_id: string | null;
+  subject: string | null;
 }
 
 const BUSY_TIMEOUT_MS = 30_000;
@@ -392,9 +393,9 @@ export class SqliteLedger implements Ledger {
     try {
       rows = this.db
         .prepare(
-          `SELECT 'live' AS state, seq, id, kind, check_id, manifest, hash, body, signature, NULL AS gc_id FROM chain
+          `SELECT 'live' AS state, seq, id, kind, check_id, manifest, hash, body, signature, NULL AS gc_id, subject FROM chain
            UNION ALL
-           SELECT 'pruned' AS state, seq, id, NULL, NULL, NULL, hash, NULL, NULL, gc_id FROM pruned
+           SELECT 'pruned' AS state, seq, id, NULL, NULL, NULL, hash, NULL, NULL, gc_id, NULL FROM pruned
            ORDER BY seq, state`,
         )
         .iterate();
@@ -455,6 +456,7 @@ function toEntry(row: EntryRow): LedgerEntry {
     hash: row.hash,
     body: row.body ?? '',
     signature: row.signature,
+    subject: row.subject,
   };
 }
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { digestJson } from '../../core/digest.js';
 import { fail } from '../../core/problem.js';
-import { openLedgerForWrite } from '../../cli/session.js';
+import { ledgerOf, openLedgerForWrite } from '../../cli/session.js';
 import { entrySigner } from '../../crypto/entry-signer.js';
 import { claimSchema, normalizeClaim } from '../../fleet/claim.js';
 import { notFound, refusalProblem } from '../../fleet/problems.js';
@@ -43,7 +43,7 @@ export const dispatchReportTool = defineTool({
     const signer = await entrySigner(call.home, call.env, spec, call.workspace.root);
     if (!signer.ok) return fail(signer.error);
     const claim = normalizeClaim(args.claim);
-    const ledger = openLedgerForWrite(call.workspace);
+    const ledger = openLedgerForWrite(ledgerOf(call.env, call.workspace, spec));
     try {
       const store = new Dispatches(ledger, { home: call.home, requireSignature: spec.requireSignature });
       const found = await store.find(args.dispatch_id);

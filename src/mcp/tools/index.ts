@@ -1,4 +1,7 @@
 import type { VouchTool } from '../tool.js';
+import { cardCompleteTool } from './card-complete.js';
+import { cardShowTool } from './card-show.js';
+import { cardVerifyTool } from './card-verify.js';
 import { checksTool } from './checks.js';
 import { dispatchReportTool } from './dispatch-report.js';
 import { receiptTool } from './receipt.js';
@@ -11,3 +14,5 @@ import { verifyTool } from './verify.js';
  * exporting a defineTool(...) and one line here.
  */
 export const TOOLS: readonly VouchTool[] = [checksTool, statusTool, verifyTool, receiptTool, dispatchReportTool];
+/** The task-card tools, ids only. */
+export const CARD_TOOLS: readonly VouchTool[] = [cardShowTool, cardVerifyTool, cardCompleteTool];

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { fail } from '../../core/problem.js';
-import { openLedgerForRead } from '../../cli/session.js';
+import { ledgerOfWorkspace, openLedgerForRead } from '../../cli/session.js';
 import { duration } from '../../render/time.js';
 import { answer, defineTool } from '../tool.js';
 import { reason, receiptId, verdict } from '../schemas.js';
@@ -49,7 +49,7 @@ export const receiptTool = defineTool({
   }),
   readOnly: true,
   async run(args, call) {
-    const ledger = openLedgerForRead(call.workspace);
+    const ledger = openLedgerForRead(ledgerOfWorkspace(call.env, call.workspace));
     if (!ledger) return fail({ code: 'receipt_not_found', message: `no receipt "${args.receipt_id}": nothing has been recorded in this workspace yet`, hint: 'call vouch_verify' });
     try {
       const found = await ledger.findReceipt(args.receipt_id);

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { fail } from '../../core/problem.js';
 import { checkStatuses } from '../../engine/status.js';
-import { openLedgerForRead } from '../../cli/session.js';
+import { ledgerOf, openLedgerForRead } from '../../cli/session.js';
 import { allPass } from '../../render/status.js';
 import { answer, defineTool } from '../tool.js';
 import { namedChecks, specTrust } from '../workspace-call.js';
@@ -28,7 +28,7 @@ export const statusTool = defineTool({
     const spec = call.spec();
     const checks = namedChecks(spec, args.check_ids);
     const allowed = specTrust(call, spec);
-    const result = await checkStatuses(call.engine(spec), checks, { openLedger: () => openLedgerForRead(call.workspace) });
+    const result = await checkStatuses(call.engine(spec), checks, { openLedger: () => openLedgerForRead(ledgerOf(call.env, call.workspace, spec)) });
     if (result.kind === 'trust_error') return fail(result.problem);
     const entries = result.statuses.map((s) => ({ ...s, proves: checks.find((c) => c.id === s.id)!.proves }));
     const ok = allPass(entries);

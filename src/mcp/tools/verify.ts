@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { fail } from '../../core/problem.js';
 import { verifyChecks } from '../../engine/verify.js';
-import { openLedgerForWrite } from '../../cli/session.js';
+import { ledgerOf, openLedgerForWrite } from '../../cli/session.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { allPass } from '../../render/status.js';
 import { duration } from '../../render/time.js';
@@ -49,7 +49,7 @@ async function verifyNow(ids: readonly string[], call: WorkspaceCall) {
   const opened: { ledger?: Ledger } = {};
   try {
     const result = await verifyChecks(call.engine(spec), checks, {
-      openLedger: () => (opened.ledger = openLedgerForWrite(call.workspace)),
+      openLedger: () => (opened.ledger = openLedgerForWrite(ledgerOf(call.env, call.workspace, spec))),
       signal: call.signal,
       onEvent: (event) => {
         if (event.kind === 'check_started') {

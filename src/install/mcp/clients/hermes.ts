@@ -26,5 +26,6 @@ export const hermes: McpClient = {
       ...(Object.keys(launch.env).length > 0 && { env: { ...launch.env } }),
     },
   }),
-  render: (entry) => stringify(asDocument(entry), { lineWidth: 0 }),
+  // YAML 1.1, as Hermes reads it (PyYAML): a string that 1.1 reads as a boolean or number is quoted.
+  render: (entry) => stringify(asDocument(entry), { lineWidth: 0, version: '1.1' }),
 };

@@ -1,0 +1,138 @@
+// The verifier service under load, on loopback: C clients submit J jobs in
+// all (each one check, `true`) to `vouch serve` with W `vouch worker`
+// processes, over the machine's PostgreSQL. Reports jobs per second and
+// the p50/p95 latency from submission (the job row's created_at) to its
+// signed receipt committed (finished_at), both taken by PostgreSQL's clock.
+//
+//   npm run bench:service -- [--jobs 200] [--clients 4] [--workers 3] [--closed]
+//
+// Open loop (default): every client submits all its jobs at once, so the
+// latency includes the wait in the queue. --closed: each client waits for
+// its job to finish before submitting the next (latency without a backlog).
+//
+// Needs PostgreSQL on 127.0.0.1:5432 (trust auth; VOUCH_TEST_PG_URL to
+// override). Everything it creates (a database, temp dirs) is removed.
+import { spawn, execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+
+const { values } = parseArgs({ options: { jobs: { type: 'string', default: '200' }, clients: { type: 'string', default: '4' }, workers: { type: 'string', default: '3' }, closed: { type: 'boolean', default: false } } });
+const JOBS = Number(values.jobs);
+const CLIENTS = Number(values.clients);
+const WORKERS = Number(values.workers);
+const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
+const ADMIN = process.env.VOUCH_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const name = `vouch_bench_${randomBytes(4).toString('hex')}`;
+const admin = async (sql) => {
+  const client = new pg.Client(ADMIN);
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+};
+await admin(`CREATE DATABASE ${name}`);
+const url = new URL(ADMIN);
+url.pathname = `/${name}`;
+const ledger = url.toString();
+const home = mkdtempSync(join(tmpdir(), 'vouch-bench-'));
+const env = { ...process.env, VOUCH_HOME: home, NO_COLOR: '1' };
+const vouch = (...args) => execFileSync(process.execPath, [CLI, ...args], { env, cwd: home, encoding: 'utf8' }).trim();
+const children = [];
+try {
+  const spec = 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n';
+  writeFileSync(join(home, 'spec.yaml'), spec);
+  vouch('db', 'migrate', '--ledger', ledger);
+  vouch('keys', 'generate', '--name', 'server');
+  vouch('serve', 'allow', 'spec.yaml');
+  const tokens = Array.from({ length: CLIENTS }, (_, i) => vouch('serve', 'token', 'add', `c${i}`, '--ledger', ledger));
+  const server = spawn(process.execPath, [CLI, 'serve', '--ledger', ledger, '--key', 'server', '--listen', '127.0.0.1:0', '--workers', '0', '--max-jobs-per-client', '1000'], { env, cwd: home });
+  children.push(server);
+  let serverLog = '';
+  server.stderr.on('data', (c) => (serverLog += c));
+  const address = await new Promise((resolve, reject) => {
+    server.stdout.once('data', (c) => resolve(String(c).trim()));
+    server.once('exit', () => reject(new Error(serverLog)));
+  });
+  for (let i = 0; i < WORKERS; i++) {
+    const worker = spawn(process.execPath, [CLI, 'worker', '--ledger', ledger, '--key', 'server', '--poll-ms', '50'], { env, cwd: home, stdio: 'ignore' });
+    children.push(worker);
+  }
+  const sandbox = /sandbox {2}(.*)/.exec(serverLog)?.[1] ?? 'unknown';
+  const specSha = createHash('sha256').update(spec).digest('hex');
+  const tree = join(home, 'tree');
+  execFileSync('mkdir', ['-p', join(tree, 'src')]);
+  writeFileSync(join(tree, 'vouch.yaml'), spec);
+  writeFileSync(join(tree, 'src', 'a.txt'), 'a\n');
+  const archive = execFileSync('tar', ['czf', '-', '-C', tree, 'vouch.yaml', 'src/a.txt']);
+  const submitMs = [];
+  const started = performance.now();
+  await Promise.all(
+    tokens.map(async (token, c) => {
+      for (let j = c; j < JOBS; j += CLIENTS) {
+        const t0 = performance.now();
+        const response = await fetch(`${address}/v1/jobs?spec_sha256=${specSha}&check=t`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip' },
+          body: archive,
+        });
+        if (response.status !== 202) throw new Error(`submit: ${response.status} ${await response.text()}`);
+        const { job } = await response.json();
+        submitMs.push(performance.now() - t0);
+        while (values.closed) {
+          const polled = await fetch(`${address}/v1/jobs/${job.id}`, { headers: { authorization: `Bearer ${token}` } });
+          const { job: view } = await polled.json();
+          if (view.state === 'done' || view.state === 'failed') break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      }
+    }),
+  );
+  const client = new pg.Client({ connectionString: ledger, options: '-c search_path=vouch' });
+  await client.connect();
+  for (;;) {
+    const open = (await client.query(`SELECT count(*)::int AS n FROM jobs WHERE state IN ('queued', 'running')`)).rows[0].n;
+    if (open === 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const wall = (performance.now() - started) / 1000;
+  const rows = (await client.query(`SELECT state, extract(epoch FROM finished_at - created_at) * 1000 AS ms FROM jobs`)).rows;
+  const span = (await client.query(`SELECT extract(epoch FROM max(finished_at) - min(created_at)) AS s FROM jobs`)).rows[0].s;
+  const receipts = (await client.query(`SELECT count(*)::int AS n FROM chain WHERE kind = 'receipt'`)).rows[0].n;
+  await client.end();
+  const done = rows.filter((r) => r.state === 'done').length;
+  const latencies = rows.map((r) => Number(r.ms)).sort((a, b) => a - b);
+  const pct = (list, p) => list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))];
+  submitMs.sort((a, b) => a - b);
+  const audit = JSON.parse(execFileSync(process.execPath, [CLI, 'audit', '--ledger', ledger, '--key', 'server', '--json'], { env, cwd: home, encoding: 'utf8' }));
+  const result = {
+    jobs: JOBS,
+    clients: CLIENTS,
+    workers: WORKERS,
+    mode: values.closed ? 'closed loop' : 'open loop',
+    done,
+    receipts,
+    audit_ok: audit.ok,
+    sandbox,
+    jobs_per_second: Number((JOBS / Number(span)).toFixed(1)),
+    wall_seconds: Number(wall.toFixed(2)),
+    latency_ms: { p50: Math.round(pct(latencies, 50)), p95: Math.round(pct(latencies, 95)), max: Math.round(latencies[latencies.length - 1]) },
+    submit_ms: { p50: Number(pct(submitMs, 50).toFixed(1)), p95: Number(pct(submitMs, 95).toFixed(1)) },
+    node: process.version,
+    cpus: (await import('node:os')).cpus().length,
+  };
+  console.log(JSON.stringify(result, null, 2));
+  if (done !== JOBS || receipts !== JOBS || !audit.ok) process.exitCode = 1;
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  rmSync(home, { recursive: true, force: true });
+}

@@ -1,0 +1,103 @@
+import type { Problem } from '../core/problem.js';
+import { signatureJudge } from '../engine/signature-status.js';
+import { judgeCurrent } from '../engine/status.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { StoredReceipt } from '../receipt/receipt.js';
+import type { CheckDef } from '../spec/model.js';
+import type { Stored, CardView } from './fold.js';
+import type { ProofReceipt, VerdictEvent } from './model.js';
+import { closers } from './rules.js';
+import { readScript, scriptCheck } from './script.js';
+
+/**
+ * Whether the card may close now, by its contract alone (who asks is
+ * judged by rules.ts): the newest verdict of the proof in force is a PASS,
+ * recorded after the newest claim, run by a role whose PASS counts, with no
+ * FAIL of the same check definitions since, and still fresh: every receipt
+ * it names is intact, validly signed where required, and matches the files
+ * (and the proof script) as they are now. Returns the PASS, or the first
+ * reason it does not close.
+ */
+export async function judgeCompletion(root: string, home: string, ledger: Ledger, view: CardView): Promise<{ readonly ok: true; readonly pass: Stored<VerdictEvent> } | { readonly ok: false; readonly problem: Problem }> {
+  const refuse = (problem: Problem) => ({ ok: false as const, problem });
+  const newest = view.verdicts[view.verdicts.length - 1];
+  if (!newest) {
+    const reproved = view.attempts > 0;
+    return refuse({
+      code: 'card_no_verdict',
+      message: `card ${view.id} has no verdict of its proof${reproved ? ' in force (the proof was changed since the last run)' : ''}: nothing has proven it done`,
+      hint: `run the proof: \`vouch card verify ${view.id}\``,
+    });
+  }
+  const pass = newest.body;
+  if (pass.verdict !== 'PASS') {
+    return refuse({
+      code: 'card_not_passing',
+      message: `the newest verdict of card ${view.id}'s proof is ${pass.verdict} (${pass.reason}), attempt ${pass.attempt}: only a PASS closes it`,
+      hint: `fix the work, then \`vouch card verify ${view.id}\``,
+    });
+  }
+  if (view.lastClaim && view.lastClaim.seq > newest.seq) {
+    return refuse({
+      code: 'card_pass_before_claim',
+      message: `the newest PASS (attempt ${pass.attempt}, ${pass.at}) was recorded before the newest claim (${view.lastClaim.body.at}): the work done since the claim is unproven`,
+      hint: `run the proof again: \`vouch card verify ${view.id}\``,
+    });
+  }
+  if (!closers(view.verify).includes(pass.by.role)) {
+    return refuse({
+      code: 'card_pass_not_independent',
+      message: `card ${view.id} is verified independently, and its newest PASS was run by the ${pass.by.role}: a PASS counts only when a ${closers(view.verify).join(' or ')} ran it`,
+      hint: `a verifier runs \`vouch card verify ${view.id}\` (VOUCH_ROLE=verifier)`,
+    });
+  }
+  const judge = signatureJudge(home, view.proof.policy.require_signature);
+  const scriptNow = view.proof.kind === 'script' ? readScript(root, view.proof) : null;
+  for (const recorded of pass.receipts) {
+    const found = await ledger.findReceipt(recorded.receipt);
+    const receipt = found.kind === 'found' ? found.receipt : undefined;
+    if (!receipt || receipt.hash !== recorded.hash || !receipt.intact) {
+      return refuse({
+        code: 'card_not_passing',
+        message: `the PASS names receipt ${recorded.receipt} (${recorded.check_id}), which ${!receipt ? 'is no longer in the ledger (removed by gc?)' : 'no longer matches what the verdict recorded: the ledger was altered'}`,
+        hint: `run the proof again: \`vouch card verify ${view.id}\``,
+      });
+    }
+    const check = checkFor(view, recorded, scriptNow);
+    if (!check) {
+      return refuse({ code: 'card_stale', message: `the proof script ${view.proof.kind === 'script' ? view.proof.path : ''} cannot be read now, so the PASS cannot be judged fresh`, hint: 'the verifier restores the script as it was bound' });
+    }
+    const status = await judgeCurrent(root, check, receipt, ledger, judge, true, { home, verifierKey: null });
+    if (status.status === 'STALE') {
+      return refuse({
+        code: 'card_stale',
+        message: `the PASS of ${recorded.check_id} is STALE (${status.reason}): ${status.reason === 'definition_changed' ? 'the proof script changed since it ran' : (status.detail ?? 'files it covered changed since')}`,
+        hint: `run the proof again on the files as they are: \`vouch card verify ${view.id}\``,
+      });
+    }
+    if (status.status !== 'PASS') {
+      return refuse({ code: 'card_not_passing', message: `the PASS of ${recorded.check_id} does not hold now: ${status.status} (${status.reason})${status.detail ? `: ${status.detail}` : ''}`, hint: `\`vouch card verify ${view.id}\`` });
+    }
+    const since = await failedSince(ledger, receipt);
+    if (since) {
+      return refuse({
+        code: 'card_failed_since',
+        message: `${recorded.check_id} FAILed after the PASS (receipt ${since.body.id}, ${since.body.finished_at}, ${since.body.reason}), with the same definition: one green run does not outweigh a red one after it`,
+        hint: `find out why, then \`vouch card verify ${view.id}\``,
+      });
+    }
+  }
+  return { ok: true, pass: newest };
+}
+
+function checkFor(view: CardView, recorded: ProofReceipt, scriptNow: ReturnType<typeof readScript> | null): CheckDef | undefined {
+  if (view.proof.kind === 'checks') return view.proof.checks.find((check) => check.id === recorded.check_id);
+  if (!scriptNow?.ok) return undefined;
+  return scriptCheck(view.id, view.proof, scriptNow.value.sha256);
+}
+
+/** A FAIL of the same check definition recorded after this receipt (by `vouch verify`, the gate, another card), if any. */
+async function failedSince(ledger: Ledger, pass: StoredReceipt): Promise<StoredReceipt | undefined> {
+  const newer = await ledger.listReceipts({ checkId: pass.body.check_id, limit: 10_000 });
+  return newer.find((receipt) => receipt.seq > pass.seq && receipt.intact && receipt.body.verdict === 'FAIL' && receipt.body.definition_digest === pass.body.definition_digest);
+}

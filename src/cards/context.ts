@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { sha256, type Sha256 } from '../core/digest.js';
+import { fail, type Problem } from '../core/problem.js';
+import type { VerifyEvent } from '../engine/context.js';
+import type { Ledger, Signer } from '../ledger/ledger.js';
+import { loadSpec } from '../spec/load.js';
+import type { Spec } from '../spec/model.js';
+import { trustState, type TrustState } from '../trust/trust.js';
+import type { Workspace } from '../workspace/find.js';
+import type { CardActor, ProofPolicy } from './model.js';
+
+/** Everything the card engine needs from the front end that calls it (the CLI, the MCP server). */
+export interface CardContext {
+  readonly workspace: Workspace;
+  /** VOUCH_HOME: trust and keys. */
+  readonly home: string;
+  /** The caller's environment; checks receive only an allowlist of it. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Who acts, and from where. */
+  readonly by: CardActor;
+  readonly openLedgerForWrite: () => Ledger;
+  readonly openLedgerForRead: () => Ledger | undefined;
+  readonly now?: () => Date;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (event: VerifyEvent) => void;
+}
+
+export const nowOf = (ctx: CardContext): Date => (ctx.now ?? (() => new Date()))();
+
+/** The spec as it is now, and whether a person allowed exactly it. */
+export interface CurrentSpec {
+  readonly spec: Spec | null;
+  readonly problem: Problem | null;
+  readonly trust: TrustState['kind'];
+}
+
+export function currentSpec(ctx: CardContext): CurrentSpec {
+  const loaded = loadSpec(ctx.workspace.specPath, ctx.workspace.root);
+  let bytesSha: Sha256 = sha256('');
+  try {
+    bytesSha = sha256(readFileSync(ctx.workspace.specPath));
+  } catch {
+    // Unreadable: trust is then judged on nothing, which is "changed" or "never".
+  }
+  const trust = trustState(ctx.home, ctx.workspace.root, loaded.ok ? loaded.value.sha256 : bytesSha);
+  if (!trust.ok) return fail(trust.error);
+  return { spec: loaded.ok ? loaded.value : null, problem: loaded.ok ? null : loaded.error, trust: trust.value.kind };
+}
+
+/** The allowed spec, for freezing a proof from it; anything else is refused with its reason. */
+export function allowedSpec(ctx: CardContext): Spec {
+  const current = currentSpec(ctx);
+  if (!current.spec) return fail(current.problem!);
+  if (current.trust !== 'allowed') {
+    return fail({
+      code: 'spec_not_allowed',
+      message: `vouch.yaml ${current.trust === 'changed' ? 'changed since it was allowed' : 'was never allowed in this workspace'}: a proof is frozen only from a spec a person allowed`,
+      where: ctx.workspace.specPath,
+      hint: 'a person reads it and runs `vouch allow`, then opens the card again',
+    });
+  }
+  return current.spec;
+}
+
+/**
+ * The signing settings new card entries follow: the spec's as it is now when
+ * it is valid and allowed, else those frozen with the card (an edited,
+ * unallowed vouch.yaml must not switch signing off). VOUCH_SIGNING_KEY
+ * overrides the key name, as everywhere.
+ */
+export async function cardSigner(ctx: CardContext, frozen: ProofPolicy | null): Promise<Signer | undefined> {
+  const current = currentSpec(ctx);
+  const settings =
+    current.spec && current.trust === 'allowed'
+      ? { signingKey: current.spec.signingKey, requireSignature: current.spec.requireSignature || (frozen?.require_signature ?? false), path: current.spec.path }
+      : { signingKey: frozen?.signing_key ?? null, requireSignature: frozen?.require_signature ?? false, path: ctx.workspace.specPath };
+  const { signingKeyFor } = await import('../crypto/select.js');
+  const key = signingKeyFor(ctx.home, ctx.env, settings, ctx.workspace.root);
+  if (!key.ok) return fail(key.error);
+  if (!key.value) return undefined;
+  const { signerFor } = await import('../crypto/signature.js');
+  return signerFor(key.value);
+}
+
+/** Runs nothing in a workspace nobody ever allowed (or whose trust was withdrawn with `vouch deny`). */
+export function requireTrustedWorkspace(ctx: CardContext): void {
+  const current = currentSpec(ctx);
+  if (current.trust === 'never') {
+    fail({
+      code: 'spec_not_allowed',
+      message: 'this workspace has no allowed vouch.yaml (never allowed, or `vouch deny` withdrew it): a card\'s proof runs nothing here',
+      where: ctx.workspace.specPath,
+      hint: 'a person runs `vouch allow` in this workspace',
+    });
+  }
+}

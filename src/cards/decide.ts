@@ -1,0 +1,125 @@
+import { fail } from '../core/problem.js';
+import { isSha256, type Sha256 } from '../core/digest.js';
+import { checkGlob } from '../scope/paths.js';
+import { requireWhy } from './complete.js';
+import { cardSigner, nowOf, type CardContext } from './context.js';
+import { requireOpen } from './closed.js';
+import type { CardView } from './fold.js';
+import { cardToActOn, checkCardId, loadCardForLink } from './load.js';
+import type { ContractChanges, DecisionEvent } from './model.js';
+import { requireRole } from './rules.js';
+import { readScript } from './script.js';
+import { appendCardEvent } from './store.js';
+
+/** The decisions `card decide` records, as typed on the command line. */
+export const DECISIONS = ['rescope', 'revise-script', 'split', 'abandon'] as const;
+export type DecisionName = (typeof DECISIONS)[number];
+
+export interface DecideInput {
+  readonly decision: DecisionName;
+  readonly why: string | undefined;
+  /** rescope: the contract fields to change. */
+  readonly changes: ContractChanges;
+  /** rescope: a proof was named (--proof / --proof-script), which a rescope never moves. */
+  readonly proofGiven: boolean;
+  /** revise-script: the hash the decider reviewed; must be the script's hash now. */
+  readonly sha256: string | undefined;
+  /** split: the cards this one was split into. */
+  readonly into: readonly string[];
+}
+
+/**
+ * Records a coordinator's or the owner's decision about a card. None of
+ * them moves the proof: rescope changes the contract's words and budget,
+ * revise-script authorises exactly one new hash of the proof script, split
+ * and abandon close the card (never as a pass). Changing the proof is the
+ * owner's `card reprove`.
+ */
+export async function decideCard(ctx: CardContext, id: string, input: DecideInput): Promise<CardView> {
+  if (input.proofGiven) {
+    fail({
+      code: 'card_proof_frozen',
+      message: `a ${input.decision} does not move the proof: card ${id}'s proof was frozen when it opened`,
+      hint: 'only the owner changes a proof, at a terminal outside any agent run: `vouch card reprove ID --proof ... --why TEXT`',
+    });
+  }
+  requireRole(ctx.by, 'decide');
+  const why = requireWhy(input.why, `decide ${input.decision}`);
+  const ledger = ctx.openLedgerForWrite();
+  try {
+    const view = await cardToActOn(ctx, ledger, id);
+    requireOpen(view, `decide ${input.decision} on`);
+    const base = { event: 'decision' as const, why, changes: null, script_sha256: null, into: null, proof: null };
+    let draft: Omit<DecisionEvent, 'v' | 'kind' | 'id' | 'at' | 'subject' | 'by'>;
+    switch (input.decision) {
+      case 'rescope':
+        draft = { ...base, decision: 'rescope', changes: rescope(view, input.changes) };
+        break;
+      case 'revise-script':
+        draft = { ...base, decision: 'revise_script', script_sha256: revision(ctx, view, input.sha256) };
+        break;
+      case 'split':
+        draft = { ...base, decision: 'split', into: await splitInto(ctx, ledger, id, input.into) };
+        break;
+      case 'abandon':
+        draft = { ...base, decision: 'abandon' };
+        break;
+    }
+    await appendCardEvent<DecisionEvent>(ledger, id, draft, { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy) });
+    return await cardToActOn(ctx, ledger, id);
+  } finally {
+    await ledger.close();
+  }
+}
+
+function invalid(message: string, hint?: string): never {
+  return fail({ code: 'card_decision_invalid', message, ...(hint && { hint }) });
+}
+
+function rescope(view: CardView, changes: ContractChanges): ContractChanges {
+  const out: { -readonly [K in keyof ContractChanges]: ContractChanges[K] } = {};
+  for (const key of ['goal', 'done_when'] as const) {
+    const value = changes[key]?.trim();
+    if (value === undefined) continue;
+    if (value === '') invalid(`--${key.replace('_', '-')} may not be empty`);
+    if (value !== view.contract[key]) out[key] = value;
+  }
+  if (changes.lands_at !== undefined) {
+    // An empty --lands-at clears it.
+    const value = changes.lands_at?.trim() || null;
+    if (value !== view.contract.lands_at) out.lands_at = value;
+  }
+  if (changes.artifact !== undefined) {
+    const checked = checkGlob(changes.artifact);
+    if (!checked.ok) invalid(`--artifact ${checked.why}`);
+    if (checked.value !== view.contract.artifact) out.artifact = checked.value;
+  }
+  if (changes.budget_attempts !== undefined && changes.budget_attempts !== view.contract.budget_attempts) out.budget_attempts = changes.budget_attempts;
+  if (Object.keys(out).length === 0) {
+    invalid('the rescope changes nothing', 'name what changes: --goal, --artifact, --done-when, --lands-at or --budget-attempts');
+  }
+  return out;
+}
+
+function revision(ctx: CardContext, view: CardView, reviewed: string | undefined): Sha256 {
+  const proof = view.proof;
+  if (proof.kind !== 'script') return invalid(`card ${view.id}'s proof is checks, not a script: there is no script to revise`);
+  if (view.script.bound === null) return invalid(`the proof script of card ${view.id} is not bound yet: its first verify binds it, no decision is needed`);
+  const script = readScript(ctx.workspace.root, proof);
+  if (!script.ok) return fail(script.error);
+  const now = script.value.sha256;
+  if (now === view.script.bound) return invalid(`the proof script ${proof.path} is unchanged (sha256 ${now}): there is nothing to revise`);
+  if (reviewed !== undefined && (!isSha256(reviewed.toLowerCase()) || reviewed.toLowerCase() !== now)) {
+    return invalid(`the proof script is not what was reviewed: --sha256 ${reviewed}, the file hashes to ${now} now`, 'read the script again, then decide on the hash it has');
+  }
+  return now;
+}
+
+async function splitInto(ctx: CardContext, ledger: Parameters<typeof loadCardForLink>[1], id: string, into: readonly string[]): Promise<string[]> {
+  for (const other of into) {
+    checkCardId(other);
+    if (other === id) invalid('a card cannot be split into itself');
+    await loadCardForLink(ctx, ledger, other);
+  }
+  return [...new Set(into)];
+}

@@ -1,0 +1,181 @@
+import type { Sha256 } from '../core/digest.js';
+import type { Reason, Verdict } from '../core/status.js';
+import type { SubjectEventBody } from '../ledger/events.js';
+import type { CheckDef } from '../spec/model.js';
+
+/**
+ * Who acts on a card. A label for the record and for the rules of who may
+ * do what, not an authentication: see roles.ts for where it comes from.
+ */
+export const ROLES = ['worker', 'verifier', 'coordinator', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** proof: any role may verify and close. independent: the PASS must come from, and the close be made by, a verifier or coordinator. */
+export type VerifyMode = 'proof' | 'independent';
+
+/** Who wrote an event, as far as vouch can tell. */
+export interface CardActor {
+  readonly role: Role;
+  /** Where the role came from: VOUCH_ROLE, a hook's subagent type, or the default (owner for a person, worker inside an agent run). */
+  readonly role_from: 'VOUCH_ROLE' | 'default';
+  /** The agent client whose run this was (claude-code, codex, ...), null for a person at a terminal. */
+  readonly agent: string | null;
+  /** The front end: the CLI or the MCP server. */
+  readonly via: 'cli' | 'mcp';
+}
+
+/** Settings of the allowed spec a proof was frozen from, applied whenever the proof runs. */
+export interface ProofPolicy {
+  /** SHA-256 of the allowed vouch.yaml the proof was taken from. */
+  readonly spec_sha256: Sha256;
+  readonly excerpt_bytes: number;
+  readonly signing_key: string | null;
+  readonly require_signature: boolean;
+}
+
+/** The proof of a card, frozen when it opens: nothing but a recorded decision changes it. */
+export type ProofSnapshot =
+  | {
+      readonly kind: 'checks';
+      readonly policy: ProofPolicy;
+      /** The full definitions of the checks as the allowed spec declared them at open. */
+      readonly checks: readonly CheckDef[];
+      /** Digest of the whole snapshot (kind, policy, every definition). */
+      readonly digest: Sha256;
+    }
+  | {
+      readonly kind: 'script';
+      readonly policy: ProofPolicy;
+      /** The script's file name under .vouch/cards/<card>/. */
+      readonly name: string;
+      /** Workspace-relative path of the script. */
+      readonly path: string;
+      /** Globs of the files the script's PASS is about (fingerprinted; default: the artifact). */
+      readonly scope: readonly string[];
+      /** Seconds. */
+      readonly timeout: number;
+      /** Hash the script is already bound to (a follow-up inherits its parent's); null until its first run. */
+      readonly bound_sha256: Sha256 | null;
+      readonly digest: Sha256;
+    };
+
+/** One receipt a proof run appended, as a verdict or audit records it. */
+export interface ProofReceipt {
+  readonly check_id: string;
+  readonly receipt: string;
+  readonly hash: Sha256;
+  readonly verdict: Verdict;
+  readonly reason: Reason;
+  readonly fingerprint: Sha256;
+}
+
+/** How a run of a script proof related to the hash bound before it. */
+export interface ScriptUse {
+  readonly name: string;
+  readonly sha256: Sha256;
+  /** first: this run bound it. same: it matched the bound hash. revised: a revise-script decision authorised it. */
+  readonly binding: 'first' | 'same' | 'revised';
+  /** The revise-script decision that authorised it (binding: revised). */
+  readonly decision: string | null;
+}
+
+export type DecisionKind = 'rescope' | 'revise_script' | 'split' | 'abandon' | 'reprove';
+
+/** The fields of a card's contract a rescope may change. Never the proof. */
+export interface ContractChanges {
+  readonly goal?: string;
+  readonly artifact?: string;
+  readonly done_when?: string;
+  readonly lands_at?: string | null;
+  readonly budget_attempts?: number;
+}
+
+interface Base<E extends string> extends SubjectEventBody {
+  readonly kind: 'card';
+  readonly event: E;
+  readonly by: CardActor;
+}
+
+export interface OpenedEvent extends Base<'opened'> {
+  readonly goal: string;
+  readonly artifact: string;
+  readonly done_when: string;
+  readonly lands_at: string | null;
+  readonly budget_attempts: number;
+  readonly verify: VerifyMode;
+  /** What the opener asked for; a script proof is always independent. */
+  readonly verify_requested: VerifyMode;
+  readonly proof: ProofSnapshot;
+  /** Set on a follow-up card: the card whose audit failed, and that audit. */
+  readonly follow_up_of: { readonly card: string; readonly audit: string } | null;
+  /** 0 for a card a person or coordinator opened; 1 and 2 for follow-ups. */
+  readonly depth: number;
+}
+
+export type ClaimedEvent = Base<'claimed'>;
+
+export interface VerdictEvent extends Base<'verdict'> {
+  readonly proof_digest: Sha256;
+  /** PASS only when every receipt of the run is a PASS. */
+  readonly verdict: Verdict;
+  /** The first non-PASS receipt's reason, or ok. */
+  readonly reason: Reason;
+  /** 1 for the first verify of the card. */
+  readonly attempt: number;
+  readonly receipts: readonly ProofReceipt[];
+  readonly script: ScriptUse | null;
+}
+
+export interface DecisionEvent extends Base<'decision'> {
+  readonly decision: DecisionKind;
+  readonly why: string;
+  /** rescope: the contract fields changed, with their new values. */
+  readonly changes: ContractChanges | null;
+  /** revise_script: the one new hash this decision authorises. */
+  readonly script_sha256: Sha256 | null;
+  /** split: the cards this one was split into. */
+  readonly into: readonly string[] | null;
+  /** reprove: the new proof, frozen now from the allowed spec. */
+  readonly proof: ProofSnapshot | null;
+}
+
+export interface CompletedEvent extends Base<'completed'> {
+  /** The verdict event whose PASS closed the card. */
+  readonly verdict_event: string;
+  readonly receipts: readonly ProofReceipt[];
+}
+
+/** The owner closed the card without a fresh PASS. Never a pass. */
+export interface OwnerCloseEvent extends Base<'owner_close'> {
+  readonly why: string;
+  /** The newest verdict of the proof when it was forced closed, if any. */
+  readonly last_verdict: { readonly event: string; readonly verdict: Verdict; readonly reason: Reason } | null;
+}
+
+/** The proof of a done card, run again afterwards. */
+export interface AuditEvent extends Base<'audit'> {
+  readonly proof_digest: Sha256;
+  readonly verdict: Verdict;
+  readonly reason: Reason;
+  readonly receipts: readonly ProofReceipt[];
+  readonly script: ScriptUse | null;
+  /** The follow-up card a FAIL opened. */
+  readonly follow_up: string | null;
+  /** Why a FAIL opened none: the chain of follow-ups is already two deep, or one is still open. */
+  readonly follow_up_skipped: 'depth_limit' | 'open_follow_up' | null;
+}
+
+/** On the parent: a follow-up card was opened because its audit failed. */
+export interface FollowUpEvent extends Base<'follow_up'> {
+  readonly card: string;
+  readonly audit: string;
+}
+
+export type CardEvent = OpenedEvent | ClaimedEvent | VerdictEvent | DecisionEvent | CompletedEvent | OwnerCloseEvent | AuditEvent | FollowUpEvent;
+export type CardEventName = CardEvent['event'];
+
+/** Every event word, in the order a card's life usually shows them. */
+export const CARD_EVENTS: readonly CardEventName[] = ['opened', 'claimed', 'verdict', 'decision', 'completed', 'owner_close', 'audit', 'follow_up'];
+
+/** A card event without the fields the store fills in. */
+export type CardEventDraft<E extends CardEvent = CardEvent> = E extends CardEvent ? Omit<E, 'v' | 'kind' | 'id' | 'at' | 'subject' | 'by'> : never;

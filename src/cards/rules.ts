@@ -1,0 +1,58 @@
+import { fail } from '../core/problem.js';
+import type { CardActor, Role, VerifyMode } from './model.js';
+
+/** What can be done to a card. */
+export type CardAct = 'open' | 'claim' | 'verify' | 'complete' | 'force_close' | 'decide' | 'reprove' | 'audit';
+
+/**
+ * Who may do what. The worker does the work and may not fix the acceptance
+ * check (open, decide, reprove) nor vouch for it on an independent card;
+ * the verifier checks and does no work (claim); a coordinator owns cards'
+ * lifecycles; the owner is a person and alone may override.
+ */
+const ALLOWED: Readonly<Record<Exclude<CardAct, 'complete'>, readonly Role[]>> = {
+  open: ['coordinator', 'owner'],
+  claim: ['worker', 'coordinator', 'owner'],
+  verify: ['worker', 'verifier', 'coordinator', 'owner'],
+  force_close: ['owner'],
+  decide: ['coordinator', 'owner'],
+  reprove: ['owner'],
+  audit: ['verifier', 'coordinator', 'owner'],
+};
+
+/** Roles whose PASS counts, and who may close, by the card's verify mode. */
+export function closers(mode: VerifyMode): readonly Role[] {
+  return mode === 'independent' ? ['verifier', 'coordinator'] : ['worker', 'verifier', 'coordinator', 'owner'];
+}
+
+const WHY: Readonly<Record<CardAct, string>> = {
+  open: 'opening a card freezes its acceptance check, and whoever does the work does not write that',
+  claim: 'the verifier checks the work and does not do it',
+  verify: 'every role may run the proof',
+  complete: 'on an independent card only a verifier or coordinator closes, never the worker',
+  force_close: 'closing without a fresh PASS is the owner\'s override alone',
+  decide: 'decisions about a card (rescope, revise-script, split, abandon) are the coordinator\'s or the owner\'s',
+  reprove: 'changing a card\'s proof is the owner\'s alone',
+  audit: 'audit after done is someone other than the worker checking again',
+};
+
+/** Refuses the act unless the acting role may do it. Owner acts are refused inside an agent run whatever the role. */
+export function requireRole(by: CardActor, act: CardAct, mode: VerifyMode = 'proof'): void {
+  if ((act === 'force_close' || act === 'reprove') && by.agent !== null) {
+    fail({
+      code: 'card_agent_run',
+      message: `${act === 'reprove' ? 'reprove' : 'complete --force'} is the owner's act, and this runs inside an agent run (${by.agent})`,
+      hint: 'a person runs it at their own terminal, outside the agent; the agent can ask for it',
+    });
+  }
+  const allowed = act === 'complete' ? closers(mode) : ALLOWED[act];
+  if (!allowed.includes(by.role)) {
+    fail({
+      code: 'card_role_refused',
+      message: `the ${by.role} may not ${act === 'force_close' ? 'force-close' : act} this card: ${WHY[act]}`,
+      expected: `one of the roles: ${allowed.join(', ')}`,
+      found: `${by.role} (${by.role_from === 'VOUCH_ROLE' ? 'from VOUCH_ROLE' : by.agent ? `the default inside an agent run (${by.agent})` : 'the default for a person at a terminal'})`,
+      hint: 'roles come from VOUCH_ROLE; see `vouch card --help`',
+    });
+  }
+}

@@ -1,0 +1,102 @@
+import { detectSandbox } from '../../service/sandbox.js';
+import { runWorker, type WorkerEvent } from '../../service/worker.js';
+import { signerFor } from '../../crypto/signature.js';
+import { vouchHome } from '../../workspace/home.js';
+import { parse } from '../args.js';
+import { EXIT } from '../exit.js';
+import { err, type Cli } from '../io.js';
+import { pgTarget } from '../pg-target.js';
+import { positiveFlag, serviceKey, servicePool } from '../service-setup.js';
+
+export const help = `usage: vouch worker --key NAME [--ledger URL] [--lease-seconds N]
+                    [--poll-ms N] [--max-tree-mb N] [--max-attempts N] [--max-jobs N]
+
+Runs jobs submitted to \`vouch serve\`, one at a time: claims the oldest
+queued job (FOR UPDATE SKIP LOCKED, so any number of workers on any number
+of machines share one queue), unpacks its tree into a fresh temporary
+directory, checks that its vouch.yaml is one this server allowed (\`vouch
+serve allow\`, in this worker's VOUCH_HOME), runs exactly those checks, and
+records their receipts signed with --key in the same transaction that ends
+the job, only while it still holds the job's lease.
+
+  --key NAME          the server's signing key under VOUCH_HOME/keys (required)
+  --ledger URL        the service's PostgreSQL ledger (default VOUCH_LEDGER)
+  --lease-seconds N   a claim lasts N s without a heartbeat (default 30); a
+                      worker that dies loses its job after that, and another
+                      retries it
+  --poll-ms N         how often an idle worker looks for work (default 250)
+  --max-tree-mb N     largest unpacked tree (default 1024)
+  --max-attempts N    a job started N times without finishing fails (default 3)
+  --max-jobs N        exit after N jobs (default: run until SIGINT/SIGTERM)
+
+Where bubblewrap works, each check runs inside it: no network, the system
+read-only, only the job directory writable, nothing of the host's homes or
+this VOUCH_HOME visible. Where it does not, the worker says so at start and
+every receipt records "sandbox": {"kind": "none", "why": ...}.
+
+SIGINT/SIGTERM: the running check is stopped and its job goes back to the
+queue for another worker. exit: 0 stopped, 2 usage, key or database problem`;
+
+export async function run(cli: Cli, args: readonly string[]): Promise<number> {
+  const { values } = parse(
+    'worker',
+    args,
+    {
+      key: { type: 'string' },
+      ledger: { type: 'string' },
+      'lease-seconds': { type: 'string' },
+      'poll-ms': { type: 'string' },
+      'max-tree-mb': { type: 'string' },
+      'max-attempts': { type: 'string' },
+      'max-jobs': { type: 'string' },
+    },
+    false,
+  );
+  const home = vouchHome(cli.io.env);
+  const key = serviceKey(home, values.key, 'worker');
+  const at = pgTarget(cli, values.ledger, 'worker');
+  const maxJobs = values['max-jobs'] === undefined ? undefined : positiveFlag('worker', 'max-jobs', values['max-jobs'], 1);
+  const pool = await servicePool(at, 2);
+  const sandbox = detectSandbox();
+  err(cli, `vouch worker: ledger ${at.display}, key ${key.name} (${key.publicKey.keyid.slice(0, 16)})`);
+  err(cli, sandbox.record.kind === 'bubblewrap' ? 'vouch worker: sandbox: bubblewrap (no network, only the job directory writable)' : `vouch worker: NO SANDBOX: ${sandbox.record.why}`);
+  const stop = cli.io.signal ?? new AbortController().signal;
+  try {
+    await runWorker(
+      {
+        pool,
+        home,
+        sign: signerFor(key),
+        sandbox,
+        maxTreeBytes: positiveFlag('worker', 'max-tree-mb', values['max-tree-mb'], 1024) * 1024 * 1024,
+        leaseSeconds: positiveFlag('worker', 'lease-seconds', values['lease-seconds'], 30),
+        maxAttempts: positiveFlag('worker', 'max-attempts', values['max-attempts'], 3),
+        pollMs: positiveFlag('worker', 'poll-ms', values['poll-ms'], 250),
+        ...(maxJobs !== undefined && { maxJobs }),
+        onEvent: (event) => err(cli, describe(event)),
+      },
+      stop,
+    );
+  } finally {
+    await pool.end();
+  }
+  return EXIT.ok;
+}
+
+/** One line per event on stderr, for the operator's log. */
+export function describe(event: WorkerEvent): string {
+  switch (event.kind) {
+    case 'claimed':
+      return `job ${event.job}: claimed by ${event.worker} (attempt ${event.attempt})`;
+    case 'completed':
+      return `job ${event.job}: done, ${event.receipts.length} receipt${event.receipts.length === 1 ? '' : 's'} ${event.receipts.join(' ')}`;
+    case 'refused':
+      return `job ${event.job}: refused (${event.code}): ${event.message}`;
+    case 'lease_lost':
+      return `job ${event.job}: lease lost to another worker; nothing recorded by this one`;
+    case 'released':
+      return `job ${event.job}: stopped; back in the queue`;
+    case 'error':
+      return `${event.job ? `job ${event.job}` : 'worker'}: error: ${event.message} (retrying)`;
+  }
+}

@@ -1,0 +1,365 @@
+import type { Pool } from 'pg';
+import { canonicalize } from '../../core/jcs.js';
+import { sha256, type Sha256 } from '../../core/digest.js';
+import { newId } from '../../core/ids.js';
+import { manifestDigest, type Manifest } from '../../scope/manifest.js';
+import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
+import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
+import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
+import { EventConflict, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ReceiptQuery } from '../ledger.js';
+import { appendLocked, insertLocked, lockHead } from './append.js';
+import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
+import { requireCurrentSchema } from './migrate.js';
+import { inTransaction, openPool, pgError, type PgLocation } from './pool.js';
+
+/** Rows read per round trip while walking the chain for `vouch audit`. */
+const PAGE = 2000;
+
+/** Opens the ledger in a PostgreSQL schema; refuses a schema that is not migrated to this vouch's version. */
+export interface PgLedgerOptions {
+  /** Connections kept (default 2: one command's reads and writes). */
+  readonly poolSize?: number;
+  /** Rows per round trip in entries() (default 2000; tests use a small one to cross pages). */
+  readonly pageSize?: number;
+}
+
+export async function openPgLedger(at: PgLocation, options: PgLedgerOptions = {}): Promise<PgLedger> {
+  const pool = await openPool(at, options.poolSize ?? 2);
+  try {
+    await requireCurrentSchema(pool, at);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw pgError(error, at);
+  }
+  return new PgLedger(pool, at, options.pageSize ?? PAGE);
+}
+
+/**
+ * The team ledger: the same chain, entries and contract as the SQLite one
+ * (see ledger.ts), in one PostgreSQL schema shared by any number of
+ * machines. Appends serialise on the `head` row lock.
+ */
+export class PgLedger implements Ledger {
+  constructor(
+    readonly pool: Pool,
+    readonly at: PgLocation,
+    private readonly pageSize = PAGE,
+  ) {}
+
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const translated = pgError(error, this.at);
+      throw translated instanceof Error ? translated : new Error(String(translated));
+    }
+  }
+
+  appendReceipt(draft: ReceiptDraft, manifest: Manifest, options: AppendOptions = {}): Promise<StoredReceipt> {
+    return this.guard(() =>
+      inTransaction(this.pool, async (client) => appendLocked(client, await lockHead(client), draft, manifest, options.sign)),
+    );
+  }
+
+  latestReceipts(checkIds: readonly string[]): Promise<Map<string, StoredReceipt>> {
+    return this.guard(async () => {
+      const result = new Map<string, StoredReceipt>();
+      if (checkIds.length === 0) return result;
+      // One round trip for all checks; each is one index probe on chain_by_check.
+      const rows = await this.pool.query<ReceiptRow & { check_id: string }>(
+        `SELECT c.check_id, ${RECEIPT_COLUMNS.split(', ').map((column) => `r.${column}`).join(', ')}
+         FROM unnest($1::text[]) AS c(check_id)
+         CROSS JOIN LATERAL (
+           SELECT ${RECEIPT_COLUMNS} FROM chain
+           WHERE kind = 'receipt' AND check_id = c.check_id ORDER BY seq DESC LIMIT 1
+         ) AS r`,
+        [[...checkIds]],
+      );
+      for (const row of rows.rows) result.set(row.check_id, decodeReceipt(row));
+      return result;
+    });
+  }
+
+  findReceipt(idOrPrefix: string): Promise<FindResult> {
+    return this.guard(async () => {
+      const prefix = idOrPrefix.toLowerCase();
+      const rows = (
+        await this.pool.query<ReceiptRow>(
+          `SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND id >= $1 AND id < $2 ORDER BY id LIMIT 5`,
+          [prefix, `${prefix}\u{10ffff}`],
+        )
+      ).rows;
+      if (rows.length === 0) return { kind: 'none' };
+      const exact = rows.find((row) => row.id === prefix);
+      if (exact) return { kind: 'found', receipt: decodeReceipt(exact) };
+      if (rows.length > 1) return { kind: 'ambiguous', ids: rows.map((row) => row.id) };
+      return { kind: 'found', receipt: decodeReceipt(rows[0]!) };
+    });
+  }
+
+  listReceipts(query: ReceiptQuery): Promise<StoredReceipt[]> {
+    return this.guard(async () => {
+      const where = ["kind = 'receipt'"];
+      const params: (string | number)[] = [];
+      if (query.checkId !== undefined) {
+        params.push(query.checkId);
+        where.push(`check_id = $${params.length}`);
+      }
+      if (query.since !== undefined) {
+        params.push(query.since.getTime());
+        where.push(`created_at >= $${params.length}`);
+      }
+      params.push(query.limit);
+      const rows = await this.pool.query<ReceiptRow>(
+        `SELECT ${RECEIPT_COLUMNS} FROM chain WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
+        params,
+      );
+      return rows.rows.map(decodeReceipt);
+    });
+  }
+
+  getManifest(digest: Sha256): Promise<Manifest | undefined> {
+    return this.guard(async () => {
+      const row = (await this.pool.query<{ body: Buffer }>('SELECT body FROM manifests WHERE digest = $1', [digest])).rows[0];
+      if (!row) return undefined;
+      const manifest = decodeManifest(row.body);
+      // A manifest that does not hash to its key is damage, not data.
+      if (!manifest || manifestDigest(manifest) !== digest) return undefined;
+      return manifest;
+    });
+  }
+
+  gc(policy: GcPolicy): Promise<GcResult> {
+    if (policy.keepDays === undefined && policy.keepPerCheck === undefined) {
+      return Promise.resolve({ removed: 0, manifestsRemoved: 0, gcEntryId: null });
+    }
+    return this.guard(() =>
+      inTransaction(this.pool, async (client): Promise<GcResult> => {
+        const head = await lockHead(client);
+        const keepPerCheck = Math.max(1, policy.keepPerCheck ?? Number.MAX_SAFE_INTEGER);
+        const cutoff = policy.keepDays === undefined ? -1 : policy.now.getTime() - policy.keepDays * 86_400_000;
+        // Rank receipts per check, newest first; rank 1 is never removed.
+        const doomed = (
+          await client.query<{ seq: number; id: string; hash: string }>(
+            `SELECT seq, id, hash FROM (
+               SELECT seq, id, hash, created_at,
+                      ROW_NUMBER() OVER (PARTITION BY check_id ORDER BY seq DESC) AS rank
+               FROM chain WHERE kind = 'receipt') AS ranked
+             WHERE rank > 1 AND (rank > $1 OR created_at < $2)
+             ORDER BY seq`,
+            [keepPerCheck, cutoff],
+          )
+        ).rows;
+        if (doomed.length === 0) return { removed: 0, manifestsRemoved: 0, gcEntryId: null };
+        const gcId = newId(policy.now.getTime());
+        const seqs = doomed.map((row) => row.seq);
+        await client.query(
+          `INSERT INTO pruned (seq, id, hash, gc_id) SELECT seq, id, hash, $2 FROM chain WHERE seq = ANY($1::bigint[])`,
+          [seqs, gcId],
+        );
+        await client.query('DELETE FROM chain WHERE seq = ANY($1::bigint[])', [seqs]);
+        const manifestsRemoved =
+          (await client.query('DELETE FROM manifests m WHERE NOT EXISTS (SELECT 1 FROM chain c WHERE c.manifest = m.digest)')).rowCount ?? 0;
+        const prev = (await client.query<{ hash: string }>('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1')).rows[0]?.hash ?? null;
+        const body = {
+          v: 1,
+          kind: 'gc',
+          id: gcId,
+          at: policy.now.toISOString(),
+          removed: doomed.length,
+          first_seq: doomed[0]!.seq,
+          last_seq: doomed[doomed.length - 1]!.seq,
+          // sha256 over "seq:hash\n" of every removed entry, in order: audit checks it against `pruned`.
+          removed_digest: sha256(doomed.map((row) => `${row.seq}:${row.hash}\n`).join('')),
+          policy: { keep_days: policy.keepDays ?? null, keep_per_check: policy.keepPerCheck ?? null },
+          prev_hash: prev,
+        };
+        const text = canonicalize(body);
+        await insertLocked(client, head, {
+          id: gcId,
+          kind: 'gc',
+          checkId: null,
+          manifest: null,
+          createdAt: policy.now.getTime(),
+          text,
+          signature: policy.sign ? policy.sign(text) : null,
+        });
+        return { removed: doomed.length, manifestsRemoved, gcEntryId: gcId };
+      }),
+    );
+  }
+
+  appendSessionEntry(draft: SessionEntryDraft, options: AppendOptions = {}): Promise<StoredSessionEntry> {
+    return this.guard(() =>
+      inTransaction(this.pool, async (client) => {
+        const head = await lockHead(client);
+        const text = canonicalize({ ...draft, prev_hash: head.hash });
+        const { seq, hash } = await insertLocked(client, head, {
+          id: draft.id,
+          kind: draft.kind,
+          checkId: null,
+          manifest: null,
+          createdAt: Date.parse(draft.at),
+          text,
+          signature: options.sign ? options.sign(text) : null,
+          session: draft.session,
+        });
+        return { seq, hash, body: draft, intact: true };
+      }),
+    );
+  }
+
+  sessionEntries(session: string): Promise<StoredSessionEntry[]> {
+    return this.guard(async () => {
+      const rows = (await this.pool.query<ReceiptRow>('SELECT seq, id, hash, body FROM chain WHERE session = $1 ORDER BY seq', [session])).rows;
+      return rows.flatMap((row) => {
+        let body: SessionEntryBody;
+        try {
+          body = JSON.parse(row.body) as SessionEntryBody;
+        } catch {
+          return [];
+        }
+        // As in SQLite: a damaged entry still shows the session was gated; its content is not trusted.
+        return [{ seq: row.seq, hash: row.hash as Sha256, body, intact: sha256(row.body) === row.hash && body.id === row.id }];
+      });
+    });
+  }
+
+  recentSessions(limit: number): Promise<string[]> {
+    return this.guard(async () =>
+      (
+        await this.pool.query<{ session: string }>(
+          'SELECT session FROM chain WHERE session IS NOT NULL GROUP BY session ORDER BY max(seq) DESC LIMIT $1',
+          [limit],
+        )
+      ).rows.map((row) => row.session),
+    );
+  }
+
+  appendEvent<T extends SubjectEventBody>(draft: T, options: AppendEventOptions = {}): Promise<StoredEvent<T>> {
+    return this.guard(() =>
+      inTransaction(this.pool, async (client) => {
+        const head = await lockHead(client);
+        // Under the head lock every writer is serialised, so the subject's newest event cannot move before the insert.
+        if (options.after !== undefined) {
+          const newest = await client.query<{ id: string }>('SELECT id FROM chain WHERE kind = $1 AND subject = $2 ORDER BY seq DESC LIMIT 1', [draft.kind, draft.subject]);
+          const latest = newest.rows[0]?.id ?? null;
+          if (latest !== options.after) throw new EventConflict(draft.subject, latest);
+        }
+        const text = canonicalize({ ...draft, prev_hash: head.hash });
+        const signature = options.sign ? options.sign(text) : null;
+        const { seq, hash } = await insertLocked(client, head, {
+          id: draft.id,
+          kind: draft.kind,
+          checkId: null,
+          manifest: null,
+          createdAt: Date.parse(draft.at),
+          text,
+          signature,
+          subject: draft.subject,
+        });
+        return { seq, hash, body: draft, signature, intact: true };
+      }),
+    );
+  }
+
+  events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]> {
+    return this.guard(async () => {
+      const rows = (
+        await this.pool.query<ReceiptRow>('SELECT seq, id, hash, body, signature FROM chain WHERE kind = $1 AND subject = $2 ORDER BY seq', [kind, subject])
+      ).rows;
+      return rows.map((row) => {
+        let body: T | undefined;
+        try {
+          body = JSON.parse(row.body) as T;
+        } catch {
+          body = undefined;
+        }
+        const intact = body !== undefined && sha256(row.body) === row.hash && body.id === row.id && body.kind === kind && body.subject === subject;
+        // A damaged event is returned as such, never as what it claims.
+        return { seq: row.seq, hash: row.hash as Sha256, body: body ?? ({ v: 1, kind, id: row.id, at: '', subject, event: 'damaged' } as unknown as T), signature: row.signature, intact };
+      });
+    });
+  }
+
+  latestEvents<T extends SubjectEventBody>(kind: T['kind'], limit: number): Promise<StoredEvent<T>[]> {
+    return this.guard(async () => {
+      const rows = (
+        await this.pool.query<ReceiptRow & { subject: string }>(
+          `SELECT c.seq, c.id, c.hash, c.body, c.signature, c.subject FROM chain c
+           JOIN (SELECT max(seq) AS seq FROM chain WHERE kind = $1 AND subject IS NOT NULL GROUP BY subject) newest ON c.seq = newest.seq
+           ORDER BY c.seq DESC LIMIT $2`,
+          [kind, limit],
+        )
+      ).rows;
+      return rows.map((row) => {
+        let body: T | undefined;
+        try {
+          body = JSON.parse(row.body) as T;
+        } catch {
+          body = undefined;
+        }
+        const intact = body !== undefined && sha256(row.body) === row.hash && body.id === row.id && body.kind === kind && body.subject === row.subject;
+        return { seq: row.seq, hash: row.hash as Sha256, body: body ?? ({ v: 1, kind, id: row.id, at: '', subject: row.subject, event: 'damaged' } as unknown as T), signature: row.signature, intact };
+      });
+    });
+  }
+
+  subjects(kind: SubjectKind, limit: number): Promise<string[]> {
+    return this.guard(async () =>
+      (
+        await this.pool.query<{ subject: string }>(
+          'SELECT subject FROM chain WHERE kind = $1 AND subject IS NOT NULL GROUP BY subject ORDER BY max(seq) DESC LIMIT $2',
+          [kind, limit],
+        )
+      ).rows.map((row) => row.subject),
+    );
+  }
+
+  stats(): Promise<LedgerStats> {
+    return this.guard(async () => {
+      const row = (
+        await this.pool.query<{ receipts: number; manifests: number; bytes: number }>(
+          `SELECT (SELECT count(*) FROM chain WHERE kind = 'receipt') AS receipts,
+                  (SELECT count(*) FROM manifests) AS manifests,
+                  (SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0)::bigint
+                     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                    WHERE n.nspname = $1 AND c.relkind = 'r') AS bytes`,
+          [this.at.schema],
+        )
+      ).rows[0]!;
+      return { receipts: Number(row.receipts), manifests: Number(row.manifests), bytes: Number(row.bytes) };
+    });
+  }
+
+  /** Pages through chain and pruned merged in (seq, state) order: 'live' sorts before 'pruned'. */
+  async *entries(): AsyncGenerator<LedgerEntry> {
+    let after: { seq: number; state: string } = { seq: -1, state: '' };
+    for (;;) {
+      const cursor = after;
+      const rows = await this.guard(
+        async () =>
+          (
+            await this.pool.query<EntryRow>(
+              `SELECT * FROM (
+                 SELECT 'live' AS state, seq, id, kind, check_id, manifest, hash, body, signature, NULL AS gc_id, subject FROM chain
+                 UNION ALL
+                 SELECT 'pruned' AS state, seq, id, NULL, NULL, NULL, hash, NULL, NULL, gc_id, NULL FROM pruned
+               ) AS positions
+               WHERE (seq, state) > ($1::bigint, $2::text)
+               ORDER BY seq, state COLLATE "C" LIMIT $3`,
+              [cursor.seq, cursor.state, this.pageSize],
+            )
+          ).rows,
+      );
+      for (const row of rows) yield toEntry(row);
+      if (rows.length < this.pageSize) return;
+      const last = rows[rows.length - 1]!;
+      after = { seq: last.seq, state: last.state };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}

@@ -1,0 +1,91 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unpackTarGz } from '../archive/unpack.js';
+import { sha256 } from '../core/digest.js';
+import { runChecks } from '../engine/verify.js';
+import type { Signer } from '../ledger/ledger.js';
+import { SPEC_FILE, parseSpec } from '../spec/load.js';
+import { workspaceAt } from '../workspace/find.js';
+import { CollectingLedger } from './collect-ledger.js';
+import type { ClaimedJob, JobError, PendingReceipt } from './jobs.js';
+import type { Sandbox } from './sandbox.js';
+import { allowedServiceSpec } from './server-trust.js';
+
+export interface JobRunner {
+  /** The worker's VOUCH_HOME: its trust list. */
+  readonly home: string;
+  readonly sign: Signer;
+  readonly sandbox: Sandbox;
+  /** Bytes a job's tree may unpack to. */
+  readonly maxTreeBytes: number;
+}
+
+export type JobOutcome =
+  | { readonly kind: 'ran'; readonly receipts: readonly PendingReceipt[] }
+  | { readonly kind: 'refused'; readonly error: JobError }
+  | { readonly kind: 'stopped' };
+
+/**
+ * Runs one job on a clean copy: a fresh temporary directory holding the
+ * unpacked tree (`tree/`), an empty home and tmp for the checks, all removed
+ * afterwards. The tree's vouch.yaml must be byte for byte a spec the
+ * operator allowed on this server, and the one the client named; the
+ * engine then runs exactly its checks, signing with the server's key.
+ */
+export async function runJob(job: ClaimedJob, runner: JobRunner, signal: AbortSignal, stopping: () => boolean): Promise<JobOutcome> {
+  const base = mkdtempSync(join(tmpdir(), 'vouch-job-'));
+  try {
+    const tree = join(base, 'tree');
+    mkdirSync(tree);
+    const unpacked = await unpackTarGz(job.archive, tree, { maxBytes: runner.maxTreeBytes, maxEntries: 100_000 });
+    if (!unpacked.ok) {
+      const { refusal } = unpacked;
+      return refused('archive_refused', `the archive was refused${refusal.entry ? ` at ${JSON.stringify(refusal.entry)}` : ''}: ${refusal.detail} (${refusal.reason})`);
+    }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(join(tree, SPEC_FILE));
+    } catch {
+      return refused('spec_mismatch', `the archive holds no ${SPEC_FILE} at its root`);
+    }
+    const actual = sha256(bytes);
+    if (actual !== job.specSha256) {
+      return refused('spec_mismatch', `the tree's ${SPEC_FILE} has SHA-256 ${actual}, not ${job.specSha256} as the client said`);
+    }
+    if (!allowedServiceSpec(runner.home, actual)) {
+      return refused('spec_not_allowed', `spec ${actual} is not allowed on this server (its operator runs \`vouch serve allow\`)`);
+    }
+    const parsed = parseSpec(bytes, join(tree, SPEC_FILE));
+    if (!parsed.ok) return refused('spec_not_allowed', `the allowed spec no longer loads: ${parsed.error.message}`);
+    const spec = parsed.value;
+    const checks = job.checks.map((id) => spec.checks.find((check) => check.id === id));
+    const unknown = job.checks.filter((_, i) => checks[i] === undefined);
+    if (unknown.length > 0) return refused('check_not_found', `no check ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the spec`);
+
+    const home = join(base, 'home');
+    const tmp = join(base, 'tmp');
+    mkdirSync(home);
+    mkdirSync(tmp);
+    const ledger = new CollectingLedger();
+    const env = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: tmp, LANG: 'C.UTF-8' };
+    // The trust decision (this server's list) and the key (this server's) were made here, not by the spec.
+    await runChecks({ workspace: workspaceAt(tree), spec, actor: 'service', env }, checks.filter((check) => check !== undefined), ledger, {
+      sign: runner.sign,
+      signal,
+      service: {
+        record: { job: job.id, sandbox: runner.sandbox.record },
+        ...(runner.sandbox.wrapFor && { wrap: runner.sandbox.wrapFor(base) }),
+      },
+    });
+    // Stopped by the worker's own shutdown: the job goes back to the queue, its partial receipts are dropped.
+    if (stopping()) return { kind: 'stopped' };
+    return { kind: 'ran', receipts: ledger.pending };
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+function refused(code: JobError['code'], message: string): JobOutcome {
+  return { kind: 'refused', error: { code, message } };
+}

@@ -1,0 +1,118 @@
+import { hostname } from 'node:os';
+import type { Pool } from 'pg';
+import { claimJob, completeJob, failJob, heartbeat, releaseJob, type ClaimedJob } from './jobs.js';
+import { runJob, type JobRunner } from './run-job.js';
+
+export interface WorkerOptions extends JobRunner {
+  readonly pool: Pool;
+  /** Seconds a claim lasts without a heartbeat; a dead worker's job is retried after this. */
+  readonly leaseSeconds: number;
+  readonly maxAttempts: number;
+  /** Milliseconds between looks at an empty queue. */
+  readonly pollMs: number;
+  /** Stop after this many jobs (benchmarks and tests); unbounded when absent. */
+  readonly maxJobs?: number;
+  /** Told about each job, for the operator's log. */
+  readonly onEvent?: (event: WorkerEvent) => void;
+}
+
+export type WorkerEvent =
+  | { readonly kind: 'claimed'; readonly job: string; readonly attempt: number; readonly worker: string }
+  | { readonly kind: 'completed'; readonly job: string; readonly receipts: readonly string[] }
+  | { readonly kind: 'refused'; readonly job: string; readonly code: string; readonly message: string }
+  | { readonly kind: 'lease_lost'; readonly job: string }
+  | { readonly kind: 'released'; readonly job: string }
+  /** The database or the job's run failed unexpectedly; the worker waits and goes on (an unfinished job is retried when its lease runs out). */
+  | { readonly kind: 'error'; readonly job: string | null; readonly message: string };
+
+/** A worker's name in leases: host, pid and a counter, unique among live workers. */
+let counter = 0;
+export function workerName(): string {
+  return `${hostname()}:${process.pid}:${++counter}`;
+}
+
+/**
+ * Claims and runs jobs one at a time until `stop` aborts. While a job runs
+ * its lease is renewed every third of its length; if a renewal finds the
+ * lease lost, the run is stopped and nothing is written (another worker
+ * has the job). A job past its time limit is stopped and recorded with
+ * UNKNOWN/interrupted receipts: it ends, it is not lost.
+ */
+export async function runWorker(options: WorkerOptions, stop: AbortSignal): Promise<void> {
+  const name = workerName();
+  let done = 0;
+  while (!stop.aborted && (options.maxJobs === undefined || done < options.maxJobs)) {
+    let job: ClaimedJob | undefined;
+    try {
+      job = await claimJob(options.pool, name, options.leaseSeconds, options.maxAttempts);
+      if (!job) {
+        await sleep(options.pollMs, stop);
+        continue;
+      }
+      options.onEvent?.({ kind: 'claimed', job: job.id, attempt: job.attempt, worker: name });
+      await work(job, name, options, stop);
+      done++;
+    } catch (error) {
+      // A database restart or a failed run must not end the worker; the job's lease runs out and it is retried.
+      options.onEvent?.({ kind: 'error', job: job?.id ?? null, message: error instanceof Error ? error.message : String(error) });
+      await sleep(Math.max(options.pollMs, 1000), stop);
+    }
+  }
+}
+
+async function work(job: ClaimedJob, name: string, options: WorkerOptions, stop: AbortSignal): Promise<void> {
+  const run = new AbortController();
+  let leaseLost = false;
+  const onStop = () => run.abort('worker stopping');
+  stop.addEventListener('abort', onStop, { once: true });
+  const limit = setTimeout(() => run.abort('time limit'), job.timeLimitSeconds * 1000);
+  const beat = setInterval(() => {
+    heartbeat(options.pool, job.id, name, options.leaseSeconds)
+      .then((held) => {
+        if (!held) {
+          leaseLost = true;
+          run.abort('lease lost');
+        }
+      })
+      .catch(() => undefined);
+  }, (options.leaseSeconds * 1000) / 3);
+  try {
+    const outcome = await runJob(job, options, run.signal, () => stop.aborted || leaseLost);
+    if (leaseLost) {
+      options.onEvent?.({ kind: 'lease_lost', job: job.id });
+      return;
+    }
+    switch (outcome.kind) {
+      case 'stopped':
+        await releaseJob(options.pool, job.id, name);
+        options.onEvent?.({ kind: 'released', job: job.id });
+        return;
+      case 'refused':
+        if (await failJob(options.pool, job.id, name, outcome.error)) options.onEvent?.({ kind: 'refused', job: job.id, code: outcome.error.code, message: outcome.error.message });
+        else options.onEvent?.({ kind: 'lease_lost', job: job.id });
+        return;
+      case 'ran': {
+        const result = await completeJob(options.pool, job.id, name, outcome.receipts, options.sign, options.sandbox.record);
+        if (result.kind === 'completed') options.onEvent?.({ kind: 'completed', job: job.id, receipts: result.receipts });
+        else options.onEvent?.({ kind: 'lease_lost', job: job.id });
+        return;
+      }
+    }
+  } finally {
+    clearTimeout(limit);
+    clearInterval(beat);
+    stop.removeEventListener('abort', onStop);
+  }
+}
+
+function sleep(ms: number, stop: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', done);
+      resolve();
+    }
+    stop.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,103 @@
+import type { ChildProcess } from 'node:child_process';
+import { expect } from 'vitest';
+import { Rig } from './rig.js';
+
+/**
+ * A real `vouch serve` on 127.0.0.1 (port 0: any free port) over a migrated
+ * PostgreSQL schema, with its own VOUCH_HOME holding its signing key
+ * ("server") and its trust list. Started as a child of a Rig, so it is
+ * killed when the test ends.
+ */
+export class Service {
+  private constructor(
+    readonly rig: Rig,
+    readonly ledger: string,
+    readonly publicKeyHex: string,
+  ) {}
+
+  address = '';
+  process: ChildProcess | undefined;
+  log = '';
+
+  /** A server home with key and migrated schema; not yet listening. */
+  static async prepare(ledger: string): Promise<Service> {
+    const rig = new Rig();
+    const migrated = await rig.run(['db', 'migrate', '--ledger', ledger]);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    const generated = await rig.run(['keys', 'generate', '--name', 'server']);
+    expect(generated.code, generated.stderr).toBe(0);
+    const pub = (await rig.run(['keys', 'export-public', 'server', '--format', 'hex'])).stdout.trim();
+    return new Service(rig, ledger, pub);
+  }
+
+  /** Allows a spec (its exact bytes) on the server. */
+  async allow(yaml: string): Promise<void> {
+    this.rig.write({ 'allowed.yaml': yaml });
+    const allowed = await this.rig.run(['serve', 'allow', 'allowed.yaml']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+  }
+
+  async token(name: string): Promise<string> {
+    const added = await this.rig.run(['serve', 'token', 'add', name, '--ledger', this.ledger]);
+    expect(added.code, added.stderr).toBe(0);
+    return added.stdout.trim();
+  }
+
+  /** Starts `vouch serve` and waits for the address it prints. */
+  async start(extra: readonly string[] = []): Promise<this> {
+    const child = this.rig.spawn(['serve', '--ledger', this.ledger, '--key', 'server', '--listen', '127.0.0.1:0', ...extra]);
+    this.process = child;
+    child.stderr?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
+    this.address = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`vouch serve did not start:\n${this.log}`)), 20_000);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const line = out.split('\n')[0];
+        if (out.includes('\n') && line) {
+          clearTimeout(timer);
+          resolve(line.trim());
+        }
+      });
+      child.on('exit', () => reject(new Error(`vouch serve exited:\n${this.log}`)));
+    });
+    return this;
+  }
+
+  /** Starts a `vouch worker` against the same database and home. */
+  worker(extra: readonly string[] = []): ChildProcess {
+    return this.rig.spawn(['worker', '--ledger', this.ledger, '--key', 'server', ...extra]);
+  }
+
+  /** A raw API call, as any HTTP client would make it. */
+  async fetch(path: string, init: { token?: string; method?: string; body?: Buffer; contentType?: string } = {}): Promise<{ status: number; json: any }> {
+    const response = await fetch(`${this.address}${path}`, {
+      method: init.method ?? 'GET',
+      redirect: 'manual',
+      headers: {
+        ...(init.token && { authorization: `Bearer ${init.token}` }),
+        ...(init.body && { 'content-type': init.contentType ?? 'application/gzip' }),
+      },
+      ...(init.body && { body: init.body }),
+    });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = text;
+    }
+    return { status: response.status, json };
+  }
+
+  /** Waits until a job leaves queued/running. */
+  async settle(job: string, token: string, timeoutMs = 30_000): Promise<any> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const { json } = await this.fetch(`/v1/jobs/${job}`, { token });
+      if (json.job.state === 'done' || json.job.state === 'failed') return json.job;
+      if (Date.now() > end) throw new Error(`job ${job} still ${json.job.state}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Pool } from 'pg';
+import { postgresLocation } from '../src/ledger/location.js';
+import { migrate } from '../src/ledger/postgres/migrate.js';
+import { openPool, type PgLocation } from '../src/ledger/postgres/pool.js';
+import { claimJob, completeJob, failJob, heartbeat, submitJob } from '../src/service/jobs.js';
+import { draftOf, manifestOf } from './helpers/drafts.js';
+import { describePg, tempDatabase, type TempDatabase } from './helpers/pg.js';
+
+const sandbox = { kind: 'none', why: 'test' } as const;
+const sign = () => 'signed';
+
+describePg('the job queue: claims, leases, exactly one completion', () => {
+  let db: TempDatabase;
+  let pool: Pool;
+  beforeAll(async () => {
+    db = await tempDatabase();
+    const located = postgresLocation(db.url, 'flag');
+    if (!located.ok || located.value.kind !== 'postgres') throw new Error('bad URL');
+    const at: PgLocation = located.value;
+    pool = await openPool(at, 4);
+    await migrate(pool, at);
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+
+  const job = (client = 'c') => submitJob(pool, { client, specSha256: 'a'.repeat(64), checks: ['t'], archive: Buffer.from('x'), archiveSha256: 'b'.repeat(64), timeLimitSeconds: 10 }, 100);
+  const receipt = () => [{ draft: draftOf('t', manifestOf('m')), manifest: manifestOf('m') }];
+
+  it('a worker whose lease ran out writes nothing; the worker that took the job over completes it once, and only once', async () => {
+    const submitted = await job();
+    if (submitted.kind !== 'queued') throw new Error('not queued');
+    const first = await claimJob(pool, 'worker-a', 30, 3);
+    expect(first?.id).toBe(submitted.id);
+    // Worker A hangs past its lease.
+    await pool.query(`UPDATE jobs SET lease_until = clock_timestamp() - interval '1 second' WHERE id = $1`, [submitted.id]);
+    expect(await heartbeat(pool, submitted.id, 'worker-a', 30)).toBe(false);
+    const second = await claimJob(pool, 'worker-b', 30, 3);
+    expect(second).toMatchObject({ id: submitted.id, attempt: 2 });
+    expect(await completeJob(pool, submitted.id, 'worker-a', receipt(), sign, sandbox)).toEqual({ kind: 'lease_lost' });
+    expect(await failJob(pool, submitted.id, 'worker-a', { code: 'archive_refused', message: 'x' })).toBe(false);
+    const done = await completeJob(pool, submitted.id, 'worker-b', receipt(), sign, sandbox);
+    expect(done.kind).toBe('completed');
+    expect(await completeJob(pool, submitted.id, 'worker-b', receipt(), sign, sandbox)).toEqual({ kind: 'lease_lost' });
+    const linked = await pool.query('SELECT count(*)::int AS n FROM job_receipts WHERE job_id = $1', [submitted.id]);
+    expect(linked.rows[0].n).toBe(1);
+  });
+
+  it('a second receipt for one job and check is impossible, whatever a worker does: the primary key refuses it', async () => {
+    const submitted = await job();
+    if (submitted.kind !== 'queued') throw new Error('not queued');
+    await claimJob(pool, 'worker-c', 30, 3);
+    await expect(completeJob(pool, submitted.id, 'worker-c', [...receipt(), ...receipt()], sign, sandbox)).rejects.toThrow(/duplicate key/);
+    // The transaction rolled back whole: no receipt, the job still the worker's to finish.
+    const linked = await pool.query('SELECT count(*)::int AS n FROM job_receipts WHERE job_id = $1', [submitted.id]);
+    expect(linked.rows[0].n).toBe(0);
+    expect((await completeJob(pool, submitted.id, 'worker-c', receipt(), sign, sandbox)).kind).toBe('completed');
+  });
+
+  it('concurrent claims never hand one job to two workers (SKIP LOCKED)', async () => {
+    await pool.query(`DELETE FROM job_receipts; UPDATE jobs SET state = 'done'`);
+    const ids = [];
+    for (let i = 0; i < 6; i++) {
+      const submitted = await job(`many${i}`);
+      if (submitted.kind === 'queued') ids.push(submitted.id);
+    }
+    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => claimJob(pool, `w${i}`, 30, 3)));
+    const got = claims.filter((c) => c !== undefined).map((c) => c.id);
+    expect(got.sort()).toEqual(ids.sort());
+  });
+
+  it('a job started max-attempts times without finishing is failed, not retried forever', async () => {
+    await pool.query(`UPDATE jobs SET state = 'done'`);
+    const submitted = await job('crashy');
+    if (submitted.kind !== 'queued') throw new Error('not queued');
+    for (let i = 0; i < 2; i++) {
+      expect((await claimJob(pool, `crash${i}`, 30, 2))?.id).toBe(submitted.id);
+      await pool.query(`UPDATE jobs SET lease_until = clock_timestamp() - interval '1 second' WHERE id = $1`, [submitted.id]);
+    }
+    expect(await claimJob(pool, 'crash-last', 30, 2)).toBeUndefined();
+    const row = await pool.query('SELECT state, error FROM jobs WHERE id = $1', [submitted.id]);
+    expect(row.rows[0]).toMatchObject({ state: 'failed', error: { code: 'attempts_exhausted' } });
+  });
+});
