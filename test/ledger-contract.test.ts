@@ -323,7 +323,7 @@ function contract(name: string, backend: Backend): void {
       const other = await another();
       const race = await Promise.allSettled([ledger.appendEvent(ev('d1', 'a'), { after: first.body.id }), other.appendEvent(ev('d1', 'b'), { after: first.body.id })]);
       expect(race.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      expect(race.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.name)).toEqual(['EventConflict']);
+      expect(race.filter((r) => r.status === 'rejected').map((r) => r.reason.name)).toEqual(['EventConflict']);
       expect((await ledger.events('dispatch', 'd1')).map((e) => e.body.id)).toHaveLength(2);
       expect((await auditLedger(ledger, { keyring: new Map(), requireSignature: false })).findings).toEqual([]);
     });
