@@ -81,6 +81,14 @@ function gateDecisions(rig: Rig): { decision: string; reason: string; event: str
   }
 }
 
+/** Waits (polling) until `ready` holds; fails after 60 s. */
+async function until(ready: () => boolean): Promise<void> {
+  for (let waited = 0; !ready(); waited += 100) {
+    if (waited > 60_000) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 const write = (id: string, file_path: string, content: string) => ({ type: 'tool_use' as const, id, name: 'Write', input: { file_path, content } });
 const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command, description: 'run a command' } });
 const say = (text: string) => ({ type: 'text' as const, text });
@@ -213,9 +221,11 @@ describe('the Stop gate with the real Claude Code CLI', () => {
     const isSubagent = (request: MessagesRequest) => JSON.stringify(request.messages[0]?.content ?? '').includes('SUBTASK');
     let sub = 0;
     let main = 0;
-    const { run } = await session(rig, (request) => {
+    const { run } = await session(rig, async (request) => {
       if (isSubagent(request)) {
         sub++;
+        // The subagent works until the session has stopped once: that stop must see it running.
+        if (sub === 1) await until(() => gateDecisions(rig).some((g) => g.event === 'Stop'));
         return sub === 1 ? [write('toolu_s1', rig.path('src/add.js'), `// checked\n${GOOD}`)] : [say('{"summary": "add() checked", "deliverables": [{"what": "src/add.js adds", "evidence": "believed"}]}')];
       }
       main++;
