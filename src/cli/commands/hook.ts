@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { fail } from '../../core/problem.js';
 import type { HookContext } from '../../hooks/handle.js';
 import type { ClientProtocol } from '../../hooks/protocol.js';
@@ -6,7 +5,7 @@ import type { Workspace } from '../../workspace/find.js';
 import type * as ledgersModule from '../../ledger/open.js';
 import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
-import type { Cli } from '../io.js';
+import { readText, type Cli } from '../io.js';
 
 export const help = `usage: vouch hook claude-code [EVENT]
        vouch hook codex [EVENT]
@@ -53,7 +52,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     return prePush(cli, event);
   }
   const [{ runHook }, protocol] = await Promise.all([import('../../hooks/handle.js'), loadProtocol(client as 'claude-code' | 'codex')]);
-  const stdin = await readAll(cli.io.stdin);
+  const stdin = await readText(cli.io.stdin);
   // The guard never opens the ledger: do not load the SQLite binding for it.
   // The ledger (SQLite, or PostgreSQL when VOUCH_LEDGER or ledger: says so) is loaded only for events that use it.
   const ledgers = event === 'PreToolUse' ? undefined : await import('../../ledger/open.js');
@@ -84,14 +83,4 @@ function hookContext(cli: Cli, ledgers: Ledgers | undefined): HookContext {
     self: { argv: cli.io.self ? [cli.io.self.node, cli.io.self.entry] : ['vouch'] },
     fallbackCwd: env.CLAUDE_PROJECT_DIR ?? cli.dir ?? cli.io.cwd,
   };
-}
-
-function readAll(stream: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => (text += chunk));
-    stream.on('end', () => resolve(text));
-    stream.on('error', reject);
-  });
 }

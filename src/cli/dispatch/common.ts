@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { fail } from '../../core/problem.js';
 import { entrySigner } from '../../crypto/entry-signer.js';
 import type { Dispatch } from '../../fleet/model.js';
@@ -12,7 +11,7 @@ import type { Spec } from '../../spec/model.js';
 import type { Workspace } from '../../workspace/find.js';
 import { vouchHome } from '../../workspace/home.js';
 import type { Result } from '../../core/result.js';
-import type { Cli } from '../io.js';
+import { readText, type Cli } from '../io.js';
 import { ledgerOf, ledgerOfWorkspace, openLedgerForRead, openLedgerForWrite } from '../session.js';
 
 /** The dispatch named on the command line (id or unique prefix), or a problem that says what is there. */
@@ -75,20 +74,10 @@ export function gateContextOf(cli: Cli): GateContext {
 
 /** A file argument's text; `-` reads stdin. */
 export async function readInput(cli: Cli, path: string, flag: string, where: string): Promise<{ text: string; display: string }> {
-  if (path === '-') return { text: await readStream(cli.io.stdin), display: 'stdin' };
+  if (path === '-') return { text: await readText(cli.io.stdin), display: 'stdin' };
   try {
     return { text: readFileSync(path, 'utf8'), display: path };
   } catch (error) {
     return fail({ code: 'usage', message: `cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, where, hint: `give a readable file, or - for stdin` });
   }
-}
-
-function readStream(stream: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => (text += chunk));
-    stream.on('end', () => resolve(text));
-    stream.on('error', reject);
-  });
 }
