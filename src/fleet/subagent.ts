@@ -125,7 +125,8 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
         return { verdict: outcome.verdict, dispatch };
       }
       case 'ungraded': {
-        const agent = dispatch.order?.agent?.id ?? null;
+        // Its own writes: a subagent's stop always names it (request.agentId is set on this path).
+        const agent = request.agentId;
         const wroteNothing = history.touched(agent).size === 0 && !history.wroteOpaquely(agent);
         if (wroteNothing || outcome.verdict.reason === 'no_blocking_checks') {
           const why = wroteNothing ? `closed ungraded: the subagent wrote nothing, so there is no change to grade (${outcome.why})` : `closed ungraded: ${outcome.why}`;
