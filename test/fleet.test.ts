@@ -73,6 +73,14 @@ describe('vouch dispatch new', () => {
     expect(text).toMatch(new RegExp(`${low.id}\\s+dispatched\\s+leaf\\s`));
   });
 
+  it('links a dispatch to a card that is on record', async () => {
+    const rig = await ready();
+    const opened = await rig.run(['card', 'open', '--goal', 'make a.txt good', '--artifact', 'src/a.txt', '--done-when', 'tests pass', '--proof', 'tests', '--json']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const card = opened.json().id as string;
+    expect((await order(rig, '--card', card)).card).toBe(card);
+  });
+
   it('reads a long prompt from a file or stdin', async () => {
     const rig = await ready();
     rig.write({ 'prompt.md': '# Task\n\nRewrite the parser.\n' });
@@ -88,6 +96,7 @@ describe('vouch dispatch new', () => {
     [['--prompt', 'a', '--tier', 'captain'], /--tier is not a tier/],
     [['--prompt', 'a', '--parent', 'zzzzzzzzzz'], /no dispatch "zzzzzzzzzz"/],
     [['--prompt', 'a', '--card', '<script>'], /--card is not a valid id/],
+    [['--prompt', 'a', '--card', 'c-nosuchcd'], /no card "c-nosuchcd" in this ledger/],
     [['--prompt-file', 'missing.md'], /cannot read --prompt-file missing.md: ENOENT/],
   ])('refuses %j with exit 2 and says why', async (args, message) => {
     const rig = await ready();

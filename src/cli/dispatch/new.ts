@@ -56,7 +56,11 @@ export async function dispatchNew(cli: Cli, args: readonly string[]): Promise<nu
   const workspace = workspaceOf(cli);
   const spec = specOf(workspace, cli);
   const sign = await signerOf(cli, workspace, spec);
-  const created = await withStore(cli, workspace, spec, true, null, async (store) => {
+  const created = await withStore(cli, workspace, spec, true, null, async (store, ledger) => {
+    // A dispatch names a card that is on record, or none: a typo must not attach work to nothing.
+    if (values.card !== undefined && (await ledger.events('card', values.card)).length === 0) {
+      return fail({ code: 'usage', message: `no card "${values.card}" in this ledger`, where, found: values.card, hint: '`vouch card list` shows the cards' });
+    }
     const ancestors: Dispatch[] = [];
     // The chain up to its top, nearest first (a damaged record could loop: stop at a repeat).
     for (let next = values.parent ?? null; next !== null && ancestors.length < 64; ) {
