@@ -84,6 +84,14 @@ function gateDecisions(rig: Rig): { decision: string; reason: string; event: str
   }
 }
 
+/** Waits (polling) until `ready` holds; fails after 60 s. */
+async function until(ready: () => boolean): Promise<void> {
+  for (let waited = 0; !ready(); waited += 100) {
+    if (waited > 60_000) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 const write = (id: string, file_path: string, content: string) => ({ type: 'tool_use' as const, id, name: 'Write', input: { file_path, content } });
 const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command, description: 'run a command' } });
 const say = (text: string) => ({ type: 'text' as const, text });
@@ -203,6 +211,39 @@ describe('the Stop gate with the real Claude Code CLI', () => {
       ['SubagentStop', 'allow', 'all_pass'],
       ['Stop', 'allow', 'all_pass'],
     ]);
+    // The subagent is one dispatch: on record at its start, its two claims, the contradiction, the pass, the close.
+    expect(hookResponses(run, 'SubagentStart')).toHaveLength(1);
+    const [dispatch] = (await rig.run(['fleet', '--json'])).json().dispatches;
+    expect(dispatch).toMatchObject({ state: 'terminated', verdict: 'verified', tier: 'lane', prompt_source: 'not_in_payload', agent: { client: 'claude-code', type: 'general-purpose' } });
+    expect(dispatch.transitions.map((t: { to: string }) => t.to)).toEqual(['dispatched', 'reported', 'contradicted', 'reported', 'verified', 'terminated']);
+    expect(dispatch.claim).toMatchObject({ via: 'hook', summary: 'Subtask done, test passing.', transcript_prompt: { text: 'SUBTASK: make add() correct' } });
+  }, 300_000);
+
+  it('a background subagent (the default) is listed while it runs and graded at its own stop', async () => {
+    const rig = await workspace({ verify: true });
+    const isSubagent = (request: MessagesRequest) => JSON.stringify(request.messages[0]?.content ?? '').includes('SUBTASK');
+    let sub = 0;
+    let main = 0;
+    const { run } = await session(rig, async (request) => {
+      if (isSubagent(request)) {
+        sub++;
+        // The subagent works until the session has stopped once: that stop must see it running.
+        if (sub === 1) await until(() => gateDecisions(rig).some((g) => g.event === 'Stop'));
+        return sub === 1 ? [write('toolu_s1', rig.path('src/add.js'), `// checked\n${GOOD}`)] : [say('{"summary": "add() checked", "deliverables": [{"what": "src/add.js adds", "evidence": "believed"}]}')];
+      }
+      main++;
+      if (main === 1) return [{ type: 'tool_use', id: 'toolu_m1', name: 'Agent', input: { description: 'check add', prompt: 'SUBTASK: check add()', subagent_type: 'general-purpose' } }];
+      return [say('Done.')];
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const stops = hookResponses(run, 'Stop');
+    expect(stops.length).toBeGreaterThanOrEqual(1);
+    // While the agent ran, the session's stop listed it and was not held by it.
+    expect(stops[0]!.stdout.trim()).toBe('');
+    const [dispatch] = (await rig.run(['fleet', '--json'])).json().dispatches;
+    expect(dispatch).toMatchObject({ state: 'terminated', verdict: 'verified', claim: { summary: 'add() checked', deliverables: [{ what: 'src/add.js adds', evidence: 'believed' }] } });
+    const first = gateDecisions(rig).find((g) => g.event === 'Stop') as unknown as { dispatches?: { running: boolean }[] };
+    expect(first.dispatches?.[0]?.running).toBe(true);
   }, 300_000);
 });
 
@@ -214,7 +255,7 @@ describe('the Claude Code plugin in this repository', () => {
       expect(result.code, result.stdout).toBe(0);
     }
     const report = JSON.parse(claudeCommand(binary, ['plugin', 'validate', REPO, '--strict', '--json'], configDir).stdout);
-    expect(report.provides.hooks.map((h: { event: string }) => h.event).sort()).toEqual(['PostToolUse', 'PreToolUse', 'Stop', 'SubagentStop']);
+    expect(report.provides.hooks.map((h: { event: string }) => h.event).sort()).toEqual(['PostToolUse', 'PreToolUse', 'Stop', 'SubagentStart', 'SubagentStop']);
   });
 
   it('gates a session when loaded with --plugin-dir (exec-form hooks from the plugin root)', async () => {

@@ -14,7 +14,7 @@ describe('the CLI', () => {
 
   it('lists every command in --help', async () => {
     const help = (await new Rig().run(['--help'])).stdout;
-    for (const command of ['init', 'allow', 'deny', 'checks', 'verify', 'status', 'show', 'log', 'gc', 'keys', 'audit', 'export', 'verify-receipt', 'schema', 'mcp', 'sessions', 'install', 'uninstall', 'hook']) {
+    for (const command of ['init', 'allow', 'deny', 'checks', 'verify', 'status', 'show', 'log', 'gc', 'keys', 'audit', 'export', 'verify-receipt', 'schema', 'mcp', 'sessions', 'dispatch', 'fleet', 'report', 'install', 'uninstall', 'hook']) {
       expect(help).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
   });

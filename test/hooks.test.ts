@@ -195,8 +195,9 @@ describe('Stop: the gate', () => {
     const rig = await ready();
     rig.write({ 'src/a.txt': 'bad\n' });
     await wrote(rig, 'src/a.txt', { agent_id: 'agent-a' });
-    expect(isBlock(await hook(rig, 'SubagentStop', { hook_event_name: 'SubagentStop', agent_id: 'agent-a', stop_hook_active: false }))).toBe(true);
-    expect((await hook(rig, 'SubagentStop', { hook_event_name: 'SubagentStop', agent_id: 'agent-b', stop_hook_active: false })).stdout).toBe('');
+    const subStop = (agent: string) => hook(rig, 'SubagentStop', { hook_event_name: 'SubagentStop', agent_id: agent, agent_type: 'general-purpose', stop_hook_active: false, last_assistant_message: 'Done.' });
+    expect(isBlock(await subStop('agent-a'))).toBe(true);
+    expect((await subStop('agent-b')).stdout).toBe('');
   });
 
   it('takes the event from hook_event_name when the command line omits it', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CLI, collect, Rig } from './helpers/rig.js';
@@ -13,6 +13,8 @@ const MARKERS = {
   intoto: 'https://in-toto.io/Statement/v1',
   audit: 'entries were deleted without gc recording it',
   keystore: 'is not the public half of',
+  report: 'Content-Security-Policy',
+  fleet: 'the record was edited or entries are missing',
   cards: 'a verdict is missing',
 };
 
@@ -20,10 +22,12 @@ const MARKERS = {
 const YAML_MARKER = { yaml: 'Implicit keys need to be on a single line' };
 
 /** The bundled chunks a `vouch ARGS` process loaded, and which markers they contain. */
-async function loadedMarkers(rig: Rig, args: string[], markers: Record<string, string> = MARKERS): Promise<string[]> {
+async function loadedMarkers(rig: Rig, args: string[], options: { stdin?: string; markers?: Record<string, string> } = {}): Promise<string[]> {
+  const { stdin, markers = MARKERS } = options;
   const log = rig.path('../modules.log');
+  rmSync(log, { force: true });
   const child = spawn(process.execPath, ['--import', HOOK, CLI, ...args], { cwd: rig.root, env: rig.env({ VOUCH_MODULE_LOG: log }) });
-  const result = await collect(child);
+  const result = await collect(child, stdin === undefined ? {} : { stdin });
   expect(result.code, result.stderr).toBe(0);
   const files = readFileSync(log, 'utf8')
     .split('\n')
@@ -55,12 +59,24 @@ describe('lazy loading', () => {
     // The first verify creates .vouch/, the second fills the spec cache.
     await rig.run(['verify']);
     await rig.run(['verify']);
-    expect(await loadedMarkers(rig, ['status'], YAML_MARKER)).toEqual([]);
-    expect(await loadedMarkers(rig, ['verify'], YAML_MARKER)).toEqual([]);
+    expect(await loadedMarkers(rig, ['status'], { markers: YAML_MARKER })).toEqual([]);
+    expect(await loadedMarkers(rig, ['verify'], { markers: YAML_MARKER })).toEqual([]);
     // The marker is real: a spec the cache has not seen is parsed.
     rig.write({ 'vouch.yaml': 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n# edited\n' });
     await rig.run(['allow']);
-    expect(await loadedMarkers(rig, ['status'], YAML_MARKER)).toEqual(['yaml']);
+    expect(await loadedMarkers(rig, ['status'], { markers: YAML_MARKER })).toEqual(['yaml']);
+  });
+
+  it('the report and the dispatch engine stay off the hot paths: status and the write guard load neither', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    await rig.run(['verify']);
+    expect(await loadedMarkers(rig, ['status'])).toEqual([]);
+    const pre = JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 'src/a.ts' } });
+    expect(await loadedMarkers(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre })).toEqual([]);
+    // The markers are real: the commands that need them load them.
+    expect(await loadedMarkers(rig, ['report', '--out', '-'])).toEqual(expect.arrayContaining(['report', 'fleet']));
+    expect(await loadedMarkers(rig, ['fleet'])).toEqual(['fleet']);
   });
 
   it('the markers are real: export loads them (so the checks above can fail)', async () => {

@@ -331,6 +331,37 @@ function contract(name: string, backend: Backend): void {
       expect((await auditLedger(ledger, { keyring: new Map(), requireSignature: false })).findings.map((f) => [f.seq, f.code])).toEqual([[event.seq, 'body_altered']]);
     });
 
+    it("compare-and-append: an event is written only after the subject's newest event it names; racing writers, one wins", async () => {
+      const { ledger, another } = await fresh();
+      const at = new Date().toISOString();
+      const ev = (subject: string, n: string): SubjectEventBody & { n: string } => ({ v: 1, kind: 'dispatch', id: newId(), at, subject, event: 'e', n });
+      const first = await ledger.appendEvent(ev('d1', 'one'), { after: null });
+      await expect(ledger.appendEvent(ev('d1', 'again first'), { after: null })).rejects.toMatchObject({ name: 'EventConflict', latest: first.body.id });
+      await ledger.appendEvent(ev('d2', 'another subject'), { after: null });
+      const other = await another();
+      const race = await Promise.allSettled([ledger.appendEvent(ev('d1', 'a'), { after: first.body.id }), other.appendEvent(ev('d1', 'b'), { after: first.body.id })]);
+      expect(race.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(race.filter((r) => r.status === 'rejected').map((r) => r.reason.name)).toEqual(['EventConflict']);
+      expect((await ledger.events('dispatch', 'd1')).map((e) => e.body.id)).toHaveLength(2);
+      expect((await auditLedger(ledger, { keyring: new Map(), requireSignature: false })).findings).toEqual([]);
+    });
+
+    it("latestEvents: each subject's newest event, most recently active first, a damaged one flagged", async () => {
+      const { ledger, raw } = await fresh();
+      const at = new Date().toISOString();
+      const ev = (subject: string, n: string): SubjectEventBody & { n: string } => ({ v: 1, kind: 'dispatch', id: newId(), at, subject, event: 'e', n });
+      await ledger.appendEvent(ev('d1', 'one'));
+      await ledger.appendEvent(ev('d2', 'two-a'));
+      await ledger.appendEvent(ev('d1', 'one-b'));
+      const newest = await ledger.appendEvent(ev('d2', 'two-b'));
+      await ledger.appendEvent({ ...ev('c1', 'a card'), kind: 'card' });
+      const read = async () => (await ledger.latestEvents<SubjectEventBody & { n: string }>('dispatch', 10)).map((e) => [e.body.subject, e.body.n, e.intact]);
+      expect(await read()).toEqual([['d2', 'two-b', true], ['d1', 'one-b', true]]);
+      expect((await ledger.latestEvents('dispatch', 1)).map((e) => e.body.subject)).toEqual(['d2']);
+      await raw(`UPDATE chain SET body = replace(body, 'two-b', 'forged') WHERE seq = ${newest.seq}`);
+      expect((await ledger.latestEvents('dispatch', 10)).map((e) => [e.body.subject, e.intact])).toEqual([['d2', false], ['d1', true]]);
+    });
+
     it('concurrent appenders on separate connections lose nothing and never fork the chain', async () => {
       const { ledger, another } = await fresh();
       const writers = [ledger, await another(), await another()];

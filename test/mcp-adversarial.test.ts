@@ -24,6 +24,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   vouch_status: { check_ids: ['tests'] },
   vouch_verify: { check_ids: ['tests'] },
   vouch_receipt: { receipt_id: A_RECEIPT_ID },
+  vouch_dispatch_report: { dispatch_id: A_RECEIPT_ID, claim: { summary: 'done', deliverables: [] } },
 };
 
 /** What an agent might try to slip in beside the ids. */

@@ -28,12 +28,13 @@ describe('vouch mcp: tools and their schemas', () => {
   it('lists exactly its tools, each taking ids only, with unknown keys refused and an output schema', async () => {
     const mcp = await McpSession.connect(await workspace());
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['vouch_checks', 'vouch_status', 'vouch_verify', 'vouch_receipt', 'vouch_card_show', 'vouch_card_verify', 'vouch_card_complete']);
+    expect(tools.map((t) => t.name)).toEqual(['vouch_checks', 'vouch_status', 'vouch_verify', 'vouch_receipt', 'vouch_dispatch_report', 'vouch_card_show', 'vouch_card_verify', 'vouch_card_complete']);
     const allowedArguments: Record<string, string[]> = {
       vouch_checks: [],
       vouch_status: ['check_ids'],
       vouch_verify: ['check_ids'],
       vouch_receipt: ['receipt_id'],
+      vouch_dispatch_report: ['dispatch_id', 'claim'],
       vouch_card_show: ['card_id'],
       vouch_card_verify: ['card_id'],
       vouch_card_complete: ['card_id'],

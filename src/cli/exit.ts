@@ -7,9 +7,10 @@ import { unreachable } from '../core/unreachable.js';
  * 2: usage, spec or ledger problem. 3: vouch refused to edit a config file
  * (nothing was written). 4: a task card's contract refused the act (closing
  * without a fresh PASS, a role that may not, a spent budget...). 70: a bug
- * in vouch.
+ * in vouch. A dispatch transition its state does not allow also exits 4;
+ * 5: a dispatch's pinned spec changed (pin drift), so it was not graded.
  */
-export const EXIT = { ok: 0, notOk: 1, usage: 2, refused: 3, cardRefused: 4, internal: 70 } as const;
+export const EXIT = { ok: 0, notOk: 1, usage: 2, refused: 3, cardRefused: 4, illegalTransition: 4, pinDrift: 5, internal: 70 } as const;
 
 export function exitCodeFor(code: ProblemCode): number {
   switch (code) {
@@ -55,6 +56,15 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'card_decision_invalid':
     case 'card_not_done':
       return EXIT.cardRefused;
+    case 'dispatch_not_found':
+    case 'dispatch_damaged':
+    case 'grader_is_claimant':
+    case 'claim_invalid':
+      return EXIT.usage;
+    case 'illegal_transition':
+      return EXIT.illegalTransition;
+    case 'pin_drift':
+      return EXIT.pinDrift;
     default:
       return unreachable(code);
   }

@@ -43,3 +43,14 @@ export function err(cli: Cli, text: string): void {
 export function json(cli: Cli, value: unknown): void {
   cli.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
+
+/** All of a text stream (stdin for a hook's payload, `-` for a file argument). */
+export function readText(stream: Readable): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => (text += chunk));
+    stream.on('end', () => resolve(text));
+    stream.on('error', reject);
+  });
+}

@@ -84,7 +84,19 @@ export type ProblemCode =
   /** A decision that does not apply to this card as it is (nothing to revise, nothing to change). */
   | 'card_decision_invalid'
   /** audit: the card is not done, so there is nothing to re-check. */
-  | 'card_not_done';
+  | 'card_not_done'
+  /** No dispatch with that id (or unique prefix). */
+  | 'dispatch_not_found'
+  /** The dispatch's state does not allow that transition (grade before report, report after terminated...). */
+  | 'illegal_transition'
+  /** The dispatch's record cannot be believed (altered bytes, an impossible sequence): it is not graded. */
+  | 'dispatch_damaged'
+  /** vouch.yaml changed since the dispatch pinned it: grading is refused, not done against the new spec. */
+  | 'pin_drift'
+  /** The process asking to grade is the one that relayed the claim: nothing grades itself. */
+  | 'grader_is_claimant'
+  /** An agent's claim (the report JSON) is not valid. */
+  | 'claim_invalid';
 
 export interface Problem {
   readonly code: ProblemCode;

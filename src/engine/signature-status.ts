@@ -1,15 +1,20 @@
 import { canonicalize } from '../core/jcs.js';
 import type { Reason } from '../core/status.js';
 import type { Keyring } from '../crypto/keyring.js';
-import type { StoredReceipt } from '../receipt/receipt.js';
 
 export interface SignatureProblem {
   readonly reason: Extract<Reason, 'signature_missing' | 'signature_invalid' | 'signature_untrusted'>;
   readonly detail: string;
 }
 
-/** Judges a receipt's signature; undefined when it may count (validly signed, or unsigned where that is allowed). */
-export type SignatureJudge = (receipt: StoredReceipt) => Promise<SignatureProblem | undefined>;
+/** A signed chain entry as read back: its parsed body (whose canonical form was signed) and its stored signature. */
+export interface SignedEntry {
+  readonly body: unknown;
+  readonly signature: string | null;
+}
+
+/** Judges an entry's signature (a receipt's, a dispatch transition's); undefined when it may count (validly signed, or unsigned where that is allowed). */
+export type SignatureJudge = (receipt: SignedEntry) => Promise<SignatureProblem | undefined>;
 
 /**
  * A receipt signed by a key this machine does not trust, or with a

@@ -31,4 +31,12 @@ export interface StopRequest {
   readonly cwd: string;
   /** The client says it is already continuing because of an earlier block. Recorded; never lets a block go. */
   readonly stopHookActive: boolean;
+  /** The agent's last message (its claim that it is done); null when it said nothing. */
+  readonly claim: string | null;
+  /** SubagentStop: the subagent's type as the client names it. */
+  readonly agentType: string | null;
+  /** SubagentStop: the client's transcript of the subagent (its first entry is the spawn prompt). */
+  readonly transcriptPath: string | null;
+  /** Stop: subagents the client says are still running. */
+  readonly runningAgents: readonly string[];
 }

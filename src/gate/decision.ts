@@ -1,5 +1,7 @@
 import type { Reason, Status } from '../core/status.js';
-import type { OnStop } from '../spec/fields.js';
+import type { DispatchVerdict } from '../fleet/model.js';
+import type { DispatchState } from '../fleet/states.js';
+import type { OnStop, Tier } from '../spec/fields.js';
 
 /**
  * Why the gate answered as it did. Stable codes, recorded in the ledger and
@@ -16,6 +18,8 @@ export type GateReason =
   | 'no_blocking_checks'
   /** No vouch.yaml here and no vouch record of this session: nothing was promised. */
   | 'no_spec'
+  /** A subagent changed files no blocking check at its tier covers: no verdict; its dispatch stays reported and holds the session's Stop. */
+  | 'ungraded'
   // block
   /** Some relevant blocking check is not a fresh PASS. */
   | 'not_passing'
@@ -33,6 +37,12 @@ export type GateReason =
   | 'ledger_unusable'
   /** The hook itself failed; a stop is never let through on an error. */
   | 'hook_error'
+  /** A subagent stopped with no final message: it has not reported, and silence is not a claim. */
+  | 'no_report'
+  /** vouch.yaml changed since the subagent's dispatch pinned it: not graded against a spec it could have edited. */
+  | 'pin_drift'
+  /** A dispatch this session ordered is half-closed: reported, graded or contradicted, and never terminated. */
+  | 'dispatches_unsettled'
   // escaped
   /** Blocked max_blocks times in a row with no file change: let through, recorded as unverified. */
   | 'max_blocks';
@@ -52,6 +62,18 @@ export interface GateFinding {
   readonly budgetExhausted: boolean;
 }
 
+/** A dispatch the session ordered that is not terminated, as a stop sees it. */
+export interface DispatchNote {
+  readonly id: string;
+  readonly state: DispatchState | 'damaged';
+  readonly verdict: DispatchVerdict;
+  readonly tier: Tier | null;
+  /** Its prompt's first line, or what ran it. */
+  readonly label: string;
+  /** Still running (not reported yet, or its client says its agent runs): listed, never blocking. */
+  readonly running: boolean;
+}
+
 export interface GateDecision {
   readonly kind: 'allow' | 'block' | 'escaped';
   readonly reason: GateReason;
@@ -68,4 +90,8 @@ export interface GateDecision {
   readonly detail: string | null;
   /** Id of the ledger entry recording this decision; null when none was written. */
   readonly entry: string | null;
+  /** Stop: the dispatches the session ordered that are not terminated. */
+  readonly dispatches: readonly DispatchNote[];
+  /** SubagentStop: the subagent's own dispatch. */
+  readonly dispatch: DispatchNote | null;
 }

@@ -70,6 +70,12 @@ export interface GateBody {
   readonly blocks: number;
   /** What the client said: it is already continuing because of an earlier block. */
   readonly stop_hook_active: boolean;
+  /**
+   * Stop: the session's dispatches that were not terminated; SubagentStop:
+   * the subagent's own dispatch. Absent from entries recorded before
+   * dispatches existed.
+   */
+  readonly dispatches?: readonly { readonly id: string; readonly state: string; readonly running: boolean }[];
 }
 
 export type SessionEntryBody = TrailBody | GateBody;

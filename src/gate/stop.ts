@@ -1,32 +1,20 @@
-import { digestJson, sha256, type Sha256 } from '../core/digest.js';
+import { digestJson } from '../core/digest.js';
 import { newId } from '../core/ids.js';
-import type { EngineContext } from '../engine/context.js';
-import { checkStatuses, type CheckStatus } from '../engine/status.js';
-import { LedgerError, type AppendOptions, type Ledger } from '../ledger/ledger.js';
-import type { StoredReceipt } from '../receipt/receipt.js';
+import { entrySigner } from '../crypto/entry-signer.js';
+import type { Dispatch } from '../fleet/model.js';
+import { LedgerError, type AppendOptions } from '../ledger/ledger.js';
 import { loadSpec } from '../spec/load.js';
-import type { CheckDef, Spec } from '../spec/model.js';
+import type { Spec } from '../spec/model.js';
 import { DEFAULT_GATE } from '../spec/model.js';
 import { trustState } from '../trust/trust.js';
 import type { Workspace } from '../workspace/find.js';
 import type { GateContext, StopRequest } from './context.js';
-import type { GateDecision, GateFinding, GateReason } from './decision.js';
+import type { DispatchNote, GateDecision, GateReason } from './decision.js';
 import type { GateBody } from './entries.js';
-import { excerptOf } from './excerpt.js';
+import { gradeAtTier, specLevel, type Verdict } from './grade.js';
 import { SessionHistory } from './history.js';
 import { locateForHook } from './locate.js';
-import { candidatesAt, isAffected, tierOf, treeDigest } from './relevance.js';
-import { runWithinBudget } from './run-within-budget.js';
-
-/** What a stop is answered with before the escape rule and the record are applied. */
-interface Verdict {
-  readonly kind: 'allow' | 'block';
-  readonly reason: GateReason;
-  readonly findings: readonly GateFinding[];
-  readonly detail: string | null;
-  /** What the files looked like: equal trees mean nothing changed between two blocks. */
-  readonly tree: Sha256 | null;
-}
+import { tierOf } from './relevance.js';
 
 /**
  * The gate: may this agent stop? Allowed only when every blocking check
@@ -38,177 +26,123 @@ interface Verdict {
  * gated, invalid or not allowed blocks. Every decision in a workspace is
  * recorded in its ledger; after max_blocks blocks in a row with no file
  * change the stop is let through and recorded as escaped (unverified).
+ *
+ * A subagent's stop is also its dispatch's report and grade (fleet/
+ * subagent.ts); the session's own stop is also held while a dispatch it
+ * ordered is half-closed (fleet/sweep.ts).
  */
 export async function decideStop(request: StopRequest, ctx: GateContext): Promise<GateDecision> {
   const place = locateForHook(request.cwd);
   if (place.kind === 'none') return unrecorded('allow', 'no_spec', null, 'no vouch.yaml in this directory or any parent');
   const { workspace } = place;
+  const loaded = place.kind === 'spec' ? loadSpec(workspace.specPath) : null;
+  const specNow = loaded?.ok ? loaded.value : null;
 
   let history: SessionHistory;
+  let dispatch: Dispatch | null = null;
   try {
     history = await readHistory(ctx, workspace, request.session);
+    // A subagent is on the ledger before anything is judged: one that stops
+    // with no SubagentStart record is put there now, so none is lost.
+    // (Where the spec is gone and vouch never gated this session, nothing was promised: none is created.)
+    if (request.event === 'SubagentStop' && request.agentId !== null) {
+      dispatch = await dispatchAtStop(request, ctx, workspace, specNow, place.kind === 'spec' || history.promised);
+    }
   } catch (error) {
     if (error instanceof LedgerError) return unrecorded('block', 'ledger_unusable', workspace.root, `${error.path}: ${error.message}`);
     throw error;
   }
+  const own: Dispatched = { open: [], own: dispatch ? note(dispatch) : null };
 
-  if (place.kind === 'ledger_only') {
-    if (!history.promised) return unrecorded('allow', 'no_spec', workspace.root, 'no vouch.yaml, and vouch has no record of this session');
-    return settle(request, ctx, workspace, history, null, specLevel('spec_missing', `${workspace.specPath} was removed after vouch began gating this session`));
+  if (place.kind === 'ledger_only' || loaded === null) {
+    if (!history.promised && !dispatch) return unrecorded('allow', 'no_spec', workspace.root, 'no vouch.yaml, and vouch has no record of this session');
+    return settle(request, ctx, workspace, history, null, specLevel('spec_missing', `${workspace.specPath} was removed after vouch began gating this session`), own);
   }
-
-  const loaded = loadSpec(workspace.specPath);
   if (!loaded.ok) {
     const first = loaded.error.more?.[0];
     const detail = `${loaded.error.message}${first ? `; ${first.where ?? ''}: ${first.message}` : ''}`;
-    return settle(request, ctx, workspace, history, null, specLevel('spec_invalid', detail));
+    return settle(request, ctx, workspace, history, null, specLevel('spec_invalid', detail), own);
   }
   const spec = loaded.value;
   const trust = trustState(ctx.home, workspace.root, spec.sha256);
-  if (!trust.ok) return settle(request, ctx, workspace, history, spec, specLevel('trust_unreadable', trust.error.message, spec.sha256));
+  if (!trust.ok) return settle(request, ctx, workspace, history, spec, specLevel('trust_unreadable', trust.error.message, spec.sha256), own);
   if (trust.value.kind !== 'allowed') {
     const why = trust.value.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace';
-    return settle(request, ctx, workspace, history, spec, specLevel('spec_not_allowed', why, spec.sha256));
+    return settle(request, ctx, workspace, history, spec, specLevel('spec_not_allowed', why, spec.sha256), own);
   }
-  return settle(request, ctx, workspace, history, spec, await gradeChecks(request, ctx, workspace, spec, history));
-}
 
-async function gradeChecks(request: StopRequest, ctx: GateContext, workspace: Workspace, spec: Spec, history: SessionHistory): Promise<Verdict> {
-  if (!spec.checks.some((check) => check.block)) {
-    return { kind: 'allow', reason: 'no_blocking_checks', findings: [], detail: 'every check in vouch.yaml is advisory', tree: null };
+  if (dispatch) {
+    const { judgeSubagentStop } = await import('../fleet/subagent.js');
+    const judged = await judgeSubagentStop({ request, ctx, workspace, spec, history, dispatch, sign: await signerFor(ctx, workspace, spec) });
+    return settle(request, ctx, workspace, history, spec, judged.verdict, { open: [], own: note(judged.dispatch) });
   }
   const subagent = request.event === 'SubagentStop';
   const agent = subagent ? request.agentId : null;
-  const changes = { touched: history.touched(agent), opaque: history.wroteOpaquely(agent), ownWritesOnly: subagent };
-  const candidates = candidatesAt(spec.checks, tierOf(request.event));
-  if (candidates.length === 0) {
-    const changed = changes.touched.size > 0 || changes.opaque;
-    return changed
-      ? { kind: 'block', reason: 'tier_uncovered', findings: [], detail: `no blocking check applies at tier ${tierOf(request.event)}`, tree: null }
-      : { kind: 'allow', reason: 'nothing_relevant', findings: [], detail: null, tree: null };
-  }
-
-  const engine: EngineContext = {
-    workspace,
-    spec,
-    home: ctx.home,
+  const verdict = await gradeAtTier(ctx, workspace, spec, {
+    tier: tierOf(request.event),
+    changes: { touched: history.touched(agent), opaque: history.wroteOpaquely(agent), ownWritesOnly: subagent },
+    scope: scopeOf(request),
+    history,
+    policy: spec.gate,
     actor: 'hook',
-    env: ctx.env,
-    ...(ctx.now && { now: ctx.now }),
-    ...(ctx.hashWorker && { hashWorker: ctx.hashWorker }),
-  };
-  const result = await checkStatuses(engine, candidates, { openLedger: () => ctx.openLedgerForRead(workspace), everyFingerprint: true });
-  if (result.kind === 'trust_error') return specLevel('trust_unreadable', result.problem.message, spec.sha256);
-  const statuses = spec.gate.requireRemote ? result.statuses.map((status) => onlyRemote(status, spec)) : result.statuses;
-  const tree = treeDigest(candidates, statuses);
-  const affected = candidates.flatMap((check, i) => (isAffected(check, statuses[i]!, changes) ? [{ check, status: statuses[i]! }] : []));
-  const owing = affected.filter((entry) => entry.status.status !== 'PASS');
-  if (affected.length === 0) return { kind: 'allow', reason: 'nothing_relevant', findings: [], detail: null, tree };
-  if (owing.length === 0) return { kind: 'allow', reason: 'all_pass', findings: affected.map((a) => finding(a.status, undefined)), detail: null, tree };
-
-  // Blocked this often with these very files: stop here, and let settle() decide the escape.
-  // With require_remote a local run could never satisfy the gate, so none is started.
-  if (history.consecutiveBlocks(scopeOf(request), tree) >= spec.gate.maxBlocks || spec.gate.onStop === 'require' || spec.gate.requireRemote) {
-    return { kind: 'block', reason: 'not_passing', findings: await quote(ctx, workspace, owing), detail: null, tree };
-  }
-  return verifyOwing(ctx, engine, workspace, spec, affected, owing, tree);
-}
-
-/**
- * gate.require_remote: a PASS counts only when it is a remote receipt whose
- * verifier signature status checked under the verifier_key pinned in the
- * spec. A key in VOUCH_HOME/keys is not enough here: the local signing key
- * lives there too, and the agent can read it.
- */
-function onlyRemote(status: CheckStatus, spec: Spec): CheckStatus {
-  if (status.status !== 'PASS') return status;
-  const pinned = spec.verifierKey === null ? undefined : sha256(Buffer.from(spec.verifierKey, 'hex'));
-  if (status.verifier !== undefined && status.verifier === pinned) return status;
-  const { fresh: _fresh, ...rest } = status;
-  return {
-    ...rest,
-    status: 'UNKNOWN',
-    reason: 'remote_required',
-    detail: status.verifier === undefined ? 'the latest PASS was recorded locally; gate.require_remote needs one from the pinned verifier' : `the latest PASS is from verifier ${status.verifier.slice(0, 16)}, not the verifier_key pinned in vouch.yaml`,
-  };
-}
-
-/** gate.on_stop: verify. Runs the owing checks that have no fresh receipt, then judges again. */
-async function verifyOwing(
-  ctx: GateContext,
-  engine: EngineContext,
-  workspace: Workspace,
-  spec: Spec,
-  affected: readonly { check: CheckDef; status: CheckStatus }[],
-  owing: readonly { check: CheckDef; status: CheckStatus }[],
-  tree: Sha256,
-): Promise<Verdict> {
-  const toRun = owing.filter((entry) => entry.status.fresh !== true).map((entry) => entry.check);
-  let ledger: Ledger | undefined;
-  const run = await runWithinBudget(
-    engine,
-    toRun,
-    spec.gate.budgetSeconds,
-    () => (ledger ??= ctx.openLedgerForWrite(workspace)),
-    ctx.signal,
-  ).finally(() => ledger?.close());
-  if (run.kind === 'not_allowed') return specLevel('spec_not_allowed', 'vouch.yaml stopped being allowed while the gate ran', spec.sha256);
-  if (run.kind === 'trust_error') return specLevel('trust_unreadable', run.problem.message, spec.sha256);
-
-  const quoted = await quote(ctx, workspace, owing.filter((entry) => entry.status.fresh === true));
-  const findings = affected.map(({ check, status }): GateFinding => {
-    const receipt = run.receipts.get(check.id);
-    if (receipt) return { ...fromReceipt(receipt), budgetExhausted: run.exhausted && receipt.body.reason === 'interrupted' };
-    if (toRun.includes(check)) return { ...finding(status, undefined), budgetExhausted: run.exhausted };
-    return quoted.find((q) => q.id === check.id) ?? finding(status, undefined);
   });
-  const passing = findings.every((f) => f.status === 'PASS');
-  return { kind: passing ? 'allow' : 'block', reason: passing ? 'all_pass' : 'not_passing', findings, detail: null, tree };
+  if (subagent) return settle(request, ctx, workspace, history, spec, verdict, NONE);
+  const open = await sessionDispatches(ctx, workspace, request, spec);
+  return settle(request, ctx, workspace, history, spec, holdOnUnsettled(verdict, open), { open, own: null });
 }
 
-/** Findings for checks whose failing receipt is still fresh: quote the receipt's output. */
-async function quote(ctx: GateContext, workspace: Workspace, owing: readonly { status: CheckStatus }[]): Promise<GateFinding[]> {
-  const ids = owing.filter((entry) => entry.status.receipt !== null).map((entry) => entry.status.id);
-  const ledger = ids.length > 0 ? ctx.openLedgerForRead(workspace) : undefined;
+/** A stop's dispatches: those the session ordered (Stop), or the subagent's own (SubagentStop). */
+interface Dispatched {
+  readonly open: readonly DispatchNote[];
+  readonly own: DispatchNote | null;
+}
+
+const NONE: Dispatched = { open: [], own: null };
+
+/** The session may not stop while a dispatch it ordered is half-closed; running ones are only listed. */
+function holdOnUnsettled(verdict: Verdict, open: readonly DispatchNote[]): Verdict {
+  const unsettled = open.filter((d) => !d.running);
+  if (verdict.kind === 'block' || unsettled.length === 0) return verdict;
+  const ids = unsettled.map((d) => `${d.id} ${d.state}`).join(', ');
+  return { kind: 'block', reason: 'dispatches_unsettled', findings: [], detail: ids, tree: digestJson({ verdict: verdict.tree, unsettled: unsettled.map((d) => [d.id, d.state]) }) };
+}
+
+async function dispatchAtStop(request: StopRequest, ctx: GateContext, workspace: Workspace, spec: Spec | null, create: boolean): Promise<Dispatch | null> {
+  const { openDispatchOf, putSubagentOnRecord } = await import('../fleet/subagent.js');
+  const { Dispatches } = await import('../fleet/store.js');
+  const ledger = create ? ctx.openLedgerForWrite(workspace) : ctx.openLedgerForRead(workspace);
+  if (!ledger) return null;
   try {
-    const latest = ledger ? await ledger.latestReceipts(ids) : new Map<string, StoredReceipt>();
-    return owing.map(({ status }) => finding(status, latest.get(status.id)));
+    const trust = { home: ctx.home, requireSignature: spec?.requireSignature ?? false, ...(ctx.now && { now: ctx.now }) };
+    if (!create) return (await openDispatchOf(new Dispatches(ledger, trust), request.session, request.agentId!)) ?? null;
+    const agent = { client: request.client, session: request.session, agentId: request.agentId!, agentType: request.agentType };
+    const why = 'no SubagentStart was recorded for this subagent: put on the ledger at its stop (its spec pin is the spec at its stop)';
+    return await putSubagentOnRecord(ledger, workspace, spec, agent, why, await signerFor(ctx, workspace, spec), trust);
   } finally {
-    await ledger?.close();
+    await ledger.close();
   }
 }
 
-function finding(status: CheckStatus, receipt: StoredReceipt | undefined): GateFinding {
-  const quoteIt = status.fresh === true && receipt?.intact === true && status.status !== 'PASS';
-  return {
-    id: status.id,
-    status: status.status,
-    reason: status.reason,
-    detail: status.detail,
-    receipt: status.receipt,
-    excerpt: quoteIt ? excerptOf(receipt.body) : null,
-    ranNow: false,
-    budgetExhausted: false,
-  };
+async function sessionDispatches(ctx: GateContext, workspace: Workspace, request: StopRequest, spec: Spec): Promise<DispatchNote[]> {
+  const ledger = ctx.openLedgerForRead(workspace);
+  if (!ledger) return [];
+  try {
+    const { openDispatches } = await import('../fleet/sweep.js');
+    return await openDispatches(ledger, request.session, new Set(request.runningAgents), { home: ctx.home, requireSignature: spec.requireSignature });
+  } finally {
+    await ledger.close();
+  }
 }
 
-function fromReceipt(receipt: StoredReceipt): GateFinding {
-  const body = receipt.body;
+function note(dispatch: Dispatch): DispatchNote {
   return {
-    id: body.check_id,
-    status: body.verdict,
-    reason: body.reason,
-    detail: body.detail,
-    receipt: body.id,
-    excerpt: body.verdict === 'PASS' ? null : excerptOf(body),
-    ranNow: true,
-    budgetExhausted: false,
+    id: dispatch.id,
+    state: dispatch.state,
+    verdict: dispatch.verdict,
+    tier: dispatch.order?.tier ?? null,
+    label: dispatch.order?.agent ? `${dispatch.order.agent.type ?? 'subagent'} ${dispatch.order.agent.id}` : dispatch.id,
+    running: dispatch.state === 'dispatched',
   };
-}
-
-/** A block about the spec itself; its tree is the spec's state, so repeated identical blocks can escape. */
-function specLevel(reason: GateReason, detail: string, specSha: Sha256 | null = null): Verdict {
-  return { kind: 'block', reason, findings: [], detail, tree: digestJson({ reason, spec: specSha }) };
 }
 
 function scopeOf(request: StopRequest) {
@@ -238,7 +172,9 @@ async function settle(
   history: SessionHistory,
   spec: Spec | null,
   verdict: Verdict,
+  dispatched: Dispatched,
 ): Promise<GateDecision> {
+  const recorded = dispatched.own ? [dispatched.own] : dispatched.open;
   const policy = spec?.gate ?? DEFAULT_GATE;
   const prior = verdict.kind === 'block' ? history.consecutiveBlocks(scopeOf(request), verdict.tree) : 0;
   const kind = verdict.kind === 'block' && prior >= policy.maxBlocks ? 'escaped' : verdict.kind;
@@ -261,6 +197,7 @@ async function settle(
     tree: verdict.tree,
     blocks,
     stop_hook_active: request.stopHookActive,
+    ...(recorded.length > 0 && { dispatches: recorded.map((d) => ({ id: d.id, state: d.state, running: d.running })) }),
   };
   const decision: GateDecision = {
     kind,
@@ -273,11 +210,13 @@ async function settle(
     maxBlocks: policy.maxBlocks,
     detail: kind === 'escaped' ? `the last block was: ${verdict.reason}${verdict.detail ? ` (${verdict.detail})` : ''}` : verdict.detail,
     entry: body.id,
+    dispatches: dispatched.open,
+    dispatch: dispatched.own,
   };
   try {
     const ledger = ctx.openLedgerForWrite(workspace);
     try {
-      await ledger.appendSessionEntry(body, await gateSigner(ctx, workspace, spec));
+      await ledger.appendSessionEntry(body, await signerFor(ctx, workspace, spec));
     } finally {
       await ledger.close();
     }
@@ -289,20 +228,16 @@ async function settle(
 }
 
 function unrecorded(kind: 'allow' | 'block', reason: GateReason, workspace: string | null, detail: string): GateDecision {
-  return { kind, reason, workspace, findings: [], onStop: null, budgetSeconds: null, blocks: 0, maxBlocks: null, detail, entry: null };
+  return { kind, reason, workspace, findings: [], onStop: null, budgetSeconds: null, blocks: 0, maxBlocks: null, detail, entry: null, dispatches: [], dispatch: null };
 }
 
 /**
- * A gate decision is signed like a receipt when the workspace signs, so a
- * forged "allow" is as detectable as a forged PASS. When the key cannot be
- * used, the decision is still recorded (unsigned, which audit reports): the
- * verify that the stop ran has already refused to run for the same reason.
+ * Gate decisions and dispatch transitions are signed like receipts when the
+ * workspace signs. When the key cannot be used they are still recorded
+ * (unsigned, which audit reports): a verify the stop ran has already
+ * refused to run for the same reason.
  */
-async function gateSigner(ctx: GateContext, workspace: Workspace, spec: Spec | null): Promise<AppendOptions> {
-  if (!spec) return {};
-  const { signingKeyFor } = await import('../crypto/select.js');
-  const key = signingKeyFor(ctx.home, ctx.env, spec, workspace.root);
-  if (!key.ok || !key.value) return {};
-  const { signerFor } = await import('../crypto/signature.js');
-  return { sign: signerFor(key.value) };
+async function signerFor(ctx: GateContext, workspace: Workspace, spec: Spec | null): Promise<AppendOptions> {
+  const signer = await entrySigner(ctx.home, ctx.env, spec, workspace.root);
+  return signer.ok ? signer.value : {};
 }

@@ -48,6 +48,8 @@ export async function runHook(protocol: ClientProtocol, eventArg: string | undef
           maxBlocks: null,
           detail: short,
           entry: null,
+          dispatches: [],
+          dispatch: null,
         };
         return protocol.blockStop(renderBlockReason(decision, ctx.self), `vouch: hook error (the stop is blocked): ${message}`);
       }
@@ -69,7 +71,18 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
     case 'SubagentStop': {
       const [{ decideStop }, { renderBlockReason, renderGateNotice }] = await Promise.all([import('../gate/stop.js'), import('../render/gate.js')]);
       const decision = await decideStop(
-        { client: protocol.client, event, session, agentId: payload.agentId, cwd, stopHookActive: payload.stopHookActive },
+        {
+          client: protocol.client,
+          event,
+          session,
+          agentId: payload.agentId,
+          cwd,
+          stopHookActive: payload.stopHookActive,
+          claim: payload.lastMessage,
+          agentType: payload.agentType,
+          transcriptPath: payload.agentTranscriptPath,
+          runningAgents: payload.runningAgents,
+        },
         ctx,
       );
       const notice = renderGateNotice(decision);
@@ -81,28 +94,38 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
       const [{ guardCall }, { guardRole }] = await Promise.all([import('./guard-call.js'), import('../gate/guard-role.js')]);
       return guardCall(protocol, use, cwd, ctx, guardRole(payload.agentType, ctx.env));
     }
-    case 'PostToolUse':
     case 'SubagentStart': {
-      const { recordTrail } = await import('../gate/trail.js');
-      const use = event === 'PostToolUse' ? protocol.toolUse(payload.toolName, payload.toolInput) : null;
-      await recordTrail(
-        {
-          client: protocol.client,
-          event,
-          session,
-          agentId: payload.agentId,
-          cwd,
-          use,
-          toolUseId: payload.toolUseId,
-          input: payload.toolInput,
-          response: payload.toolResponse,
-          durationMs: payload.durationMs,
-        },
-        ctx,
-      );
-      return protocol.pass(null);
+      // Before it does any work, the subagent goes on the ledger as a dispatch.
+      const { recordSubagentStart } = await import('./subagent-start.js');
+      const notice = payload.agentId === null ? null : await recordSubagentStart(protocol.client, { session, agentId: payload.agentId, agentType: payload.agentType, cwd }, ctx);
+      await recordToolReport(protocol, event, session, cwd, payload, ctx);
+      return protocol.pass(notice);
     }
+    case 'PostToolUse':
+      await recordToolReport(protocol, event, session, cwd, payload, ctx);
+      return protocol.pass(null);
     default:
       return protocol.pass(null);
   }
+}
+
+/** The session's own (untrusted) trail: a finished tool call, or a subagent start. */
+async function recordToolReport(protocol: ClientProtocol, event: string, session: string, cwd: string, payload: HookPayload, ctx: HookContext): Promise<void> {
+  const { recordTrail } = await import('../gate/trail.js');
+  const use = event === 'PostToolUse' ? protocol.toolUse(payload.toolName, payload.toolInput) : null;
+  await recordTrail(
+    {
+      client: protocol.client,
+      event,
+      session,
+      agentId: payload.agentId,
+      cwd,
+      use,
+      toolUseId: payload.toolUseId,
+      input: payload.toolInput,
+      response: payload.toolResponse,
+      durationMs: payload.durationMs,
+    },
+    ctx,
+  );
 }

@@ -17,6 +17,12 @@ export interface HookPayload {
   readonly toolResponse: unknown;
   readonly toolUseId: string | null;
   readonly durationMs: number | null;
+  /** last_assistant_message (Stop, SubagentStop): what the agent said last, its claim; null when absent or empty. */
+  readonly lastMessage: string | null;
+  /** agent_transcript_path (SubagentStop): the client's transcript of the subagent. */
+  readonly agentTranscriptPath: string | null;
+  /** background_tasks (Stop): ids of the subagents the client says are still running. */
+  readonly runningAgents: readonly string[];
 }
 
 export type PayloadResult = { readonly ok: true; readonly payload: HookPayload } | { readonly ok: false; readonly why: string };
@@ -48,6 +54,18 @@ export function parsePayload(text: string): PayloadResult {
       toolResponse: record.tool_response,
       toolUseId: text_('tool_use_id'),
       durationMs: typeof duration === 'number' && Number.isFinite(duration) ? duration : null,
+      lastMessage: text_('last_assistant_message'),
+      agentTranscriptPath: text_('agent_transcript_path'),
+      runningAgents: runningSubagents(record.background_tasks),
     },
   };
+}
+
+/** Claude Code lists background work in `background_tasks`: [{id, type: "subagent", status: "running", ...}]. */
+function runningSubagents(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((task: unknown) => {
+    const t = task as Record<string, unknown> | null;
+    return t && typeof t === 'object' && t.type === 'subagent' && t.status === 'running' && typeof t.id === 'string' ? [t.id] : [];
+  });
 }

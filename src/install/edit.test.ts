@@ -92,7 +92,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     mkdirSync(join(root, 'proj'));
     const intent = claudeCodeIntent(path, self);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written', backup: null });
-    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).hooks)).toEqual(['Stop', 'SubagentStop', 'PreToolUse', 'PostToolUse']);
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).hooks)).toEqual(['Stop', 'SubagentStart', 'SubagentStop', 'PreToolUse', 'PostToolUse']);
     uninstallEdit(intent, { home });
     expect(existsSync(path)).toBe(false);
     expect(existsSync(join(root, 'proj', '.claude'))).toBe(false);

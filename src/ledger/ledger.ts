@@ -16,6 +16,17 @@ export interface AppendOptions {
   readonly sign?: Signer;
 }
 
+/**
+ * Options of an event append. `after` makes it a compare-and-append: the
+ * event is written only when the subject's newest event (of this kind) is
+ * the one named, or, for null, when the subject has no event yet. The
+ * check and the write are one transaction, so two writers that read the
+ * same state cannot both extend it; the loser gets an EventConflict.
+ */
+export interface AppendEventOptions extends AppendOptions {
+  readonly after?: string | null;
+}
+
 export interface ReceiptQuery {
   readonly checkId?: string;
   /** Only receipts that finished at or after this time. */
@@ -100,12 +111,22 @@ export interface Ledger {
   sessionEntries(session: string): Promise<StoredSessionEntry[]>;
   /** Ids of the sessions with entries, most recently active first. */
   recentSessions(limit: number): Promise<string[]>;
-  /** Appends an event about a card or a dispatch to the chain (see events.ts). */
-  appendEvent<T extends SubjectEventBody>(draft: T, options?: AppendOptions): Promise<StoredEvent<T>>;
+  /**
+   * Appends an event about a card or a dispatch to the chain (see events.ts).
+   * With `after`, only when the subject's newest event is still that one;
+   * otherwise rejects with EventConflict and writes nothing.
+   */
+  appendEvent<T extends SubjectEventBody>(draft: T, options?: AppendEventOptions): Promise<StoredEvent<T>>;
   /** Every event of one subject, oldest first. Damaged ones are returned with intact: false. */
   events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]>;
   /** Ids of the subjects of a kind with events, most recently active first. */
   subjects(kind: SubjectKind, limit: number): Promise<string[]>;
+  /**
+   * The newest event of each subject of a kind, most recently active first
+   * (the order of `subjects`): what state each is in, without reading every
+   * event. Damaged ones are returned with intact: false.
+   */
+  latestEvents<T extends SubjectEventBody>(kind: T['kind'], limit: number): Promise<StoredEvent<T>[]>;
   stats(): Promise<LedgerStats>;
   /**
    * Every chain entry and every pruned trace, in seq order (a live entry
@@ -137,5 +158,21 @@ export class LedgerError extends Error {
   ) {
     super(message, options);
     this.name = 'LedgerError';
+  }
+}
+
+/**
+ * A compare-and-append lost: the subject's newest event is no longer the one
+ * the writer based its event on (another process appended first). Nothing
+ * was written; the caller reads the subject again and decides anew.
+ */
+export class EventConflict extends Error {
+  constructor(
+    readonly subject: string,
+    /** The id of the subject's newest event now; null when it has none. */
+    readonly latest: string | null,
+  ) {
+    super(`another event about ${subject} was appended first`);
+    this.name = 'EventConflict';
   }
 }

@@ -1,9 +1,10 @@
 import { shellLine } from '../core/quote.js';
 import { unreachable } from '../core/unreachable.js';
-import type { GateDecision, GateFinding, GateReason } from '../gate/decision.js';
+import type { DispatchNote, GateDecision, GateFinding, GateReason } from '../gate/decision.js';
 import type { GuardAnswer } from '../gate/guard.js';
 import type { ProtectionRule } from '../gate/protected.js';
 import { explainReason } from './reasons.js';
+import { visible } from './visible.js';
 
 /** How the agent can run vouch itself: the argv prefix of the hook's own command (node + entry). */
 export interface Invocation {
@@ -19,12 +20,32 @@ const DO_NOT_WEAKEN =
  * so a new gate reason does not compile until it has words.
  */
 export function renderBlockReason(decision: GateDecision, self: Invocation): string {
+  const text = blockText(decision, self);
+  const more = dispatchLines(decision, self, decision.reason === 'dispatches_unsettled');
+  return more.length > 0 ? `${text}\n${more.join('\n')}` : text;
+}
+
+function blockText(decision: GateDecision, self: Invocation): string {
   const ws = decision.workspace ?? '.';
   const lead = 'vouch blocked this stop:';
   const reason: GateReason = decision.reason;
+  const own = decision.dispatch?.id ?? '(none)';
   switch (reason) {
     case 'not_passing':
       return notPassing(decision, self);
+    case 'no_report':
+      return (
+        `${lead} you stopped with no final message, so you have not reported (dispatch ${own}); silence is not a claim. ` +
+        'End with your report: what you did and how you know it, in words, or as JSON {"summary": "...", "deliverables": [{"what": "...", "evidence": "executed|observed|believed", "how": "..."}]}. ' +
+        'vouch then grades it with the checks in vouch.yaml; your report is your claim, not evidence.'
+      );
+    case 'pin_drift':
+      return (
+        `${lead} vouch.yaml changed while you worked (${decision.detail ?? ''}), so your work is not graded against a spec that could have been edited along the way. ` +
+        `A person must decide: close this dispatch (\`${shellLine([...self.argv, '-C', ws, 'dispatch', 'close', own, '--reason', 'spec changed mid-flight'])}\`) and dispatch the work again under the current spec. ${DO_NOT_WEAKEN}`
+      );
+    case 'dispatches_unsettled':
+      return `${lead} dispatches this session ordered are half-closed: reported, graded or contradicted, and never terminated. Work that is never closed out goes missing.`;
     case 'spec_missing':
       return `${lead} vouch.yaml is gone from ${ws}, but vouch was already gating this session; a removed spec does not turn into a pass. Ask a person to restore it (for example \`git checkout -- vouch.yaml\`); you may not write it.`;
     case 'spec_invalid':
@@ -43,6 +64,7 @@ export function renderBlockReason(decision: GateDecision, self: Invocation): str
     case 'nothing_relevant':
     case 'no_blocking_checks':
     case 'no_spec':
+    case 'ungraded':
     case 'max_blocks':
       return `vouch: ${reason}`;
     default:
@@ -95,8 +117,58 @@ function findingLines(finding: GateFinding): string[] {
   return lines;
 }
 
+/**
+ * The session's dispatches that are not terminated: the half-closed ones
+ * with what to do about each (they hold the stop), then the running ones
+ * (listed, never holding it).
+ */
+function dispatchLines(decision: GateDecision, self: Invocation, holding: boolean): string[] {
+  const ws = decision.workspace ?? '.';
+  const cli = (...args: string[]) => shellLine([...self.argv, '-C', ws, ...args]);
+  const unsettled = decision.dispatches.filter((d) => !d.running);
+  const running = decision.dispatches.filter((d) => d.running);
+  const lines: string[] = [];
+  if (unsettled.length > 0) {
+    lines.push(holding ? '' : '\nAlso half-closed (these hold the stop too):');
+    for (const d of unsettled) lines.push(`  ${noteHead(d)}`, `    ${nextStep(d, cli)}`);
+  }
+  if (running.length > 0) {
+    lines.push('', `Still running (listed, not holding the stop): ${running.map((d) => `${d.id} (${d.state}, ${d.label})`).join('; ')}`);
+  }
+  return lines;
+}
+
+function noteHead(d: DispatchNote): string {
+  return `dispatch ${d.id}: ${d.state} · verdict ${d.verdict}${d.tier ? ` · tier ${d.tier}` : ''} · ${d.label}`;
+}
+
+function nextStep(d: DispatchNote, cli: (...args: string[]) => string): string {
+  switch (d.state) {
+    case 'reported':
+      return d.verdict === 'ungraded'
+        ? `nothing graded its claim yet: grade it (${cli('dispatch', 'grade', d.id)}); if nothing at its tier can, check its work yourself and close it with your reason (${cli('dispatch', 'close', d.id, '--reason', '...')})`
+        : `grade it: ${cli('dispatch', 'grade', d.id)}`;
+    case 'verified':
+      return `its claim checked out; close it: ${cli('dispatch', 'close', d.id)}`;
+    case 'contradicted':
+      return `its claim did not check out and its agent is gone: fix the work (or dispatch it again), then close it with the reason (${cli('dispatch', 'close', d.id, '--reason', '...')})`;
+    case 'damaged':
+      return `its record cannot be believed (edited or missing entries): a person must look (${cli('fleet', '--json')}, ${cli('audit')}), then close it`;
+    case 'dispatched':
+    case 'terminated':
+      return 'nothing to do';
+  }
+}
+
 /** For people, on stderr: what the gate decided, loudly when a session escaped unverified. */
 export function renderGateNotice(decision: GateDecision): string | null {
+  const running = decision.dispatches.filter((d) => d.running && decision.kind !== 'block');
+  const listed = running.length > 0 ? `vouch: still running (not holding the stop): ${running.map((d) => `dispatch ${d.id} (${visible(d.label)})`).join(', ')}` : null;
+  const main = gateNotice(decision);
+  return main && listed ? `${main}\n${listed}` : (main ?? listed);
+}
+
+function gateNotice(decision: GateDecision): string | null {
   switch (decision.kind) {
     case 'escaped': {
       const owing = decision.findings.filter((f) => f.status !== 'PASS').map((f) => `${f.id} ${f.status} (${f.reason})`);
@@ -110,7 +182,9 @@ export function renderGateNotice(decision: GateDecision): string | null {
     case 'block':
       return `vouch: blocked the stop (${decision.reason})`;
     case 'allow':
-      return decision.reason === 'no_spec' ? `vouch: ${decision.detail ?? 'no vouch.yaml'}; nothing to gate` : null;
+      if (decision.reason === 'no_spec') return `vouch: ${decision.detail ?? 'no vouch.yaml'}; nothing to gate`;
+      if (decision.reason === 'ungraded') return `vouch: no verdict: ${decision.detail ?? ''} (the session's own stop is held until it is closed)`;
+      return null;
   }
 }
 

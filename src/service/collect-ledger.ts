@@ -53,6 +53,9 @@ export class CollectingLedger implements Ledger {
   subjects(): never {
     throw new Error('bug: a job ledger takes receipts only, and is never read');
   }
+  latestEvents(): never {
+    throw new Error('bug: a job ledger takes receipts only, and is never read');
+  }
   stats(): never {
     throw new Error('bug: a job ledger takes receipts only, and is never read');
   }

@@ -13,8 +13,8 @@ export interface MessagesRequest {
   stream?: boolean;
 }
 
-/** Decides the scripted answer to one agent request (one that offers tools). */
-export type Script = (request: MessagesRequest, index: number) => Block[];
+/** Decides the scripted answer to one agent request (one that offers tools); it may wait (to order concurrent agents). */
+export type Script = (request: MessagesRequest, index: number) => Block[] | Promise<Block[]>;
 
 /**
  * A local stand-in for the Anthropic Messages API: POST /v1/messages only,
@@ -46,27 +46,29 @@ export class MockAnthropic {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method !== 'POST' || path !== '/v1/messages') {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `mock: no ${req.method} ${path}` } }));
-        return;
+    req.on('end', () => void this.answer(req, res, body));
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'POST' || path !== '/v1/messages') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `mock: no ${req.method} ${path}` } }));
+      return;
+    }
+    const request = JSON.parse(body) as MessagesRequest;
+    let blocks: Block[];
+    if (request.tools && request.tools.length > 0) {
+      this.turns.push(request);
+      try {
+        blocks = await this.script(request, this.turns.length - 1);
+      } catch (error) {
+        blocks = [{ type: 'text', text: `mock script error: ${(error as Error).message}` }];
       }
-      const request = JSON.parse(body) as MessagesRequest;
-      let blocks: Block[];
-      if (request.tools && request.tools.length > 0) {
-        this.turns.push(request);
-        try {
-          blocks = this.script(request, this.turns.length - 1);
-        } catch (error) {
-          blocks = [{ type: 'text', text: `mock script error: ${(error as Error).message}` }];
-        }
-      } else {
-        blocks = [{ type: 'text', text: 'ok' }];
-      }
-      stream(res, request.model, blocks);
-    });
+    } else {
+      blocks = [{ type: 'text', text: 'ok' }];
+    }
+    stream(res, request.model, blocks);
   }
 }
 

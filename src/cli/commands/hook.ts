@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { fail } from '../../core/problem.js';
 import type { HookContext } from '../../hooks/handle.js';
 import type { ClientProtocol } from '../../hooks/protocol.js';
@@ -6,7 +5,7 @@ import type { Workspace } from '../../workspace/find.js';
 import type * as ledgersModule from '../../ledger/open.js';
 import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
-import type { Cli } from '../io.js';
+import { readText, type Cli } from '../io.js';
 
 export const help = `usage: vouch hook claude-code [EVENT]
        vouch hook codex [EVENT]
@@ -19,12 +18,16 @@ payload's hook_event_name. Installed by \`vouch install claude-code|codex\`.
 
   Stop, SubagentStop  the gate: the stop is allowed only when every blocking
                       check relevant to what the session changed is a fresh
-                      PASS (see gate: in vouch.yaml)
+                      PASS (see gate: in vouch.yaml). SubagentStop is also
+                      the subagent's report (its last message) and grade on
+                      its dispatch; Stop is held while a dispatch the session
+                      ordered is half-closed
+  SubagentStart       puts the subagent on the ledger as a dispatch
   PreToolUse          denies writes to vouch.yaml, .vouch/ and protect: globs
   PostToolUse         records the agent's own (untrusted) trail in the ledger
 
 A failure of vouch blocks a stop and denies a guarded call (fail closed), and
-lets a PostToolUse record go (fail open), saying why on stderr.
+lets a PostToolUse or SubagentStart record go (fail open), saying why on stderr.
 
 \`vouch hook git pre-push\` (installed by \`vouch install git-hooks\`) refuses a
 push while a blocking check is not a fresh PASS.`;
@@ -49,7 +52,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     return prePush(cli, event);
   }
   const [{ runHook }, protocol] = await Promise.all([import('../../hooks/handle.js'), loadProtocol(client as 'claude-code' | 'codex')]);
-  const stdin = await readAll(cli.io.stdin);
+  const stdin = await readText(cli.io.stdin);
   // The guard never opens the ledger: do not load the SQLite binding for it.
   // The ledger (SQLite, or PostgreSQL when VOUCH_LEDGER or ledger: says so) is loaded only for events that use it.
   const ledgers = event === 'PreToolUse' ? undefined : await import('../../ledger/open.js');
@@ -81,14 +84,4 @@ function hookContext(cli: Cli, ledgers: Ledgers | undefined): HookContext {
     self: { argv: cli.io.self ? [cli.io.self.node, cli.io.self.entry] : ['vouch'] },
     fallbackCwd: env.CLAUDE_PROJECT_DIR ?? cli.dir ?? cli.io.cwd,
   };
-}
-
-function readAll(stream: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => (text += chunk));
-    stream.on('end', () => resolve(text));
-    stream.on('error', reject);
-  });
 }

@@ -8,11 +8,12 @@ export const help = `usage: vouch install claude-code [--scope project|user] [--
        vouch install mcp --client claude-code|cursor|codex|hermes [--name NAME] [--write] [--json]
 
 Wires vouch into an agent client or git:
-  claude-code  Stop/SubagentStop run the gate, PreToolUse the write guard,
+  claude-code  Stop/SubagentStop run the gate, SubagentStart records each
+               subagent as a dispatch, PreToolUse the write guard,
                PostToolUse the trail; in .claude/settings.json of the
                workspace (project, default) or the user's Claude settings
                ($CLAUDE_CONFIG_DIR or ~/.claude/settings.json)
-  codex        the same hooks for Codex, in .codex/hooks.json (project) or
+  codex        Stop, PreToolUse and PostToolUse for Codex, in .codex/hooks.json (project) or
                $CODEX_HOME/hooks.json (user)
   git-hooks    a pre-push hook that refuses a push while a blocking check is
                not a fresh PASS (the repository's hooks path)

@@ -1,4 +1,4 @@
-import type { GateBody, StoredSessionEntry, TrailBody } from '../../gate/entries.js';
+import { summarizeSession, type SessionSummary as Summary } from '../../gate/session-summary.js';
 import { paint } from '../../render/color.js';
 import { table } from '../../render/table.js';
 import { ago } from '../../render/time.js';
@@ -20,7 +20,9 @@ never evidence that anything passed. Only receipts are.
 
   --limit N  at most N sessions (default 20)
   --json     {"sessions": [{"session", "client", "last", "escaped", "blocks",
-             "first_at", "last_at", "decisions": [...], "trail": [...]}]}`;
+             "first_at", "last_at", "decisions": [...], "trail": [...],
+             "damaged"}]} (damaged: entries whose bytes no longer match
+             their hash, counted and never read as what they say)`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('sessions', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
@@ -31,7 +33,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (ledger) {
     try {
       const ids = positionals.length > 0 ? positionals : await ledger.recentSessions(limit);
-      for (const id of ids) sessions.push(summarize(id, await ledger.sessionEntries(id)));
+      for (const id of ids) sessions.push(summarizeSession(id, await ledger.sessionEntries(id)));
     } finally {
       await ledger.close();
     }
@@ -55,39 +57,10 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
         s.client ?? '',
         word(s),
         `${s.blocks} block${s.blocks === 1 ? '' : 's'}`,
-        `${s.trail.length} tool call${s.trail.length === 1 ? '' : 's'}`,
+        `${s.trail.length} tool call${s.trail.length === 1 ? '' : 's'}${s.damaged > 0 ? ` · ${p.red(`${s.damaged} DAMAGED entr${s.damaged === 1 ? 'y' : 'ies'}`)}` : ''}`,
         p.dim(ago(s.last_at)),
       ]),
     ),
   );
   return EXIT.ok;
-}
-
-interface Summary {
-  readonly session: string;
-  readonly client: string | null;
-  /** The last gate decision, or null when the session never stopped. */
-  readonly last: GateBody['decision'] | null;
-  readonly escaped: boolean;
-  readonly blocks: number;
-  readonly first_at: string | null;
-  readonly last_at: string | null;
-  readonly decisions: GateBody[];
-  readonly trail: TrailBody[];
-}
-
-function summarize(session: string, entries: readonly StoredSessionEntry[]): Summary {
-  const decisions = entries.flatMap((e) => (e.body.kind === 'gate' ? [e.body] : []));
-  const trail = entries.flatMap((e) => (e.body.kind === 'trail' ? [e.body] : []));
-  return {
-    session,
-    client: entries[0]?.body.client ?? null,
-    last: decisions[decisions.length - 1]?.decision ?? null,
-    escaped: decisions.some((d) => d.decision === 'escaped'),
-    blocks: decisions.filter((d) => d.decision === 'block').length,
-    first_at: entries[0]?.body.at ?? null,
-    last_at: entries[entries.length - 1]?.body.at ?? null,
-    decisions,
-    trail,
-  };
 }

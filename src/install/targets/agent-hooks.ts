@@ -53,6 +53,7 @@ export function hookIntent(path: string, client: 'claude-code' | 'codex', self: 
 
 export const GATE_EVENTS: readonly HookGroup[] = [
   { event: 'Stop', matcher: null, timeout: STOP_TIMEOUT_SECONDS },
+  { event: 'SubagentStart', matcher: null, timeout: TOOL_TIMEOUT_SECONDS },
   { event: 'SubagentStop', matcher: null, timeout: STOP_TIMEOUT_SECONDS },
   { event: 'PreToolUse', matcher: WRITE_TOOLS, timeout: TOOL_TIMEOUT_SECONDS },
   { event: 'PostToolUse', matcher: WRITE_TOOLS, timeout: TOOL_TIMEOUT_SECONDS },

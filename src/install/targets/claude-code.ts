@@ -11,7 +11,7 @@ export function claudeSettingsPath(scope: Scope, root: string | null, env: NodeJ
   return join(env.CLAUDE_CONFIG_DIR ?? join(env.HOME ?? homedir(), '.claude'), 'settings.json');
 }
 
-/** Stop and SubagentStop run the gate, PreToolUse the guard, PostToolUse the trail. */
+/** Stop and SubagentStop run the gate, SubagentStart puts a subagent on the ledger, PreToolUse the guard, PostToolUse the trail. */
 export function claudeCodeIntent(path: string, self: SelfCommand): EditIntent {
   return hookIntent(path, 'claude-code', self, GATE_EVENTS);
 }

@@ -1,7 +1,7 @@
 import type { Sha256 } from '../../core/digest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { Manifest } from '../../scope/manifest.js';
-import type { AppendOptions, FindResult, GcPolicy, GcResult, Ledger, LedgerEntry, LedgerStats, ReceiptQuery } from '../ledger.js';
+import type { AppendEventOptions, AppendOptions, FindResult, GcPolicy, GcResult, Ledger, LedgerEntry, LedgerStats, ReceiptQuery } from '../ledger.js';
 import type { PgLocation } from './pool.js';
 import type { SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
@@ -58,12 +58,16 @@ export class LazyPgLedger implements Ledger {
     return (await this.ledger()).recentSessions(limit);
   }
 
-  async appendEvent<T extends SubjectEventBody>(draft: T, options?: AppendOptions): Promise<StoredEvent<T>> {
+  async appendEvent<T extends SubjectEventBody>(draft: T, options?: AppendEventOptions): Promise<StoredEvent<T>> {
     return (await this.ledger()).appendEvent(draft, options);
   }
 
   async events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]> {
     return (await this.ledger()).events<T>(kind, subject);
+  }
+
+  async latestEvents<T extends SubjectEventBody>(kind: T['kind'], limit: number): Promise<StoredEvent<T>[]> {
+    return (await this.ledger()).latestEvents<T>(kind, limit);
   }
 
   async subjects(kind: SubjectKind, limit: number): Promise<string[]> {

@@ -6,7 +6,7 @@ import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
-import type { AppendOptions, FindResult, GcPolicy, GcResult, Ledger, LedgerEntry, LedgerStats, ReceiptQuery } from '../ledger.js';
+import { EventConflict, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ReceiptQuery } from '../ledger.js';
 import { appendLocked, insertLocked, lockHead } from './append.js';
 import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
 import { requireCurrentSchema } from './migrate.js';
@@ -236,10 +236,16 @@ export class PgLedger implements Ledger {
     );
   }
 
-  appendEvent<T extends SubjectEventBody>(draft: T, options: AppendOptions = {}): Promise<StoredEvent<T>> {
+  appendEvent<T extends SubjectEventBody>(draft: T, options: AppendEventOptions = {}): Promise<StoredEvent<T>> {
     return this.guard(() =>
       inTransaction(this.pool, async (client) => {
         const head = await lockHead(client);
+        // Under the head lock every writer is serialised, so the subject's newest event cannot move before the insert.
+        if (options.after !== undefined) {
+          const newest = await client.query<{ id: string }>('SELECT id FROM chain WHERE kind = $1 AND subject = $2 ORDER BY seq DESC LIMIT 1', [draft.kind, draft.subject]);
+          const latest = newest.rows[0]?.id ?? null;
+          if (latest !== options.after) throw new EventConflict(draft.subject, latest);
+        }
         const text = canonicalize({ ...draft, prev_hash: head.hash });
         const signature = options.sign ? options.sign(text) : null;
         const { seq, hash } = await insertLocked(client, head, {
@@ -272,6 +278,29 @@ export class PgLedger implements Ledger {
         const intact = body !== undefined && sha256(row.body) === row.hash && body.id === row.id && body.kind === kind && body.subject === subject;
         // A damaged event is returned as such, never as what it claims.
         return { seq: row.seq, hash: row.hash as Sha256, body: body ?? ({ v: 1, kind, id: row.id, at: '', subject, event: 'damaged' } as unknown as T), signature: row.signature, intact };
+      });
+    });
+  }
+
+  latestEvents<T extends SubjectEventBody>(kind: T['kind'], limit: number): Promise<StoredEvent<T>[]> {
+    return this.guard(async () => {
+      const rows = (
+        await this.pool.query<ReceiptRow & { subject: string }>(
+          `SELECT c.seq, c.id, c.hash, c.body, c.signature, c.subject FROM chain c
+           JOIN (SELECT max(seq) AS seq FROM chain WHERE kind = $1 AND subject IS NOT NULL GROUP BY subject) newest ON c.seq = newest.seq
+           ORDER BY c.seq DESC LIMIT $2`,
+          [kind, limit],
+        )
+      ).rows;
+      return rows.map((row) => {
+        let body: T | undefined;
+        try {
+          body = JSON.parse(row.body) as T;
+        } catch {
+          body = undefined;
+        }
+        const intact = body !== undefined && sha256(row.body) === row.hash && body.id === row.id && body.kind === kind && body.subject === row.subject;
+        return { seq: row.seq, hash: row.hash as Sha256, body: body ?? ({ v: 1, kind, id: row.id, at: '', subject: row.subject, event: 'damaged' } as unknown as T), signature: row.signature, intact };
       });
     });
   }

@@ -61,3 +61,47 @@ describe('subject events in the SQLite ledger', () => {
     await reopened.close();
   });
 });
+
+describe('compare-and-append (after)', () => {
+  it('appends only while the subject is where the writer read it, and writes nothing on a conflict', async () => {
+    const ledger = openSqliteLedger(ledgerPath(), { create: true })!;
+    const first = await ledger.appendEvent(event('c1', 'one'), { after: null });
+    // A second "first" event is refused: the subject already has one.
+    await expect(ledger.appendEvent(event('c1', 'racing first'), { after: null })).rejects.toMatchObject({ name: 'EventConflict', latest: first.body.id });
+    const second = await ledger.appendEvent(event('c1', 'two'), { after: first.body.id });
+    // Two writers that both read "one" as the newest: the later one loses.
+    await expect(ledger.appendEvent(event('c1', 'stale writer'), { after: first.body.id })).rejects.toMatchObject({ latest: second.body.id });
+    // Another subject's events do not count.
+    await ledger.appendEvent(event('c2', 'other'), { after: null });
+    await ledger.appendEvent(event('c1', 'three'), { after: second.body.id });
+    expect((await ledger.events<NoteEvent>('card', 'c1')).map((e) => e.body.note)).toEqual(['one', 'two', 'three']);
+    await ledger.close();
+  });
+});
+
+describe('latestEvents', () => {
+  it("gives each subject's newest event, most recently active first, and marks a damaged one", async () => {
+    const path = ledgerPath();
+    const ledger = openSqliteLedger(path, { create: true })!;
+    await ledger.appendEvent(event('c1', 'one'));
+    await ledger.appendEvent(event('c2', 'first of two'));
+    await ledger.appendEvent(event('c1', 'two'));
+    await ledger.appendEvent(event('c2', 'second of two'));
+    await ledger.appendEvent({ ...event('c3', 'a dispatch'), kind: 'dispatch' } as unknown as NoteEvent);
+    expect((await ledger.latestEvents<NoteEvent>('card', 10)).map((e) => [e.body.subject, e.body.note, e.intact])).toEqual([
+      ['c2', 'second of two', true],
+      ['c1', 'two', true],
+    ]);
+    expect((await ledger.latestEvents<NoteEvent>('card', 1)).map((e) => e.body.subject)).toEqual(['c2']);
+    await ledger.close();
+    const db = new Database(path);
+    db.prepare("UPDATE chain SET body = replace(body, 'second of two', 'forged') WHERE subject = 'c2'").run();
+    db.close();
+    const reopened = openSqliteLedger(path, { create: false })!;
+    expect((await reopened.latestEvents<NoteEvent>('card', 10)).map((e) => [e.body.subject, e.intact])).toEqual([
+      ['c2', false],
+      ['c1', true],
+    ]);
+    await reopened.close();
+  });
+});

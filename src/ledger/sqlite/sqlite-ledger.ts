@@ -10,7 +10,9 @@ import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/rec
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import {
+  EventConflict,
   LedgerError,
+  type AppendEventOptions,
   type AppendOptions,
   type FindResult,
   type GcPolicy,
@@ -148,6 +150,7 @@ export class SqliteLedger implements Ledger {
     try {
       return Promise.resolve(work());
     } catch (error) {
+      if (error instanceof EventConflict) return Promise.reject(error);
       const translated = translate(error, this.path);
       return Promise.reject(translated instanceof Error ? translated : new Error(String(translated)));
     }
@@ -357,13 +360,18 @@ export class SqliteLedger implements Ledger {
     });
   }
 
-  appendEvent<T extends SubjectEventBody>(draft: T, options: AppendOptions = {}): Promise<StoredEvent<T>> {
+  appendEvent<T extends SubjectEventBody>(draft: T, options: AppendEventOptions = {}): Promise<StoredEvent<T>> {
     return this.guard(() => {
       const last = this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck();
+      const newest = this.db.prepare('SELECT id FROM chain WHERE kind = ? AND subject = ? ORDER BY seq DESC LIMIT 1').pluck();
       const insert = this.db.prepare(
         'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?, ?)',
       );
       const append = this.db.transaction(() => {
+        if (options.after !== undefined) {
+          const latest = (newest.get(draft.kind, draft.subject) as string | undefined) ?? null;
+          if (latest !== options.after) throw new EventConflict(draft.subject, latest);
+        }
         const prev = (last.get() as Sha256 | undefined) ?? null;
         const text = canonicalize({ ...draft, prev_hash: prev });
         const hash = sha256(text);
@@ -377,18 +385,21 @@ export class SqliteLedger implements Ledger {
 
   events<T extends SubjectEventBody>(kind: T['kind'], subject: string): Promise<StoredEvent<T>[]> {
     return this.guard(() => {
-      const rows = this.db.prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE kind = ? AND subject = ? ORDER BY seq`).all(kind, subject) as ChainRow[];
-      return rows.map((row) => {
-        const text = this.bodies.decode(row);
-        let body: T | undefined;
-        try {
-          body = text === undefined ? undefined : (JSON.parse(text) as T);
-        } catch {
-          body = undefined;
-        }
-        const intact = body !== undefined && sha256(text!) === row.hash && body.id === row.id && body.kind === kind && body.subject === subject;
-        return { seq: row.seq, hash: row.hash as Sha256, body: body ?? ({ v: 1, kind, id: row.id, at: '', subject, event: 'damaged' } as unknown as T), signature: row.signature, intact };
-      });
+      const rows = this.db.prepare(`SELECT ${ENTRY_COLUMNS}, subject FROM chain WHERE kind = ? AND subject = ? ORDER BY seq`).all(kind, subject) as EventRow[];
+      return rows.map((row) => this.decodeEvent<T>(row, kind));
+    });
+  }
+
+  latestEvents<T extends SubjectEventBody>(kind: T['kind'], limit: number): Promise<StoredEvent<T>[]> {
+    return this.guard(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT c.seq, c.id, c.hash, c.body, c.dict, c.signature, c.subject FROM chain c
+           JOIN (SELECT MAX(seq) AS seq FROM chain WHERE kind = ? AND subject IS NOT NULL GROUP BY subject) newest ON c.seq = newest.seq
+           ORDER BY c.seq DESC LIMIT ?`,
+        )
+        .all(kind, limit) as EventRow[];
+      return rows.map((row) => this.decodeEvent<T>(row, kind));
     });
   }
 
@@ -471,6 +482,25 @@ export class SqliteLedger implements Ledger {
     };
   }
 
+  /** An event as stored: decoded, and believed only when its bytes still hash to its hash and its row agrees with it. */
+  private decodeEvent<T extends SubjectEventBody>(row: EventRow, kind: string): StoredEvent<T> {
+    const text = this.bodies.decode(row);
+    let body: T | undefined;
+    try {
+      body = text === undefined ? undefined : (JSON.parse(text) as T);
+    } catch {
+      body = undefined;
+    }
+    const intact = body !== undefined && sha256(text!) === row.hash && body.id === row.id && body.kind === kind && body.subject === row.subject;
+    return {
+      seq: row.seq,
+      hash: row.hash as Sha256,
+      body: body ?? ({ v: 1, kind, id: row.id, at: '', subject: row.subject, event: 'damaged' } as unknown as T),
+      signature: row.signature,
+      intact,
+    };
+  }
+
   private decode(row: ChainRow): StoredReceipt {
     const damaged = { seq: row.seq, hash: row.hash as Sha256, body: { id: row.id } as ReceiptBody, intact: false, signature: row.signature };
     const text = this.bodies.decode(row);
@@ -492,6 +522,8 @@ export class SqliteLedger implements Ledger {
     return Promise.resolve();
   }
 }
+
+type EventRow = ChainRow & { subject: string };
 
 function encodeManifest(manifest: Manifest): Buffer {
   return deflateRawSync(canonicalize({ files: manifest.files, refused: manifest.refused }));

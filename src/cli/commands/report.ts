@@ -1,0 +1,62 @@
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fail } from '../../core/problem.js';
+import { loadSpec } from '../../spec/load.js';
+import { vouchHome } from '../../workspace/home.js';
+import { parse } from '../args.js';
+import { EXIT } from '../exit.js';
+import { err, type Cli } from '../io.js';
+import { ledgerOfWorkspace, openLedgerForRead, workspaceOf } from '../session.js';
+
+export const help = `usage: vouch report [--out FILE]
+
+Writes one self-contained HTML file a person can read (no network, no
+external assets, no scripts): each check's current status and history; each
+agent session and dispatch, with what was claimed against what was
+independently verified, dispatches indented under the run that ordered them
+and every transition with the process that wrote it; a chart of verdicts
+over time; and the ledger's integrity as \`vouch audit\` sees it.
+
+  --out FILE  where to write it (default .vouch/report.html); - for stdout
+
+Everything recorded is escaped: a prompt, a claim or a check's output is
+shown as text, never as markup.`;
+
+export async function run(cli: Cli, args: readonly string[]): Promise<number> {
+  const { values } = parse('report', args, { out: { type: 'string' } }, false);
+  const workspace = workspaceOf(cli);
+  const home = vouchHome(cli.io.env);
+  const { buildReport, ReportSource, specTrust } = await import('../../report/index.js');
+  const loaded = loadSpec(workspace.specPath, cli.io.cwd);
+  const spec = loaded.ok ? specTrust(home, workspace.root, loaded.value) : ({ kind: 'invalid', message: loaded.error.message } as const);
+  const at = ledgerOfWorkspace(cli.io.env, workspace);
+  const ledger = openLedgerForRead(at);
+  let page: string;
+  try {
+    page = await buildReport(new ReportSource(workspace, spec, ledger, home, cli.io.env, new Date(), () => openLedgerForRead(at)));
+  } finally {
+    await ledger?.close();
+  }
+  if (values.out === '-') {
+    cli.io.stdout.write(page);
+    return EXIT.ok;
+  }
+  const out = values.out !== undefined ? resolve(cli.io.cwd, values.out) : join(workspace.stateDir, 'report.html');
+  try {
+    // .vouch/ ignores itself in git (as the ledger makes it), so a report there never dirties a tree.
+    if (out.startsWith(`${workspace.stateDir}/`) && !existsSync(workspace.stateDir)) {
+      mkdirSync(workspace.stateDir, { recursive: true });
+      writeFileSync(join(workspace.stateDir, '.gitignore'), '# vouch state: local receipts, never committed\n*\n');
+    }
+    mkdirSync(dirname(out), { recursive: true });
+    const temp = `${out}.${process.pid}.tmp`;
+    writeFileSync(temp, page);
+    renameSync(temp, out);
+  } catch (error) {
+    return fail({ code: 'write_failed', message: `cannot write the report: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, where: out, hint: 'choose another --out' });
+  }
+  err(cli, `vouch: report written (${Math.round(page.length / 1024)} KiB): ${pathToFileURL(out).href}`);
+  cli.io.stdout.write(`${out}\n`);
+  return EXIT.ok;
+}

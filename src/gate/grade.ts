@@ -1,0 +1,191 @@
+import { digestJson, sha256, type Sha256 } from '../core/digest.js';
+import type { EngineContext } from '../engine/context.js';
+import { checkStatuses, type CheckStatus } from '../engine/status.js';
+import { verifyChecks } from '../engine/verify.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { Actor, StoredReceipt } from '../receipt/receipt.js';
+import type { Tier } from '../spec/fields.js';
+import type { CheckDef, GatePolicy, Spec } from '../spec/model.js';
+import type { Workspace } from '../workspace/find.js';
+import type { GateContext } from './context.js';
+import type { GateFinding, GateReason } from './decision.js';
+import { excerptOf } from './excerpt.js';
+import type { SessionHistory, StopScope } from './history.js';
+import { candidatesAt, isAffected, treeDigest, type SessionChanges } from './relevance.js';
+import { runWithinBudget, type BudgetRun } from './run-within-budget.js';
+
+/** What a stop (or a dispatch's grade) is answered with, before the escape rule and the record are applied. */
+export interface Verdict {
+  readonly kind: 'allow' | 'block';
+  readonly reason: GateReason;
+  readonly findings: readonly GateFinding[];
+  readonly detail: string | null;
+  /** What the files looked like: equal trees mean nothing changed between two blocks. */
+  readonly tree: Sha256 | null;
+}
+
+/**
+ * One grading at a tier. The gate grades a stop on what the session (or one
+ * subagent) wrote; a dispatch whose writes are unknown (ordered from the
+ * CLI) is graded on every blocking check of its tier (`changes: 'all'`).
+ */
+export interface GradeRequest {
+  readonly tier: Tier;
+  readonly changes: SessionChanges | 'all';
+  /** Which stop this is, to count blocks in a row on the same files. */
+  readonly scope: StopScope;
+  readonly history: SessionHistory;
+  /** on_stop and max_blocks decide whether owed checks run; budget_seconds bounds them (null: no bound). */
+  readonly policy: Pick<GatePolicy, 'onStop' | 'maxBlocks'> & { readonly budgetSeconds: number | null };
+  /** Who the receipts of checks run here name. */
+  readonly actor: Actor;
+}
+
+/**
+ * Grades the blocking checks that apply at a tier (untiered ones apply at
+ * every tier): allowed only when every relevant one is a fresh PASS. Owed
+ * checks without a fresh receipt are run (on_stop: verify) within the
+ * budget; a fresh FAIL is quoted, not run again. An absent grade is never a
+ * pass: changes no blocking check at this tier covers are `tier_uncovered`.
+ */
+export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: Spec, request: GradeRequest): Promise<Verdict> {
+  if (!spec.checks.some((check) => check.block)) {
+    return { kind: 'allow', reason: 'no_blocking_checks', findings: [], detail: 'every check in vouch.yaml is advisory', tree: null };
+  }
+  const candidates = candidatesAt(spec.checks, request.tier);
+  const changes = request.changes;
+  if (candidates.length === 0) {
+    const changed = changes === 'all' || changes.touched.size > 0 || changes.opaque;
+    return changed
+      ? { kind: 'block', reason: 'tier_uncovered', findings: [], detail: `no blocking check applies at tier ${request.tier}`, tree: null }
+      : { kind: 'allow', reason: 'nothing_relevant', findings: [], detail: null, tree: null };
+  }
+
+  const engine: EngineContext = {
+    workspace,
+    spec,
+    home: ctx.home,
+    actor: request.actor,
+    env: ctx.env,
+    ...(ctx.now && { now: ctx.now }),
+    ...(ctx.hashWorker && { hashWorker: ctx.hashWorker }),
+  };
+  // One walk of the tree: the statuses, and the fingerprints the tree digest is made of.
+  const result = await checkStatuses(engine, candidates, { openLedger: () => ctx.openLedgerForRead(workspace), everyFingerprint: true });
+  if (result.kind === 'trust_error') return specLevel('trust_unreadable', result.problem.message, spec.sha256);
+  const statuses = spec.gate.requireRemote ? result.statuses.map((status) => onlyRemote(status, spec)) : result.statuses;
+  const tree = treeDigest(candidates, statuses);
+  const affected = candidates.flatMap((check, i) =>
+    changes === 'all' || isAffected(check, statuses[i]!, changes) ? [{ check, status: statuses[i]! }] : [],
+  );
+  const owing = affected.filter((entry) => entry.status.status !== 'PASS');
+  if (affected.length === 0) return { kind: 'allow', reason: 'nothing_relevant', findings: [], detail: null, tree };
+  if (owing.length === 0) return { kind: 'allow', reason: 'all_pass', findings: affected.map((a) => finding(a.status, undefined)), detail: null, tree };
+
+  // Blocked this often with these very files: stop here, and let the caller decide the escape.
+  // With require_remote a local run could never satisfy the gate, so none is started.
+  if (request.history.consecutiveBlocks(request.scope, tree) >= request.policy.maxBlocks || request.policy.onStop === 'require' || spec.gate.requireRemote) {
+    return { kind: 'block', reason: 'not_passing', findings: await quote(ctx, workspace, owing), detail: null, tree };
+  }
+  return verifyOwing(ctx, engine, workspace, spec, request.policy.budgetSeconds, affected, owing, tree);
+}
+
+/**
+ * gate.require_remote: a PASS counts only when it is a remote receipt whose
+ * verifier signature status checked under the verifier_key pinned in the
+ * spec. A key in VOUCH_HOME/keys is not enough here: the local signing key
+ * lives there too, and the agent can read it.
+ */
+function onlyRemote(status: CheckStatus, spec: Spec): CheckStatus {
+  if (status.status !== 'PASS') return status;
+  const pinned = spec.verifierKey === null ? undefined : sha256(Buffer.from(spec.verifierKey, 'hex'));
+  if (status.verifier !== undefined && status.verifier === pinned) return status;
+  const { fresh: _fresh, ...rest } = status;
+  return {
+    ...rest,
+    status: 'UNKNOWN',
+    reason: 'remote_required',
+    detail: status.verifier === undefined ? 'the latest PASS was recorded locally; gate.require_remote needs one from the pinned verifier' : `the latest PASS is from verifier ${status.verifier.slice(0, 16)}, not the verifier_key pinned in vouch.yaml`,
+  };
+}
+
+/** Runs the owing checks that have no fresh receipt, then judges again. */
+async function verifyOwing(
+  ctx: GateContext,
+  engine: EngineContext,
+  workspace: Workspace,
+  spec: Spec,
+  budgetSeconds: number | null,
+  affected: readonly { check: CheckDef; status: CheckStatus }[],
+  owing: readonly { check: CheckDef; status: CheckStatus }[],
+  tree: Sha256,
+): Promise<Verdict> {
+  const toRun = owing.filter((entry) => entry.status.fresh !== true).map((entry) => entry.check);
+  let ledger: Ledger | undefined;
+  const open = () => (ledger ??= ctx.openLedgerForWrite(workspace));
+  const run = await runOwing(engine, toRun, budgetSeconds, open, ctx.signal).finally(() => ledger?.close());
+  if (run.kind === 'not_allowed') return specLevel('spec_not_allowed', 'vouch.yaml stopped being allowed while the gate ran', spec.sha256);
+  if (run.kind === 'trust_error') return specLevel('trust_unreadable', run.problem.message, spec.sha256);
+
+  const quoted = await quote(ctx, workspace, owing.filter((entry) => entry.status.fresh === true));
+  const findings = affected.map(({ check, status }): GateFinding => {
+    const receipt = run.receipts.get(check.id);
+    if (receipt) return { ...fromReceipt(receipt), budgetExhausted: run.exhausted && receipt.body.reason === 'interrupted' };
+    if (toRun.includes(check)) return { ...finding(status, undefined), budgetExhausted: run.exhausted };
+    return quoted.find((q) => q.id === check.id) ?? finding(status, undefined);
+  });
+  const passing = findings.every((f) => f.status === 'PASS');
+  return { kind: passing ? 'allow' : 'block', reason: passing ? 'all_pass' : 'not_passing', findings, detail: null, tree };
+}
+
+async function runOwing(engine: EngineContext, checks: readonly CheckDef[], budgetSeconds: number | null, open: () => Ledger, signal?: AbortSignal): Promise<BudgetRun> {
+  if (budgetSeconds !== null) return runWithinBudget(engine, checks, budgetSeconds, open, signal);
+  const result = await verifyChecks(engine, checks, { openLedger: open, ...(signal && { signal }) });
+  if (result.kind !== 'ran') return result.kind === 'not_allowed' ? { kind: 'not_allowed' } : result;
+  return { kind: 'ran', receipts: new Map(result.receipts.map((receipt) => [receipt.body.check_id, receipt])), exhausted: false };
+}
+
+/** Findings for checks whose failing receipt is still fresh: quote the receipt's output. */
+async function quote(ctx: GateContext, workspace: Workspace, owing: readonly { status: CheckStatus }[]): Promise<GateFinding[]> {
+  const ids = owing.filter((entry) => entry.status.receipt !== null).map((entry) => entry.status.id);
+  const ledger = ids.length > 0 ? ctx.openLedgerForRead(workspace) : undefined;
+  try {
+    const latest = ledger ? await ledger.latestReceipts(ids) : new Map<string, StoredReceipt>();
+    return owing.map(({ status }) => finding(status, latest.get(status.id)));
+  } finally {
+    await ledger?.close();
+  }
+}
+
+function finding(status: CheckStatus, receipt: StoredReceipt | undefined): GateFinding {
+  const quoteIt = status.fresh === true && receipt?.intact === true && status.status !== 'PASS';
+  return {
+    id: status.id,
+    status: status.status,
+    reason: status.reason,
+    detail: status.detail,
+    receipt: status.receipt,
+    excerpt: quoteIt ? excerptOf(receipt.body) : null,
+    ranNow: false,
+    budgetExhausted: false,
+  };
+}
+
+function fromReceipt(receipt: StoredReceipt): GateFinding {
+  const body = receipt.body;
+  return {
+    id: body.check_id,
+    status: body.verdict,
+    reason: body.reason,
+    detail: body.detail,
+    receipt: body.id,
+    excerpt: body.verdict === 'PASS' ? null : excerptOf(body),
+    ranNow: true,
+    budgetExhausted: false,
+  };
+}
+
+/** A block about the spec itself; its tree is the spec's state, so repeated identical blocks can escape. */
+export function specLevel(reason: GateReason, detail: string, specSha: Sha256 | null = null): Verdict {
+  return { kind: 'block', reason, findings: [], detail, tree: digestJson({ reason, spec: specSha }) };
+}

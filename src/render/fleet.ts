@@ -1,0 +1,97 @@
+import type { Dispatch } from '../fleet/model.js';
+import { dispatchLabel } from '../fleet/label.js';
+import type { Paint } from './color.js';
+import { table } from './table.js';
+import { ago } from './time.js';
+import { visible } from './visible.js';
+
+/** The state word, coloured by what it asks of a person. */
+export function stateWord(state: Dispatch['state'], p: Paint): string {
+  switch (state) {
+    case 'dispatched':
+      return p.cyan(state);
+    case 'reported':
+      return p.yellow(state);
+    case 'verified':
+      return p.green(state);
+    case 'contradicted':
+    case 'damaged':
+      return p.red(state.toUpperCase());
+    case 'terminated':
+      return p.dim(state);
+  }
+}
+
+export function verdictWord(verdict: Dispatch['verdict'], p: Paint): string {
+  switch (verdict) {
+    case 'verified':
+      return p.green(verdict);
+    case 'contradicted':
+      return p.red('CONTRADICTED');
+    case 'ungraded':
+      return p.yellow('ungraded');
+    case 'damaged':
+      return p.red('DAMAGED');
+  }
+}
+
+/** A tier, with `!` when it was declared rather than inferred. */
+export function tierText(d: Dispatch): string {
+  if (!d.order) return '?';
+  return d.order.tier_source === 'declared' ? `${d.order.tier}!` : d.order.tier;
+}
+
+/** The fleet board: one line per dispatch, newest first. Every cell says something. */
+export function renderBoard(dispatches: readonly Dispatch[], p: Paint, now: Date = new Date()): string {
+  const head = ['DISPATCH', 'STATE', 'TIER', 'AGE', 'VERDICT', 'WHAT'].map((h) => p.dim(h));
+  const rows = dispatches.map((d) => [d.id, stateWord(d.state, p), tierText(d), d.createdAt ? ago(d.createdAt, now) : '?', verdictWord(d.verdict, p), visible(dispatchLabel(d, 50))]);
+  return table([head, ...rows]);
+}
+
+/** One dispatch in full: the order, the claim, the grade, and every transition with its writer. */
+export function renderDispatch(d: Dispatch, p: Paint): string {
+  return visible(dispatchText(d, p));
+}
+
+function dispatchText(d: Dispatch, p: Paint): string {
+  const o = d.order;
+  const lines = [`${p.bold(`dispatch ${d.id}`)}  ${stateWord(d.state, p)} · verdict ${verdictWord(d.verdict, p)}`];
+  if (d.damage) lines.push(`  ${p.red('DAMAGED:')} ${d.damage}`);
+  if (o) {
+    lines.push(`  tier       ${tierText(d)}  (${o.tier_basis})`);
+    lines.push(`  spec pin   ${o.spec_sha256 ?? '(none: no valid vouch.yaml when it was ordered)'}`);
+    lines.push(`  graded by  ${o.manifest.checks.filter((c) => c.block).map((c) => c.id).join(', ') || p.yellow('no blocking check at this tier: it will read ungraded')}`);
+    if (o.parent) lines.push(`  parent     ${o.parent}`);
+    if (o.session) lines.push(`  session    ${o.session}${o.agent ? ` · ${o.agent.client} ${o.agent.type ?? 'subagent'} ${o.agent.id}` : ''}`);
+    if (o.card) lines.push(`  card       ${o.card}`);
+    lines.push(`  prompt     ${o.prompt === null ? p.dim('(not in the hook payload)') : indent(o.prompt)}`);
+  }
+  if (d.claim) {
+    const c = d.claim;
+    if (c.transcript_prompt) lines.push(`  prompt     ${indent(c.transcript_prompt.text)}  ${p.dim("(from the client's transcript of the subagent)")}`);
+    lines.push(`  claim      ${indent(c.claim.summary)}  ${p.dim(`(its own words, via ${c.via})`)}`);
+    for (const item of c.claim.deliverables) lines.push(`    - ${item.what} [${item.evidence}]${item.how ? ` ${p.dim(item.how)}` : ''}`);
+  }
+  if (d.grade) {
+    lines.push(`  checked    ${d.grade.grade.checks.map((c) => `${c.id} ${c.status}${c.status === 'PASS' ? '' : ` (${c.reason})`}`).join(', ')}  ${p.dim(`tier ${d.grade.grade.tier}, ${d.grade.grade.basis === 'own_writes' ? 'on what its agent wrote' : 'every blocking check of the tier'}`)}`);
+  }
+  lines.push('  transitions');
+  const rows = [
+    ...d.transitions.map((t) => ({
+      seq: t.seq,
+      cells: [
+        p.dim(t.at),
+        `${t.from ?? '·'} → ${t.to}`,
+        `pid ${t.writer.pid} (${t.writer.actor}${t.writer.client ? ` ${t.writer.client}` : ''}, parent ${t.writer.ppid}, ${t.writer.host})${t.signed ? ' signed' : ''}`,
+        t.why,
+      ],
+    })),
+    ...d.unreadable.map((u) => ({ seq: u.seq, cells: [p.red('DAMAGED'), `seq ${u.seq}`, u.id, u.why] })),
+  ];
+  lines.push(table(rows.sort((a, b) => a.seq - b.seq).map((r) => r.cells), '    '));
+  return lines.join('\n');
+}
+
+function indent(text: string): string {
+  return text.trimEnd().split('\n').join('\n             ');
+}
