@@ -84,6 +84,17 @@ function gateDecisions(rig: Rig): { decision: string; reason: string; event: str
   }
 }
 
+/** How many dispatch transitions the workspace's ledger holds (0 before it exists). */
+function dispatchEvents(rig: Rig): number {
+  if (!existsSync(rig.path('.vouch/ledger.db'))) return 0;
+  const db = new Database(rig.path('.vouch/ledger.db'), { readonly: true });
+  try {
+    return db.prepare("SELECT count(*) FROM chain WHERE kind = 'dispatch'").pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
 /** Waits (polling) until `ready` holds; fails after 60 s. */
 async function until(ready: () => boolean): Promise<void> {
   for (let waited = 0; !ready(); waited += 100) {
@@ -233,6 +244,9 @@ describe('the Stop gate with the real Claude Code CLI', () => {
       }
       main++;
       if (main === 1) return [{ type: 'tool_use', id: 'toolu_m1', name: 'Agent', input: { description: 'check add', prompt: 'SUBTASK: check add()', subagent_type: 'general-purpose' } }];
+      // A background agent starts on its own schedule: say "done" only once its
+      // SubagentStart put it on the ledger, so the stop has a running dispatch to list.
+      await until(() => dispatchEvents(rig) > 0);
       return [say('Done.')];
     });
     expect(run.code, run.stderr).toBe(0);
