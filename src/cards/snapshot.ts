@@ -1,7 +1,6 @@
 import { digestJson, type Sha256 } from '../core/digest.js';
-import { fail } from '../core/problem.js';
-import { closest } from '../core/suggest.js';
 import { definitionDigest } from '../spec/definition.js';
+import { namedChecks } from '../spec/select.js';
 import { DEFAULT_TIMEOUT_SECONDS, type CheckDef, type Spec } from '../spec/model.js';
 import type { ProofPolicy, ProofSnapshot } from './model.js';
 import { scriptPath } from './script.js';
@@ -67,17 +66,5 @@ export function proofLabel(proof: ProofSnapshot): string {
 
 /** The named checks of the allowed spec, in the order given, duplicates dropped; an unknown id is refused with the known ones. */
 export function proofChecks(spec: Spec, ids: readonly string[]): CheckDef[] {
-  const known = spec.checks.map((check) => check.id);
-  return [...new Set(ids)].map((id) => {
-    const check = spec.checks.find((c) => c.id === id);
-    if (check) return check;
-    const guess = closest(id, known);
-    return fail({
-      code: 'check_not_found',
-      message: `no check "${id}" in vouch.yaml${guess ? ` (did you mean "${guess}"?)` : ''}: a card's proof names checks of the allowed spec`,
-      expected: `one of: ${known.join(', ')}`,
-      found: id,
-      hint: 'run `vouch checks` to list them',
-    });
-  });
+  return namedChecks(spec, ids, { context: "a card's proof names checks of the allowed spec" });
 }

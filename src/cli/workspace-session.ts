@@ -6,6 +6,7 @@ import { cacheKey } from '../cache/key.js';
 import { cachedSpec, rememberSpec } from '../cache/spec-cache.js';
 import { sha256 } from '../core/digest.js';
 import { fail } from '../core/problem.js';
+import { namedChecks } from '../spec/select.js';
 import type { EngineContext } from '../engine/context.js';
 import { LedgerError, type Ledger } from '../ledger/ledger.js';
 import { describeLocation, ledgerLocation, type LedgerLocation } from '../ledger/location.js';
@@ -14,7 +15,6 @@ import type { Actor } from '../receipt/receipt.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import { findWorkspace, type Workspace } from '../workspace/find.js';
 import { vouchHome } from '../workspace/home.js';
-import { closest } from '../core/suggest.js';
 import type { Cli } from './io.js';
 import { ledgerProblem } from './ledger-problem.js';
 
@@ -45,21 +45,8 @@ export function enterWorkspace(workspace: Workspace): boolean {
 }
 
 /** The checks named on the command line (all when none), or a usage problem naming the unknown one. */
-export function selectChecks(spec: Spec, ids: readonly string[], hint = 'run `vouch checks` to list them'): CheckDef[] {
-  if (ids.length === 0) return [...spec.checks];
-  const known = spec.checks.map((check) => check.id);
-  return [...new Set(ids)].map((id) => {
-    const check = spec.checks.find((c) => c.id === id);
-    if (check) return check;
-    const guess = closest(id, known);
-    return fail({
-      code: 'check_not_found',
-      message: `no check "${id}" in vouch.yaml${guess ? ` (did you mean "${guess}"?)` : ''}`,
-      expected: `one of: ${known.join(', ')}`,
-      found: id,
-      hint,
-    });
-  });
+export function selectChecks(spec: Spec, ids: readonly string[], hint?: string): CheckDef[] {
+  return ids.length === 0 ? [...spec.checks] : namedChecks(spec, ids, hint === undefined ? {} : { hint });
 }
 
 /** The ledger this invocation uses: VOUCH_LEDGER, else `ledger:` in the spec, else `.vouch/ledger.db`. */
