@@ -27,9 +27,13 @@ global options:
   -V, --version   print the version
 
 exit codes: 0 every selected blocking check PASS · 1 some FAIL, STALE or UNKNOWN
-            2 usage, spec or ledger problem · 4 a task card refused the act · 70 internal error (a bug)
+            2 usage, spec or ledger problem · 3 install/uninstall refused to edit a file
+            4 refused by a task card's contract, or a dispatch transition its state does not allow
+            5 pin drift: a dispatch's pinned vouch.yaml changed · 70 internal error (a bug)
 environment: VOUCH_HOME (trust and keys; default $XDG_CONFIG_HOME/vouch or ~/.config/vouch)
              VOUCH_SIGNING_KEY (the key name receipts are signed with; overrides signing_key)
+             VOUCH_LEDGER (postgres://... team ledger; overrides ledger:)
+             VOUCH_TOKEN (the bearer token \`vouch verify --remote\` sends)
              VOUCH_ROLE (task cards: worker, verifier, coordinator or owner; see \`vouch card --help\`)`;
 
 /** Runs one invocation; returns the exit code. Nothing here calls process.exit. */

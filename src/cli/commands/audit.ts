@@ -12,7 +12,7 @@ import { json, out, type Cli } from '../io.js';
 import { postgresLocation, type LedgerLocation } from '../../ledger/location.js';
 import { ledgerName, ledgerOf, openLedgerForRead, specOf, workspaceOf } from '../session.js';
 
-export const help = `usage: vouch audit [--key PUB]... [--json]
+export const help = `usage: vouch audit [--key PUB]... [--ledger URL] [--json]
 
 Walks the whole ledger and reports, by entry, anything that is not as vouch
 wrote it: an altered body, a broken or reordered hash chain, deleted entries
@@ -23,14 +23,15 @@ match their gc record. Exit 0 only when all is intact.
              file holding one (PEM or hex), or a key name under VOUCH_HOME/keys.
              With --key, every entry must be signed by one of these keys.
              Without it, the public keys in VOUCH_HOME/keys are trusted and
-             unsigned entries are findings only under require_signature: true.
+             unsigned entries are findings only under require_signature: true
+             (or after signed entries; trail entries are never signed).
   --ledger URL  audit the PostgreSQL ledger at URL (postgres://...?schema=NAME)
              without a workspace: a verifier service's chain, for one.
              Otherwise the workspace's ledger: VOUCH_LEDGER, else ledger: in
              vouch.yaml, else .vouch/ledger.db.
-  --json     {"ok", "entries", "receipts", "gc_records", "pruned", "signed_by",
-             "unsigned", "head": {"seq", "hash"}, "findings": [{"seq", "id",
-             "kind", "code", "detail"}]}
+  --json     {"ok", "ledger", "entries", "receipts", "gc_records", "pruned",
+             "signed_by", "unsigned", "require_signature", "head": {"seq",
+             "hash"}, "findings": [{"seq", "id", "kind", "code", "detail"}]}
 
 exit: 0 intact, 1 findings (or nothing recorded), 2 usage, spec or ledger problem`;
 

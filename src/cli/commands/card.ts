@@ -39,7 +39,7 @@ that proof; a forced close is recorded as owner_close, never as a pass.
                   split [--into CARD]...   abandon
   reprove ID (--proof CHECK_ID... | --proof-script NAME [--scope G] [--timeout S]) --why TEXT
                   the owner changes the proof, outside any agent run
-  audit [ID | --all]
+  audit ID | --all
                   re-run the proof of done cards (verifier, coordinator or
                   owner); a FAIL is recorded and opens a follow-up card
                   (at most two deep)

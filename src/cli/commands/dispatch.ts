@@ -21,7 +21,7 @@ entry naming the process that wrote it and why.
            leaf), the checks that will grade it, and the SHA-256 of the
            vouch.yaml in force (its pin). --parent ID: the dispatch that
            ordered it. --session ID: the agent session that ordered it (its
-           Stop gate then waits for it). --card ID: the task card it works on.
+           Stop gate then waits for it). --card ID: the task card it works on (on record).
   report   record the agent's claim, a JSON file (- for stdin):
              {"summary": "...", "deliverables": [{"what": "...",
               "evidence": "executed" | "observed" | "believed", "how": "..."}]}
@@ -31,7 +31,7 @@ entry naming the process that wrote it and why.
            running what is not a fresh PASS. verified or contradicted; no
            verdict (ungraded) when its tier has no blocking check. Refused
            when vouch.yaml changed since the pin (exit 5).
-  close    terminate it, with --reason
+  close    terminate it, from any state; --reason TEXT says why (recorded)
   show     one dispatch with every transition and its writer
 
 IDs may be given as a unique prefix of 6+ characters. \`vouch fleet\` is the board.

@@ -15,8 +15,9 @@ Writes one self-contained HTML file a person can read (no network, no
 external assets, no scripts): each check's current status and history; each
 agent session and dispatch, with what was claimed against what was
 independently verified, dispatches indented under the run that ordered them
-and every transition with the process that wrote it; a chart of verdicts
-over time; and the ledger's integrity as \`vouch audit\` sees it.
+and every transition with the process that wrote it; the task cards with
+their decisions; a chart of verdicts over time; and the ledger's integrity
+as \`vouch audit\` sees it.
 
   --out FILE  where to write it (default .vouch/report.html); - for stdout
 

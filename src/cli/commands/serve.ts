@@ -17,6 +17,7 @@ import { describe } from './worker.js';
 
 export const help = `usage: vouch serve --key NAME [--listen HOST:PORT] [--ledger URL] [--workers N]
                    [--max-upload-mb N] [--max-job-seconds N] [--max-jobs-per-client N]
+                   [--lease-seconds N]
        vouch serve token add NAME | token list | token revoke NAME   [--ledger URL] [--json]
        vouch serve allow FILE | deny SHA256 | allowed                 [--json]
 
@@ -30,7 +31,8 @@ with the public key they pinned (\`vouch verify --remote\`).
   --listen HOST:PORT       default 127.0.0.1:8787 (port 0 picks a free one); the
                            API is plain HTTP: put TLS in front of it for anything
                            but loopback
-  --ledger URL             postgres://... (default VOUCH_LEDGER); \`vouch db migrate\` first
+  --ledger URL             postgres://... (default VOUCH_LEDGER, else ledger: in
+                           vouch.yaml); \`vouch db migrate\` first
   --workers N              workers in this process (default 1; 0 = API only)
   --max-upload-mb N        largest archive accepted (default 50): 413 above it
   --max-job-seconds N      largest sum of check timeouts one job may have (default 1800): 422
@@ -38,9 +40,10 @@ with the public key they pinned (\`vouch verify --remote\`).
   --lease-seconds N        for the workers here, as \`vouch worker\` (default 30)
 
 Routes: POST /v1/jobs?spec_sha256=HEX&check=ID... (body: gzip'd tar of the
-tree, Content-Type application/gzip) → 202 {job}; GET /v1/jobs/ID → {job:
-state, receipts}; GET /v1/receipts/ID → {receipt: body, signature},
-manifest}; GET /v1/healthz. Every route but healthz needs
+tree, Content-Type application/gzip) → 202 {job: {id, state, url}};
+GET /v1/jobs/ID → {job: state, attempts, receipts...}; GET /v1/receipts/ID →
+{receipt: {id, seq, hash, job, body, signature}, manifest}; GET /v1/healthz.
+Every route but healthz needs
 "Authorization: Bearer TOKEN"; errors are {"error": {"code", "message",
 "limit"?, "found"?, "hint"?}}.
 

@@ -34,7 +34,9 @@ check and these files. Accepted receipts are recorded in the local ledger,
 marked with the verifier's key id. https:// only; http:// only to a loopback
 address with --insecure-loopback. Redirects are refused. Anything that does
 not verify, and a server that cannot be reached, is UNKNOWN (exit 1):
-nothing runs locally in its place.
+nothing runs locally in its place. --wait SECONDS bounds the wait for the
+job (default: the sum of the checks' timeouts plus 600). --json adds
+"remote", "verifier" and per check "job", "remote_receipt" and "sandbox".
 exit: 0 every selected blocking check PASS, 1 otherwise, 2 usage/spec/ledger problem`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {

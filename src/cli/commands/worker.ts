@@ -20,7 +20,8 @@ records their receipts signed with --key in the same transaction that ends
 the job, only while it still holds the job's lease.
 
   --key NAME          the server's signing key under VOUCH_HOME/keys (required)
-  --ledger URL        the service's PostgreSQL ledger (default VOUCH_LEDGER)
+  --ledger URL        the service's PostgreSQL ledger (default VOUCH_LEDGER,
+                      else ledger: in vouch.yaml)
   --lease-seconds N   a claim lasts N s without a heartbeat (default 30); a
                       worker that dies loses its job after that, and another
                       retries it
