@@ -90,9 +90,12 @@ export async function auditLedger(ledger: Ledger, options: AuditOptions): Promis
     if (parsed.hashOk) {
       if (entry.signature === null) {
         unsigned++;
-        if (options.requireSignature) add(entry, kind, 'signature_missing', 'unsigned, and signatures are required');
+        // The agent's own trail is unsigned by design (ledger/kinds.ts): never evidence, so never a finding.
+        if (UNSIGNED_KINDS.has(kind)) {
+          // nothing to require
+        } else if (options.requireSignature) add(entry, kind, 'signature_missing', 'unsigned, and signatures are required');
         // A workspace that signs keeps signing; someone appending without the key cannot.
-        else if (seenSigned && !UNSIGNED_KINDS.has(kind)) add(entry, kind, 'signature_missing', 'unsigned after signed entries: whoever wrote it did not hold the signing key');
+        else if (seenSigned) add(entry, kind, 'signature_missing', 'unsigned after signed entries: whoever wrote it did not hold the signing key');
       } else {
         seenSigned = true;
         const check = checkSignature(entry.body, entry.signature, options.keyring);

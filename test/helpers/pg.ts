@@ -29,7 +29,7 @@ const inCi = process.env.CI === 'true' || process.env.CI === '1';
 if (missing !== undefined && !inCi) {
   process.stderr.write(
     `\n!!! PostgreSQL is not reachable at ${PG_ADMIN_URL} (${missing}).\n` +
-      '!!! The PostgreSQL ledger, service and load tests are SKIPPED. Start a server (see README, "Running the tests")\n' +
+      '!!! The PostgreSQL ledger, service and load tests are SKIPPED. Start a server (see README, "Set up on a fresh machine")\n' +
       '!!! or set VOUCH_TEST_PG_URL. With CI=true these tests fail instead.\n\n',
   );
 }
