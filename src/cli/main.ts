@@ -86,11 +86,13 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       if (wantsJson) io.stdout.write(`${JSON.stringify(problemJson(problem), null, 2)}\n`);
       return exitCodeFor(problem.code);
     }
-    io.stderr.write(
-      `vouch: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n` +
-        `This is a bug in vouch ${VERSION} (node ${process.version}, ${process.platform}). ` +
-        'Please report it with the command you ran and this message.\n',
-    );
+    const report = `This is a bug in vouch ${VERSION} (node ${process.version}, ${process.platform}). Please report it with the command you ran and this message.`;
+    io.stderr.write(`vouch: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n${report}\n`);
+    // --json promises one document on stdout, also when vouch itself is at fault.
+    if (wantsJson) {
+      const message = error instanceof Error ? error.message : String(error);
+      io.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'internal', message, hint: report } }, null, 2)}\n`);
+    }
     return EXIT.internal;
   }
 }
