@@ -154,6 +154,17 @@ describe('vouch init', () => {
     expect(result.stdout).not.toContain('"lib/**"');
   });
 
+  it.each([
+    ['pyproject.toml', { 'pyproject.toml': '[project]\nname = "x"\n', 'tests/test_a.py': 'def test_a(): pass\n', 'a.py': 'x = 1\n' }, 'run: ["python3", "-m", "pytest", "-q"]'],
+    ['Cargo.toml', { 'Cargo.toml': '[package]\nname = "x"\n', 'src/main.rs': 'fn main() {}\n' }, 'run: ["cargo", "test"]'],
+    ['a Makefile with a test target', { Makefile: 'test:\n\ttrue\n', 'src/a.c': 'int a;\n' }, 'run: ["make", "test"]'],
+  ])('detects %s', async (_name, files, expected) => {
+    const rig = new Rig().write(files);
+    const result = await rig.run(['init']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(expected);
+  });
+
   it('--write writes and allows a spec that validates, and never overwrites one', async () => {
     const rig = new Rig().write({ 'go.mod': 'module x\n', 'main.go': 'package main\n' });
     const written = await rig.run(['init', '--write']);

@@ -41,6 +41,21 @@ async function loadedMarkers(rig: Rig, args: string[], options: { stdin?: string
 }
 
 describe('lazy loading', () => {
+  it('--version loads no SQLite, YAML, zlib or crypto (what README promises)', async () => {
+    const rig = new Rig();
+    const log = rig.path('../modules.log');
+    rmSync(log, { force: true });
+    const child = spawn(process.execPath, ['--import', HOOK, CLI, '--version'], { cwd: rig.root, env: rig.env({ VOUCH_MODULE_LOG: log }) });
+    const result = await collect(child, {});
+    expect(result.code, result.stderr).toBe(0);
+    const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    // The log sees modules (it is not empty), and none of the heavy ones.
+    expect(loaded.some((url) => url.includes('/dist/cli.js'))).toBe(true);
+    expect(loaded.filter((url) => /better-sqlite3|\/yaml\/|node:zlib|node:crypto|^zlib$|^crypto$/.test(url))).toEqual([]);
+    const text = loaded.filter((url) => url.startsWith('file:') && url.includes('/dist/')).map((url) => readFileSync(fileURLToPath(url), 'utf8')).join('\n');
+    expect(text).not.toContain(YAML_MARKER.yaml);
+  });
+
   it('status on a signing workspace loads the signature check, never the export or audit code', async () => {
     const rig = await signedWorkspace(new Rig(), 1);
     expect(await loadedMarkers(rig, ['status', 't'])).toEqual(['keystore']);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../src/core/digest.js';
@@ -78,6 +78,16 @@ describe('the ledger', () => {
     const next = await rig.run(['verify', 't', '--json']);
     expect(next.json().checks[0].status).toBe('PASS');
     assertChainIntact(chain(rig));
+  });
+
+  it('an unreadable ledger (a directory where the file should be) is a clear error with exit 2', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec(SPEC);
+    mkdirSync(rig.path('.vouch/ledger.db'), { recursive: true });
+    const result = await rig.run(['status', '--json']);
+    expect(result.code).toBe(2);
+    expect(result.json()).toMatchObject({ ok: false, error: { code: 'ledger_unreadable' } });
+    expect(result.stdout).not.toContain('PASS');
   });
 
   it('a corrupt ledger file is a clear error with exit 2, and no status is invented', async () => {
