@@ -4,26 +4,32 @@
 // the p50/p95 latency from submission (the job row's created_at) to its
 // signed receipt committed (finished_at), both taken by PostgreSQL's clock.
 //
-//   npm run bench:service -- [--jobs 200] [--clients 4] [--workers 3] [--closed]
+//   npm run bench:service -- [--jobs 200] [--clients 4] [--workers 3] [--closed] [--kill]
 //
 // Open loop (default): every client submits all its jobs at once, so the
 // latency includes the wait in the queue. --closed: each client waits for
 // its job to finish before submitting the next (latency without a backlog).
+// --kill: kill -9 one worker while it holds a job (leases of 5 s, so the
+// job is retried by another worker within the run); every job must still
+// end with exactly one receipt and the chain must audit clean.
+//
+// The result is printed and saved as bench/results/service-<time>.json.
 //
 // Needs PostgreSQL on 127.0.0.1:5432 (trust auth; VOUCH_TEST_PG_URL to
 // override). Everything it creates (a database, temp dirs) is removed.
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 
-const { values } = parseArgs({ options: { jobs: { type: 'string', default: '200' }, clients: { type: 'string', default: '4' }, workers: { type: 'string', default: '3' }, closed: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { jobs: { type: 'string', default: '200' }, clients: { type: 'string', default: '4' }, workers: { type: 'string', default: '3' }, closed: { type: 'boolean', default: false }, kill: { type: 'boolean', default: false } } });
 const JOBS = Number(values.jobs);
 const CLIENTS = Number(values.clients);
 const WORKERS = Number(values.workers);
+const LEASE_SECONDS = values.kill ? 5 : 30;
 const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
 const ADMIN = process.env.VOUCH_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -60,9 +66,11 @@ try {
     server.stdout.once('data', (c) => resolve(String(c).trim()));
     server.once('exit', () => reject(new Error(serverLog)));
   });
+  const workers = [];
   for (let i = 0; i < WORKERS; i++) {
-    const worker = spawn(process.execPath, [CLI, 'worker', '--ledger', ledger, '--key', 'server', '--poll-ms', '50'], { env, cwd: home, stdio: 'ignore' });
+    const worker = spawn(process.execPath, [CLI, 'worker', '--ledger', ledger, '--key', 'server', '--poll-ms', '50', '--lease-seconds', String(LEASE_SECONDS)], { env, cwd: home, stdio: 'ignore' });
     children.push(worker);
+    workers.push(worker);
   }
   const sandbox = /sandbox {2}(.*)/.exec(serverLog)?.[1] ?? 'unknown';
   const specSha = createHash('sha256').update(spec).digest('hex');
@@ -73,6 +81,8 @@ try {
   const archive = execFileSync('tar', ['czf', '-', '-C', tree, 'vouch.yaml', 'src/a.txt']);
   const submitMs = [];
   const started = performance.now();
+  // --kill: the first time a job is running, kill -9 the worker that holds its lease (named host:pid:n).
+  const killed = values.kill ? killWorkerHoldingAJob(ledger, workers) : Promise.resolve(undefined);
   await Promise.all(
     tokens.map(async (token, c) => {
       for (let j = c; j < JOBS; j += CLIENTS) {
@@ -94,6 +104,7 @@ try {
       }
     }),
   );
+  const kill = await killed;
   const client = new pg.Client({ connectionString: ledger, options: '-c search_path=vouch' });
   await client.connect();
   for (;;) {
@@ -105,6 +116,7 @@ try {
   const rows = (await client.query(`SELECT state, extract(epoch FROM finished_at - created_at) * 1000 AS ms FROM jobs`)).rows;
   const span = (await client.query(`SELECT extract(epoch FROM max(finished_at) - min(created_at)) AS s FROM jobs`)).rows[0].s;
   const receipts = (await client.query(`SELECT count(*)::int AS n FROM chain WHERE kind = 'receipt'`)).rows[0].n;
+  const killedJob = kill && (await client.query(`SELECT state, attempts, (SELECT count(*)::int FROM job_receipts r WHERE r.job_id = jobs.id) AS receipts FROM jobs WHERE id = $1`, [kill.job])).rows[0];
   await client.end();
   const done = rows.filter((r) => r.state === 'done').length;
   const latencies = rows.map((r) => Number(r.ms)).sort((a, b) => a - b);
@@ -116,6 +128,8 @@ try {
     clients: CLIENTS,
     workers: WORKERS,
     mode: values.closed ? 'closed loop' : 'open loop',
+    lease_seconds: LEASE_SECONDS,
+    ...(values.kill && { killed_worker: kill ? { pid: kill.pid, job: kill.job, job_state: killedJob?.state, job_attempts: killedJob?.attempts, job_receipts: killedJob?.receipts } : 'no job was seen running: nothing killed' }),
     done,
     receipts,
     audit_ok: audit.ok,
@@ -128,11 +142,37 @@ try {
     cpus: (await import('node:os')).cpus().length,
   };
   console.log(JSON.stringify(result, null, 2));
-  if (done !== JOBS || receipts !== JOBS || !audit.ok) process.exitCode = 1;
+  const results = new URL('./results/', import.meta.url).pathname;
+  mkdirSync(results, { recursive: true });
+  writeFileSync(join(results, `service-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ started: new Date(Date.now() - wall * 1000).toISOString(), ...result }, null, 2)}\n`);
+  if (done !== JOBS || receipts !== JOBS || !audit.ok || (values.kill && (!kill || killedJob?.receipts !== 1))) process.exitCode = 1;
 } finally {
   for (const child of children) child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   rmSync(home, { recursive: true, force: true });
+}
+
+/** Waits until some job is running, then kill -9 the worker process holding its lease; returns which. */
+async function killWorkerHoldingAJob(ledger, workers) {
+  const client = new pg.Client({ connectionString: ledger, options: '-c search_path=vouch' });
+  await client.connect();
+  try {
+    for (let tries = 0; tries < 2000; tries++) {
+      const rows = (await client.query(`SELECT id, lease_owner FROM jobs WHERE state = 'running' AND lease_owner IS NOT NULL`)).rows;
+      for (const row of rows) {
+        const pid = Number(row.lease_owner.split(':').at(-2));
+        const worker = workers.find((w) => w.pid === pid && w.exitCode === null);
+        if (worker) {
+          worker.kill('SIGKILL');
+          return { pid, job: row.id };
+        }
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return undefined;
+  } finally {
+    await client.end();
+  }
 }
