@@ -22,7 +22,7 @@ export function renderMarkdown(results) {
     );
   }
   if (large) {
-    row(`3. ${large.bytes / 2 ** 20} MiB in 128 MiB files`, `${ms(large.vouch)}; **${large.vouch.mb_per_s} MB/s**`, `openssl: ${ms(large.reference)}; ${large.reference.mb_per_s} MB/s`, `**${Math.round(large.ratio * 100)}%** of openssl's rate`, large.target, large.met);
+    row(`3. ${large.bytes / 2 ** 20} MiB in 128 MiB files`, `${ms(large.vouch)}; **${large.vouch.mb_per_s} MB/s**`, `openssl: ${ms(large.reference)}; ${large.reference.mb_per_s} MB/s${large.parallel ? `; ${large.parallel.name.replace('openssl dgst -sha256, ', 'openssl ')}: ${ms(large.parallel)}; ${large.parallel.mb_per_s} MB/s` : ''}`, `**${Math.round(large.ratio * 100)}%** of openssl's ${large.parallel ? 'faster ' : ''}rate`, large.target, large.met);
   }
   if (verify) {
     row('4. `vouch verify` of a check running `true`', ms(verify.vouch), `true: ${ms(verify.reference)}; node -e 0: ${ms(verify.node)}`, `**+${verify.added_ms} ms** (+${verify.added_over_node_ms} ms over node + true)`, verify.target, verify.met);

@@ -178,17 +178,23 @@ function measureLarge(big) {
   const runs = alternate(COLD_RUNS, {
     vouch: { argv: vouch('status'), options: opts(big.root), before: dropCache(big.root) },
     openssl: { argv: ['sh', '-c', 'openssl dgst -sha256 data/*.bin > /dev/null'], options: opts(big.root) },
+    // vouch may hash the files on several threads when cores are idle: the fair reference does too.
+    parallel: { argv: ['sh', '-c', `ls data/*.bin | xargs -P${cores} -n1 openssl dgst -sha256 > /dev/null`], options: opts(big.root) },
   });
   const vouchRate = rate(big.shape.bytes / 1e6, runs.vouch);
   const opensslRate = rate(big.shape.bytes / 1e6, runs.openssl);
+  const parallelRate = rate(big.shape.bytes / 1e6, runs.parallel);
+  const best = Math.max(opensslRate, parallelRate);
   results.items.large = {
-    title: `${big.shape.files} files of 128 MiB: vouch status without cache vs openssl dgst -sha256 (one process, files in turn)`,
+    title: `${big.shape.files} files of 128 MiB: vouch status without cache vs openssl dgst -sha256 (one process, files in turn; and one per file, ${cores} at a time)`,
     bytes: big.shape.bytes,
     vouch: { ...runs.vouch, mb_per_s: vouchRate },
     reference: { name: 'openssl dgst -sha256', ...runs.openssl, mb_per_s: opensslRate },
-    ratio: Math.round((vouchRate / opensslRate) * 100) / 100,
+    parallel: { name: `openssl dgst -sha256, xargs -P${cores}`, ...runs.parallel, mb_per_s: parallelRate },
+    // Judged against the faster of the two.
+    ratio: Math.round((vouchRate / best) * 100) / 100,
     target: "at least 80% of openssl's rate",
-    met: vouchRate >= 0.8 * opensslRate,
+    met: vouchRate >= 0.8 * best,
   };
 }
 
