@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describePg, sql, tempDatabase, type TempDatabase } from './helpers/pg.js';
-import { Rig } from './helpers/rig.js';
+import { collect, Rig } from './helpers/rig.js';
 import { findingCodes, signedWorkspace } from './helpers/signed.js';
 
 const SPEC = 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n  - {id: f, run: ["false"], sources: ["src/**"]}\n';
@@ -102,6 +102,26 @@ describePg('the PostgreSQL ledger through the CLI (VOUCH_LEDGER, ledger:, vouch 
     expect(result.json()).toMatchObject({ entries: 12, receipts: 12 });
     expect(result.code).toBe(0);
   }, 120_000);
+
+  it('a `vouch verify` killed with SIGKILL mid-run leaves no partial receipt on PostgreSQL, and the next run works', async () => {
+    const { rig, url, schema } = await pgWorkspace('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n  - {id: slow, run: ["./slow.sh"], sources: ["src/**"]}\n');
+    rig.script('slow.sh', 'echo $$ > started.pid\nexec sleep 30');
+    const env = { VOUCH_LEDGER: url };
+    expect((await rig.run(['verify', 't'], { env })).code).toBe(0);
+    const child = rig.spawn(['verify', 'slow'], { env });
+    const end = Date.now() + 10_000;
+    while (!existsSync(rig.path('started.pid')) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(rig.path('started.pid'))).toBe(true);
+    child.kill('SIGKILL');
+    await collect(child);
+    process.kill(-Number(readFileSync(rig.path('started.pid'), 'utf8')), 'SIGKILL');
+    const rows = await sql<{ seq: number; kind: string }>(db.url, `SELECT seq::int AS seq, kind FROM ${schema}.chain ORDER BY seq`);
+    expect(rows).toEqual([{ seq: 1, kind: 'receipt' }]);
+    const next = await rig.run(['verify', 't', '--json'], { env });
+    expect(next.json().checks[0].status, next.stderr).toBe('PASS');
+    const audit = await rig.run(['audit', '--json'], { env });
+    expect(audit.json()).toMatchObject({ ok: true, entries: 2, receipts: 2 });
+  }, 60_000);
 
   it('audit finds tampering done with the database credentials: an edited verdict, a deleted receipt', async () => {
     const { rig, url, schema } = await pgWorkspace();
