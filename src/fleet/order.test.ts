@@ -22,6 +22,17 @@ describe('tier inference from the chain', () => {
     expect(choice.basis).toMatch(/^inferred: /);
   });
 
+  it.each([
+    ['leaf', 'leaf'],
+    ['lane', 'leaf'],
+    ['coordinator', 'lane'],
+    ['bridge', 'lane'],
+  ] as const)('under a parent declared %s (its depth notwithstanding) → %s', (parentTier, tier) => {
+    const parent = { ...ancestor('p1', 's1'), order: { session: 's1', tier: parentTier, tier_source: 'declared' } as Dispatch['order'] };
+    const choice = chooseTier(null, { ancestors: [parent], session: null });
+    expect(choice).toEqual({ tier, source: 'inferred', basis: `inferred: one level below its parent p1, declared ${parentTier}` });
+  });
+
   it('a declared tier wins and says so; coordinator is only ever declared', () => {
     expect(chooseTier('coordinator', { ancestors: [ancestor('p1', null)], session: null })).toEqual({ tier: 'coordinator', source: 'declared', basis: 'declared: coordinator' });
     for (const depth of [0, 1, 2, 5]) {

@@ -21,17 +21,26 @@ export interface TierChoice {
 }
 
 const BY_LEVEL: readonly Tier[] = ['bridge', 'lane'];
+/** The tier of the work a dispatch at each tier orders. */
+const BELOW: Readonly<Record<Tier, Tier>> = { bridge: 'lane', coordinator: 'lane', lane: 'leaf', leaf: 'leaf' };
 
 /**
  * The tier a dispatch is graded at: the one declared, else inferred from the
  * shape of its chain. The top of a chain is the bridge; a session's own
  * agent is a bridge too, so what it orders is a lane; a dispatch with a
- * parent is one level below it; two levels or more down is a leaf.
+ * parent is one level below it; two levels or more down is a leaf. Under a
+ * parent whose tier was declared, one level below that tier.
  * `coordinator` is never inferred: it is a role someone assigns, not a
  * shape a chain shows. The record says which it was, and why.
  */
 export function chooseTier(declared: Tier | null, chain: Chain): TierChoice {
   if (declared !== null) return { tier: declared, source: 'declared', basis: `declared: ${declared}` };
+  // A parent whose tier was declared placed itself: its work is one level below that, whatever the depth.
+  const parent = chain.ancestors[0]?.order;
+  if (parent?.tier_source === 'declared') {
+    const tier = BELOW[parent.tier];
+    return { tier, source: 'inferred', basis: `inferred: one level below its parent ${chain.ancestors[0]!.id}, declared ${parent.tier}` };
+  }
   const top = chain.ancestors[chain.ancestors.length - 1];
   const sessionLevel = (top ? top.order?.session : chain.session) ? 1 : 0;
   const level = chain.ancestors.length + sessionLevel;
