@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { canonicalize } from '../src/core/jcs.js';
+import { newId } from '../src/core/ids.js';
 import { as, card, kinds, opened, refused } from './helpers/cards.js';
 import { withLedgerDb } from './helpers/ledger-db.js';
 import { Rig } from './helpers/rig.js';
@@ -110,7 +113,78 @@ describe('card audit: the proof of done cards, run again', () => {
   });
 });
 
+/** Appends a card event as someone with write access but without the key would: a correct hash, a correct link, no signature. */
+function forgeCardEvent(rig: Rig, card: string, body: Record<string, unknown>): void {
+  withLedgerDb(rig, (db) => {
+    const last = db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck().get() as string;
+    const by = { role: 'verifier', role_from: 'VOUCH_ROLE', agent: null, via: 'cli' };
+    const full = { v: 1, kind: 'card', id: newId(), at: new Date().toISOString(), subject: card, by, ...body, prev_hash: last };
+    const text = canonicalize(full);
+    db.prepare("INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, 'card', NULL, NULL, ?, ?, ?, ?, NULL)").run(
+      full.id,
+      Date.now(),
+      createHash('sha256').update(text).digest('hex'),
+      text,
+      card,
+    );
+  });
+}
+
+/** The id of the newest verdict event of a card. */
+async function newestVerdict(rig: Rig, id: string): Promise<string> {
+  const events = (await card(rig, ['show', id])).json().events as { kind: string; id: string }[];
+  return events.filter((e) => e.kind === 'verdict').at(-1)!.id;
+}
+
 describe('a card\'s record under attack', () => {
+  it('a forged unsigned "completed" on a card whose events are signed reads DAMAGED, never done', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'good\n' });
+    expect((await rig.run(['keys', 'generate'])).code).toBe(0);
+    await rig.spec(`${SPEC}signing_key: default\n`);
+    const id = await opened(rig, ['--proof', 'tests']);
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    // The work breaks; instead of proving it again, the attacker appends a completed naming the old PASS.
+    rig.write({ 'src/a.txt': 'broken\n' });
+    refused(await card(rig, ['complete', id]), 'card_stale');
+    forgeCardEvent(rig, id, { event: 'completed', verdict_event: await newestVerdict(rig, id), receipts: [] });
+    const shown = await card(rig, ['show', id]);
+    expect(shown.json()).toMatchObject({ ok: false, state: 'damaged', passed: false, damage: expect.stringContaining('once signed, always signed') });
+    expect((await card(rig, ['list'])).json().cards[0]).toMatchObject({ id, state: 'damaged', passed: false });
+  });
+
+  it('a forged "completed" naming a FAIL verdict, or no verdict at all, reads DAMAGED, never done', async () => {
+    const rig = await workspace();
+    rig.write({ 'src/a.txt': 'bad\n' });
+    const id = await opened(rig, ['--proof', 'tests']);
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('FAIL');
+    forgeCardEvent(rig, id, { event: 'completed', verdict_event: await newestVerdict(rig, id), receipts: [] });
+    expect((await card(rig, ['show', id])).json()).toMatchObject({ ok: false, state: 'damaged', passed: false, damage: expect.stringContaining('a FAIL verdict') });
+    refused(await card(rig, ['complete', id]), 'card_damaged', 2);
+
+    const other = await opened(rig, ['--proof', 'tests']);
+    forgeCardEvent(rig, other, { event: 'completed', verdict_event: '01kzzzzzzzzzzzzzzzzzzzzzzz', receipts: [] });
+    expect((await card(rig, ['show', other])).json()).toMatchObject({ state: 'damaged', damage: expect.stringContaining('no verdict of the proof in force') });
+  });
+
+  it('an unsigned receipt does not close a card once the allowed spec requires signatures, though the card was opened without', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    expect((await card(rig, ['show', id])).json().complete_now).toEqual({ ok: true });
+    // A person now requires signatures and allows it: the unsigned PASS no longer counts.
+    expect((await rig.run(['keys', 'generate'])).code).toBe(0);
+    await rig.spec(`${SPEC}signing_key: default\nrequire_signature: true\n`);
+    const refusal = await card(rig, ['complete', id]);
+    expect(refusal.code, refusal.stderr).toBe(4);
+    expect(refusal.json().error.message).toContain('signature');
+    expect((await card(rig, ['show', id])).json().complete_now).toMatchObject({ ok: false });
+    expect((await rig.run(['card', 'show', id])).stdout).not.toContain('complete now: allowed');
+    expect(await kinds(rig, id)).toEqual(['opened', 'verdict']);
+    // A signed PASS of the same proof closes it.
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    expect((await card(rig, ['complete', id])).code).toBe(0);
+  });
+
   it('reads an edited verdict as damaged, refuses to act on the card, and `vouch audit` names the entry', async () => {
     const rig = await workspace();
     rig.write({ 'src/a.txt': 'bad\n' });

@@ -1,7 +1,7 @@
 import { fail, VouchProblem, type Problem } from '../core/problem.js';
 import type { Ledger, Signer } from '../ledger/ledger.js';
 import { cardSigner, nowOf, requireTrustedWorkspace, type CardContext } from './context.js';
-import { isClosed, type CardView } from './fold.js';
+import { everSigned, isClosed, type CardView } from './fold.js';
 import { cardToActOn, loadCard } from './load.js';
 import type { AuditEvent, FollowUpEvent, OpenedEvent, ProofSnapshot } from './model.js';
 import { requireRole } from './rules.js';
@@ -55,7 +55,7 @@ async function auditOne(ctx: CardContext, ledger: Ledger, view: CardView): Promi
   let sign: Signer | undefined;
   let run: ProofRun;
   try {
-    sign = await cardSigner(ctx, view.proof.policy);
+    sign = await cardSigner(ctx, view.proof.policy, everSigned(view));
     run = await runProof(ctx, view, ledger, sign);
   } catch (error) {
     if (error instanceof VouchProblem) return { card: view.id, kind: 'refused', problem: error.problem };
