@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalize } from '../src/core/jcs.js';
 import { newId } from '../src/core/ids.js';
@@ -33,6 +34,57 @@ async function finish(rig: Rig, id: string): Promise<void> {
 }
 
 describe('card audit: the proof of done cards, run again', () => {
+  it('a proof script changed after done: the audit is recorded as UNKNOWN with the reason, opens a follow-up, and the board shows it not passing', async () => {
+    const rig = await workspace();
+    const result = await card(rig, ['open', '--goal', 'make a good', '--artifact', 'src/a.txt', '--done-when', 'src/a.txt says good', '--proof-script', 'proof.sh']);
+    const id = result.json().id as string;
+    rig.write({ [`.vouch/cards/${id}/proof.sh`]: '#!/bin/sh\ngrep -q good src/a.txt\n' });
+    expect((await card(rig, ['verify', id], as('verifier'))).json().verdict).toBe('PASS');
+    expect((await card(rig, ['complete', id], as('verifier'))).code).toBe(0);
+    // After done, the script is quietly made to pass whatever.
+    rig.write({ [`.vouch/cards/${id}/proof.sh`]: '#!/bin/sh\nexit 0\n' });
+    const audit = await card(rig, ['audit', id], as('verifier'));
+    expect(audit.code).toBe(1);
+    const outcome = audit.json().cards[0];
+    expect(outcome).toMatchObject({ card: id, ran: false, verdict: 'UNKNOWN', reason: 'no_receipt', not_run: { code: 'card_script_changed' }, follow_up: expect.stringMatching(/^c-/) });
+    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'completed', 'audit', 'follow_up']);
+    expect((await card(rig, ['show', outcome.follow_up])).json()).toMatchObject({ state: 'open', depth: 1, follow_up_of: { card: id } });
+    expect((await card(rig, ['list'])).json().cards.find((c: { id: string }) => c.id === id)).toMatchObject({ state: 'done', audit: 'UNKNOWN' });
+    expect((await rig.run(['card', 'list'])).stdout).toContain('audit UNKNOWN: not passing');
+    expect((await rig.run(['card', 'show', id])).stdout).toContain('not run: card_script_changed');
+  });
+
+  it('an artifact deleted after done: the audit UNKNOWN opens a follow-up, and the board shows it not passing', async () => {
+    const SCOPED = `version: 1
+checks:
+  - id: tests
+    run: ["sh", "-c", "grep -q good src/a.txt"]
+    sources: ["src/**"]
+    artifacts: ["dist/out.txt"]
+`;
+    const rig = await workspace(SCOPED);
+    rig.write({ 'dist/out.txt': 'built\n' });
+    const id = await opened(rig, ['--proof', 'tests']);
+    await finish(rig, id);
+    rmSync(rig.path('dist/out.txt'));
+    const audit = await card(rig, ['audit', id], as('verifier'));
+    expect(audit.code).toBe(1);
+    expect(audit.json().cards[0]).toMatchObject({ ran: true, verdict: 'UNKNOWN', follow_up: expect.stringMatching(/^c-/), follow_up_skipped: null });
+    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'completed', 'audit', 'follow_up']);
+    expect((await rig.run(['card', 'list'])).stdout).toContain('audit UNKNOWN: not passing');
+  });
+
+  it('--all with no done card is not a pass: exit 1, ok false, nothing_audited', async () => {
+    const rig = await workspace();
+    await opened(rig, ['--proof', 'tests']);
+    const all = await card(rig, ['audit', '--all'], as('coordinator'));
+    expect(all.code).toBe(1);
+    expect(all.json()).toMatchObject({ ok: false, reason: 'nothing_audited', cards: [] });
+    const text = await rig.run(['card', 'audit', '--all'], { env: as('coordinator') });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('nothing audited');
+  });
+
   it('is refused for the worker and for a card that is not done', async () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests']);
