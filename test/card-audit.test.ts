@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { canonicalize } from '../src/core/jcs.js';
+import { newId } from '../src/core/ids.js';
 import { as, card, kinds, opened, refused } from './helpers/cards.js';
 import { withLedgerDb } from './helpers/ledger-db.js';
 import { Rig } from './helpers/rig.js';
@@ -30,6 +34,57 @@ async function finish(rig: Rig, id: string): Promise<void> {
 }
 
 describe('card audit: the proof of done cards, run again', () => {
+  it('a proof script changed after done: the audit is recorded as UNKNOWN with the reason, opens a follow-up, and the board shows it not passing', async () => {
+    const rig = await workspace();
+    const result = await card(rig, ['open', '--goal', 'make a good', '--artifact', 'src/a.txt', '--done-when', 'src/a.txt says good', '--proof-script', 'proof.sh']);
+    const id = result.json().id as string;
+    rig.write({ [`.vouch/cards/${id}/proof.sh`]: '#!/bin/sh\ngrep -q good src/a.txt\n' });
+    expect((await card(rig, ['verify', id], as('verifier'))).json().verdict).toBe('PASS');
+    expect((await card(rig, ['complete', id], as('verifier'))).code).toBe(0);
+    // After done, the script is quietly made to pass whatever.
+    rig.write({ [`.vouch/cards/${id}/proof.sh`]: '#!/bin/sh\nexit 0\n' });
+    const audit = await card(rig, ['audit', id], as('verifier'));
+    expect(audit.code).toBe(1);
+    const outcome = audit.json().cards[0];
+    expect(outcome).toMatchObject({ card: id, ran: false, verdict: 'UNKNOWN', reason: 'no_receipt', not_run: { code: 'card_script_changed' }, follow_up: expect.stringMatching(/^c-/) });
+    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'completed', 'audit', 'follow_up']);
+    expect((await card(rig, ['show', outcome.follow_up])).json()).toMatchObject({ state: 'open', depth: 1, follow_up_of: { card: id } });
+    expect((await card(rig, ['list'])).json().cards.find((c: { id: string }) => c.id === id)).toMatchObject({ state: 'done', audit: 'UNKNOWN' });
+    expect((await rig.run(['card', 'list'])).stdout).toContain('audit UNKNOWN: not passing');
+    expect((await rig.run(['card', 'show', id])).stdout).toContain('not run: card_script_changed');
+  });
+
+  it('an artifact deleted after done: the audit UNKNOWN opens a follow-up, and the board shows it not passing', async () => {
+    const SCOPED = `version: 1
+checks:
+  - id: tests
+    run: ["sh", "-c", "grep -q good src/a.txt"]
+    sources: ["src/**"]
+    artifacts: ["dist/out.txt"]
+`;
+    const rig = await workspace(SCOPED);
+    rig.write({ 'dist/out.txt': 'built\n' });
+    const id = await opened(rig, ['--proof', 'tests']);
+    await finish(rig, id);
+    rmSync(rig.path('dist/out.txt'));
+    const audit = await card(rig, ['audit', id], as('verifier'));
+    expect(audit.code).toBe(1);
+    expect(audit.json().cards[0]).toMatchObject({ ran: true, verdict: 'UNKNOWN', follow_up: expect.stringMatching(/^c-/), follow_up_skipped: null });
+    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'completed', 'audit', 'follow_up']);
+    expect((await rig.run(['card', 'list'])).stdout).toContain('audit UNKNOWN: not passing');
+  });
+
+  it('--all with no done card is not a pass: exit 1, ok false, nothing_audited', async () => {
+    const rig = await workspace();
+    await opened(rig, ['--proof', 'tests']);
+    const all = await card(rig, ['audit', '--all'], as('coordinator'));
+    expect(all.code).toBe(1);
+    expect(all.json()).toMatchObject({ ok: false, reason: 'nothing_audited', cards: [] });
+    const text = await rig.run(['card', 'audit', '--all'], { env: as('coordinator') });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('nothing audited');
+  });
+
   it('is refused for the worker and for a card that is not done', async () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests']);
@@ -110,7 +165,78 @@ describe('card audit: the proof of done cards, run again', () => {
   });
 });
 
+/** Appends a card event as someone with write access but without the key would: a correct hash, a correct link, no signature. */
+function forgeCardEvent(rig: Rig, card: string, body: Record<string, unknown>): void {
+  withLedgerDb(rig, (db) => {
+    const last = db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck().get() as string;
+    const by = { role: 'verifier', role_from: 'VOUCH_ROLE', agent: null, via: 'cli' };
+    const full = { v: 1, kind: 'card', id: newId(), at: new Date().toISOString(), subject: card, by, ...body, prev_hash: last };
+    const text = canonicalize(full);
+    db.prepare("INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, 'card', NULL, NULL, ?, ?, ?, ?, NULL)").run(
+      full.id,
+      Date.now(),
+      createHash('sha256').update(text).digest('hex'),
+      text,
+      card,
+    );
+  });
+}
+
+/** The id of the newest verdict event of a card. */
+async function newestVerdict(rig: Rig, id: string): Promise<string> {
+  const events = (await card(rig, ['show', id])).json().events as { kind: string; id: string }[];
+  return events.filter((e) => e.kind === 'verdict').at(-1)!.id;
+}
+
 describe('a card\'s record under attack', () => {
+  it('a forged unsigned "completed" on a card whose events are signed reads DAMAGED, never done', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'good\n' });
+    expect((await rig.run(['keys', 'generate'])).code).toBe(0);
+    await rig.spec(`${SPEC}signing_key: default\n`);
+    const id = await opened(rig, ['--proof', 'tests']);
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    // The work breaks; instead of proving it again, the attacker appends a completed naming the old PASS.
+    rig.write({ 'src/a.txt': 'broken\n' });
+    refused(await card(rig, ['complete', id]), 'card_stale');
+    forgeCardEvent(rig, id, { event: 'completed', verdict_event: await newestVerdict(rig, id), receipts: [] });
+    const shown = await card(rig, ['show', id]);
+    expect(shown.json()).toMatchObject({ ok: false, state: 'damaged', passed: false, damage: expect.stringContaining('once signed, always signed') });
+    expect((await card(rig, ['list'])).json().cards[0]).toMatchObject({ id, state: 'damaged', passed: false });
+  });
+
+  it('a forged "completed" naming a FAIL verdict, or no verdict at all, reads DAMAGED, never done', async () => {
+    const rig = await workspace();
+    rig.write({ 'src/a.txt': 'bad\n' });
+    const id = await opened(rig, ['--proof', 'tests']);
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('FAIL');
+    forgeCardEvent(rig, id, { event: 'completed', verdict_event: await newestVerdict(rig, id), receipts: [] });
+    expect((await card(rig, ['show', id])).json()).toMatchObject({ ok: false, state: 'damaged', passed: false, damage: expect.stringContaining('a FAIL verdict') });
+    refused(await card(rig, ['complete', id]), 'card_damaged', 2);
+
+    const other = await opened(rig, ['--proof', 'tests']);
+    forgeCardEvent(rig, other, { event: 'completed', verdict_event: '01kzzzzzzzzzzzzzzzzzzzzzzz', receipts: [] });
+    expect((await card(rig, ['show', other])).json()).toMatchObject({ state: 'damaged', damage: expect.stringContaining('no verdict of the proof in force') });
+  });
+
+  it('an unsigned receipt does not close a card once the allowed spec requires signatures, though the card was opened without', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    expect((await card(rig, ['show', id])).json().complete_now).toEqual({ ok: true });
+    // A person now requires signatures and allows it: the unsigned PASS no longer counts.
+    expect((await rig.run(['keys', 'generate'])).code).toBe(0);
+    await rig.spec(`${SPEC}signing_key: default\nrequire_signature: true\n`);
+    const refusal = await card(rig, ['complete', id]);
+    expect(refusal.code, refusal.stderr).toBe(4);
+    expect(refusal.json().error.message).toContain('signature');
+    expect((await card(rig, ['show', id])).json().complete_now).toMatchObject({ ok: false });
+    expect((await rig.run(['card', 'show', id])).stdout).not.toContain('complete now: allowed');
+    expect(await kinds(rig, id)).toEqual(['opened', 'verdict']);
+    // A signed PASS of the same proof closes it.
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    expect((await card(rig, ['complete', id])).code).toBe(0);
+  });
+
   it('reads an edited verdict as damaged, refuses to act on the card, and `vouch audit` names the entry', async () => {
     const rig = await workspace();
     rig.write({ 'src/a.txt': 'bad\n' });

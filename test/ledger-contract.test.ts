@@ -205,7 +205,7 @@ function contract(name: string, backend: Backend): void {
       expect(await ledger.findReceipt(gc.gcEntryId!)).toEqual({ kind: 'none' });
     });
 
-    it('lists receipts newest first, by check, since a time, up to a limit', async () => {
+    it('lists receipts newest first, by check, since a time, after a seq, up to a limit', async () => {
       const { ledger } = await fresh();
       const times = ['2026-01-01', '2026-02-01', '2026-03-01', '2026-04-01'].map((d) => new Date(`${d}T00:00:00Z`));
       const stored = [];
@@ -215,6 +215,10 @@ function contract(name: string, backend: Backend): void {
       expect((await ledger.listReceipts({ limit: 10, checkId: 'a' })).map((r) => r.seq)).toEqual([3, 1]);
       expect((await ledger.listReceipts({ limit: 10, since: times[2]! })).map((r) => r.seq)).toEqual([4, 3]);
       expect((await ledger.listReceipts({ limit: 10, checkId: 'b', since: times[2]! })).map((r) => r.seq)).toEqual([4]);
+      // A card's "no FAIL since the PASS" reads exactly the receipts after one, whatever their number.
+      expect((await ledger.listReceipts({ limit: 10, afterSeq: 1 })).map((r) => r.seq)).toEqual([4, 3, 2]);
+      expect((await ledger.listReceipts({ limit: 10, checkId: 'a', afterSeq: 1 })).map((r) => r.seq)).toEqual([3]);
+      expect(await ledger.listReceipts({ limit: 10, afterSeq: 4 })).toEqual([]);
     });
 
     it('signs inside the append: the signer sees exactly the canonical body the hash covers, prev_hash included', async () => {

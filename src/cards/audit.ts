@@ -1,7 +1,7 @@
 import { fail, VouchProblem, type Problem } from '../core/problem.js';
 import type { Ledger, Signer } from '../ledger/ledger.js';
 import { cardSigner, nowOf, requireTrustedWorkspace, type CardContext } from './context.js';
-import { isClosed, type CardView } from './fold.js';
+import { everSigned, isClosed, type CardView } from './fold.js';
 import { cardToActOn, loadCard } from './load.js';
 import type { AuditEvent, FollowUpEvent, OpenedEvent, ProofSnapshot } from './model.js';
 import { requireRole } from './rules.js';
@@ -13,15 +13,19 @@ import { appendCardEvent, newCardId } from './store.js';
 export const MAX_FOLLOW_UP_DEPTH = 2;
 
 export type AuditOutcome =
-  | { readonly card: string; readonly kind: 'ran'; readonly run: ProofRun; readonly event: AuditEvent }
-  /** The proof could not run (a changed script, a damaged card...): nothing was recorded on the card. */
+  /** The proof ran, or could not run (a changed script...): either way an audit event is on the card. */
+  | { readonly card: string; readonly kind: 'ran'; readonly run: ProofRun | null; readonly event: AuditEvent }
+  /** Nothing could be recorded on the card (it is damaged, no key to sign with, a role that may not bind its script). */
   | { readonly card: string; readonly kind: 'refused'; readonly problem: Problem };
 
 /**
  * Audit after done: re-runs the frozen proof of done cards and records each
- * result on the card. A FAIL reopens nothing silently: it is recorded, and
- * opens one follow-up card linked to it (same proof), unless the chain is
- * already two deep or a follow-up is still open, which the record says.
+ * result on the card, also when the proof cannot run at all (UNKNOWN, with
+ * the reason): an audit that leaves no trace would let a done card keep
+ * reading as passing. Anything but a PASS reopens nothing silently: it is
+ * recorded, and opens one follow-up card linked to it (same proof), unless
+ * the chain is already two deep or a follow-up is still open, which the
+ * record says.
  */
 export async function auditCards(ctx: CardContext, target: { readonly card: string } | { readonly all: true }): Promise<AuditOutcome[]> {
   requireRole(ctx.by, 'audit');
@@ -51,25 +55,47 @@ export async function auditCards(ctx: CardContext, target: { readonly card: stri
   }
 }
 
+/** Problems that say nothing about the card, only about who asks: nothing is recorded for them. */
+const NOT_ABOUT_THE_CARD: ReadonlySet<string> = new Set(['card_role_refused']);
+
 async function auditOne(ctx: CardContext, ledger: Ledger, view: CardView): Promise<AuditOutcome> {
   let sign: Signer | undefined;
-  let run: ProofRun;
   try {
-    sign = await cardSigner(ctx, view.proof.policy);
-    run = await runProof(ctx, view, ledger, sign);
+    sign = await cardSigner(ctx, view.proof.policy, everSigned(view));
   } catch (error) {
     if (error instanceof VouchProblem) return { card: view.id, kind: 'refused', problem: error.problem };
     throw error;
   }
+  let run: ProofRun | null = null;
+  let notRun: Problem | null = null;
+  try {
+    run = await runProof(ctx, view, ledger, sign);
+  } catch (error) {
+    if (!(error instanceof VouchProblem)) throw error;
+    if (NOT_ABOUT_THE_CARD.has(error.problem.code)) return { card: view.id, kind: 'refused', problem: error.problem };
+    notRun = error.problem;
+  }
+  const verdict = run?.verdict ?? 'UNKNOWN';
   const now = nowOf(ctx);
   const depth = view.opened.body.depth;
-  const openFollowUp = run.verdict === 'FAIL' ? await firstOpen(ctx, ledger, view.followUps) : undefined;
-  const followUp = run.verdict === 'FAIL' && depth < MAX_FOLLOW_UP_DEPTH && !openFollowUp ? newCardId() : null;
-  const skipped = run.verdict !== 'FAIL' || followUp ? null : depth >= MAX_FOLLOW_UP_DEPTH ? 'depth_limit' : 'open_follow_up';
+  const passing = verdict === 'PASS';
+  const openFollowUp = passing ? undefined : await firstOpen(ctx, ledger, view.followUps);
+  const followUp = !passing && depth < MAX_FOLLOW_UP_DEPTH && !openFollowUp ? newCardId() : null;
+  const skipped = passing || followUp ? null : depth >= MAX_FOLLOW_UP_DEPTH ? 'depth_limit' : 'open_follow_up';
   const event = await appendCardEvent<AuditEvent>(
     ledger,
     view.id,
-    { event: 'audit', proof_digest: view.proof.digest, verdict: run.verdict, reason: run.reason, receipts: run.recorded, script: run.script, follow_up: followUp, follow_up_skipped: skipped },
+    {
+      event: 'audit',
+      proof_digest: view.proof.digest,
+      verdict,
+      reason: run?.reason ?? 'no_receipt',
+      receipts: run?.recorded ?? [],
+      script: run?.script ?? null,
+      follow_up: followUp,
+      follow_up_skipped: skipped,
+      not_run: notRun ? { code: notRun.code, message: notRun.message } : null,
+    },
     { by: ctx.by, now, ...(sign && { sign }) },
   );
   if (followUp) {

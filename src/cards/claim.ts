@@ -1,6 +1,6 @@
 import { nowOf, cardSigner, type CardContext } from './context.js';
 import { requireOpen } from './closed.js';
-import type { CardView } from './fold.js';
+import { everSigned, type CardView } from './fold.js';
 import { cardToActOn } from './load.js';
 import type { ClaimedEvent } from './model.js';
 import { requireRole } from './rules.js';
@@ -13,7 +13,7 @@ export async function claimCard(ctx: CardContext, id: string): Promise<CardView>
   try {
     const view = await cardToActOn(ctx, ledger, id);
     requireOpen(view, 'claim');
-    await appendCardEvent<ClaimedEvent>(ledger, id, { event: 'claimed' }, { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy) });
+    await appendCardEvent<ClaimedEvent>(ledger, id, { event: 'claimed' }, { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) });
     return await cardToActOn(ctx, ledger, id);
   } finally {
     await ledger.close();

@@ -2,7 +2,7 @@ import { fail } from '../core/problem.js';
 import { cardSigner, nowOf, type CardContext } from './context.js';
 import { requireOpen } from './closed.js';
 import { judgeCompletion } from './completion.js';
-import type { CardView } from './fold.js';
+import { everSigned, type CardView } from './fold.js';
 import { cardToActOn } from './load.js';
 import type { CompletedEvent, OwnerCloseEvent } from './model.js';
 import { requireRole } from './rules.js';
@@ -21,7 +21,7 @@ export async function completeCard(ctx: CardContext, id: string): Promise<CardVi
       ledger,
       id,
       { event: 'completed', verdict_event: judged.pass.body.id, receipts: judged.pass.body.receipts },
-      { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy) },
+      { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) },
     );
     return await cardToActOn(ctx, ledger, id);
   } finally {
@@ -46,7 +46,7 @@ export async function forceCloseCard(ctx: CardContext, id: string, why: string |
       ledger,
       id,
       { event: 'owner_close', why: reason, last_verdict: newest ? { event: newest.body.id, verdict: newest.body.verdict, reason: newest.body.reason } : null },
-      { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy) },
+      { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) },
     );
     return await cardToActOn(ctx, ledger, id);
   } finally {

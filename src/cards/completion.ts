@@ -7,6 +7,7 @@ import type { StoredReceipt } from '../receipt/receipt.js';
 import type { Snapshot } from '../scope/snapshot.js';
 import type { CheckDef } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
+import { signaturesRequired } from './context.js';
 import type { Stored, CardView } from './fold.js';
 import type { ProofReceipt, VerdictEvent } from './model.js';
 import { closers } from './rules.js';
@@ -23,7 +24,7 @@ import { readScript, scriptCheck } from './script.js';
  * files.
  */
 export async function judgeCompletion(
-  workspace: Pick<Workspace, 'root' | 'stateDir'>,
+  workspace: Workspace,
   home: string,
   ledger: Ledger,
   view: CardView,
@@ -31,7 +32,9 @@ export async function judgeCompletion(
   const reader = new TreeReader({ workspace, home });
   try {
     let snapshot: Snapshot | undefined;
-    return await judgeAgainst(workspace.root, home, ledger, view, () => (snapshot ??= reader.snapshot()));
+    // The spec as it is now may require signatures the card's frozen policy did not: a receipt it would refuse never closes the card.
+    const required = signaturesRequired({ workspace, home }, view.proof.policy);
+    return await judgeAgainst(workspace.root, home, ledger, view, required, () => (snapshot ??= reader.snapshot()));
   } finally {
     reader.close();
   }
@@ -42,6 +45,7 @@ async function judgeAgainst(
   home: string,
   ledger: Ledger,
   view: CardView,
+  requireSignature: boolean,
   files: () => Snapshot,
 ): Promise<{ readonly ok: true; readonly pass: Stored<VerdictEvent> } | { readonly ok: false; readonly problem: Problem }> {
   const refuse = (problem: Problem) => ({ ok: false as const, problem });
@@ -76,7 +80,7 @@ async function judgeAgainst(
       hint: `a verifier runs \`vouch card verify ${view.id}\` (VOUCH_ROLE=verifier)`,
     });
   }
-  const judge = signatureJudge(home, view.proof.policy.require_signature);
+  const judge = signatureJudge(home, requireSignature);
   const scriptNow = view.proof.kind === 'script' ? readScript(root, view.proof) : null;
   for (const recorded of pass.receipts) {
     const found = await ledger.findReceipt(recorded.receipt);
@@ -121,8 +125,13 @@ function checkFor(view: CardView, recorded: ProofReceipt, scriptNow: ReturnType<
   return scriptCheck(view.id, view.proof, scriptNow.value.sha256);
 }
 
-/** A FAIL of the same check definition recorded after this receipt (by `vouch verify`, the gate, another card), if any. */
-async function failedSince(ledger: Ledger, pass: StoredReceipt): Promise<StoredReceipt | undefined> {
-  const newer = await ledger.listReceipts({ checkId: pass.body.check_id, limit: 10_000 });
+/**
+ * A FAIL of the same check definition recorded after this receipt (by
+ * `vouch verify`, the gate, another card), if any. Every receipt of the
+ * check after the PASS is read, however many: a window would let a FAIL
+ * drown under enough green runs after it.
+ */
+export async function failedSince(ledger: Pick<Ledger, 'listReceipts'>, pass: StoredReceipt): Promise<StoredReceipt | undefined> {
+  const newer = await ledger.listReceipts({ checkId: pass.body.check_id, afterSeq: pass.seq, limit: Number.MAX_SAFE_INTEGER });
   return newer.find((receipt) => receipt.seq > pass.seq && receipt.intact && receipt.body.verdict === 'FAIL' && receipt.body.definition_digest === pass.body.definition_digest);
 }

@@ -34,7 +34,7 @@ export interface CurrentSpec {
   readonly trust: TrustState['kind'];
 }
 
-export function currentSpec(ctx: CardContext): CurrentSpec {
+export function currentSpec(ctx: Pick<CardContext, 'workspace' | 'home'>): CurrentSpec {
   const loaded = loadSpec(ctx.workspace.specPath, ctx.workspace.root);
   let bytesSha: Sha256 = sha256('');
   try {
@@ -63,21 +63,46 @@ export function allowedSpec(ctx: CardContext): Spec {
 }
 
 /**
- * The signing settings new card entries follow: the spec's as it is now when
- * it is valid and allowed, else those frozen with the card (an edited,
- * unallowed vouch.yaml must not switch signing off). VOUCH_SIGNING_KEY
- * overrides the key name, as everywhere.
+ * Whether the card's entries must be signed: frozen with the card, or set by
+ * the spec as it is now when that spec is valid and allowed (an edited,
+ * unallowed vouch.yaml neither adds nor removes the requirement). Signing
+ * and judging a card's receipts both follow this one answer, so a receipt
+ * that would be refused a signature today never closes the card.
  */
-export async function cardSigner(ctx: CardContext, frozen: ProofPolicy | null): Promise<Signer | undefined> {
+export function signaturesRequired(ctx: Pick<CardContext, 'workspace' | 'home'>, frozen: ProofPolicy | null, current: CurrentSpec = currentSpec(ctx)): boolean {
+  const now = current.spec !== null && current.trust === 'allowed' && current.spec.requireSignature;
+  return now || (frozen?.require_signature ?? false);
+}
+
+/**
+ * The signer of new card entries: the key of the spec as it is now when it
+ * is valid and allowed, else the one frozen with the card (an edited,
+ * unallowed vouch.yaml must not switch signing off). VOUCH_SIGNING_KEY
+ * overrides the key name, as everywhere. A card whose earlier entries are
+ * signed (`signedBefore`) gets no unsigned entry: once signed, always
+ * signed, since an unsigned entry after signed ones reads as forged.
+ */
+export async function cardSigner(ctx: CardContext, frozen: ProofPolicy | null, signedBefore = false): Promise<Signer | undefined> {
   const current = currentSpec(ctx);
-  const settings =
-    current.spec && current.trust === 'allowed'
-      ? { signingKey: current.spec.signingKey, requireSignature: current.spec.requireSignature || (frozen?.require_signature ?? false), path: current.spec.path }
-      : { signingKey: frozen?.signing_key ?? null, requireSignature: frozen?.require_signature ?? false, path: ctx.workspace.specPath };
+  const allowed = current.spec !== null && current.trust === 'allowed';
+  const settings = {
+    signingKey: allowed ? (current.spec.signingKey ?? frozen?.signing_key ?? null) : (frozen?.signing_key ?? null),
+    requireSignature: signaturesRequired(ctx, frozen, current),
+    path: allowed ? current.spec.path : ctx.workspace.specPath,
+  };
   const { signingKeyFor } = await import('../crypto/select.js');
   const key = signingKeyFor(ctx.home, ctx.env, settings, ctx.workspace.root);
   if (!key.ok) return fail(key.error);
-  if (!key.value) return undefined;
+  if (!key.value) {
+    if (!signedBefore) return undefined;
+    return fail({
+      code: 'signing_key_required',
+      message: 'this card\'s earlier events are signed, and no signing key is selected now: an unsigned event after signed ones would read as forged, so nothing is written',
+      where: settings.path,
+      expected: 'signing_key: NAME in vouch.yaml, or VOUCH_SIGNING_KEY=NAME in the environment',
+      hint: 'name the key the card was signed with (`vouch keys list`), then run the command again',
+    });
+  }
   const { signerFor } = await import('../crypto/signature.js');
   return signerFor(key.value);
 }

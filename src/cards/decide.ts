@@ -4,7 +4,7 @@ import { checkGlob } from '../scope/paths.js';
 import { requireWhy } from './complete.js';
 import { cardSigner, nowOf, type CardContext } from './context.js';
 import { requireOpen } from './closed.js';
-import type { CardView } from './fold.js';
+import { everSigned, type CardView } from './fold.js';
 import { cardToActOn, checkCardId, loadCardForLink } from './load.js';
 import type { ContractChanges, DecisionEvent } from './model.js';
 import { requireRole } from './rules.js';
@@ -65,7 +65,7 @@ export async function decideCard(ctx: CardContext, id: string, input: DecideInpu
         draft = { ...base, decision: 'abandon' };
         break;
     }
-    await appendCardEvent<DecisionEvent>(ledger, id, draft, { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy) });
+    await appendCardEvent<DecisionEvent>(ledger, id, draft, { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) });
     return await cardToActOn(ctx, ledger, id);
   } finally {
     await ledger.close();

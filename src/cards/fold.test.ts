@@ -77,6 +77,21 @@ describe('foldCard: a card is what its events say', () => {
     expect(hole).toMatchObject({ kind: 'damaged', why: expect.stringContaining('a verdict is missing') });
   });
 
+  it('a forged completed event closes nothing: it must name a PASS verdict of the proof in force, else the card is damaged, never done', () => {
+    const first = opened();
+    const digest = digestOf(first);
+    const completed = (verdictEvent: string) => entry({ event: 'completed', verdict_event: verdictEvent, receipts: [] });
+    const fail = verdict(1, 'FAIL', digest);
+    expect(foldCard('c', [first, fail, completed(idOf(fail))])).toMatchObject({ kind: 'damaged', why: expect.stringContaining('a FAIL verdict') });
+    expect(foldCard('c', [first, completed('01nosuchverdict')])).toMatchObject({ kind: 'damaged', why: expect.stringContaining('no verdict of the proof in force') });
+    // A PASS of a proof since replaced by a reprove closes nothing either.
+    const oldPass = verdict(1, 'PASS', digest);
+    const reprove = entry({ event: 'decision', decision: 'reprove', why: 'w', changes: null, script_sha256: null, into: null, proof: proofOf('q.sh') });
+    expect(foldCard('c', [first, oldPass, reprove, completed(idOf(oldPass))]).kind).toBe('damaged');
+    const pass = verdict(1, 'PASS', digest);
+    expect(fold([first, pass, completed(idOf(pass))]).state).toBe('done');
+  });
+
   it('refuses a proof that no longer matches its own digest', () => {
     const tampered = opened({ proof: { ...proofOf('p.sh'), scope: ['**'] } as ProofSnapshot });
     expect(foldCard('c', [tampered])).toMatchObject({ kind: 'damaged', why: expect.stringContaining('digest') });

@@ -153,12 +153,19 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
             break;
         }
         break;
-      case 'completed':
+      case 'completed': {
+        // Only a PASS of the proof in force closes a card: a completed event
+        // naming anything else is one no vouch wrote (complete judges first).
+        const named = verdicts.find((verdict) => verdict.body.id === body.verdict_event);
+        if (!named || named.body.verdict !== 'PASS') {
+          return { kind: 'damaged', entries, why: `the completed event at seq ${entry.seq} names ${named ? `a ${named.body.verdict} verdict` : 'no verdict of the proof in force'} (${body.verdict_event}): only a PASS of the current proof closes a card` };
+        }
         if (!closed()) {
           state = 'done';
           completed = { ...entry, body };
         }
         break;
+      }
       case 'owner_close':
         if (!closed()) {
           state = 'owner_closed';
@@ -201,4 +208,9 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
 
 export function isClosed(state: CardState): boolean {
   return state === 'done' || state === 'owner_closed' || state === 'split' || state === 'abandoned';
+}
+
+/** Whether any of the card's events is signed: from then on, every event of it must be (store.ts reads an unsigned one after it as damaged). */
+export function everSigned(view: CardView): boolean {
+  return view.events.some((entry) => entry.intact && entry.signed);
 }

@@ -159,10 +159,16 @@ export interface AuditEvent extends Base<'audit'> {
   readonly reason: Reason;
   readonly receipts: readonly ProofReceipt[];
   readonly script: ScriptUse | null;
-  /** The follow-up card a FAIL opened. */
+  /** The follow-up card a FAIL or UNKNOWN opened. */
   readonly follow_up: string | null;
-  /** Why a FAIL opened none: the chain of follow-ups is already two deep, or one is still open. */
+  /** Why a FAIL or UNKNOWN opened none: the chain of follow-ups is already two deep, or one is still open. */
   readonly follow_up_skipped: 'depth_limit' | 'open_follow_up' | null;
+  /**
+   * Why the proof could not run at all (its script changed or is gone...):
+   * the audit is then recorded as UNKNOWN (no_receipt) with this problem.
+   * Absent on audits recorded before it existed.
+   */
+  readonly not_run?: { readonly code: string; readonly message: string } | null;
 }
 
 /** On the parent: a follow-up card was opened because its audit failed. */

@@ -3,7 +3,7 @@ import { requireWhy } from './complete.js';
 import { allowedSpec, cardSigner, nowOf, type CardContext } from './context.js';
 import { proofProblems, scopeOf, type ProofInput } from './contract.js';
 import { requireOpen } from './closed.js';
-import type { CardView } from './fold.js';
+import { everSigned, type CardView } from './fold.js';
 import { cardToActOn } from './load.js';
 import type { DecisionEvent } from './model.js';
 import { freezeProof } from './open.js';
@@ -36,7 +36,7 @@ export async function reproveCard(ctx: CardContext, id: string, input: ProofInpu
       ledger,
       id,
       { event: 'decision', decision: 'reprove', why, changes: null, script_sha256: null, into: null, proof },
-      { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, proof.policy) },
+      { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, proof.policy, everSigned(view)) },
     );
     return await cardToActOn(ctx, ledger, id);
   } finally {

@@ -29,7 +29,7 @@ const WHY: Readonly<Record<CardAct, string>> = {
   open: 'opening a card freezes its acceptance check, and whoever does the work does not write that',
   claim: 'the verifier checks the work and does not do it',
   verify: 'every role may run the proof',
-  complete: 'on an independent card only a verifier or coordinator closes, never the worker',
+  complete: 'on an independent card only a verifier or coordinator closes it on a PASS, never the worker',
   force_close: 'closing without a fresh PASS is the owner\'s override alone',
   decide: 'decisions about a card (rescope, revise-script, split, abandon) are the coordinator\'s or the owner\'s',
   reprove: 'changing a card\'s proof is the owner\'s alone',
@@ -47,12 +47,16 @@ export function requireRole(by: CardActor, act: CardAct, mode: VerifyMode = 'pro
   }
   const allowed = act === 'complete' ? closers(mode) : ALLOWED[act];
   if (!allowed.includes(by.role)) {
+    // The owner is refused a plain close of an independent card, not every close: say which one is theirs.
+    const ownersClose = act === 'complete' && by.role === 'owner';
     fail({
       code: 'card_role_refused',
-      message: `the ${by.role} may not ${act === 'force_close' ? 'force-close' : act} this card: ${WHY[act]}`,
+      message: ownersClose
+        ? 'the owner may not complete this card on a PASS: on an independent card a verifier or coordinator closes it on its PASS; the owner closes it with `vouch card complete ID --force --why TEXT`, recorded as owner_close, never as a pass'
+        : `the ${by.role} may not ${act === 'force_close' ? 'force-close' : act} this card: ${WHY[act]}`,
       expected: `one of the roles: ${allowed.join(', ')}`,
       found: `${by.role} (${by.role_from === 'VOUCH_ROLE' ? 'from VOUCH_ROLE' : by.agent ? `the default inside an agent run (${by.agent})` : 'the default for a person at a terminal'})`,
-      hint: 'roles come from VOUCH_ROLE; see `vouch card --help`',
+      hint: ownersClose ? 'a verifier runs `vouch card verify ID` and `vouch card complete ID` (VOUCH_ROLE=verifier), or the owner forces it with --force --why' : 'roles come from VOUCH_ROLE; see `vouch card --help`',
     });
   }
 }

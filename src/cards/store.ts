@@ -38,15 +38,19 @@ export interface ReadOptions {
 
 /**
  * Reads a card's events, judging each: its bytes must still hash to its
- * hash, and a signature it carries must verify under a trusted key (an
- * unsigned event is damaged where signatures are required). Damaged events
- * are returned as such, never as what they claim.
+ * hash, and a signature it carries must verify under a trusted key. An
+ * unsigned event is damaged where signatures are required, and after any
+ * signed event of the same card: once signed, always signed, since an
+ * unsigned event after signed ones is what someone with write access but
+ * without the key would append. Damaged events are returned as such, never
+ * as what they claim.
  */
 export async function readCardEntries(ledger: Ledger, card: string, options: ReadOptions): Promise<CardEntry[]> {
   const stored = await ledger.events<CardEvent>('card', card);
   const first = stored[0]?.intact ? stored[0].body : undefined;
   const required = options.requireSignature(first);
   const entries: CardEntry[] = [];
+  let signedBefore = false;
   for (const event of stored) {
     if (!event.intact) {
       entries.push({ intact: false, seq: event.seq, hash: event.hash, why: 'its stored bytes no longer match their hash' });
@@ -54,9 +58,11 @@ export async function readCardEntries(ledger: Ledger, card: string, options: Rea
     }
     if (event.signature === null) {
       if (required) entries.push({ intact: false, seq: event.seq, hash: event.hash, why: 'unsigned, where signatures are required' });
+      else if (signedBefore) entries.push({ intact: false, seq: event.seq, hash: event.hash, why: 'unsigned, after signed events of this card (once signed, always signed)' });
       else entries.push({ intact: true, seq: event.seq, hash: event.hash, body: event.body, signed: false });
       continue;
     }
+    signedBefore = true;
     const { checkSignature } = await import('../crypto/signature.js');
     const check = checkSignature(canonicalize(event.body), event.signature, await options.keyring());
     if (check.kind === 'valid') entries.push({ intact: true, seq: event.seq, hash: event.hash, body: event.body, signed: true });

@@ -1,7 +1,7 @@
 import { fail } from '../core/problem.js';
 import { cardSigner, nowOf, requireTrustedWorkspace, type CardContext } from './context.js';
 import { requireOpen } from './closed.js';
-import type { CardView } from './fold.js';
+import { everSigned, type CardView } from './fold.js';
 import { cardToActOn } from './load.js';
 import type { VerdictEvent } from './model.js';
 import { requireRole } from './rules.js';
@@ -33,7 +33,7 @@ export async function verifyCard(ctx: CardContext, id: string): Promise<CardVeri
         hint: 'a coordinator or the owner decides: `vouch card decide ID rescope --budget-attempts N --why ...`, `split` or `abandon`',
       });
     }
-    const sign = await cardSigner(ctx, view.proof.policy);
+    const sign = await cardSigner(ctx, view.proof.policy, everSigned(view));
     const run = await runProof(ctx, view, ledger, sign);
     const event = await appendCardEvent<VerdictEvent>(
       ledger,

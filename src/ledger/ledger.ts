@@ -31,6 +31,8 @@ export interface ReceiptQuery {
   readonly checkId?: string;
   /** Only receipts that finished at or after this time. */
   readonly since?: Date;
+  /** Only receipts appended after this position of the chain (seq greater than it). */
+  readonly afterSeq?: number;
   /** Newest first; at most this many. */
   readonly limit: number;
 }

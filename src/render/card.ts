@@ -45,7 +45,11 @@ export function renderBoard(cards: readonly CardSummary[], p: Paint, now = new D
   const rows = cards.map((card) => {
     const notes = [
       card.over_budget ? p.red('budget spent: asks') : '',
-      card.audit === 'FAIL' ? p.red(`audit FAIL${card.follow_ups.length > 0 ? ` → ${card.follow_ups[card.follow_ups.length - 1]!}` : ''}`) : card.audit ? `audit ${card.audit}` : '',
+      card.audit === 'FAIL' || card.audit === 'UNKNOWN'
+        ? p.red(`audit ${card.audit}: not passing${card.follow_ups.length > 0 ? ` → ${card.follow_ups[card.follow_ups.length - 1]!}` : ''}`)
+        : card.audit
+          ? `audit ${card.audit}`
+          : '',
       card.follow_up_of ? `follow-up of ${card.follow_up_of}` : '',
       card.damage ? p.red(card.damage) : '',
     ].filter((note) => note !== '');
@@ -118,7 +122,7 @@ function eventRow(entry: CardEntry): string[] {
       return [
         ...head,
         'audit',
-        `${body.verdict} (${body.reason})${body.follow_up ? ` → follow-up ${body.follow_up}` : body.follow_up_skipped === 'depth_limit' ? ' · no follow-up: two deep already' : body.follow_up_skipped === 'open_follow_up' ? ' · a follow-up is still open' : ''}`,
+        `${body.verdict} (${body.reason})${body.not_run ? ` · not run: ${body.not_run.code}` : ''}${body.follow_up ? ` → follow-up ${body.follow_up}` : body.follow_up_skipped === 'depth_limit' ? ' · no follow-up: two deep already' : body.follow_up_skipped === 'open_follow_up' ? ' · a follow-up is still open' : ''}`,
         by,
       ];
     case 'follow_up':
@@ -133,8 +137,9 @@ export function renderAuditOutcomes(outcomes: readonly AuditOutcome[], p: Paint)
   if (outcomes.length === 0) return 'no done cards to audit';
   return outcomes
     .map((outcome) => {
-      if (outcome.kind === 'refused') return `${outcome.card}  ${p.yellow('not run')}: ${outcome.problem.code}: ${outcome.problem.message}`;
+      if (outcome.kind === 'refused') return `${outcome.card}  ${p.yellow('not run, nothing recorded')}: ${outcome.problem.code}: ${outcome.problem.message}`;
       const e = outcome.event;
+      const notRun = e.not_run ? `\n    the proof could not run: ${e.not_run.code}: ${e.not_run.message}` : '';
       const verdict = e.verdict === 'PASS' ? p.green('PASS') : e.verdict === 'FAIL' ? p.red('FAIL') : p.yellow('UNKNOWN');
       const follow = e.follow_up
         ? `: recorded on the card, follow-up ${e.follow_up} opened`
@@ -145,7 +150,7 @@ export function renderAuditOutcomes(outcomes: readonly AuditOutcome[], p: Paint)
             : e.verdict === 'PASS'
               ? ''
               : ': recorded on the card';
-      return `${outcome.card}  ${verdict} (${e.reason})${follow}`;
+      return `${outcome.card}  ${verdict} (${e.reason})${follow}${notRun}`;
     })
     .join('\n');
 }

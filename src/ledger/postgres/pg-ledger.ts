@@ -109,6 +109,10 @@ export class PgLedger implements Ledger {
         params.push(query.since.getTime());
         where.push(`created_at >= $${params.length}`);
       }
+      if (query.afterSeq !== undefined) {
+        params.push(query.afterSeq);
+        where.push(`seq > $${params.length}`);
+      }
       params.push(query.limit);
       const rows = await this.pool.query<ReceiptRow>(
         `SELECT ${RECEIPT_COLUMNS} FROM chain WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,

@@ -245,6 +245,10 @@ export class SqliteLedger implements Ledger {
         where.push('created_at >= ?');
         params.push(query.since.getTime());
       }
+      if (query.afterSeq !== undefined) {
+        where.push('seq > ?');
+        params.push(query.afterSeq);
+      }
       const rows = this.db
         .prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`)
         .all(...params, query.limit) as ChainRow[];

@@ -17,18 +17,33 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (card !== undefined) checkCardId(card);
   const target = card === undefined ? { all: true as const } : { card };
   const outcomes = await auditCards(cardContext(cli), target);
-  const ok = outcomes.every((o) => o.kind === 'ran' && o.event.verdict === 'PASS');
+  // An absent grade is never a passing grade: auditing nothing is not "all passed".
+  const nothing = outcomes.length === 0;
+  const ok = !nothing && outcomes.every((o) => o.kind === 'ran' && o.event.verdict === 'PASS');
   if (values.json) {
     json(cli, {
       ok,
+      ...(nothing && { reason: 'nothing_audited', message: NOTHING_AUDITED }),
       cards: outcomes.map((o) =>
         o.kind === 'ran'
-          ? { card: o.card, ran: true, verdict: o.event.verdict, reason: o.event.reason, event: o.event.id, receipts: o.event.receipts, follow_up: o.event.follow_up, follow_up_skipped: o.event.follow_up_skipped }
-          : { card: o.card, ran: false, error: o.problem },
+          ? {
+              card: o.card,
+              ran: o.run !== null,
+              verdict: o.event.verdict,
+              reason: o.event.reason,
+              ...(o.event.not_run && { not_run: o.event.not_run }),
+              event: o.event.id,
+              receipts: o.event.receipts,
+              follow_up: o.event.follow_up,
+              follow_up_skipped: o.event.follow_up_skipped,
+            }
+          : { card: o.card, ran: false, recorded: false, error: o.problem },
       ),
     });
   } else {
-    out(cli, renderAuditOutcomes(outcomes, paint(cli.color)));
+    out(cli, nothing ? NOTHING_AUDITED : renderAuditOutcomes(outcomes, paint(cli.color)));
   }
   return ok ? EXIT.ok : EXIT.notOk;
 }
+
+const NOTHING_AUDITED = 'nothing audited: no card is done, so no proof ran again (an absent grade is not a pass); cards close with `vouch card complete ID`';
