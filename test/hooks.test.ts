@@ -295,6 +295,23 @@ describe('PreToolUse: the guard', () => {
     ['a shell glob reaching the ledger', 'Bash', { command: 'rm .vouch/*' }, '.vouch/'],
     ['rm -rf of the whole workspace', 'Bash', { command: 'rm -rf ./' }, 'vouch denied'],
     ['a symlink leading to the spec', 'Write', { file_path: 'link-to-spec', content: '' }, "vouch.yaml is the operator's definition"],
+    ['a write inside { ...; }', 'Bash', { command: '{ rm vouch.yaml; }' }, '(rm)'],
+    ['a write after if ...; then', 'Bash', { command: 'if true; then rm vouch.yaml; fi' }, '(rm)'],
+    ['a write after else', 'Bash', { command: 'if false; then :; else rm test/t.txt; fi' }, '(rm)'],
+    ['a write after !', 'Bash', { command: '! rm vouch.yaml' }, '(rm)'],
+    ['a write in a function body', 'Bash', { command: 'f() { rm vouch.yaml; }; f' }, '(rm)'],
+    ['a write in a `function` body', 'Bash', { command: 'function f { rm -rf .vouch; }; f' }, '(rm)'],
+    ['a write in a while loop', 'Bash', { command: 'while true; do rm vouch.yaml; done' }, '(rm)'],
+    ['a write in an until loop', 'Bash', { command: 'until false; do echo x > vouch.yaml; done' }, '(> redirection)'],
+    ['git clean without -x (untracked protected files go too)', 'Bash', { command: 'git clean -fd' }, '(git clean)'],
+    ['git clean of the tests directory', 'Bash', { command: 'git clean -f -e "*.tmp" test' }, '(git clean)'],
+    ['vouch allow: the agent allowing its own edit of the spec', 'Bash', { command: 'vouch allow' }, 'it runs `vouch allow`'],
+    ['npx vouch allow', 'Bash', { command: 'npx -y vouch allow --json' }, 'it runs `vouch allow`'],
+    ['node <anything>/cli.js allow', 'Bash', { command: 'node /opt/x/node_modules/vouch/dist/cli.js -C . allow' }, 'it runs `vouch allow`'],
+    ['vouch allow with the agent markers stripped', 'Bash', { command: 'env -u CLAUDECODE -u AI_AGENT vouch allow' }, 'it runs `vouch allow`'],
+    ['vouch allow after a cd, in a subshell', 'Bash', { command: 'cd src && (vouch allow)' }, 'it runs `vouch allow`'],
+    ['vouch deny', 'Bash', { command: 'pnpm exec vouch deny' }, 'it runs `vouch deny`'],
+    ['vouch init --write', 'Bash', { command: 'rm -f x; ./node_modules/.bin/vouch init --write' }, 'it runs `vouch init --write`'],
   ])('denies %s', async (_name, tool, input, words) => {
     const rig = await ready();
     rig.symlink(rig.path('vouch.yaml'), 'link-to-spec');
@@ -312,6 +329,9 @@ describe('PreToolUse: the guard', () => {
     ['a quoted word that only mentions the spec', 'Bash', { command: 'echo "rm vouch.yaml"' }],
     ['a heredoc body that only mentions the spec', 'Bash', { command: 'cat > src/notes.txt <<EOF\nrm vouch.yaml\nEOF' }],
     ['a tool the guard does not know', 'Read', { file_path: 'vouch.yaml' }],
+    ['a dry-run git clean', 'Bash', { command: 'git clean -nd' }],
+    ['vouch commands that do not touch trust', 'Bash', { command: 'vouch verify && npx vouch status --json && vouch init && node dist/cli.js checks' }],
+    ['a word that only mentions vouch allow', 'Bash', { command: 'echo "vouch allow" && grep -r "vouch allow" README.md' }],
   ])('allows %s (and says nothing)', async (_name, tool, input) => {
     const rig = await ready();
     const result = await pre(rig, tool, input);
