@@ -178,6 +178,20 @@ describe('SubagentStop: the per-subagent gate on its dispatch', () => {
     expect((await mainStop(rig)).stdout).toBe('');
   });
 
+  it('a failure found on drift its trail did not see stays owed: the next stop with no change is contradicted again, not let go ungraded', async () => {
+    const rig = await ready('gate: {max_blocks: 2}\n');
+    await start(rig, 'a1');
+    rig.write({ 'src/a.txt': 'bad\n' });
+    const command = `python3 -c "open('src/a.txt', 'w').write('bad')"`;
+    await hook(rig, 'PostToolUse', { tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '' }, tool_use_id: 't-py', agent_id: 'a1', agent_type: 'general-purpose' });
+    expect(blocked(await subStop(rig, 'a1', 'Done.'))).toBe(true);
+    const again = await subStop(rig, 'a1', 'Done, really.', { stop_hook_active: true });
+    expect(blocked(again)).toBe(true);
+    expect(reason(again)).toContain('tests: FAIL (exit_code)');
+    const [d] = await board(rig);
+    expect([d.state, d.verdict]).toEqual(['contradicted', 'contradicted']);
+  });
+
   it('a subagent that wrote nothing is closed with its claim ungraded, never verified', async () => {
     const rig = await ready();
     await start(rig, 'reader');

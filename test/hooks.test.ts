@@ -89,10 +89,26 @@ describe('Stop: the gate', () => {
     ]);
   });
 
-  it('blocks on drift it did not see written: the working tree against the last receipt (a shell edit)', async () => {
-    const rig = await ready();
+  it('blocks on drift it did not see written (a shell edit), and keeps blocking after its own FAIL receipt ended the drift, until the escape', async () => {
+    const rig = await ready('gate: {max_blocks: 2}\n');
+    // The trail sees a shell command, not the file it wrote.
+    const command = `python3 -c "open('src/a.txt', 'w').write('bad')"`;
     rig.write({ 'src/a.txt': 'bad\n' });
+    await hook(rig, 'PostToolUse', { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '' }, duration_ms: 9 });
+    expect((await rig.run(['sessions', 'sess-1', '--json'])).json().sessions[0].trail[0]).toMatchObject({ paths: [], opaque_writes: true });
     expect(isBlock(await stop(rig))).toBe(true);
+    // The gate ran the check: its FAIL receipt is fresh, so the tree no longer drifts from a receipt.
+    expect((await rig.run(['status', 'tests', '--json'])).json().checks[0]).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
+    // The attack: stop again with no change. The FAIL is still owed.
+    const again = await stop(rig, { stop_hook_active: true });
+    expect(isBlock(again)).toBe(true);
+    expect(JSON.parse(again.stdout).reason).toContain('tests: FAIL (exit_code)');
+    const escaped = await stop(rig, { stop_hook_active: true });
+    expect(JSON.parse(escaped.stdout)).toEqual({ systemMessage: expect.stringContaining('ESCAPED') });
+    expect((await gates(rig)).map((g: { decision: string }) => g.decision)).toEqual(['block', 'block', 'escaped']);
+    // Once it is a fresh PASS, the session may stop.
+    rig.write({ 'src/a.txt': 'good\n' });
+    expect((await stop(rig)).stdout).toBe('');
   });
 
   it('stop_hook_active never suppresses a real block', async () => {

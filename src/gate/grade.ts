@@ -75,8 +75,10 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
   if (result.kind === 'trust_error') return specLevel('trust_unreadable', result.problem.message, spec.sha256);
   const statuses = spec.gate.requireRemote ? result.statuses.map((status) => onlyRemote(status, spec)) : result.statuses;
   const tree = treeDigest(candidates, statuses);
+  // A check an earlier stop of this session found not passing stays owed until it is a fresh PASS.
+  const owed = request.history.owedChecks(request.scope.agentId);
   const affected = candidates.flatMap((check, i) =>
-    changes === 'all' || isAffected(check, statuses[i]!, changes) ? [{ check, status: statuses[i]! }] : [],
+    changes === 'all' || owed.has(check.id) || isAffected(check, statuses[i]!, changes) ? [{ check, status: statuses[i]! }] : [],
   );
   const owing = affected.filter((entry) => entry.status.status !== 'PASS');
   if (affected.length === 0) return { kind: 'allow', reason: 'nothing_relevant', findings: [], detail: null, tree };
