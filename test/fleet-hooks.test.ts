@@ -227,6 +227,21 @@ describe('SubagentStop: the per-subagent gate on its dispatch', () => {
     expect([closed.state, closed.verdict, closed.transitions.at(-1).why]).toEqual(['terminated', 'ungraded', 'docs reviewed by the bridge']);
   });
 
+  it('with advisory checks only, a subagent that changed files is never verified nor closed: it stays reported, ungraded, and holds the session', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'good\n' });
+    await rig.spec(SPEC().replace('sources: ["src/**"]', 'sources: ["src/**"]\n    block: false'));
+    await start(rig, 'a1');
+    await wrote(rig, 'a1', 'src/a.txt', 'bad\n');
+    const stop = await subStop(rig, 'a1', 'Fixed it.');
+    expect(stop.stdout).toBe('');
+    expect(stop.stderr).toContain('every check in vouch.yaml is advisory (block: false): nothing blocking grades these changes; it stays reported, ungraded');
+    const [d] = await board(rig);
+    expect([d.state, d.verdict, d.grade]).toEqual(['reported', 'ungraded', null]);
+    const held = await mainStop(rig);
+    expect(blocked(held)).toBe(true);
+    expect(reason(held)).toContain('nothing blocking grades these changes');
+  });
+
   it('a subagent with no SubagentStart record is put on the ledger at its stop, and graded', async () => {
     const rig = await ready();
     await wrote(rig, 'late', 'src/a.txt', 'bad\n');

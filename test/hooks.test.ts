@@ -111,6 +111,20 @@ describe('Stop: the gate', () => {
     expect((await stop(rig)).stdout).toBe('');
   });
 
+  it('a spec of advisory checks only does not let a session that changed files stop: tier_uncovered, never a silent allow', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'good\n' });
+    await rig.spec('version: 1\ngate: {max_blocks: 1}\nchecks:\n  - {id: lint, run: ["true"], sources: ["src/**"], block: false}\n');
+    // Nothing changed: nothing to grade, the stop goes through.
+    expect((await stop(rig)).stdout).toBe('');
+    await wrote(rig, 'src/a.txt');
+    const blocked = await stop(rig);
+    expect(isBlock(blocked)).toBe(true);
+    expect(JSON.parse(blocked.stdout).reason).toContain('every check in vouch.yaml is advisory (block: false): nothing blocking grades these changes');
+    // Still counted towards the escape, loudly, like any other block.
+    expect(JSON.parse((await stop(rig, { stop_hook_active: true })).stdout)).toEqual({ systemMessage: expect.stringContaining('ESCAPED') });
+    expect((await gates(rig)).map((g: { decision: string; reason: string }) => `${g.decision}:${g.reason}`)).toEqual(['allow:no_blocking_checks', 'block:tier_uncovered', 'escaped:max_blocks']);
+  });
+
   it('stop_hook_active never suppresses a real block', async () => {
     const rig = await ready();
     rig.write({ 'src/a.txt': 'bad\n' });

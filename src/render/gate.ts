@@ -55,7 +55,7 @@ function blockText(decision: GateDecision, self: Invocation): string {
     case 'trust_unreadable':
       return `${lead} vouch cannot read whether vouch.yaml is allowed: ${decision.detail ?? ''}. A person must fix the trust store (VOUCH_HOME).`;
     case 'tier_uncovered':
-      return `${lead} this session changed files, and ${decision.detail ?? 'no blocking check applies at this tier'}, so nothing could grade the work; an absent grade is not a pass. A person must declare a check for this tier in vouch.yaml.`;
+      return `${lead} this session changed files, and ${decision.detail ?? 'no blocking check applies at this tier'}, so nothing could grade the work; an absent grade is not a pass. A person must declare a blocking check for this tier in vouch.yaml.`;
     case 'ledger_unusable':
       return `${lead} vouch cannot use its ledger, so it can neither judge nor record this stop: ${decision.detail ?? ''}. A person must look at .vouch/ledger.db.`;
     case 'hook_error':
