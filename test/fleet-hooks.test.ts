@@ -178,6 +178,20 @@ describe('SubagentStop: the per-subagent gate on its dispatch', () => {
     expect((await mainStop(rig)).stdout).toBe('');
   });
 
+  it('a failure found on drift its trail did not see stays owed: the next stop with no change is contradicted again, not let go ungraded', async () => {
+    const rig = await ready('gate: {max_blocks: 2}\n');
+    await start(rig, 'a1');
+    rig.write({ 'src/a.txt': 'bad\n' });
+    const command = `python3 -c "open('src/a.txt', 'w').write('bad')"`;
+    await hook(rig, 'PostToolUse', { tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '' }, tool_use_id: 't-py', agent_id: 'a1', agent_type: 'general-purpose' });
+    expect(blocked(await subStop(rig, 'a1', 'Done.'))).toBe(true);
+    const again = await subStop(rig, 'a1', 'Done, really.', { stop_hook_active: true });
+    expect(blocked(again)).toBe(true);
+    expect(reason(again)).toContain('tests: FAIL (exit_code)');
+    const [d] = await board(rig);
+    expect([d.state, d.verdict]).toEqual(['contradicted', 'contradicted']);
+  });
+
   it('a subagent that wrote nothing is closed with its claim ungraded, never verified', async () => {
     const rig = await ready();
     await start(rig, 'reader');
@@ -211,6 +225,21 @@ describe('SubagentStop: the per-subagent gate on its dispatch', () => {
     expect((await mainStop(rig)).stdout).toBe('');
     const closed = (await board(rig))[0];
     expect([closed.state, closed.verdict, closed.transitions.at(-1).why]).toEqual(['terminated', 'ungraded', 'docs reviewed by the bridge']);
+  });
+
+  it('with advisory checks only, a subagent that changed files is never verified nor closed: it stays reported, ungraded, and holds the session', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'good\n' });
+    await rig.spec(SPEC().replace('sources: ["src/**"]', 'sources: ["src/**"]\n    block: false'));
+    await start(rig, 'a1');
+    await wrote(rig, 'a1', 'src/a.txt', 'bad\n');
+    const stop = await subStop(rig, 'a1', 'Fixed it.');
+    expect(stop.stdout).toBe('');
+    expect(stop.stderr).toContain('every check in vouch.yaml is advisory (block: false): nothing blocking grades these changes; it stays reported, ungraded');
+    const [d] = await board(rig);
+    expect([d.state, d.verdict, d.grade]).toEqual(['reported', 'ungraded', null]);
+    const held = await mainStop(rig);
+    expect(blocked(held)).toBe(true);
+    expect(reason(held)).toContain('nothing blocking grades these changes');
   });
 
   it('a subagent with no SubagentStart record is put on the ledger at its stop, and graded', async () => {

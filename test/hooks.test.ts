@@ -89,10 +89,40 @@ describe('Stop: the gate', () => {
     ]);
   });
 
-  it('blocks on drift it did not see written: the working tree against the last receipt (a shell edit)', async () => {
-    const rig = await ready();
+  it('blocks on drift it did not see written (a shell edit), and keeps blocking after its own FAIL receipt ended the drift, until the escape', async () => {
+    const rig = await ready('gate: {max_blocks: 2}\n');
+    // The trail sees a shell command, not the file it wrote.
+    const command = `python3 -c "open('src/a.txt', 'w').write('bad')"`;
     rig.write({ 'src/a.txt': 'bad\n' });
+    await hook(rig, 'PostToolUse', { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '' }, duration_ms: 9 });
+    expect((await rig.run(['sessions', 'sess-1', '--json'])).json().sessions[0].trail[0]).toMatchObject({ paths: [], opaque_writes: true });
     expect(isBlock(await stop(rig))).toBe(true);
+    // The gate ran the check: its FAIL receipt is fresh, so the tree no longer drifts from a receipt.
+    expect((await rig.run(['status', 'tests', '--json'])).json().checks[0]).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
+    // The attack: stop again with no change. The FAIL is still owed.
+    const again = await stop(rig, { stop_hook_active: true });
+    expect(isBlock(again)).toBe(true);
+    expect(JSON.parse(again.stdout).reason).toContain('tests: FAIL (exit_code)');
+    const escaped = await stop(rig, { stop_hook_active: true });
+    expect(JSON.parse(escaped.stdout)).toEqual({ systemMessage: expect.stringContaining('ESCAPED') });
+    expect((await gates(rig)).map((g: { decision: string }) => g.decision)).toEqual(['block', 'block', 'escaped']);
+    // Once it is a fresh PASS, the session may stop.
+    rig.write({ 'src/a.txt': 'good\n' });
+    expect((await stop(rig)).stdout).toBe('');
+  });
+
+  it('a spec of advisory checks only does not let a session that changed files stop: tier_uncovered, never a silent allow', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'good\n' });
+    await rig.spec('version: 1\ngate: {max_blocks: 1}\nchecks:\n  - {id: lint, run: ["true"], sources: ["src/**"], block: false}\n');
+    // Nothing changed: nothing to grade, the stop goes through.
+    expect((await stop(rig)).stdout).toBe('');
+    await wrote(rig, 'src/a.txt');
+    const blocked = await stop(rig);
+    expect(isBlock(blocked)).toBe(true);
+    expect(JSON.parse(blocked.stdout).reason).toContain('every check in vouch.yaml is advisory (block: false): nothing blocking grades these changes');
+    // Still counted towards the escape, loudly, like any other block.
+    expect(JSON.parse((await stop(rig, { stop_hook_active: true })).stdout)).toEqual({ systemMessage: expect.stringContaining('ESCAPED') });
+    expect((await gates(rig)).map((g: { decision: string; reason: string }) => `${g.decision}:${g.reason}`)).toEqual(['allow:no_blocking_checks', 'block:tier_uncovered', 'escaped:max_blocks']);
   });
 
   it('stop_hook_active never suppresses a real block', async () => {
@@ -295,6 +325,23 @@ describe('PreToolUse: the guard', () => {
     ['a shell glob reaching the ledger', 'Bash', { command: 'rm .vouch/*' }, '.vouch/'],
     ['rm -rf of the whole workspace', 'Bash', { command: 'rm -rf ./' }, 'vouch denied'],
     ['a symlink leading to the spec', 'Write', { file_path: 'link-to-spec', content: '' }, "vouch.yaml is the operator's definition"],
+    ['a write inside { ...; }', 'Bash', { command: '{ rm vouch.yaml; }' }, '(rm)'],
+    ['a write after if ...; then', 'Bash', { command: 'if true; then rm vouch.yaml; fi' }, '(rm)'],
+    ['a write after else', 'Bash', { command: 'if false; then :; else rm test/t.txt; fi' }, '(rm)'],
+    ['a write after !', 'Bash', { command: '! rm vouch.yaml' }, '(rm)'],
+    ['a write in a function body', 'Bash', { command: 'f() { rm vouch.yaml; }; f' }, '(rm)'],
+    ['a write in a `function` body', 'Bash', { command: 'function f { rm -rf .vouch; }; f' }, '(rm)'],
+    ['a write in a while loop', 'Bash', { command: 'while true; do rm vouch.yaml; done' }, '(rm)'],
+    ['a write in an until loop', 'Bash', { command: 'until false; do echo x > vouch.yaml; done' }, '(> redirection)'],
+    ['git clean without -x (untracked protected files go too)', 'Bash', { command: 'git clean -fd' }, '(git clean)'],
+    ['git clean of the tests directory', 'Bash', { command: 'git clean -f -e "*.tmp" test' }, '(git clean)'],
+    ['vouch allow: the agent allowing its own edit of the spec', 'Bash', { command: 'vouch allow' }, 'it runs `vouch allow`'],
+    ['npx vouch allow', 'Bash', { command: 'npx -y vouch allow --json' }, 'it runs `vouch allow`'],
+    ['node <anything>/cli.js allow', 'Bash', { command: 'node /opt/x/node_modules/vouch/dist/cli.js -C . allow' }, 'it runs `vouch allow`'],
+    ['vouch allow with the agent markers stripped', 'Bash', { command: 'env -u CLAUDECODE -u AI_AGENT vouch allow' }, 'it runs `vouch allow`'],
+    ['vouch allow after a cd, in a subshell', 'Bash', { command: 'cd src && (vouch allow)' }, 'it runs `vouch allow`'],
+    ['vouch deny', 'Bash', { command: 'pnpm exec vouch deny' }, 'it runs `vouch deny`'],
+    ['vouch init --write', 'Bash', { command: 'rm -f x; ./node_modules/.bin/vouch init --write' }, 'it runs `vouch init --write`'],
   ])('denies %s', async (_name, tool, input, words) => {
     const rig = await ready();
     rig.symlink(rig.path('vouch.yaml'), 'link-to-spec');
@@ -312,6 +359,9 @@ describe('PreToolUse: the guard', () => {
     ['a quoted word that only mentions the spec', 'Bash', { command: 'echo "rm vouch.yaml"' }],
     ['a heredoc body that only mentions the spec', 'Bash', { command: 'cat > src/notes.txt <<EOF\nrm vouch.yaml\nEOF' }],
     ['a tool the guard does not know', 'Read', { file_path: 'vouch.yaml' }],
+    ['a dry-run git clean', 'Bash', { command: 'git clean -nd' }],
+    ['vouch commands that do not touch trust', 'Bash', { command: 'vouch verify && npx vouch status --json && vouch init && node dist/cli.js checks' }],
+    ['a word that only mentions vouch allow', 'Bash', { command: 'echo "vouch allow" && grep -r "vouch allow" README.md' }],
   ])('allows %s (and says nothing)', async (_name, tool, input) => {
     const rig = await ready();
     const result = await pre(rig, tool, input);

@@ -16,6 +16,12 @@ describe('vouch install / uninstall', () => {
     const settings = JSON.parse(rig.read('.claude/settings.json'));
     expect(settings.model).toBe('opus');
     expect(settings.hooks.Stop[0].hooks[0].command).toBe(`${process.execPath} ${realpathSync(CLI)} hook claude-code Stop`);
+    // The guard fails closed when vouch cannot even start (node gone, the entry moved), as the plugin's hooks.json says.
+    const plugin = JSON.parse(readFileSync(new URL('../hooks/hooks.json', import.meta.url), 'utf8')).hooks;
+    for (const event of ['Stop', 'SubagentStart', 'SubagentStop', 'PreToolUse', 'PostToolUse']) {
+      expect(settings.hooks[event][0].hooks[0].onFailure, event).toBe(plugin[event][0].hooks[0].onFailure);
+    }
+    expect(settings.hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'command', command: expect.stringContaining('hook claude-code PreToolUse'), timeout: 30, onFailure: 'block' });
     const again = await rig.run(['install', 'claude-code']);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('nothing to do (already installed)');

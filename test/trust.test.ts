@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { IN_CLAUDE_CODE, IN_CODEX, refused } from './helpers/cards.js';
 import { Rig } from './helpers/rig.js';
 
 const SPEC = 'version: 1\nchecks:\n  - {id: t, run: ["touch", "ran.marker"], sources: ["src/**"]}\n';
@@ -48,6 +49,30 @@ describe('trust (allow / deny)', () => {
     expect((await rig.run(['status', '--json'])).json().checks[0].reason).toBe('spec_not_allowed');
     await rig.run(['allow']);
     expect((await rig.run(['status', '--json'])).json().checks[0].status).toBe('PASS');
+  });
+
+  it.each([
+    ['Claude Code', IN_CLAUDE_CODE],
+    ['Codex', IN_CODEX],
+    ['any agent declaring AI_AGENT', { AI_AGENT: 'some-agent' }],
+  ])('an agent cannot allow its own edit of the spec: allow, deny and init --write are refused inside %s (agent_run, exit 4)', async (_name, env) => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec(SPEC);
+    rig.write({ 'vouch.yaml': `${SPEC}# an agent slipped this in\n` });
+    const allow = await rig.run(['allow', '--json'], { env });
+    refused(allow, 'agent_run');
+    expect(allow.stderr).toContain('in their own terminal');
+    expect((await rig.run(['status', '--json'])).json().checks[0]).toMatchObject({ reason: 'spec_not_allowed', detail: 'vouch.yaml changed since it was allowed' });
+    refused(await rig.run(['deny', '--json'], { env }), 'agent_run');
+    const fresh = new Rig().write({ 'go.mod': 'module x\n' });
+    const init = await fresh.run(['init', '--write'], { env });
+    expect(init.code).toBe(4);
+    expect(init.stderr).toContain('agent_run');
+    expect(existsSync(fresh.path('vouch.yaml'))).toBe(false);
+    // Proposing a spec writes nothing, and stays open to the agent.
+    expect((await fresh.run(['init'], { env })).code).toBe(0);
+    // The person, at a terminal (no marker), allows it.
+    expect((await rig.run(['allow'])).code).toBe(0);
   });
 
   it('refuses to allow an invalid spec, with every problem located', async () => {

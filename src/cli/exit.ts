@@ -6,7 +6,8 @@ import { unreachable } from '../core/unreachable.js';
  * 0: everything selected is fine. 1: something is not (FAIL, STALE, UNKNOWN).
  * 2: usage, spec or ledger problem. 3: vouch refused to edit a config file
  * (nothing was written). 4: a task card's contract refused the act (closing
- * without a fresh PASS, a role that may not, a spent budget...). 70: a bug
+ * without a fresh PASS, a role that may not, a spent budget...), or a
+ * person's act was attempted inside an agent run (agent_run). 70: a bug
  * in vouch. A dispatch transition its state does not allow also exits 4;
  * 5: a dispatch's pinned spec changed (pin drift), so it was not graded.
  */
@@ -48,6 +49,7 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'card_pass_not_independent':
     case 'card_role_refused':
     case 'card_agent_run':
+    case 'agent_run':
     case 'card_over_budget':
     case 'card_closed':
     case 'card_script_changed':

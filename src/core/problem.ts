@@ -71,6 +71,8 @@ export type ProblemCode =
   | 'card_role_refused'
   /** An owner's act (reprove, complete --force) attempted inside an agent run. */
   | 'card_agent_run'
+  /** A person's act on the spec's trust (allow, deny, init --write) attempted inside an agent run. */
+  | 'agent_run'
   /** verify: the card has used every attempt of its budget; it stops and asks. */
   | 'card_over_budget'
   /** The card is closed (done, owner_close, split, abandoned). */

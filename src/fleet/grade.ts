@@ -77,10 +77,11 @@ export async function gradeDispatch(ctx: GateContext, workspace: Workspace, spec
       return { kind: 'graded', to: verdict.reason === 'all_pass' ? 'verified' : 'contradicted', grade, verdict };
     }
     case 'tier_uncovered':
-      return { kind: 'ungraded', verdict, why: `no blocking check applies at tier ${order.tier}` };
+      return { kind: 'ungraded', verdict, why: verdict.detail ?? `no blocking check applies at tier ${order.tier}` };
     case 'nothing_relevant':
       return { kind: 'ungraded', verdict, why: `nothing its agent wrote is covered by a blocking check at tier ${order.tier}` };
     case 'no_blocking_checks':
+      // Only when its agent wrote nothing: changes with nothing blocking are tier_uncovered.
       return { kind: 'ungraded', verdict, why: 'vouch.yaml declares no blocking check' };
     default:
       return { kind: 'refused', verdict };

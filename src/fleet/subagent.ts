@@ -128,8 +128,10 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
         // Its own writes: a subagent's stop always names it (request.agentId is set on this path).
         const agent = request.agentId;
         const wroteNothing = history.touched(agent).size === 0 && !history.wroteOpaquely(agent);
-        if (wroteNothing || outcome.verdict.reason === 'no_blocking_checks') {
-          const why = wroteNothing ? `closed ungraded: the subagent wrote nothing, so there is no change to grade (${outcome.why})` : `closed ungraded: ${outcome.why}`;
+        // Closed only when there is no change to grade. A change nothing blocking grades (no check at its tier, or
+        // only advisory checks) stays reported, ungraded, and holds the session's Stop: never verified, never let go.
+        if (wroteNothing) {
+          const why = `closed ungraded: the subagent wrote nothing, so there is no change to grade (${outcome.why})`;
           dispatch = await must(store, dispatch.id, { event: 'terminated', why }, writer, input.sign);
           return { verdict: outcome.verdict, dispatch };
         }

@@ -14,7 +14,7 @@ export type GateReason =
   | 'all_pass'
   /** Nothing this session changed is covered by a blocking check, and covered files match their receipts. */
   | 'nothing_relevant'
-  /** The spec declares no blocking check at all: nothing gates a stop. */
+  /** The spec declares no blocking check at all, and the session changed nothing (with changes, it is `tier_uncovered`). */
   | 'no_blocking_checks'
   /** No vouch.yaml here and no vouch record of this session: nothing was promised. */
   | 'no_spec'
@@ -31,7 +31,7 @@ export type GateReason =
   | 'spec_not_allowed'
   /** The trust record cannot be read. */
   | 'trust_unreadable'
-  /** The session changed files, and no blocking check applies at this gate's tier. */
+  /** The session changed files, and no blocking check applies at this gate's tier (or the spec has none at all). */
   | 'tier_uncovered'
   /** The ledger holding this session's state cannot be used. */
   | 'ledger_unusable'

@@ -46,16 +46,20 @@ export interface GradeRequest {
  * every tier): allowed only when every relevant one is a fresh PASS. Owed
  * checks without a fresh receipt are run (on_stop: verify) within the
  * budget; a fresh FAIL is quoted, not run again. An absent grade is never a
- * pass: changes no blocking check at this tier covers are `tier_uncovered`.
+ * pass: changes no blocking check at this tier covers (or a spec whose
+ * checks are all advisory) are `tier_uncovered`.
  */
 export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: Spec, request: GradeRequest): Promise<Verdict> {
+  const changes = request.changes;
+  const changed = changes === 'all' || changes.touched.size > 0 || changes.opaque;
   if (!spec.checks.some((check) => check.block)) {
-    return { kind: 'allow', reason: 'no_blocking_checks', findings: [], detail: 'every check in vouch.yaml is advisory', tree: null };
+    // Advisory checks never grade a stop: changed files with nothing blocking are ungraded work, as at a tier no check covers.
+    return changed
+      ? { kind: 'block', reason: 'tier_uncovered', findings: [], detail: 'every check in vouch.yaml is advisory (block: false): nothing blocking grades these changes', tree: null }
+      : { kind: 'allow', reason: 'no_blocking_checks', findings: [], detail: 'every check in vouch.yaml is advisory', tree: null };
   }
   const candidates = candidatesAt(spec.checks, request.tier);
-  const changes = request.changes;
   if (candidates.length === 0) {
-    const changed = changes === 'all' || changes.touched.size > 0 || changes.opaque;
     return changed
       ? { kind: 'block', reason: 'tier_uncovered', findings: [], detail: `no blocking check applies at tier ${request.tier}`, tree: null }
       : { kind: 'allow', reason: 'nothing_relevant', findings: [], detail: null, tree: null };
@@ -75,8 +79,10 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
   if (result.kind === 'trust_error') return specLevel('trust_unreadable', result.problem.message, spec.sha256);
   const statuses = spec.gate.requireRemote ? result.statuses.map((status) => onlyRemote(status, spec)) : result.statuses;
   const tree = treeDigest(candidates, statuses);
+  // A check an earlier stop of this session found not passing stays owed until it is a fresh PASS.
+  const owed = request.history.owedChecks(request.scope.agentId);
   const affected = candidates.flatMap((check, i) =>
-    changes === 'all' || isAffected(check, statuses[i]!, changes) ? [{ check, status: statuses[i]! }] : [],
+    changes === 'all' || owed.has(check.id) || isAffected(check, statuses[i]!, changes) ? [{ check, status: statuses[i]! }] : [],
   );
   const owing = affected.filter((entry) => entry.status.status !== 'PASS');
   if (affected.length === 0) return { kind: 'allow', reason: 'nothing_relevant', findings: [], detail: null, tree };

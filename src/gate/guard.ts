@@ -25,11 +25,16 @@ export interface GuardPlace {
 
 export type GuardAnswer =
   | { readonly kind: 'allow' }
-  | { readonly kind: 'deny'; readonly tool: string; readonly path: string; readonly rule: ProtectionRule; readonly via: string };
+  | { readonly kind: 'deny'; readonly tool: string; readonly path: string; readonly rule: ProtectionRule; readonly via: string }
+  /** A shell command that runs a person's act on the spec's trust (`vouch allow`, `vouch deny`, `vouch init --write`). */
+  | { readonly kind: 'deny_act'; readonly tool: string; readonly act: string };
 
 /**
  * Denies, before it happens, a write by the agent to what proves its work:
- * vouch.yaml, .vouch/ and the spec's protect: globs. File tools are checked
+ * vouch.yaml, .vouch/ and the spec's protect: globs, and a shell command
+ * that runs `vouch allow`, `vouch deny` or `vouch init --write` (trusting
+ * the spec is the person's act; the CLI also refuses them inside an agent
+ * run, by its environment markers). File tools are checked
  * by the paths they name, shell commands by what they plainly write (see
  * shell/writes.ts), patches by the files they add, update, move or delete.
  * Anything else is allowed: this guard answers only for protected paths.
@@ -40,8 +45,12 @@ export function guardToolUse(use: ToolUse, place: GuardPlace): GuardAnswer {
       return first(use.tool, use.paths.map((path) => ({ path: resolve(place.cwd, path), tree: false, glob: false, via: use.tool })), place);
     case 'patch':
       return first(use.tool, patchPaths(use.patch).map((path) => ({ path: resolve(place.cwd, path), tree: false, glob: false, via: 'apply_patch' })), place);
-    case 'shell':
-      return first(use.tool, shellWrites(use.command, place.cwd, place.home).targets, place);
+    case 'shell': {
+      const writes = shellWrites(use.command, place.cwd, place.home);
+      const act = writes.trustActs[0];
+      if (act !== undefined) return { kind: 'deny_act', tool: use.tool, act };
+      return first(use.tool, writes.targets, place);
+    }
     case 'other':
       return { kind: 'allow' };
   }

@@ -55,6 +55,27 @@ export class SessionHistory {
   }
 
   /**
+   * Checks this session still owes: not a PASS the last time a decision
+   * listed them (a block, an escape). They stay relevant to every later stop
+   * until a stop sees them a fresh PASS, whatever changed since: a failure
+   * found on drift the trail did not see is not forgotten once its receipt
+   * makes the drift disappear. The main agent's stop owes what any stop of
+   * the session found (its subagents' writes are the session's); a
+   * subagent's, what its own stops found.
+   */
+  owedChecks(agentId: string | null = null): Set<string> {
+    const owed = new Set<string>();
+    for (const gate of this.gates) {
+      if (agentId !== null && gate.agent_id !== agentId) continue;
+      for (const check of gate.checks) {
+        if (check.status === 'PASS') owed.delete(check.id);
+        else owed.add(check.id);
+      }
+    }
+    return owed;
+  }
+
+  /**
    * Blocks of this stop scope in a row, newest first, while the files they
    * saw are the ones seen now. An allow, or another tree, ends the run.
    */

@@ -7,12 +7,12 @@ import { renderDenial } from '../render/gate.js';
 import type { HookContext } from './handle.js';
 import type { ClientProtocol, HookReply } from './protocol.js';
 
-/** PreToolUse: deny a write to what proves the work; say nothing otherwise. */
+/** PreToolUse: deny a write to what proves the work, or a person's act on its trust; say nothing otherwise. */
 export function guardCall(protocol: ClientProtocol, use: ToolUse, cwd: string, ctx: HookContext, role: GuardRole): HookReply {
   const place = locateForHook(cwd);
   if (place.kind === 'none') return protocol.pass(null);
   const list = protectListOf(place.workspace, place.kind === 'spec');
   const answer = guardToolUse(use, { root: place.workspace.root, cwd, home: ctx.env.HOME, protect: new ProtectedPaths(list.globs, role) });
-  if (answer.kind === 'deny') return { ...protocol.denyTool(renderDenial(answer)), stderr: list.note ? `vouch: ${list.note}\n` : '' };
+  if (answer.kind !== 'allow') return { ...protocol.denyTool(renderDenial(answer)), stderr: list.note ? `vouch: ${list.note}\n` : '' };
   return protocol.pass(list.note ? `vouch: ${list.note}` : null);
 }

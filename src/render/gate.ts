@@ -55,7 +55,7 @@ function blockText(decision: GateDecision, self: Invocation): string {
     case 'trust_unreadable':
       return `${lead} vouch cannot read whether vouch.yaml is allowed: ${decision.detail ?? ''}. A person must fix the trust store (VOUCH_HOME).`;
     case 'tier_uncovered':
-      return `${lead} this session changed files, and ${decision.detail ?? 'no blocking check applies at this tier'}, so nothing could grade the work; an absent grade is not a pass. A person must declare a check for this tier in vouch.yaml.`;
+      return `${lead} this session changed files, and ${decision.detail ?? 'no blocking check applies at this tier'}, so nothing could grade the work; an absent grade is not a pass. A person must declare a blocking check for this tier in vouch.yaml.`;
     case 'ledger_unusable':
       return `${lead} vouch cannot use its ledger, so it can neither judge nor record this stop: ${decision.detail ?? ''}. A person must look at .vouch/ledger.db.`;
     case 'hook_error':
@@ -188,8 +188,11 @@ function gateNotice(decision: GateDecision): string | null {
   }
 }
 
-/** The reason an agent reads when a write is denied. */
-export function renderDenial(answer: Extract<GuardAnswer, { kind: 'deny' }>): string {
+/** The reason an agent reads when a write (or a vouch act on the spec's trust) is denied. */
+export function renderDenial(answer: Exclude<GuardAnswer, { kind: 'allow' }>): string {
+  if (answer.kind === 'deny_act') {
+    return `vouch denied this ${answer.tool} command: it runs \`${answer.act}\`. Trusting vouch.yaml is a person's act: they read the spec and run it in their own terminal, outside the agent. If the spec needs to change, say so and ask them.`;
+  }
   const what = answer.via === answer.tool ? `this ${answer.tool} of ${answer.path}` : `this ${answer.tool} command: it writes ${answer.path} (${answer.via})`;
   return `vouch denied ${what}. ${protectionWords(answer.rule, answer.path)}`;
 }

@@ -4,6 +4,7 @@ import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
+import { refuseInAgentRun } from '../person-only.js';
 import { specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch allow [--json]
@@ -14,10 +15,15 @@ on this machine, so a person reads it and allows it. Editing the spec (or a
 \`git pull\` that changes it) withdraws trust until it is allowed again.
 
 The record lives under VOUCH_HOME, outside the repository. An invalid spec
-cannot be allowed: fix it first (\`vouch checks\` shows every problem).`;
+cannot be allowed: fix it first (\`vouch checks\` shows every problem).
+
+Refused inside an agent run (Claude Code, Codex, Cursor, Gemini CLI, or
+AI_AGENT set): exit 4, agent_run. An agent must not allow its own edit of
+the spec; a person runs this in their own terminal.`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('allow', args, { json: { type: 'boolean' } }, false);
+  refuseInAgentRun(cli.io.env, 'vouch allow');
   const workspace = workspaceOf(cli);
   const spec = specOf(workspace, cli);
   const home = vouchHome(cli.io.env);

@@ -8,6 +8,7 @@ import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, out, type Cli } from '../io.js';
+import { refuseInAgentRun } from '../person-only.js';
 
 export const help = `usage: vouch init [--write]
 
@@ -15,10 +16,12 @@ Prints a starter vouch.yaml detected from the project (package.json scripts,
 pyproject/pytest, go.mod, Cargo.toml, a Makefile test target). Every glob it
 proposes matches files now. Review it: the commands run with your permissions.
 
-  --write  write it to ./vouch.yaml (only when none exists) and allow it`;
+  --write  write it to ./vouch.yaml (only when none exists) and allow it;
+           refused inside an agent run (exit 4, agent_run): a person does it`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('init', args, { write: { type: 'boolean' } }, false);
+  if (values.write) refuseInAgentRun(cli.io.env, 'vouch init --write');
   const root = realpathSync(resolve(cli.io.cwd, cli.dir ?? '.'));
   const text = renderSpec(await detectChecks(root));
   if (!values.write) {

@@ -24,7 +24,19 @@ describe('shellWrites: what a command line plainly writes', () => {
     ['git checkout -- paths', 'git checkout main -- a b', [['/ws/a', 'git checkout'], ['/ws/b', 'git checkout']]],
     ['git restore --source value is not a path', 'git restore --source HEAD~1 f', [['/ws/f', 'git restore']]],
     ['git -C dir', 'git -C sub rm x', [['/ws/x', 'git rm']]],
-    ['git clean -fdx', 'git clean -fdx', [['/ws', 'git clean -x']]],
+    ['git clean -fdx', 'git clean -fdx', [['/ws', 'git clean']]],
+    ['git clean -fd: untracked files go too', 'git clean -fd', [['/ws', 'git clean']]],
+    ['git clean -e PATTERN paths', 'git clean -f -e "*.log" -- src', [['/ws/src', 'git clean']]],
+    ['git clean -n writes nothing', 'git clean -nd', []],
+    ['{ ...; }', '{ rm a; }', [['/ws/a', 'rm']]],
+    ['if / then / else / fi', 'if true; then rm a; else rm b; fi', [['/ws/a', 'rm'], ['/ws/b', 'rm']]],
+    ['! negation', '! rm a', [['/ws/a', 'rm']]],
+    ['a function body', 'f() { rm a; }; f', [['/ws/a', 'rm']]],
+    ['a `function` body', 'function f { rm a; }', [['/ws/a', 'rm']]],
+    ['while / do / done', 'while true; do rm a; done', [['/ws/a', 'rm']]],
+    ['until', 'until false; do touch a; done', [['/ws/a', 'touch']]],
+    ['env -u NAME is not the command', 'env -u CLAUDECODE rm a', [['/ws/a', 'rm']]],
+    ['sudo -u USER is not the command', 'sudo -u root rm a', [['/ws/a', 'rm']]],
     ['git status writes nothing', 'git status', []],
     ['wrappers and assignments', 'FOO=1 sudo -E nohup env A=b timeout 5 rm f', [['/ws/f', 'rm']]],
     ['cd changes the directory for what follows', 'cd sub && touch f; cd /abs && rm g', [['/ws/sub/f', 'touch'], ['/abs/g', 'rm']]],
@@ -58,6 +70,28 @@ describe('shellWrites: what a command line plainly writes', () => {
     ['git status and diff', 'git status && git diff', false],
   ])('says whether %s may write files it does not name', (_name, line, opaque) => {
     expect(shellWrites(line, '/ws', '/home/u').opaque).toBe(opaque);
+  });
+
+  it.each([
+    ['vouch allow', 'vouch allow', ['vouch allow']],
+    ['vouch -C dir allow', 'vouch -C sub allow --json', ['vouch allow']],
+    ['vouch deny', 'vouch deny', ['vouch deny']],
+    ['vouch init --write', 'vouch init --write', ['vouch init --write']],
+    ['npx vouch allow', 'npx --yes vouch@latest allow', ['vouch allow']],
+    ['npm exec -- vouch allow', 'npm exec -- vouch allow', ['vouch allow']],
+    ['pnpm dlx vouch allow', 'pnpm dlx vouch allow', ['vouch allow']],
+    ['bunx vouch deny', 'bunx vouch deny', ['vouch deny']],
+    ['node .../cli.js allow', 'node --no-warnings /x/dist/cli.js allow', ['vouch allow']],
+    ['a path to the binary', './node_modules/.bin/vouch allow', ['vouch allow']],
+    ['with stripped markers', 'env -u CLAUDECODE vouch allow', ['vouch allow']],
+    ['in sh -c', "sh -c 'vouch allow'", ['vouch allow']],
+    ['in a function', 'f() { vouch allow; }; f', ['vouch allow']],
+    ['vouch init proposes only', 'vouch init', []],
+    ['vouch verify', 'vouch verify && vouch status', []],
+    ['node running another script', 'node scripts/build.mjs allow', []],
+    ['a word that mentions it', 'echo vouch allow', []],
+  ])("sees the person's acts on trust: %s", (_name, line, acts) => {
+    expect(shellWrites(line, '/ws', '/home/u').trustActs).toEqual(acts);
   });
 
   it('marks glob targets so the guard expands them', () => {

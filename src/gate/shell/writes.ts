@@ -1,5 +1,6 @@
 import { basename, isAbsolute, resolve } from 'node:path';
 import { tokenize, type SimpleCommand, type Word } from './tokenize.js';
+import { trustActOf } from './vouch-acts.js';
 
 /** Something a command line plainly writes, removes or restores. */
 export interface WriteTarget {
@@ -21,6 +22,11 @@ export interface ShellWrites {
    * commands known not to write is false.
    */
   readonly opaque: boolean;
+  /**
+   * The vouch acts on the spec's trust the line runs (`vouch allow`, `vouch
+   * deny`, `vouch init --write`): the person's, never the agent's.
+   */
+  readonly trustActs: readonly string[];
 }
 
 /** Commands that only read, so a line made of them writes nothing it does not show. */
@@ -31,20 +37,38 @@ const READ_ONLY = new Set([
 ]);
 /** Wrappers whose arguments are another command. */
 const WRAPPERS = new Set(['sudo', 'doas', 'command', 'builtin', 'exec', 'nohup', 'time', 'nice', 'ionice', 'stdbuf', 'env', 'timeout', 'unbuffer']);
+/** Wrapper options whose value is the next word (`env -u NAME`, `sudo -u USER`, `nice -n 5`, `timeout -s KILL`). */
+const WRAPPER_VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  env: new Set(['-u', '--unset', '-C', '--chdir', '-S', '--split-string']),
+  sudo: new Set(['-u', '--user', '-g', '--group', '-h', '--host', '-p', '--prompt', '-C', '--close-from', '-D', '--chdir', '-R', '--chroot', '-T', '--command-timeout', '-U', '--other-user', '-r', '--role', '-t', '--type']),
+  doas: new Set(['-u', '-C']),
+  nice: new Set(['-n', '--adjustment']),
+  ionice: new Set(['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid']),
+  stdbuf: new Set(['-i', '--input', '-o', '--output', '-e', '--error']),
+  timeout: new Set(['-s', '--signal', '-k', '--kill-after']),
+  exec: new Set(['-a']),
+};
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh']);
 const GIT_PATH_COMMANDS = new Set(['checkout', 'restore', 'rm', 'mv']);
+/**
+ * Reserved words and operators that may come before a command in the same
+ * simple command as this reader splits a line: `{ rm f; }`, `if x; then rm
+ * f; fi`, `! rm f`, `while x; do rm f; done`. Skipped to reach the command.
+ */
+const KEYWORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'esac']);
 const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'grep', 'describe', 'config']);
 
 /**
  * What a shell command line plainly writes: redirections, and the path
  * arguments of commands that write, remove or restore files (rm, mv, cp, ln,
  * install, tee, touch, truncate, dd of=, sed -i, perl -i, git checkout /
- * restore / rm / mv / clean -x). `sh -c '...'`, `$(...)` and backquotes are
+ * restore / rm / mv / clean). `sh -c '...'`, `$(...)` and backquotes are
  * read too. Words holding variables are unknown and skipped: this sees what a
  * line says, not what it computes.
  */
 export function shellWrites(line: string, cwd: string, home: string | undefined): ShellWrites {
   const targets: WriteTarget[] = [];
+  const trustActs: string[] = [];
   let opaque = false;
   const visit = (text: string, startCwd: string | null, depth: number) => {
     const parsed = tokenize(text);
@@ -58,6 +82,8 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
         else opaque = true;
       }
       const argv = unwrap(command);
+      const act = trustActOf(argv);
+      if (act !== null) trustActs.push(act);
       const name = argv[0] && !argv[0].opaque ? basename(argv[0].text) : null;
       if (name === null) {
         if (argv.length > 0) opaque = true;
@@ -95,7 +121,7 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
     for (const inner of parsed.nested) if (depth < 3) visit(inner, dir, depth + 1);
   };
   visit(line, cwd, 0);
-  return { targets, opaque };
+  return { targets, opaque, trustActs };
 }
 
 function resolvePath(text: string, cwd: string, home: string | undefined): string | null {
@@ -105,17 +131,33 @@ function resolvePath(text: string, cwd: string, home: string | undefined): strin
   return isAbsolute(text) ? resolve(text) : resolve(cwd, text);
 }
 
-/** Drops leading assignments and wrappers (sudo, env, nohup...) to reach the command that runs. */
+/**
+ * Drops leading reserved words (`{`, `if`, `then`, `do`, `!`...), function
+ * definition heads (`function f`), assignments and wrappers (sudo, env,
+ * nohup...) to reach the command that runs. (`f() { ...; }` is split by the
+ * reader at its parentheses: `f` stands alone, and `{ ...` follows.)
+ */
 function unwrap(command: SimpleCommand): Word[] {
   const words = [...command.words];
   for (;;) {
-    while (words[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0].text)) words.shift();
+    for (;;) {
+      const word = words[0];
+      if (word && !word.opaque && KEYWORDS.has(word.text)) words.shift();
+      else if (word && !word.opaque && word.text === 'function' && words[1]) words.splice(0, 2);
+      else if (word && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text)) words.shift();
+      else break;
+    }
     const head = words[0];
     if (!head || head.opaque || !WRAPPERS.has(basename(head.text))) return words;
     const wrapper = basename(head.text);
     words.shift();
-    // Options of the wrapper, and the one positional some take (timeout DURATION).
-    while (words[0] && words[0].text.startsWith('-')) words.shift();
+    // Options of the wrapper (with their values), and the one positional some take (timeout DURATION).
+    const valued = WRAPPER_VALUE_OPTIONS[wrapper];
+    while (words[0] && words[0].text.startsWith('-')) {
+      const option = words.shift()!.text;
+      if (option === '--') break;
+      if (valued?.has(option) && words[0]) words.shift();
+    }
     if (wrapper === 'timeout' && words[0]) words.shift();
   }
 }
@@ -189,10 +231,12 @@ function gitWrites(args: readonly Word[]): Found[] | null {
   const sub = args[i]?.text;
   const rest = args.slice(i + 1);
   if (sub === 'clean') {
-    const flags = rest.filter((word) => word.text.startsWith('-')).map((word) => word.text);
-    if (!flags.some((flag) => /^-[A-Za-z]*[xX]/.test(flag))) return [];
-    const paths = operands(rest);
-    return (paths.length > 0 ? paths : [{ text: '.', opaque: false, glob: false }]).map((word) => ({ word, tree: true, via: 'git clean -x' }));
+    // Untracked files go too, without -x: a protected test or a .vouch/ not yet committed or ignored.
+    // Only a dry run (-n) writes nothing. The value of -e (an exclude pattern) is not a path.
+    const flags = rest.filter((word) => word.text.startsWith('-') && !word.text.startsWith('--')).map((word) => word.text);
+    if (flags.some((flag) => /^-[A-Za-z]*n/.test(flag)) || rest.some((word) => word.text === '--dry-run')) return [];
+    const paths = operands(rest.filter((_word, j) => !(rest[j - 1]?.text === '-e' || rest[j - 1]?.text === '--exclude')));
+    return (paths.length > 0 ? paths : [{ text: '.', opaque: false, glob: false }]).map((word) => ({ word, tree: true, via: 'git clean' }));
   }
   if (sub === undefined || GIT_READ_ONLY.has(sub)) return [];
   if (!GIT_PATH_COMMANDS.has(sub)) return null;

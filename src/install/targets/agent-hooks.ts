@@ -23,6 +23,12 @@ export interface HookGroup {
   readonly event: string;
   readonly matcher: string | null;
   readonly timeout: number;
+  /**
+   * Claude Code's `onFailure: "block"`: when the hook command itself cannot
+   * run (node missing, vouch not where the command says), the call is
+   * blocked rather than let through. The guard sets it, as the plugin does.
+   */
+  readonly onFailure?: 'block';
 }
 
 /**
@@ -35,7 +41,7 @@ export function hookIntent(path: string, client: 'claude-code' | 'codex', self: 
     const command = shellLine([self.node, self.entry, 'hook', client, group.event]);
     const entry: Record<string, Json> = {
       ...(group.matcher !== null && { matcher: group.matcher }),
-      hooks: [{ type: 'command', command, timeout: group.timeout }],
+      hooks: [{ type: 'command', command, timeout: group.timeout, ...(group.onFailure && { onFailure: group.onFailure }) }],
     };
     return { kind: 'json-append' as const, at: ['hooks', group.event], entries: [entry], marker: `hook ${client} ${group.event}` };
   });
@@ -55,6 +61,7 @@ export const GATE_EVENTS: readonly HookGroup[] = [
   { event: 'Stop', matcher: null, timeout: STOP_TIMEOUT_SECONDS },
   { event: 'SubagentStart', matcher: null, timeout: TOOL_TIMEOUT_SECONDS },
   { event: 'SubagentStop', matcher: null, timeout: STOP_TIMEOUT_SECONDS },
-  { event: 'PreToolUse', matcher: WRITE_TOOLS, timeout: TOOL_TIMEOUT_SECONDS },
+  // The guard fails closed even when vouch cannot start (see hooks/hooks.json and docs/decisions.md).
+  { event: 'PreToolUse', matcher: WRITE_TOOLS, timeout: TOOL_TIMEOUT_SECONDS, onFailure: 'block' },
   { event: 'PostToolUse', matcher: WRITE_TOOLS, timeout: TOOL_TIMEOUT_SECONDS },
 ];
