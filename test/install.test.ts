@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, Rig } from './helpers/rig.js';
@@ -28,6 +29,57 @@ describe('vouch install / uninstall', () => {
     const removed = await rig.run(['uninstall', 'claude-code']);
     expect(removed.code).toBe(0);
     expect(rig.read('.claude/settings.json')).toBe('{\n  "model": "opus"\n}\n');
+  });
+
+  it('claude-code: an earlier vouch\'s guard (no onFailure) is upgraded in place by install and removed by uninstall; an entry edited since is refused, never silently left', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'ok', '.claude/settings.json': '{\n  "model": "opus"\n}\n' });
+    await rig.spec(SPEC);
+    expect((await rig.run(['install', 'claude-code'])).code).toBe(0);
+    const current = rig.read('.claude/settings.json');
+    const settings = JSON.parse(current);
+    delete settings.hooks.PreToolUse[0].hooks[0].onFailure;
+    const earlier = `${JSON.stringify(settings, null, 2)}\n`;
+    // Upgrade: install again over what the earlier version wrote.
+    rig.write({ '.claude/settings.json': earlier });
+    const upgraded = await rig.run(['install', 'claude-code']);
+    expect(upgraded.code, upgraded.stderr).toBe(0);
+    expect(JSON.parse(rig.read('.claude/settings.json')).hooks.PreToolUse).toEqual([{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [{ type: 'command', command: expect.stringContaining('hook claude-code PreToolUse'), timeout: 30, onFailure: 'block' }] }]);
+    // Uninstall of what the earlier version wrote removes it all.
+    rig.write({ '.claude/settings.json': earlier });
+    const removed = await rig.run(['uninstall', 'claude-code']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(rig.read('.claude/settings.json'))).toEqual({ model: 'opus' });
+    // A vouch entry edited by hand (another timeout) is neither ours nor an earlier one: uninstall says so, exit 3.
+    const edited = JSON.parse(current);
+    edited.hooks.PreToolUse[0].hooks[0].timeout = 99;
+    rig.write({ '.claude/settings.json': `${JSON.stringify(edited, null, 2)}\n` });
+    const refused = await rig.run(['uninstall', 'claude-code']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('hooks.PreToolUse has a vouch entry that differs from the one vouch writes');
+    expect(JSON.parse(rig.read('.claude/settings.json')).hooks.PreToolUse[0].hooks[0].timeout).toBe(99);
+  });
+
+  it('claude-code: upgrading an install an earlier vouch made, then uninstalling, gives back the original bytes', async () => {
+    const original = '{\n  "model": "opus"\n}\n';
+    const rig = new Rig().write({ 'src/a.txt': 'ok', '.claude/settings.json': original });
+    await rig.spec(SPEC);
+    expect((await rig.run(['install', 'claude-code'])).code).toBe(0);
+    // Make it what the earlier vouch left: its entries (no onFailure) and its record of them.
+    const settings = JSON.parse(rig.read('.claude/settings.json'));
+    delete settings.hooks.PreToolUse[0].hooks[0].onFailure;
+    const earlier = `${JSON.stringify(settings, null, 2)}\n`;
+    rig.write({ '.claude/settings.json': earlier });
+    const records = readdirSync(join(rig.home, 'installs')).filter((name) => name.endsWith('.json'));
+    expect(records).toHaveLength(1);
+    const recordPath = join(rig.home, 'installs', records[0]!);
+    const record = JSON.parse(readFileSync(recordPath, 'utf8'));
+    record.after_sha256 = createHash('sha256').update(earlier).digest('hex');
+    writeFileSync(recordPath, JSON.stringify(record));
+    expect((await rig.run(['install', 'claude-code'])).code).toBe(0);
+    expect(JSON.parse(rig.read('.claude/settings.json')).hooks.PreToolUse[0].hooks[0].onFailure).toBe('block');
+    const removed = await rig.run(['uninstall', 'claude-code']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(rig.read('.claude/settings.json')).toBe(original);
   });
 
   it('claude-code --scope user edits $CLAUDE_CONFIG_DIR/settings.json and needs no workspace', async () => {

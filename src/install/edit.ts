@@ -31,25 +31,27 @@ export function installEdit(intent: EditIntent, options: EditOptions): EditOutco
   if (built.text === null) return { kind: 'unchanged', path: intent.path, why: 'already installed' };
   const now = (options.now ?? (() => new Date()))();
   try {
+    // An earlier install of the same edit (an upgrade of vouch's entries).
+    const previous = readRecord(options.home, intent.path, intent.changes);
     const saved = read.bytes ? backup(options.home, intent.path, read.bytes, now) : null;
     const file = intent.changes.find((change) => change.kind === 'file');
     const mode = read.mode ?? (file?.kind === 'file' ? file.mode : 0o644);
     const createdDirs = missingDirs(dirname(intent.path));
     writeAtomically(intent.path, built.text, mode);
-    const record: InstallRecord = {
-      v: 1,
-      path: intent.path,
-      format: intent.format,
-      summary: intent.summary,
-      changes: intent.changes,
-      before_sha256: read.bytes ? sha256(read.bytes) : null,
-      backup: saved,
-      mode,
-      after_sha256: sha256(built.text),
-      created: built.created,
-      created_dirs: createdDirs,
-      at: now.toISOString(),
-    };
+    const created = [...(previous?.created ?? []), ...built.created.filter((at) => !previous?.created.some((p) => p.join('\0') === at.join('\0')))];
+    const common = { v: 1 as const, path: intent.path, format: intent.format, summary: intent.summary, changes: intent.changes, after_sha256: sha256(built.text), created, at: now.toISOString() };
+    const record: InstallRecord =
+      previous && read.bytes && sha256(read.bytes) === previous.after_sha256
+        ? // The file is exactly what the earlier install wrote: its original bytes are still the ones to restore.
+          { ...common, before_sha256: previous.before_sha256, backup: previous.backup, mode: previous.mode, created_dirs: previous.created_dirs, ...(previous.restorable === false && { restorable: false }) }
+        : {
+            ...common,
+            before_sha256: read.bytes ? sha256(read.bytes) : null,
+            backup: saved,
+            mode,
+            created_dirs: createdDirs,
+            ...(heldVouchEntries(intent, read.text) && { restorable: false as const }),
+          };
     writeRecord(options.home, record);
     return { kind: 'written', path: intent.path, backup: saved, how: 'applied' };
   } catch (error) {
@@ -73,7 +75,7 @@ export function uninstallEdit(intent: EditIntent, options: EditOptions): EditOut
     return refused(intent, ioRefusal(error, intent.manual));
   }
   try {
-    if (record && read.bytes && sha256(read.bytes) === record.after_sha256) return restore(intent, record, options);
+    if (record && record.restorable !== false && read.bytes && sha256(read.bytes) === record.after_sha256) return restore(intent, record, options);
     if (read.text === null) {
       if (record) removeRecord(options.home, intent.path, intent.changes);
       return { kind: 'unchanged', path: intent.path, why: 'the file does not exist' };
@@ -121,6 +123,11 @@ function restore(intent: EditIntent, record: InstallRecord, options: EditOptions
   }
   removeRecord(options.home, intent.path, intent.changes);
   return { kind: 'written', path: intent.path, backup: record.backup, how: 'restored' };
+}
+
+/** Whether the text holds entries of this intent (by their markers): an earlier vouch's, being upgraded. */
+function heldVouchEntries(intent: EditIntent, text: string | null): boolean {
+  return text !== null && intent.changes.some((change) => change.kind === 'json-append' && text.includes(change.marker));
 }
 
 /** Applies every change in order, in memory; null text when all were already in place. */

@@ -26,8 +26,11 @@ export type Change =
    * JSON: each entry is present in the array at `at` (objects and the array
    * are created when absent). An existing element whose JSON contains
    * `marker` but equals no entry is someone else's edit of ours: refused.
+   * `earlier`: what an earlier vouch wrote there for the same purpose; such
+   * an element is replaced by the (single) entry on install, and removed on
+   * uninstall, so that upgrading vouch needs no hand edit.
    */
-  | { readonly kind: 'json-append'; readonly at: readonly string[]; readonly entries: readonly Json[]; readonly marker: string }
+  | { readonly kind: 'json-append'; readonly at: readonly string[]; readonly entries: readonly Json[]; readonly marker: string; readonly earlier?: readonly Json[] }
   /** JSON: the key at `at` holds `value` (absent before, or already equal). */
   | { readonly kind: 'json-set'; readonly at: readonly string[]; readonly value: Json }
   /** TOML: the table at `at` (e.g. mcp_servers.vouch) holds `value` (absent before, or already equal). */

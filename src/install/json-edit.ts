@@ -38,6 +38,13 @@ export function applyJson(before: string | null, change: JsonChange, manual: rea
     const items: unknown[] = array ?? [];
     const missing = change.entries.filter((entry) => !items.some((item) => sameValue(item, entry)));
     if (missing.length === 0) return { ok: true, text: null, created: [] };
+    const outdated = change.entries.length === 1 ? items.findIndex((item) => isEarlier(change, item)) : -1;
+    if (outdated >= 0) {
+      // An earlier vouch's entry, upgraded in place.
+      items[outdated] = cloneValue(change.entries[0]);
+      text = applyEdits(text, modify(text, [...change.at, outdated], change.entries[0], { formattingOptions: options }));
+      return verify(text, intended, manual, created);
+    }
     const foreign = items.find((item) => JSON.stringify(item).includes(change.marker));
     if (foreign !== undefined) {
       return refuse('conflict', `${pathText(change.at)} already has a vouch entry that differs from this one: ${JSON.stringify(foreign)}`, manual);
@@ -83,8 +90,13 @@ export function removeJson(current: string, change: JsonChange, createdByInstall
   } else {
     const list = holderAt(change.at);
     if (!Array.isArray(list)) return { ok: true, text: null, created: [] };
-    const indexes = list.flatMap((item, i) => (change.entries.some((entry) => sameValue(item, entry)) ? [i] : []));
-    if (indexes.length === 0) return { ok: true, text: null, created: [] };
+    const indexes = list.flatMap((item, i) => (change.entries.some((entry) => sameValue(item, entry)) || isEarlier(change, item) ? [i] : []));
+    if (indexes.length === 0) {
+      // Ours by its marker, but neither what this vouch nor an earlier one wrote: edited since, left to the person.
+      const edited: unknown = change.kind === 'json-append' ? list.find((item) => JSON.stringify(item).includes(change.marker)) : undefined;
+      if (edited !== undefined) return refuse('conflict', `${pathText(change.at)} has a vouch entry that differs from the one vouch writes (edited since?): ${JSON.stringify(edited)}`, manual);
+      return { ok: true, text: null, created: [] };
+    }
     for (const i of indexes.reverse()) {
       list.splice(i, 1);
       text = applyEdits(text, modify(text, [...change.at, i], undefined, { formattingOptions: options }));
@@ -179,3 +191,8 @@ function refuse(code: Refusal['code'], message: string, manual: readonly string[
 }
 
 export type { Json };
+
+/** An element an earlier vouch wrote for this change. */
+function isEarlier(change: Extract<JsonChange, { kind: 'json-append' }>, item: unknown): boolean {
+  return (change.earlier ?? []).some((entry) => sameValue(item, entry));
+}

@@ -26,6 +26,12 @@ export interface InstallRecord {
   readonly created: readonly (readonly string[])[];
   /** Directories the edit created for the file, outermost first. */
   readonly created_dirs: readonly string[];
+  /**
+   * false when the bytes before already held an earlier vouch's entries
+   * (an upgrade of a file edited since that install): restoring them would
+   * put those back, so uninstall removes the entries instead.
+   */
+  readonly restorable?: false;
   readonly at: string;
 }
 

@@ -39,11 +39,13 @@ export interface HookGroup {
 export function hookIntent(path: string, client: 'claude-code' | 'codex', self: SelfCommand, groups: readonly HookGroup[]): EditIntent {
   const changes = groups.map((group) => {
     const command = shellLine([self.node, self.entry, 'hook', client, group.event]);
-    const entry: Record<string, Json> = {
+    const entryWith = (onFailure: HookGroup['onFailure']): Record<string, Json> => ({
       ...(group.matcher !== null && { matcher: group.matcher }),
-      hooks: [{ type: 'command', command, timeout: group.timeout, ...(group.onFailure && { onFailure: group.onFailure }) }],
-    };
-    return { kind: 'json-append' as const, at: ['hooks', group.event], entries: [entry], marker: `hook ${client} ${group.event}` };
+      hooks: [{ type: 'command', command, timeout: group.timeout, ...(onFailure && { onFailure }) }],
+    });
+    // vouch 0.1.0 as first released wrote the guard without onFailure: upgraded in place.
+    const earlier = group.onFailure ? [entryWith(undefined)] : [];
+    return { kind: 'json-append' as const, at: ['hooks', group.event], entries: [entryWith(group.onFailure)], marker: `hook ${client} ${group.event}`, earlier };
   });
   return {
     path,
