@@ -94,7 +94,7 @@ async function build(): Promise<Built> {
   rig.write({ 'src/a.txt': 'bad\n' });
   await hook('PostToolUse', { agent_id: 'agent<1>', tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'bad\n' }, tool_response: {} });
   await hook('SubagentStop', { agent_id: 'agent<1>', agent_type: 'general-purpose', last_assistant_message: 'Done <b>really</b>.' });
-  await hook('Stop', { last_assistant_message: 'All done.' });
+  await hook('Stop', { last_assistant_message: 'All done <script>window.__pwned=8</script>, api_key=sk-live-abcdef123456.' });
   await hook('Stop', { last_assistant_message: 'All done.', stop_hook_active: true });
   const subagent = (await run(['fleet', '--json'])).json().dispatches.find((d: any) => d.agent?.id === 'agent<1>').id as string;
 
@@ -130,6 +130,8 @@ describe('vouch report', () => {
     expect(page).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt; &quot;quotes&quot; &amp; &lt;img src=&quot;');
     expect(page).toContain('&lt;script&gt;window.__pwned=6&lt;/script&gt;');
     expect(page).toContain('sess&quot;&gt;&lt;script&gt;window.__pwned=2&lt;/script&gt;');
+    expect(page).toContain('All done &lt;script&gt;window.__pwned=8&lt;/script&gt;, api_key=[REDACTED]');
+    expect(page).not.toContain('sk-live-abcdef123456');
     for (const id of Object.values(ids)) expect(page).toContain(id);
   });
 
@@ -173,6 +175,11 @@ describe('vouch report in a real browser', () => {
       expect(await page.locator('#check-tests .strip i').count()).toBeGreaterThanOrEqual(3);
       // The session escaped; its subagent was contradicted; the never-reported dispatch and the altered one say so.
       expect(text).toContain('ESCAPED');
+      // What the session claimed at each stop, set against the gate's answer: as text, redacted.
+      const stops = await page.locator('table').filter({ hasText: 'the agent said' }).first().innerText();
+      expect(stops).toMatch(/the agent said \(its claim\)/i);
+      expect(stops).toContain('All done <script>window.__pwned=8</script>, api_key=[REDACTED]');
+      expect(stops).not.toContain('sk-live-abcdef123456');
       expect(await page.locator(`#dispatch-${ids.subagent}`).innerText()).toMatch(/CONTRADICTED/);
       expect(await page.locator(`#dispatch-${ids.silent}`).innerText()).toMatch(/dispatched\s+ungraded[\s\S]*No report: the agent has not claimed anything yet/);
       const altered = await page.locator(`#dispatch-${ids.damaged}`).innerText();

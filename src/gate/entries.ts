@@ -76,7 +76,18 @@ export interface GateBody {
    * dispatches existed.
    */
   readonly dispatches?: readonly { readonly id: string; readonly state: string; readonly running: boolean }[];
+  /**
+   * The agent's last message at this stop: its claim, in its own words,
+   * redacted and cut to CLAIM_CHARS (the SHA-256 is of the whole text).
+   * Never evidence of anything; recorded so the report can set it against
+   * the gate's answer. Absent from entries recorded before it was kept, and
+   * when the agent said nothing.
+   */
+  readonly claim?: { readonly text: string; readonly sha256: Sha256; readonly truncated: boolean };
 }
+
+/** The most of a claim a gate entry keeps. */
+export const CLAIM_CHARS = 2000;
 
 export type SessionEntryBody = TrailBody | GateBody;
 export type SessionEntryDraft = SessionEntryBody;

@@ -1,8 +1,9 @@
-import { digestJson } from '../core/digest.js';
+import { digestJson, sha256 } from '../core/digest.js';
 import { newId } from '../core/ids.js';
 import { entrySigner } from '../crypto/entry-signer.js';
 import type { Dispatch } from '../fleet/model.js';
 import { LedgerError, type AppendOptions } from '../ledger/ledger.js';
+import { redact } from '../runner/redact.js';
 import { loadSpec } from '../spec/load.js';
 import type { Spec } from '../spec/model.js';
 import { DEFAULT_GATE } from '../spec/model.js';
@@ -10,7 +11,7 @@ import { trustState } from '../trust/trust.js';
 import type { Workspace } from '../workspace/find.js';
 import type { GateContext, StopRequest } from './context.js';
 import type { DispatchNote, GateDecision, GateReason } from './decision.js';
-import type { GateBody } from './entries.js';
+import { CLAIM_CHARS, type GateBody } from './entries.js';
 import { gradeAtTier, specLevel, type Verdict } from './grade.js';
 import { SessionHistory } from './history.js';
 import { locateForHook } from './locate.js';
@@ -198,6 +199,7 @@ async function settle(
     blocks,
     stop_hook_active: request.stopHookActive,
     ...(recorded.length > 0 && { dispatches: recorded.map((d) => ({ id: d.id, state: d.state, running: d.running })) }),
+    ...(request.claim !== null && request.claim.trim() !== '' && { claim: claimOf(request.claim) }),
   };
   const decision: GateDecision = {
     kind,
@@ -240,4 +242,10 @@ function unrecorded(kind: 'allow' | 'block', reason: GateReason, workspace: stri
 async function signerFor(ctx: GateContext, workspace: Workspace, spec: Spec | null): Promise<AppendOptions> {
   const signer = await entrySigner(ctx.home, ctx.env, spec, workspace.root);
   return signer.ok ? signer.value : {};
+}
+
+/** The agent's claim as a gate entry keeps it: redacted, cut, and the hash of the whole. */
+function claimOf(text: string): NonNullable<GateBody['claim']> {
+  const redacted = redact(text);
+  return { text: redacted.slice(0, CLAIM_CHARS), sha256: sha256(text), truncated: redacted.length > CLAIM_CHARS };
 }

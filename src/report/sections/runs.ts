@@ -6,6 +6,9 @@ import { SESSION_WINDOW } from '../source.js';
 import { badge, plural, when } from '../words.js';
 import { renderDispatch } from './dispatch.js';
 
+/** The most of a stop's claim the sessions table shows. */
+const CLAIM_SHOWN = 280;
+
 /** A run that ordered work: an agent session (as the gate saw it), or the command line. */
 interface Run {
   readonly key: string;
@@ -25,9 +28,16 @@ function sessionWord(s: SessionSummary): Html {
 function stops(s: SessionSummary): Html {
   if (s.decisions.length === 0) return html`<p class="note">The agent never claimed done (no stop).</p>`;
   return html`<p class="note">The agent claimed done ${plural(s.decisions.length, 'time')}; the gate's independent answer each time:</p>
-<table><thead><tr><th>when</th><th>stop</th><th>answer</th><th>reason</th><th>checks</th></tr></thead><tbody>${s.decisions.map(
-    (g) => html`<tr><td>${when(g.at)}</td><td>${g.event}${g.agent_id ? html` <span class="note">${g.agent_id}</span>` : ''}</td><td>${badge(g.decision, g.decision === 'escaped' ? 'ESCAPED' : g.decision)}</td><td>${g.reason}</td><td>${g.checks.map((c) => html`<span class="mono">${c.id}</span> ${badge(c.status)} `)}</td></tr>`,
+<table><thead><tr><th>when</th><th>stop</th><th>the agent said (its claim)</th><th>answer</th><th>reason</th><th>checks</th></tr></thead><tbody>${s.decisions.map(
+    (g) => html`<tr><td>${when(g.at)}</td><td>${g.event}${g.agent_id ? html` <span class="note">${g.agent_id}</span>` : ''}</td><td class="claim">${claimText(g.claim)}</td><td>${badge(g.decision, g.decision === 'escaped' ? 'ESCAPED' : g.decision)}</td><td>${g.reason}</td><td>${g.checks.map((c) => html`<span class="mono">${c.id}</span> ${badge(c.status)} `)}</td></tr>`,
   )}</tbody></table>`;
+}
+
+/** The claim at a stop, shortened for the table; its words are the agent's, never evidence. */
+function claimText(claim: SessionSummary['decisions'][number]['claim']): Html | string {
+  if (claim === undefined) return html`<span class="note">not recorded</span>`;
+  const cut = claim.text.length > CLAIM_SHOWN ? `${claim.text.slice(0, CLAIM_SHOWN)}…` : claim.truncated ? `${claim.text}…` : claim.text;
+  return cut;
 }
 
 /** Per session and dispatch: what was claimed against what was independently verified, dispatches under the run that ordered them. */
