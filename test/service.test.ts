@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, randomBytes, sign as edSign } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -375,30 +375,44 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     expect(result.stderr).toContain('require_remote needs the verifier key');
   });
 
-  it('bubblewrap: a check gets no network, cannot see the server key, and can write only its job directory', async () => {
+  it('bubblewrap: a check gets no network, cannot read the server key even with VOUCH_HOME under /opt, cannot write /etc, writes a private /tmp and its job directory', async () => {
     if (!existsSync('/usr/bin/bwrap')) {
       if (process.env.CI) throw new Error('bubblewrap is required in CI (.ci/run installs it)');
       process.stderr.write('!!! bubblewrap not installed: the sandbox test is skipped\n');
       return;
     }
+    const marker = `vouch-sandbox-escape-${process.pid}-${Date.now()}`;
     const probe = `version: 1
 checks:
   - {id: net, run: ["node", "-e", "require('net').connect(5432, '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => process.exit(7))"], sources: ["src/**"]}
-  - {id: key, run: ["sh", "-c", "test -e \\"$0\\" && exit 0 || exit 7", "KEYPATH"], sources: ["src/**"]}
-  - {id: write, run: ["sh", "-c", "touch /var/tmp/vouch-sandbox-escape && exit 0 || exit 7"], sources: ["src/**"]}
+  - {id: key, run: ["sh", "-c", "grep -q PRIVATE \\"$0\\" && exit 0 || exit 7", "KEYPATH"], sources: ["src/**"]}
+  - {id: etc, run: ["sh", "-c", "echo x > /etc/MARKER && exit 0 || exit 7"], sources: ["src/**"]}
+  - {id: tmp, run: ["sh", "-c", "echo x > /tmp/MARKER && test -s /tmp/MARKER"], sources: ["src/**"]}
   - {id: inside, run: ["sh", "-c", "echo ok > made-here && test -s made-here"], sources: ["src/**"]}
 `;
-    const service = await Service.prepare(`${db.url}?schema=svc_${++schema}`);
-    const spec = `${probe.replace('KEYPATH', join(service.rig.home, 'keys', 'server.key'))}verifier_key: ${service.publicKeyHex}\n`;
-    await service.allow(spec);
-    const token = await service.token('alice');
-    await service.start(['--workers', '1']);
-    expect(service.log).toContain('sandbox  bubblewrap');
-    const rig = await client(spec);
-    const result = await remote(rig, service.address, token);
-    // Each probe exits 7 when the sandbox stopped it: FAIL is the sandbox working.
-    expect(result.json().checks.map((c: any) => `${c.id}:${c.status}`)).toEqual(['net:FAIL', 'key:FAIL', 'write:FAIL', 'inside:PASS']);
-    expect(result.json().checks[0].sandbox).toEqual({ kind: 'bubblewrap', network: false, writable: 'job directory' });
-    expect(existsSync('/var/tmp/vouch-sandbox-escape')).toBe(false);
+    // An operator's VOUCH_HOME under a directory the sandbox binds read-only: the key must still be hidden.
+    const opt = join('/opt', marker);
+    try {
+      const service = await Service.prepare(`${db.url}?schema=svc_${++schema}`, join(opt, 'home'));
+      const keyPath = join(service.home, 'keys', 'server.key');
+      expect(readFileSync(keyPath, 'utf8')).toContain('PRIVATE');
+      const spec = `${probe.replace('KEYPATH', keyPath).replaceAll('MARKER', marker)}verifier_key: ${service.publicKeyHex}\n`;
+      await service.allow(spec);
+      const token = await service.token('alice');
+      await service.start(['--workers', '1']);
+      expect(service.log).toContain('sandbox  bubblewrap');
+      const rig = await client(spec);
+      const result = await remote(rig, service.address, token);
+      // net, key and etc exit 7 when the sandbox stopped them: FAIL is the sandbox working.
+      expect(result.json().checks.map((c: any) => `${c.id}:${c.status}`), result.stderr).toEqual(['net:FAIL', 'key:FAIL', 'etc:FAIL', 'tmp:PASS', 'inside:PASS']);
+      expect(result.json().checks[0].sandbox).toEqual({ kind: 'bubblewrap', network: false, writable: 'job directory' });
+      expect(existsSync(`/etc/${marker}`)).toBe(false);
+      // The sandbox's /tmp is its own tmpfs: nothing written there reaches the host's.
+      expect(existsSync(`/tmp/${marker}`)).toBe(false);
+    } finally {
+      rmSync(opt, { recursive: true, force: true });
+      rmSync(`/etc/${marker}`, { force: true });
+      rmSync(`/tmp/${marker}`, { force: true });
+    }
   });
 });

@@ -12,7 +12,7 @@ import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';
 import { pgTarget, type PgTarget } from '../pg-target.js';
-import { positiveFlag, serviceKey, servicePool } from '../service-setup.js';
+import { positiveFlag, serviceKey, serviceSecrets, servicePool } from '../service-setup.js';
 import { describe } from './worker.js';
 
 export const help = `usage: vouch serve --key NAME [--listen HOST:PORT] [--ledger URL] [--workers N]
@@ -104,7 +104,7 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   };
   const leaseSeconds = positiveFlag('serve', 'lease-seconds', values['lease-seconds'], 30);
   const pool = await servicePool(at, 4 + workers);
-  const sandbox = detectSandbox();
+  const sandbox = detectSandbox({ hide: serviceSecrets(home, key) });
   const { buildServer } = await import('../../service/server.js');
   const app = await buildServer({ pool, home, limits, version: VERSION });
   const stop = cli.io.signal ?? new AbortController().signal;

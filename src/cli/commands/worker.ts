@@ -6,7 +6,7 @@ import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, type Cli } from '../io.js';
 import { pgTarget } from '../pg-target.js';
-import { positiveFlag, serviceKey, servicePool } from '../service-setup.js';
+import { positiveFlag, serviceKey, serviceSecrets, servicePool } from '../service-setup.js';
 
 export const help = `usage: vouch worker --key NAME [--ledger URL] [--lease-seconds N]
                     [--poll-ms N] [--max-tree-mb N] [--max-attempts N] [--max-jobs N]
@@ -58,7 +58,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const at = pgTarget(cli, values.ledger, 'worker');
   const maxJobs = values['max-jobs'] === undefined ? undefined : positiveFlag('worker', 'max-jobs', values['max-jobs'], 1);
   const pool = await servicePool(at, 2);
-  const sandbox = detectSandbox();
+  const sandbox = detectSandbox({ hide: serviceSecrets(home, key) });
   err(cli, `vouch worker: ledger ${at.display}, key ${key.name} (${key.publicKey.keyid.slice(0, 16)})`);
   err(cli, sandbox.record.kind === 'bubblewrap' ? 'vouch worker: sandbox: bubblewrap (no network, only the job directory writable)' : `vouch worker: NO SANDBOX: ${sandbox.record.why}`);
   const stop = cli.io.signal ?? new AbortController().signal;
