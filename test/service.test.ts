@@ -87,15 +87,17 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const result = await remote(rig, service.address, token);
     expect(result.json().checks.map((c: any) => `${c.id}:${c.status}:${c.reason}`), result.stderr).toEqual(['ok:PASS:ok', 'bad:FAIL:exit_code']);
     expect(result.code).toBe(1);
-    expect(result.json().verifier).toBe(JSON.parse(result.stdout).verifier);
+    // The key id the client reports is the SHA-256 of the server's raw public key, the one the client pinned.
+    const keyid = createHash('sha256').update(Buffer.from(service.publicKeyHex, 'hex')).digest('hex');
+    expect(result.json().verifier).toBe(keyid);
     expect(result.stderr).toMatch(/packed \d+ files/);
     expect(result.stderr).toMatch(/submitted job [0-9a-z]{26}/);
     // Nothing ran here: the check's marker file exists only in the server's job directory.
     expect(existsSync(rig.path('ran-ok'))).toBe(false);
     const status = (await rig.run(['status', '--json'])).json();
     expect(status.checks.map((c: any) => `${c.id}:${c.status}`)).toEqual(['ok:PASS', 'bad:FAIL']);
-    expect(status.checks[0].verifier).toMatch(/^[0-9a-f]{64}$/);
-    expect((await rig.run(['status', 'ok'])).stdout).toContain('remote, verifier');
+    expect(status.checks[0].verifier).toBe(keyid);
+    expect((await rig.run(['status', 'ok'])).stdout).toContain(`remote, verifier ${keyid.slice(0, 16)}`);
     // The local ledger audits clean too.
     expect((await rig.run(['audit', '--json'])).json()).toMatchObject({ ok: true, receipts: 2 });
     // Edit a covered file: the remote PASS goes STALE like a local one.
@@ -162,6 +164,43 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const archive = await packTarGz([{ path: 'vouch.yaml', bytes: Buffer.from(spec), executable: false }]);
     const one = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', token, body: archive });
     expect(one.status).toBe(202);
+  });
+
+  it.each([
+    ['text/plain', 'x'],
+    ['application/json', '{"tree": "not a tar"}'],
+    ['application/json', '{not json'],
+    ['application/octet-stream', 'x'],
+    ['application/x-www-form-urlencoded', 'a=b'],
+  ])('an upload sent as %s (%s) is 415 unsupported_media_type, never parsed or queued', async (type, body) => {
+    const { service, token, spec } = await setup(['--workers', '0']);
+    const specSha = createHash('sha256').update(spec).digest('hex');
+    const sent = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', token, body: Buffer.from(body), contentType: type });
+    expect(sent.status).toBe(415);
+    expect(sent.json.error).toMatchObject({ code: 'unsupported_media_type', found: type });
+    expect(sent.json.error.hint).toContain('application/gzip');
+    expect(await sql(db.url, `SELECT 1 FROM svc_${schema}.jobs`)).toHaveLength(0);
+  });
+
+  it('an upload with no Content-Type at all is 415 too', async () => {
+    const { service, token, spec } = await setup(['--workers', '0']);
+    const specSha = createHash('sha256').update(spec).digest('hex');
+    const archive = await packTarGz([{ path: 'vouch.yaml', bytes: Buffer.from(spec), executable: false }]);
+    const response = await fetch(`${service.address}/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: new Uint8Array(archive) });
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as any).error).toMatchObject({ code: 'unsupported_media_type', found: '(none)' });
+  });
+
+  it('healthz needs no token with a query string either; every other route still does', async () => {
+    const { service } = await setup(['--workers', '0']);
+    for (const path of ['/v1/healthz', '/v1/healthz?x=1', '/v1/healthz?']) {
+      const health = await service.fetch(path);
+      expect(health.status, path).toBe(200);
+      expect(health.json, path).toMatchObject({ ok: true, database: 'ok' });
+    }
+    // A query naming healthz does not open another route.
+    expect((await service.fetch('/v1/jobs/01m8p4w5s3h7dty1vaxab2xmkf?/v1/healthz')).status).toBe(401);
+    expect((await service.fetch('/v1/healthz/../jobs/01m8p4w5s3h7dty1vaxab2xmkf')).status).toBe(401);
   });
 
   it('limits: a client with --max-jobs-per-client jobs open gets 429 with the limit', async () => {
