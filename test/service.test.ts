@@ -111,6 +111,27 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     expect(shown.receipt.service.sandbox.kind).toBe(existsSync('/usr/bin/bwrap') ? 'bubblewrap' : 'none');
   });
 
+  it('the report marks remote receipts with the verifier key id, in the current status and in the history', async () => {
+    const { service, token, spec } = await setup();
+    const rig = await client(spec);
+    await rig.run(['verify', 'bad']);
+    expect((await remote(rig, service.address, token, ['ok'])).json().checks[0]).toMatchObject({ status: 'PASS' });
+    const keyid = createHash('sha256').update(Buffer.from(service.publicKeyHex, 'hex')).digest('hex').slice(0, 16);
+    const report = await rig.run(['report', '--out', '-']);
+    expect(report.code, report.stderr).toBe(0);
+    const row = (id: string) => {
+      const start = report.stdout.indexOf(`<tr id="check-${id}">`);
+      return report.stdout.slice(start, report.stdout.indexOf('</details>', start));
+    };
+    // Status ("now") and the last receipt, then the history table's "by" column.
+    expect(row('ok')).toContain(`<div class="note">remote, verifier ${keyid}</div>`);
+    expect(row('ok')).toContain(`by service (remote, verifier ${keyid})`);
+    expect(row('ok')).toMatch(new RegExp(`<td>service \\(remote, verifier ${keyid}\\)</td>`));
+    // A local receipt is not marked.
+    expect(row('bad')).not.toContain('remote, verifier');
+    expect(row('bad')).toContain('by cli');
+  });
+
   it('no token, no job: a missing token stops the client (exit 2); an unknown or revoked one is refused with 401', async () => {
     const { service, token, spec } = await setup(['--workers', '0']);
     const rig = await client(spec);
