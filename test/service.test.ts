@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { canonicalize } from '../src/core/jcs.js';
 import { packTarGz } from '../src/archive/pack.js';
 import { bodyAt } from './helpers/ledger-db.js';
+import { McpSession, textOf } from './helpers/mcp.js';
 import { describePg, sql, tempDatabase, type TempDatabase } from './helpers/pg.js';
 import { Rig } from './helpers/rig.js';
 import { Service } from './helpers/service.js';
@@ -130,6 +131,12 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     // A local receipt is not marked.
     expect(row('bad')).not.toContain('remote, verifier');
     expect(row('bad')).toContain('by cli');
+    // The MCP status marks it too, in its data and its text.
+    const mcp = await McpSession.connect(rig);
+    await mcp.client.listTools();
+    const status = await mcp.call('vouch_status', { check_ids: ['ok'] });
+    expect((status.structuredContent as any).checks[0]).toMatchObject({ status: 'PASS', verifier: expect.stringMatching(new RegExp(`^${keyid}`)) });
+    expect(textOf(status)).toContain(`ok (remote, verifier ${keyid})`);
   });
 
   it('no token, no job: a missing token stops the client (exit 2); an unknown or revoked one is refused with 401', async () => {
