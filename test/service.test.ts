@@ -407,6 +407,44 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     expect(existsSync(`/tmp/${marker}`)).toBe(false);
   });
 
+  it('a worker stopped with SIGTERM mid-check gives its job back to the queue; another worker completes it, with exactly one receipt', async () => {
+    const slow = 'version: 1\nchecks:\n  - {id: slow, run: ["sh", "-c", "sleep 4"], sources: ["src/**"]}\n';
+    const { service, token, spec } = await setup(['--workers', '0'], slow);
+    const specSha = createHash('sha256').update(spec).digest('hex');
+    const archive = await packTarGz([
+      { path: 'vouch.yaml', bytes: Buffer.from(spec), executable: false },
+      { path: 'src/a.txt', bytes: Buffer.from('hello\n'), executable: false },
+    ]);
+    const submitted = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=slow`, { method: 'POST', token, body: archive });
+    expect(submitted.status).toBe(202);
+    const id = submitted.json.job.id as string;
+    const first = service.worker(['--poll-ms', '50']);
+    let log = '';
+    first.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    for (let i = 0; ; i++) {
+      if ((await service.fetch(`/v1/jobs/${id}`, { token })).json.job.state === 'running') break;
+      if (i > 200) throw new Error(`the job never started:\n${log}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const exited = new Promise<number | null>((resolve) => first.once('exit', (code) => resolve(code)));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // into the check's sleep
+    first.kill('SIGTERM');
+    // 143: stopped by SIGTERM, as every vouch command (README, exit codes).
+    expect(await exited).toBe(143);
+    expect(log).toContain(`job ${id}: stopped; back in the queue`);
+    const [row] = await sql<{ state: string; lease_owner: string | null; attempts: number }>(db.url, `SELECT state, lease_owner, attempts FROM svc_${schema}.jobs WHERE id = $1`, [id]);
+    expect(row).toEqual({ state: 'queued', lease_owner: null, attempts: 0 });
+    expect(await sql(db.url, `SELECT 1 FROM svc_${schema}.job_receipts`)).toHaveLength(0);
+    // Another worker takes it and finishes it.
+    const second = service.worker(['--poll-ms', '50', '--max-jobs', '1']);
+    const job = await service.settle(id, token);
+    expect(job).toMatchObject({ state: 'done', attempts: 1 });
+    // The check ran to its end this time (a PASS after its 4 s), so the first worker was stopped mid-check.
+    expect(job.receipts).toEqual([expect.objectContaining({ check_id: 'slow', verdict: 'PASS' })]);
+    expect(Date.parse(job.finished_at) - Date.parse(job.started_at)).toBeGreaterThanOrEqual(4000);
+    await new Promise((resolve) => (second.exitCode === null ? second.once('exit', resolve) : resolve(null)));
+  });
+
   it('a tree whose vouch.yaml is not the hash the client named is refused by the worker (spec_mismatch)', async () => {
     const { service, token, spec } = await setup();
     const specSha = createHash('sha256').update(spec).digest('hex');

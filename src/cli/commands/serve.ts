@@ -58,7 +58,8 @@ only when its tree's vouch.yaml is byte for byte a spec allowed here.
   deny SHA256        withdraw one
   allowed            list the allowed hashes
 
-exit: 0 stopped by SIGINT/SIGTERM or done, 1 nothing to revoke/deny, 2 usage, key or database problem`;
+exit: 0 done, 1 nothing to revoke/deny, 2 usage, key or database problem, 130/143
+stopped by SIGINT/SIGTERM (its workers' running jobs back in the queue)`;
 
 const OPTIONS = {
   key: { type: 'string' },

@@ -36,7 +36,8 @@ this VOUCH_HOME visible. Where it does not, the worker says so at start and
 every receipt records "sandbox": {"kind": "none", "why": ...}.
 
 SIGINT/SIGTERM: the running check is stopped and its job goes back to the
-queue for another worker. exit: 0 stopped, 2 usage, key or database problem`;
+queue for another worker. exit: 0 after --max-jobs jobs, 130/143 stopped by
+SIGINT/SIGTERM, 2 usage, key or database problem`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse(
