@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { FOOTER, PASS_MEANS, CLAIMS_ARE_NOT_EVIDENCE } from '../src/mcp/text.js';
 import { CHECK_ID_PATTERN } from '../src/spec/fields.js';
+import { opened } from './helpers/cards.js';
 import { McpSession, textOf } from './helpers/mcp.js';
 import { Rig } from './helpers/rig.js';
 
@@ -73,6 +75,42 @@ describe('vouch mcp: tools and their schemas', () => {
   });
 });
 
+describe('vouch mcp: every answer says what a PASS proves and that claims are not evidence', () => {
+  it('every tool, answering or refusing, ends its text with the shared footer', async () => {
+    const rig = await workspace();
+    const card = await opened(rig, ['--proof', 'pass']);
+    const dispatch = (await rig.run(['dispatch', 'new', '--prompt', 'make a.ts good', '--json'])).json().id as string;
+    const mcp = await McpSession.connect(rig);
+    const receipt = ((await mcp.call('vouch_verify', { check_ids: ['fail'] })).structuredContent as any).checks[0].receipt as string;
+    // In call order: the card is verified before it is completed, so each answers (not refuses).
+    const calls: Record<string, Record<string, unknown>> = {
+      vouch_checks: {},
+      vouch_status: {},
+      vouch_verify: { check_ids: ['pass'] },
+      vouch_receipt: { receipt_id: receipt },
+      vouch_dispatch_report: { dispatch_id: dispatch, claim: { summary: 'done', deliverables: [{ what: 'a.ts', evidence: 'believed', how: 'trust me' }] } },
+      vouch_card_show: { card_id: card },
+      vouch_card_verify: { card_id: card },
+      vouch_card_complete: { card_id: card },
+    };
+    const { tools } = await mcp.client.listTools();
+    expect(Object.keys(calls).sort()).toEqual(tools.map((t) => t.name).sort());
+    expect(FOOTER).toContain(PASS_MEANS);
+    expect(FOOTER).toContain(CLAIMS_ARE_NOT_EVIDENCE);
+    for (const [name, args] of Object.entries(calls)) {
+      const result = await mcp.call(name, args);
+      expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+      expect(textOf(result).endsWith(`\n\n${FOOTER}`), `${name}:\n${textOf(result)}`).toBe(true);
+      // Said once, not twice.
+      expect(textOf(result).split(PASS_MEANS), name).toHaveLength(2);
+    }
+    // A refusal (an expected problem) ends with it too.
+    const refused = await mcp.call('vouch_receipt', { receipt_id: 'zzzzzzzz' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused).endsWith(`\n\n${FOOTER}`), textOf(refused)).toBe(true);
+  });
+});
+
 describe('vouch mcp: verification', () => {
   it('verifies a passing and a failing check through the engine, one receipt each, recorded with actor mcp', async () => {
     const rig = await workspace();
@@ -105,6 +143,15 @@ describe('vouch mcp: verification', () => {
       ['fail', 'FAIL', data.checks[1].receipt],
     ]);
     expect((status.structuredContent as any).ok).toBe(false);
+  });
+
+  it('vouch_status answers a client that validates the output schema: a fresh receipt carries only the schema fields', async () => {
+    const mcp = await McpSession.connect(await workspace());
+    await mcp.client.listTools(); // The SDK client validates structured content against the schemas it listed.
+    await mcp.call('vouch_verify', { check_ids: ['pass', 'fail'] });
+    const status = await mcp.call('vouch_status', {});
+    expect(status.isError, textOf(status)).toBeFalsy();
+    expect(Object.keys((status.structuredContent as any).checks[0]).sort()).toEqual(['blocking', 'detail', 'id', 'proves', 'reason', 'receipt', 'recorded_at', 'status']);
   });
 
   it('a PASS turns STALE for status as soon as a covered file changes', async () => {

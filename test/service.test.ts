@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, randomBytes, sign as edSign } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { canonicalize } from '../src/core/jcs.js';
 import { packTarGz } from '../src/archive/pack.js';
 import { bodyAt } from './helpers/ledger-db.js';
+import { McpSession, textOf } from './helpers/mcp.js';
 import { describePg, sql, tempDatabase, type TempDatabase } from './helpers/pg.js';
 import { Rig } from './helpers/rig.js';
 import { Service } from './helpers/service.js';
@@ -87,15 +88,17 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const result = await remote(rig, service.address, token);
     expect(result.json().checks.map((c: any) => `${c.id}:${c.status}:${c.reason}`), result.stderr).toEqual(['ok:PASS:ok', 'bad:FAIL:exit_code']);
     expect(result.code).toBe(1);
-    expect(result.json().verifier).toBe(JSON.parse(result.stdout).verifier);
+    // The key id the client reports is the SHA-256 of the server's raw public key, the one the client pinned.
+    const keyid = createHash('sha256').update(Buffer.from(service.publicKeyHex, 'hex')).digest('hex');
+    expect(result.json().verifier).toBe(keyid);
     expect(result.stderr).toMatch(/packed \d+ files/);
     expect(result.stderr).toMatch(/submitted job [0-9a-z]{26}/);
     // Nothing ran here: the check's marker file exists only in the server's job directory.
     expect(existsSync(rig.path('ran-ok'))).toBe(false);
     const status = (await rig.run(['status', '--json'])).json();
     expect(status.checks.map((c: any) => `${c.id}:${c.status}`)).toEqual(['ok:PASS', 'bad:FAIL']);
-    expect(status.checks[0].verifier).toMatch(/^[0-9a-f]{64}$/);
-    expect((await rig.run(['status', 'ok'])).stdout).toContain('remote, verifier');
+    expect(status.checks[0].verifier).toBe(keyid);
+    expect((await rig.run(['status', 'ok'])).stdout).toContain(`remote, verifier ${keyid.slice(0, 16)}`);
     // The local ledger audits clean too.
     expect((await rig.run(['audit', '--json'])).json()).toMatchObject({ ok: true, receipts: 2 });
     // Edit a covered file: the remote PASS goes STALE like a local one.
@@ -107,6 +110,33 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const shown = (await rig.run(['show', status.checks[0].receipt, '--json'])).json();
     expect(shown.receipt).toMatchObject({ actor: 'service', remote: { keyid: status.checks[0].verifier } });
     expect(shown.receipt.service.sandbox.kind).toBe(existsSync('/usr/bin/bwrap') ? 'bubblewrap' : 'none');
+  });
+
+  it('the report marks remote receipts with the verifier key id, in the current status and in the history', async () => {
+    const { service, token, spec } = await setup();
+    const rig = await client(spec);
+    await rig.run(['verify', 'bad']);
+    expect((await remote(rig, service.address, token, ['ok'])).json().checks[0]).toMatchObject({ status: 'PASS' });
+    const keyid = createHash('sha256').update(Buffer.from(service.publicKeyHex, 'hex')).digest('hex').slice(0, 16);
+    const report = await rig.run(['report', '--out', '-']);
+    expect(report.code, report.stderr).toBe(0);
+    const row = (id: string) => {
+      const start = report.stdout.indexOf(`<tr id="check-${id}">`);
+      return report.stdout.slice(start, report.stdout.indexOf('</details>', start));
+    };
+    // Status ("now") and the last receipt, then the history table's "by" column.
+    expect(row('ok')).toContain(`<div class="note">remote, verifier ${keyid}</div>`);
+    expect(row('ok')).toContain(`by service (remote, verifier ${keyid})`);
+    expect(row('ok')).toMatch(new RegExp(`<td>service \\(remote, verifier ${keyid}\\)</td>`));
+    // A local receipt is not marked.
+    expect(row('bad')).not.toContain('remote, verifier');
+    expect(row('bad')).toContain('by cli');
+    // The MCP status marks it too, in its data and its text.
+    const mcp = await McpSession.connect(rig);
+    await mcp.client.listTools();
+    const status = await mcp.call('vouch_status', { check_ids: ['ok'] });
+    expect((status.structuredContent as any).checks[0]).toMatchObject({ status: 'PASS', verifier: expect.stringMatching(new RegExp(`^${keyid}`)) });
+    expect(textOf(status)).toContain(`ok (remote, verifier ${keyid})`);
   });
 
   it('no token, no job: a missing token stops the client (exit 2); an unknown or revoked one is refused with 401', async () => {
@@ -162,6 +192,43 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const archive = await packTarGz([{ path: 'vouch.yaml', bytes: Buffer.from(spec), executable: false }]);
     const one = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', token, body: archive });
     expect(one.status).toBe(202);
+  });
+
+  it.each([
+    ['text/plain', 'x'],
+    ['application/json', '{"tree": "not a tar"}'],
+    ['application/json', '{not json'],
+    ['application/octet-stream', 'x'],
+    ['application/x-www-form-urlencoded', 'a=b'],
+  ])('an upload sent as %s (%s) is 415 unsupported_media_type, never parsed or queued', async (type, body) => {
+    const { service, token, spec } = await setup(['--workers', '0']);
+    const specSha = createHash('sha256').update(spec).digest('hex');
+    const sent = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', token, body: Buffer.from(body), contentType: type });
+    expect(sent.status).toBe(415);
+    expect(sent.json.error).toMatchObject({ code: 'unsupported_media_type', found: type });
+    expect(sent.json.error.hint).toContain('application/gzip');
+    expect(await sql(db.url, `SELECT 1 FROM svc_${schema}.jobs`)).toHaveLength(0);
+  });
+
+  it('an upload with no Content-Type at all is 415 too', async () => {
+    const { service, token, spec } = await setup(['--workers', '0']);
+    const specSha = createHash('sha256').update(spec).digest('hex');
+    const archive = await packTarGz([{ path: 'vouch.yaml', bytes: Buffer.from(spec), executable: false }]);
+    const response = await fetch(`${service.address}/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: new Uint8Array(archive) });
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as any).error).toMatchObject({ code: 'unsupported_media_type', found: '(none)' });
+  });
+
+  it('healthz needs no token with a query string either; every other route still does', async () => {
+    const { service } = await setup(['--workers', '0']);
+    for (const path of ['/v1/healthz', '/v1/healthz?x=1', '/v1/healthz?']) {
+      const health = await service.fetch(path);
+      expect(health.status, path).toBe(200);
+      expect(health.json, path).toMatchObject({ ok: true, database: 'ok' });
+    }
+    // A query naming healthz does not open another route.
+    expect((await service.fetch('/v1/jobs/01m8p4w5s3h7dty1vaxab2xmkf?/v1/healthz')).status).toBe(401);
+    expect((await service.fetch('/v1/healthz/../jobs/01m8p4w5s3h7dty1vaxab2xmkf')).status).toBe(401);
   });
 
   it('limits: a client with --max-jobs-per-client jobs open gets 429 with the limit', async () => {
@@ -340,6 +407,44 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     expect(existsSync(`/tmp/${marker}`)).toBe(false);
   });
 
+  it('a worker stopped with SIGTERM mid-check gives its job back to the queue; another worker completes it, with exactly one receipt', async () => {
+    const slow = 'version: 1\nchecks:\n  - {id: slow, run: ["sh", "-c", "sleep 4"], sources: ["src/**"]}\n';
+    const { service, token, spec } = await setup(['--workers', '0'], slow);
+    const specSha = createHash('sha256').update(spec).digest('hex');
+    const archive = await packTarGz([
+      { path: 'vouch.yaml', bytes: Buffer.from(spec), executable: false },
+      { path: 'src/a.txt', bytes: Buffer.from('hello\n'), executable: false },
+    ]);
+    const submitted = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=slow`, { method: 'POST', token, body: archive });
+    expect(submitted.status).toBe(202);
+    const id = submitted.json.job.id as string;
+    const first = service.worker(['--poll-ms', '50']);
+    let log = '';
+    first.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    for (let i = 0; ; i++) {
+      if ((await service.fetch(`/v1/jobs/${id}`, { token })).json.job.state === 'running') break;
+      if (i > 200) throw new Error(`the job never started:\n${log}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const exited = new Promise<number | null>((resolve) => first.once('exit', (code) => resolve(code)));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // into the check's sleep
+    first.kill('SIGTERM');
+    // 143: stopped by SIGTERM, as every vouch command (README, exit codes).
+    expect(await exited).toBe(143);
+    expect(log).toContain(`job ${id}: stopped; back in the queue`);
+    const [row] = await sql<{ state: string; lease_owner: string | null; attempts: number }>(db.url, `SELECT state, lease_owner, attempts FROM svc_${schema}.jobs WHERE id = $1`, [id]);
+    expect(row).toEqual({ state: 'queued', lease_owner: null, attempts: 0 });
+    expect(await sql(db.url, `SELECT 1 FROM svc_${schema}.job_receipts`)).toHaveLength(0);
+    // Another worker takes it and finishes it.
+    const second = service.worker(['--poll-ms', '50', '--max-jobs', '1']);
+    const job = await service.settle(id, token);
+    expect(job).toMatchObject({ state: 'done', attempts: 1 });
+    // The check ran to its end this time (a PASS after its 4 s), so the first worker was stopped mid-check.
+    expect(job.receipts).toEqual([expect.objectContaining({ check_id: 'slow', verdict: 'PASS' })]);
+    expect(Date.parse(job.finished_at) - Date.parse(job.started_at)).toBeGreaterThanOrEqual(4000);
+    await new Promise((resolve) => (second.exitCode === null ? second.once('exit', resolve) : resolve(null)));
+  });
+
   it('a tree whose vouch.yaml is not the hash the client named is refused by the worker (spec_mismatch)', async () => {
     const { service, token, spec } = await setup();
     const specSha = createHash('sha256').update(spec).digest('hex');
@@ -375,30 +480,44 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     expect(result.stderr).toContain('require_remote needs the verifier key');
   });
 
-  it('bubblewrap: a check gets no network, cannot see the server key, and can write only its job directory', async () => {
+  it('bubblewrap: a check gets no network, cannot read the server key even with VOUCH_HOME under /opt, cannot write /etc, writes a private /tmp and its job directory', async () => {
     if (!existsSync('/usr/bin/bwrap')) {
       if (process.env.CI) throw new Error('bubblewrap is required in CI (.ci/run installs it)');
       process.stderr.write('!!! bubblewrap not installed: the sandbox test is skipped\n');
       return;
     }
+    const marker = `vouch-sandbox-escape-${process.pid}-${Date.now()}`;
     const probe = `version: 1
 checks:
   - {id: net, run: ["node", "-e", "require('net').connect(5432, '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => process.exit(7))"], sources: ["src/**"]}
-  - {id: key, run: ["sh", "-c", "test -e \\"$0\\" && exit 0 || exit 7", "KEYPATH"], sources: ["src/**"]}
-  - {id: write, run: ["sh", "-c", "touch /var/tmp/vouch-sandbox-escape && exit 0 || exit 7"], sources: ["src/**"]}
+  - {id: key, run: ["sh", "-c", "grep -q PRIVATE \\"$0\\" && exit 0 || exit 7", "KEYPATH"], sources: ["src/**"]}
+  - {id: etc, run: ["sh", "-c", "echo x > /etc/MARKER && exit 0 || exit 7"], sources: ["src/**"]}
+  - {id: tmp, run: ["sh", "-c", "echo x > /tmp/MARKER && test -s /tmp/MARKER"], sources: ["src/**"]}
   - {id: inside, run: ["sh", "-c", "echo ok > made-here && test -s made-here"], sources: ["src/**"]}
 `;
-    const service = await Service.prepare(`${db.url}?schema=svc_${++schema}`);
-    const spec = `${probe.replace('KEYPATH', join(service.rig.home, 'keys', 'server.key'))}verifier_key: ${service.publicKeyHex}\n`;
-    await service.allow(spec);
-    const token = await service.token('alice');
-    await service.start(['--workers', '1']);
-    expect(service.log).toContain('sandbox  bubblewrap');
-    const rig = await client(spec);
-    const result = await remote(rig, service.address, token);
-    // Each probe exits 7 when the sandbox stopped it: FAIL is the sandbox working.
-    expect(result.json().checks.map((c: any) => `${c.id}:${c.status}`)).toEqual(['net:FAIL', 'key:FAIL', 'write:FAIL', 'inside:PASS']);
-    expect(result.json().checks[0].sandbox).toEqual({ kind: 'bubblewrap', network: false, writable: 'job directory' });
-    expect(existsSync('/var/tmp/vouch-sandbox-escape')).toBe(false);
+    // An operator's VOUCH_HOME under a directory the sandbox binds read-only: the key must still be hidden.
+    const opt = join('/opt', marker);
+    try {
+      const service = await Service.prepare(`${db.url}?schema=svc_${++schema}`, join(opt, 'home'));
+      const keyPath = join(service.home, 'keys', 'server.key');
+      expect(readFileSync(keyPath, 'utf8')).toContain('PRIVATE');
+      const spec = `${probe.replace('KEYPATH', keyPath).replaceAll('MARKER', marker)}verifier_key: ${service.publicKeyHex}\n`;
+      await service.allow(spec);
+      const token = await service.token('alice');
+      await service.start(['--workers', '1']);
+      expect(service.log).toContain('sandbox  bubblewrap');
+      const rig = await client(spec);
+      const result = await remote(rig, service.address, token);
+      // net, key and etc exit 7 when the sandbox stopped them: FAIL is the sandbox working.
+      expect(result.json().checks.map((c: any) => `${c.id}:${c.status}`), result.stderr).toEqual(['net:FAIL', 'key:FAIL', 'etc:FAIL', 'tmp:PASS', 'inside:PASS']);
+      expect(result.json().checks[0].sandbox).toEqual({ kind: 'bubblewrap', network: false, writable: 'job directory' });
+      expect(existsSync(`/etc/${marker}`)).toBe(false);
+      // The sandbox's /tmp is its own tmpfs: nothing written there reaches the host's.
+      expect(existsSync(`/tmp/${marker}`)).toBe(false);
+    } finally {
+      rmSync(opt, { recursive: true, force: true });
+      rmSync(`/etc/${marker}`, { force: true });
+      rmSync(`/tmp/${marker}`, { force: true });
+    }
   });
 });

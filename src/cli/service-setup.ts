@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import type { Pool } from 'pg';
 import { fail } from '../core/problem.js';
-import { loadSigningKey, type SigningKey } from '../crypto/keystore.js';
+import { keysDir, loadSigningKey, type SigningKey } from '../crypto/keystore.js';
 import { requireCurrentSchema } from '../ledger/postgres/migrate.js';
 import { openPool, pgError } from '../ledger/postgres/pool.js';
 import { integerFlag } from './args.js';
@@ -18,6 +19,11 @@ export function serviceKey(home: string, name: string | undefined, command: stri
   }
   const key = loadSigningKey(home, name, undefined);
   return key.ok ? key.value : fail(key.error);
+}
+
+/** What the sandbox must hide from every check: the server's VOUCH_HOME and its key file (which may be a link to elsewhere). */
+export function serviceSecrets(home: string, key: SigningKey): string[] {
+  return [home, join(keysDir(home), `${key.name}.key`)];
 }
 
 /** A pool on a migrated ledger, or the ledger problem. */

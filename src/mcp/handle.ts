@@ -7,7 +7,7 @@ import { VERSION } from '../version.js';
 import { Progress } from './progress.js';
 import type { VouchTool } from './tool.js';
 import { workspaceCall, type ServerScope } from './workspace-call.js';
-import { problemText } from './text.js';
+import { problemText, withFooter } from './text.js';
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export type Log = (line: string) => void;
@@ -30,7 +30,7 @@ export async function handleCall(tool: VouchTool, args: Record<string, unknown>,
   try {
     const result = await tool.run(args, workspaceCall(scope, extra.signal, progress));
     log(`${tool.name} ${JSON.stringify(args)}: answered`);
-    return { content: [{ type: 'text', text: result.text }], structuredContent: result.data };
+    return { content: [{ type: 'text', text: withFooter(result.text) }], structuredContent: result.data };
   } catch (error) {
     const expected = error instanceof VouchProblem ? error.problem : error instanceof LedgerError ? ledgerProblem(error) : undefined;
     if (expected) return failed(tool, args, expected, log);
@@ -40,7 +40,7 @@ export async function handleCall(tool: VouchTool, args: Record<string, unknown>,
       content: [
         {
           type: 'text',
-          text: `vouch: internal error: ${error instanceof Error ? error.message : String(error)}\nThis is a bug in vouch ${VERSION}; nothing was vouched for by this call. The server keeps serving.\n  code: internal`,
+          text: withFooter(`vouch: internal error: ${error instanceof Error ? error.message : String(error)}\nThis is a bug in vouch ${VERSION}; nothing was vouched for by this call. The server keeps serving.\n  code: internal`),
         },
       ],
     };
@@ -51,5 +51,5 @@ export async function handleCall(tool: VouchTool, args: Record<string, unknown>,
 
 function failed(tool: VouchTool, args: Record<string, unknown>, problem: Problem, log: Log): CallToolResult {
   log(`${tool.name} ${JSON.stringify(args)}: ${problem.code}: ${problem.message}`);
-  return { isError: true, content: [{ type: 'text', text: problemText(problem) }] };
+  return { isError: true, content: [{ type: 'text', text: withFooter(problemText(problem)) }] };
 }

@@ -35,6 +35,7 @@ export const checkStatus = z.object({
   detail: z.string().nullable(),
   recorded_at: z.string().nullable(),
   changed: z.object({ added: z.array(z.string()), removed: z.array(z.string()), modified: z.array(z.string()) }).optional(),
+  verifier: z.string().optional().describe('for a receipt accepted from a verifier service (vouch verify --remote): the key id of the verifier that signed it'),
   proves: z.string().describe("the operator's sentence for what a PASS of this check proves"),
 });
 

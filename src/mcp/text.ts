@@ -20,9 +20,14 @@ export const NOT_ALLOWED =
 
 export const FOOTER = `${PASS_MEANS}\n${CLAIMS_ARE_NOT_EVIDENCE}`;
 
+/** Every tool result's text, success or error, ends with FOOTER: one place adds it (handle.ts), so no tool can leave it out. */
+export function withFooter(text: string): string {
+  return `${text.trimEnd()}\n\n${FOOTER}`;
+}
+
 /** One line per check: "PASS  tests  …" then why, in words, when it is not a PASS. */
-export function statusLine(entry: { id: string; status: Status; reason: Reason; detail: string | null; blocking: boolean; proves: string }): string {
-  const head = `${entry.status.padEnd(7)} ${entry.id}${entry.blocking ? '' : ' (advisory)'}`;
+export function statusLine(entry: { id: string; status: Status; reason: Reason; detail: string | null; blocking: boolean; proves: string; verifier?: string }): string {
+  const head = `${entry.status.padEnd(7)} ${entry.id}${entry.blocking ? '' : ' (advisory)'}${entry.verifier ? ` (remote, verifier ${entry.verifier.slice(0, 16)})` : ''}`;
   if (entry.status === 'PASS') return `${head}: ${entry.proves}`;
   const { meaning } = explainReason(entry.reason, entry.id);
   return `${head}: ${entry.reason}: ${meaning}${entry.detail ? ` (${entry.detail})` : ''}`;

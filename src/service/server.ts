@@ -34,7 +34,9 @@ declare module 'fastify' {
   }
 }
 
-const ARCHIVE_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream'];
+/** The only bodies the API reads; any other Content-Type (JSON, text, none) is 415, never parsed. */
+const ARCHIVE_TYPES = ['application/gzip', 'application/x-gzip'];
+const HEALTHZ = '/v1/healthz';
 
 /**
  * The verifier service's HTTP API, JSON, versioned under /v1. Every route
@@ -47,11 +49,22 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const app = fastify({ logger: false, bodyLimit: options.limits.maxUploadBytes, return503OnClosing: true, forceCloseConnections: true });
   const { pool, limits } = options;
   const send = (reply: FastifyReply, error: ApiError) => reply.code(apiStatus(error.code)).send({ error });
+  const unsupported = (reply: FastifyReply, request: FastifyRequest) =>
+    send(reply, {
+      code: 'unsupported_media_type',
+      message: `the body must be the tree as a gzip'd tar`,
+      found: request.headers['content-type'] ?? '(none)',
+      limit: ARCHIVE_TYPES.join(', '),
+      hint: 'send the archive with Content-Type: application/gzip',
+    });
 
+  // fastify parses JSON and text by default; this API takes neither, so they must meet the same 415 as any other type.
+  app.removeAllContentTypeParsers();
   for (const type of ARCHIVE_TYPES) app.addContentTypeParser(type, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url === '/v1/healthz') return;
+    // The matched route, not the raw URL: `/v1/healthz?x=1` is still healthz.
+    if (request.routeOptions.url === HEALTHZ) return;
     const header = request.headers.authorization ?? '';
     const token = /^Bearer (\S+)$/.exec(header)?.[1];
     const client = token ? await clientOf(pool, token) : undefined;
@@ -76,16 +89,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         hint: 'send less: only git-tracked files and declared scopes are packed; or ask the operator to raise --max-upload-mb',
       });
     }
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return send(reply, { code: 'unsupported_media_type', message: `the body must be a gzip'd tar`, found: request.headers['content-type'] ?? '(none)', limit: ARCHIVE_TYPES[0] });
-    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupported(reply, request);
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return send(reply, { code: 'bad_request', message: error.message });
     }
     return send(reply, { code: 'internal', message: 'the server failed to handle this request; its operator can see why in its log' });
   });
 
-  app.get('/v1/healthz', async (_request, reply) => {
+  app.get(HEALTHZ, async (_request, reply) => {
     try {
       await pool.query('SELECT 1');
       return { ok: true, version: options.version, database: 'ok' };
@@ -97,6 +108,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.post('/v1/jobs', async (request: FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>, reply) => {
     const client = request.client!;
     const archive = request.body;
+    const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!ARCHIVE_TYPES.includes(type)) return unsupported(reply, request);
     if (!Buffer.isBuffer(archive) || archive.length === 0) {
       return send(reply, { code: 'bad_request', message: `the body must be the tree as a gzip'd tar`, hint: 'send it with Content-Type: application/gzip' });
     }

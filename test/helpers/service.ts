@@ -13,39 +13,46 @@ export class Service {
     readonly rig: Rig,
     readonly ledger: string,
     readonly publicKeyHex: string,
+    /** The server's VOUCH_HOME: the rig's own, unless the test placed it elsewhere. */
+    readonly home: string,
   ) {}
 
   address = '';
   process: ChildProcess | undefined;
   log = '';
 
-  /** A server home with key and migrated schema; not yet listening. */
-  static async prepare(ledger: string): Promise<Service> {
+  /** A server home with key and migrated schema; not yet listening. `home` puts its VOUCH_HOME elsewhere than the rig's. */
+  static async prepare(ledger: string, home?: string): Promise<Service> {
     const rig = new Rig();
-    const migrated = await rig.run(['db', 'migrate', '--ledger', ledger]);
+    const env = { VOUCH_HOME: home ?? rig.home };
+    const migrated = await rig.run(['db', 'migrate', '--ledger', ledger], { env });
     expect(migrated.code, migrated.stderr).toBe(0);
-    const generated = await rig.run(['keys', 'generate', '--name', 'server']);
+    const generated = await rig.run(['keys', 'generate', '--name', 'server'], { env });
     expect(generated.code, generated.stderr).toBe(0);
-    const pub = (await rig.run(['keys', 'export-public', 'server', '--format', 'hex'])).stdout.trim();
-    return new Service(rig, ledger, pub);
+    const pub = (await rig.run(['keys', 'export-public', 'server', '--format', 'hex'], { env })).stdout.trim();
+    return new Service(rig, ledger, pub, env.VOUCH_HOME);
+  }
+
+  private get env() {
+    return { env: { VOUCH_HOME: this.home } };
   }
 
   /** Allows a spec (its exact bytes) on the server. */
   async allow(yaml: string): Promise<void> {
     this.rig.write({ 'allowed.yaml': yaml });
-    const allowed = await this.rig.run(['serve', 'allow', 'allowed.yaml']);
+    const allowed = await this.rig.run(['serve', 'allow', 'allowed.yaml'], this.env);
     expect(allowed.code, allowed.stderr).toBe(0);
   }
 
   async token(name: string): Promise<string> {
-    const added = await this.rig.run(['serve', 'token', 'add', name, '--ledger', this.ledger]);
+    const added = await this.rig.run(['serve', 'token', 'add', name, '--ledger', this.ledger], this.env);
     expect(added.code, added.stderr).toBe(0);
     return added.stdout.trim();
   }
 
   /** Starts `vouch serve` and waits for the address it prints. */
   async start(extra: readonly string[] = []): Promise<this> {
-    const child = this.rig.spawn(['serve', '--ledger', this.ledger, '--key', 'server', '--listen', '127.0.0.1:0', ...extra]);
+    const child = this.rig.spawn(['serve', '--ledger', this.ledger, '--key', 'server', '--listen', '127.0.0.1:0', ...extra], this.env);
     this.process = child;
     child.stderr?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
     this.address = await new Promise<string>((resolve, reject) => {
@@ -66,7 +73,7 @@ export class Service {
 
   /** Starts a `vouch worker` against the same database and home. */
   worker(extra: readonly string[] = []): ChildProcess {
-    return this.rig.spawn(['worker', '--ledger', this.ledger, '--key', 'server', ...extra]);
+    return this.rig.spawn(['worker', '--ledger', this.ledger, '--key', 'server', ...extra], this.env);
   }
 
   /** A raw API call, as any HTTP client would make it. */

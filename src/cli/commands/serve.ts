@@ -12,7 +12,7 @@ import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';
 import { pgTarget, type PgTarget } from '../pg-target.js';
-import { positiveFlag, serviceKey, servicePool } from '../service-setup.js';
+import { positiveFlag, serviceKey, serviceSecrets, servicePool } from '../service-setup.js';
 import { describe } from './worker.js';
 
 export const help = `usage: vouch serve --key NAME [--listen HOST:PORT] [--ledger URL] [--workers N]
@@ -58,7 +58,8 @@ only when its tree's vouch.yaml is byte for byte a spec allowed here.
   deny SHA256        withdraw one
   allowed            list the allowed hashes
 
-exit: 0 stopped by SIGINT/SIGTERM or done, 1 nothing to revoke/deny, 2 usage, key or database problem`;
+exit: 0 done, 1 nothing to revoke/deny, 2 usage, key or database problem, 130/143
+stopped by SIGINT/SIGTERM (its workers' running jobs back in the queue)`;
 
 const OPTIONS = {
   key: { type: 'string' },
@@ -104,7 +105,7 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   };
   const leaseSeconds = positiveFlag('serve', 'lease-seconds', values['lease-seconds'], 30);
   const pool = await servicePool(at, 4 + workers);
-  const sandbox = detectSandbox();
+  const sandbox = detectSandbox({ hide: serviceSecrets(home, key) });
   const { buildServer } = await import('../../service/server.js');
   const app = await buildServer({ pool, home, limits, version: VERSION });
   const stop = cli.io.signal ?? new AbortController().signal;

@@ -6,7 +6,7 @@ import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, type Cli } from '../io.js';
 import { pgTarget } from '../pg-target.js';
-import { positiveFlag, serviceKey, servicePool } from '../service-setup.js';
+import { positiveFlag, serviceKey, serviceSecrets, servicePool } from '../service-setup.js';
 
 export const help = `usage: vouch worker --key NAME [--ledger URL] [--lease-seconds N]
                     [--poll-ms N] [--max-tree-mb N] [--max-attempts N] [--max-jobs N]
@@ -36,7 +36,8 @@ this VOUCH_HOME visible. Where it does not, the worker says so at start and
 every receipt records "sandbox": {"kind": "none", "why": ...}.
 
 SIGINT/SIGTERM: the running check is stopped and its job goes back to the
-queue for another worker. exit: 0 stopped, 2 usage, key or database problem`;
+queue for another worker. exit: 0 after --max-jobs jobs, 130/143 stopped by
+SIGINT/SIGTERM, 2 usage, key or database problem`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse(
@@ -58,7 +59,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const at = pgTarget(cli, values.ledger, 'worker');
   const maxJobs = values['max-jobs'] === undefined ? undefined : positiveFlag('worker', 'max-jobs', values['max-jobs'], 1);
   const pool = await servicePool(at, 2);
-  const sandbox = detectSandbox();
+  const sandbox = detectSandbox({ hide: serviceSecrets(home, key) });
   err(cli, `vouch worker: ledger ${at.display}, key ${key.name} (${key.publicKey.keyid.slice(0, 16)})`);
   err(cli, sandbox.record.kind === 'bubblewrap' ? 'vouch worker: sandbox: bubblewrap (no network, only the job directory writable)' : `vouch worker: NO SANDBOX: ${sandbox.record.why}`);
   const stop = cli.io.signal ?? new AbortController().signal;

@@ -4,7 +4,6 @@ import { verifyCard } from '../../cards/verify.js';
 import { duration } from '../../render/time.js';
 import { cardContextOf, cardId, cardLines, cardOutput } from '../card-call.js';
 import { reason, verdict } from '../schemas.js';
-import { CLAIMS_ARE_NOT_EVIDENCE } from '../text.js';
 import { answer, defineTool } from '../tool.js';
 
 /** Runs a card's frozen proof and records the verdict, as `vouch card verify` does. */
@@ -48,7 +47,6 @@ export const cardVerifyTool = defineTool({
             ? `This card is verified independently: a PASS run by the ${ctx.by.role} does not close it; a verifier must run it.`
             : 'vouch_card_complete closes it while the PASS stays fresh.'
           : 'Fix the work, then verify again. vouch_receipt shows the end of a receipt\'s output.',
-        CLAIMS_ARE_NOT_EVIDENCE,
       ];
       return answer(
         { ok: event.verdict === 'PASS', verdict: event.verdict, reason: event.reason, attempt: event.attempt, receipts: [...event.receipts], card: cardJson(view) as z.output<typeof cardOutput> },

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { answer, defineTool } from '../tool.js';
 import { specTrust } from '../workspace-call.js';
 import { trust } from '../schemas.js';
-import { FOOTER } from '../text.js';
 
 const check = z.object({
   id: z.string(),
@@ -53,8 +52,6 @@ export const checksTool = defineTool({
     const lines = [
       `${checks.length} check${checks.length === 1 ? '' : 's'} in ${spec.path}${allowed === 'allowed' ? '' : ` (NOT ALLOWED: ${allowed === 'changed' ? 'edited since a person allowed it' : 'never allowed'}; nothing will run until a person runs \`vouch allow\`)`}:`,
       ...checks.map((c) => `- ${c.id}${c.blocking ? '' : ' (advisory)'}: ${c.proves}`),
-      '',
-      FOOTER,
     ];
     return answer({ workspace: call.workspace.root, spec: { path: spec.path, sha256: spec.sha256, trust: allowed }, checks }, lines.join('\n'));
   },

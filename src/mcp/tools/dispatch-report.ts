@@ -8,7 +8,6 @@ import { notFound, refusalProblem } from '../../fleet/problems.js';
 import { Dispatches } from '../../fleet/store.js';
 import { currentWriter } from '../../fleet/writer.js';
 import { answer, defineTool } from '../tool.js';
-import { CLAIMS_ARE_NOT_EVIDENCE } from '../text.js';
 
 const dispatchId = z
   .string()
@@ -61,7 +60,6 @@ export const dispatchReportTool = defineTool({
       const text = [
         `dispatch ${d.id}: reported (tier ${d.order?.tier ?? '?'}). Your claim is on record: ${claim.deliverables.length} deliverable${claim.deliverables.length === 1 ? '' : 's'}.`,
         `It is ungraded until a checker outside this server grades it with the checks of vouch.yaml at tier ${d.order?.tier ?? '?'} (\`vouch dispatch grade ${d.id}\`, or your SubagentStop).`,
-        CLAIMS_ARE_NOT_EVIDENCE,
       ].join('\n');
       return answer({ id: d.id, state: d.state, verdict: d.verdict, tier: d.order?.tier ?? null, transition: transition.id }, text);
     } finally {

@@ -4,7 +4,6 @@ import { ledgerOfWorkspace, openLedgerForRead } from '../../cli/session.js';
 import { duration } from '../../render/time.js';
 import { answer, defineTool } from '../tool.js';
 import { reason, receiptId, verdict } from '../schemas.js';
-import { CLAIMS_ARE_NOT_EVIDENCE } from '../text.js';
 
 const stream = z.object({ sha256: z.string(), bytes: z.number().int(), excerpt: z.string(), truncated: z.boolean() }).nullable();
 
@@ -68,7 +67,6 @@ export const receiptTool = defineTool({
             ...(output?.excerpt.trim() ? [`--- ${output === body.stderr ? 'stderr' : 'stdout'}${output.truncated ? ' (end)' : ''}, redacted ---`, output.excerpt.trimEnd()] : []),
             '',
             'This receipt records one run. Whether it still holds for the files as they are now is what vouch_status answers.',
-            CLAIMS_ARE_NOT_EVIDENCE,
           ]
         : [`receipt ${body.id} (seq ${seq}) is DAMAGED: its stored bytes no longer match its hash. It must not be trusted; its check reads as UNKNOWN (ledger_corrupt).`];
       return answer({ seq, hash, intact, receipt: { ...body, argv: [...body.argv] } }, lines.join('\n'));

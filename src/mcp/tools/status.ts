@@ -6,7 +6,7 @@ import { allPass } from '../../render/status.js';
 import { answer, defineTool } from '../tool.js';
 import { namedChecks, specTrust } from '../workspace-call.js';
 import { checkIds, checkStatus, trust } from '../schemas.js';
-import { FOOTER, NOT_ALLOWED, statusLine } from '../text.js';
+import { NOT_ALLOWED, statusLine } from '../text.js';
 
 /** Each check's standing now: its latest receipt judged against the files as they are. */
 export const statusTool = defineTool({
@@ -30,15 +30,25 @@ export const statusTool = defineTool({
     const allowed = specTrust(call, spec);
     const result = await checkStatuses(call.engine(spec), checks, { openLedger: () => openLedgerForRead(ledgerOf(call.env, call.workspace, spec)) });
     if (result.kind === 'trust_error') return fail(result.problem);
-    const entries = result.statuses.map((s) => ({ ...s, proves: checks.find((c) => c.id === s.id)!.proves }));
+    // Only the fields the output schema names: the engine's own (fresh, fingerprint) would make a client that validates reject the whole answer.
+    const entries = result.statuses.map((s) => ({
+      id: s.id,
+      status: s.status,
+      reason: s.reason,
+      blocking: s.blocking,
+      receipt: s.receipt,
+      detail: s.detail,
+      recorded_at: s.recorded_at,
+      ...(s.changed && { changed: s.changed }),
+      ...(s.verifier && { verifier: s.verifier }),
+      proves: checks.find((c) => c.id === s.id)!.proves,
+    }));
     const ok = allPass(entries);
     const blocking = entries.filter((e) => e.blocking);
     const lines = [
       ok ? `${blocking.length > 0 ? `all ${blocking.length} blocking` : 'all selected'} PASS` : `${blocking.filter((e) => e.status === 'PASS').length} of ${blocking.length} blocking checks PASS`,
       ...entries.map(statusLine),
       ...(allowed === 'allowed' ? (ok ? [] : ['To produce fresh evidence, call vouch_verify with the ids that are not PASS.']) : [NOT_ALLOWED]),
-      '',
-      FOOTER,
     ];
     return answer({ ok, workspace: call.workspace.root, spec: { sha256: spec.sha256, trust: allowed }, checks: entries }, lines.join('\n'));
   },

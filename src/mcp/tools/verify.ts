@@ -9,7 +9,7 @@ import type { CheckDef } from '../../spec/model.js';
 import { answer, defineTool } from '../tool.js';
 import { namedChecks, specTrust, type WorkspaceCall } from '../workspace-call.js';
 import { checkIds, trust, verifyResult } from '../schemas.js';
-import { FOOTER, NOT_ALLOWED, statusLine } from '../text.js';
+import { NOT_ALLOWED, statusLine } from '../text.js';
 
 /** Runs checks through the engine, exactly as `vouch verify` does, and records a receipt per run. */
 export const verifyTool = defineTool({
@@ -64,7 +64,7 @@ async function verifyNow(ids: readonly string[], call: WorkspaceCall) {
     const base = { workspace: call.workspace.root };
     if (result.kind === 'not_allowed') {
       const rows = checks.map((c) => row(c, { status: 'UNKNOWN', reason: 'spec_not_allowed', receipt: null, detail: null, exit_code: null, duration_ms: 0 }));
-      const text = ['Nothing was run.', NOT_ALLOWED, ...rows.map(statusLine), '', FOOTER].join('\n');
+      const text = ['Nothing was run.', NOT_ALLOWED, ...rows.map(statusLine)].join('\n');
       return answer({ ...base, ok: false, ran: false, spec: { sha256: spec.sha256, trust: result.trust }, checks: rows }, text);
     }
     const rows = result.receipts.map((receipt) => {
@@ -78,8 +78,6 @@ async function verifyNow(ids: readonly string[], call: WorkspaceCall) {
       complete ? `${ok ? 'PASS' : 'NOT PASS'}: ran ${rows.length} check${rows.length === 1 ? '' : 's'}, one receipt each` : `stopped after ${rows.length} of ${checks.length} checks (cancelled)`,
       ...rows.map((r) => `${statusLine(r)}${r.receipt ? ` [receipt ${r.receipt}${r.exit_code === null ? '' : `, exit ${r.exit_code}`}, ${duration(r.duration_ms)}]` : ''}`),
       ...(ok ? [] : ['vouch_receipt shows the redacted end of the output of a receipt.']),
-      '',
-      FOOTER,
     ].join('\n');
     return answer({ ...base, ok, ran: rows.length > 0, spec: { sha256: spec.sha256, trust: 'allowed' as const }, checks: rows }, text);
   } finally {

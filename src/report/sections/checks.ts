@@ -30,10 +30,20 @@ function strip(history: readonly StoredReceipt[]): Html {
   )}</span>`;
 }
 
+/** Who recorded a receipt: its actor, and for one accepted from a verifier service, that verifier's key id (as `vouch status` shows it). */
+function recordedBy(body: StoredReceipt['body']): string {
+  return body.remote ? `${body.actor} (${remoteNote((body.remote as { keyid?: unknown }).keyid)})` : body.actor;
+}
+
+/** The ledger is read as hostile: a record whose key id is not a string still renders, marked as such. */
+function remoteNote(keyid: unknown): string {
+  return `remote, verifier ${typeof keyid === 'string' ? keyid.slice(0, 16) : 'unnamed'}`;
+}
+
 function historyTable(history: readonly StoredReceipt[]): Html {
   return html`<table><thead><tr><th>finished</th><th>verdict</th><th>reason</th><th>ran for</th><th>exit</th><th>by</th><th>receipt</th></tr></thead><tbody>${history.map((r) =>
     r.intact
-      ? html`<tr><td>${when(r.body.finished_at)}</td><td>${badge(r.body.verdict)}</td><td>${r.body.reason}${r.body.detail ? html`<div class="note">${r.body.detail}</div>` : ''}</td><td>${duration(r.body.duration_ms)}</td><td>${r.body.exit_code ?? 'none'}</td><td>${r.body.actor}</td><td class="mono">${r.body.id}</td></tr>`
+      ? html`<tr><td>${when(r.body.finished_at)}</td><td>${badge(r.body.verdict)}</td><td>${r.body.reason}${r.body.detail ? html`<div class="note">${r.body.detail}</div>` : ''}</td><td>${duration(r.body.duration_ms)}</td><td>${r.body.exit_code ?? 'none'}</td><td>${recordedBy(r.body)}</td><td class="mono">${r.body.id}</td></tr>`
       : html`<tr><td colspan="6">${badge('DAMAGED')} its stored bytes no longer match its hash: not read</td><td class="mono">${r.body.id}</td></tr>`,
   )}</tbody></table>`;
 }
@@ -77,11 +87,11 @@ export const checksSection = defineSection({
 ${rows.map(
   (row) => html`<tr id="check-${row.id}">
   <td><strong class="mono">${row.id}</strong>${row.proves ? html`<div class="note">PASS proves: ${row.proves}</div>` : html`<div class="note">no longer in vouch.yaml</div>`}</td>
-  <td>${row.status ? badge(row.status.status) : badge('UNKNOWN', 'not judged')}</td>
+  <td>${row.status ? badge(row.status.status) : badge('UNKNOWN', 'not judged')}${row.status?.verifier ? html`<div class="note">${remoteNote(row.status.verifier)}</div>` : ''}</td>
   <td>${row.status ? html`${row.status.reason}${row.status.detail ? html`<div class="note">${row.status.detail}</div>` : ''}` : ''}</td>
   <td>${row.blocking === null ? '' : row.blocking ? `blocking${row.tier ? ` · tier ${row.tier}` : ' · every tier'}` : 'advisory'}</td>
   <td>${strip(row.history)} <span class="note">${row.history.length} run${row.history.length === 1 ? '' : 's'}</span></td>
-  <td>${row.history[0] ? html`${when(row.history[0].intact ? row.history[0].body.finished_at : null)}<div class="note">${row.history[0].intact ? `by ${row.history[0].body.actor}` : 'DAMAGED'}</div>` : html`<span class="note">never ran</span>`}</td>
+  <td>${row.history[0] ? html`${when(row.history[0].intact ? row.history[0].body.finished_at : null)}<div class="note">${row.history[0].intact ? `by ${recordedBy(row.history[0].body)}` : 'DAMAGED'}</div>` : html`<span class="note">never ran</span>`}</td>
 </tr>
 <tr><td colspan="6"><details><summary>history of ${row.id} (${row.history.length})</summary>${row.history.length > 0 ? historyTable(row.history) : html`<p class="note">no receipt</p>`}</details></td></tr>`,
 )}
