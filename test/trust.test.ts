@@ -73,6 +73,12 @@ describe('trust (allow / deny)', () => {
     expect((await fresh.run(['init'], { env })).code).toBe(0);
     // The person, at a terminal (no marker), allows it.
     expect((await rig.run(['allow'])).code).toBe(0);
+    // The verifier service's own trust list and its tokens are a person's too.
+    const served = await rig.run(['serve', 'allow', 'vouch.yaml', '--json'], { env });
+    refused(served, 'agent_run');
+    expect(served.stderr).toContain('vouch serve allow');
+    expect((await rig.run(['serve', 'allowed', '--json'])).json()).toEqual([]);
+    refused(await rig.run(['serve', 'token', 'add', 'agent', '--ledger', 'postgres://127.0.0.1:1/none', '--json'], { env }), 'agent_run');
   });
 
   it('refuses to allow an invalid spec, with every problem located', async () => {

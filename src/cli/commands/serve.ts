@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fail } from '../../core/problem.js';
 import { signerFor } from '../../crypto/signature.js';
 import { detectSandbox } from '../../service/sandbox.js';
+import { refuseInAgentRun } from '../person-only.js';
 import { allowServiceSpec, denyServiceSpec, listServiceSpecs } from '../../service/server-trust.js';
 import { addToken, CLIENT_NAME, listTokens, revokeToken } from '../../service/tokens.js';
 import { runWorker } from '../../service/worker.js';
@@ -81,9 +82,13 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     case undefined:
       return serve(cli, values, home);
     case 'token':
+      if (rest[0] === 'add' || rest[0] === 'revoke') refuseInAgentRun(cli.io.env, `vouch serve token ${rest[0]}`);
       return token(cli, rest, pgTarget(cli, values.ledger, 'serve token'), values.json === true);
     case 'allow':
     case 'deny':
+      // The server's trust list decides what runs and gets signed there: a person's act, as `vouch allow` is.
+      refuseInAgentRun(cli.io.env, `vouch serve ${action}`);
+      return trust(cli, action, rest, home, values.json === true);
     case 'allowed':
       return trust(cli, action, rest, home, values.json === true);
     default:
