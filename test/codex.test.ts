@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { codexBinary, runCodex } from './helpers/codex.js';
 import { inputText, MockResponses, type ResponsesScript } from './helpers/mock-openai.js';
-import { Rig } from './helpers/rig.js';
+import { CLI, Rig } from './helpers/rig.js';
 
 /*
  * The same gate with the real Codex CLI (`codex exec`), its hooks installed
@@ -75,5 +75,34 @@ describe('the Stop gate with the real Codex CLI', () => {
       ['Bash', ['src/add.js']],
       ['Bash', ['src/add.js']],
     ]);
+  }, 300_000);
+
+  it('denies a shell write to a protected test, and a session that changed nothing stops without a block', async () => {
+    const { rig, mock, run } = await session((_request, turn) => {
+      if (turn === 0) return [shell('call_1', "echo 'process.exit(0)' > test/add.test.js")];
+      return [say('Done.')];
+    });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(mock.turns).toHaveLength(2);
+    expect(inputText(mock.turns[1]!)).toContain('vouch denied this Bash command: it writes test/add.test.js');
+    expect(rig.read('test/add.test.js')).toBe(TEST);
+    const sessions = (await rig.run(['sessions', '--json'])).json().sessions;
+    expect(sessions[0].decisions.map((d: { decision: string }) => d.decision)).toEqual(['allow']);
+  }, 300_000);
+
+  it('never blocks an honest session that produced a fresh PASS before saying done', async () => {
+    const { rig, mock, run } = await session((_request, turn) => {
+      if (turn === 0) return [shell('call_1', "sed -i '1i // adds two numbers' src/add.js")];
+      if (turn === 1) return [shell('call_2', `'${process.execPath}' '${CLI}' verify tests`)];
+      return [say('Done: vouch verify tests is PASS.')];
+    });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(mock.turns).toHaveLength(3);
+    expect(inputText(mock.turns[2]!)).toContain('PASS');
+    expect(rig.read('src/add.js')).toContain('// adds two numbers');
+    const sessions = (await rig.run(['sessions', '--json'])).json().sessions;
+    expect(sessions[0].decisions.map((d: { decision: string; reason: string }) => [d.decision, d.reason])).toEqual([['allow', 'all_pass']]);
   }, 300_000);
 });
