@@ -264,8 +264,8 @@ function contract(name: string, backend: Backend): void {
       const next = await ledger.appendReceipt(draftOf('a', manifestOf('next')), manifestOf('next'));
       expect(next.seq).toBe(6);
       expect(next.body.prev_hash).toBe(gcEntry.hash);
-      expect(await ledger.gc({ now: new Date(), keepDays: 1 })).toEqual({ removed: 0, manifestsRemoved: 0, gcEntryId: null });
-      expect(await ledger.gc({ now: new Date() })).toEqual({ removed: 0, manifestsRemoved: 0, gcEntryId: null });
+      expect(await ledger.gc({ now: new Date(), keepDays: 1 })).toEqual({ removed: 0, trailRemoved: 0, manifestsRemoved: 0, gcEntryId: null });
+      expect(await ledger.gc({ now: new Date() })).toEqual({ removed: 0, trailRemoved: 0, manifestsRemoved: 0, gcEntryId: null });
     });
 
     it('gc by age removes only receipts older than the cutoff, never the latest of a check', async () => {
@@ -278,6 +278,32 @@ function contract(name: string, backend: Backend): void {
       const result = await ledger.gc({ now: new Date(), keepDays: 30 });
       expect(result.removed).toBe(2);
       expect([...(await ledger.latestReceipts(['a', 'b'])).values()].map((r) => r.seq).sort()).toEqual([3, 4]);
+    });
+
+    it('gc by age also removes agent trail entries older than the cutoff, never gate decisions or events; audit stays clean', async () => {
+      const { ledger } = await fresh();
+      const old = new Date('2020-01-01T00:00:00Z');
+      const recent = new Date();
+      const trail = (at: Date, n: number): TrailBody => ({
+        v: 1, kind: 'trail', id: newId(at.getTime() + n), at: at.toISOString(), session: 's1', client: 'claude-code', event: 'PostToolUse', agent_id: null,
+        untrusted: true, tool: 'Write', tool_use_id: `t${n}`, input_sha256: null, response_sha256: null, exit_code: null, duration_ms: null, paths: ['src/a.ts'], opaque_writes: false,
+      });
+      await ledger.appendReceipt(draftOf('a', manifestOf('1'), old), manifestOf('1'));
+      await ledger.appendSessionEntry(trail(old, 1));
+      await ledger.appendSessionEntry(trail(old, 2));
+      await ledger.appendEvent({ v: 1, kind: 'card', id: newId(old.getTime()), at: old.toISOString(), subject: 'c1', event: 'opened' });
+      await ledger.appendSessionEntry(trail(recent, 3));
+      const result = await ledger.gc({ now: recent, keepDays: 30 });
+      // The only receipt of its check stays; the two old trail entries go; the card event and the recent trail stay.
+      expect(result).toMatchObject({ removed: 2, trailRemoved: 2 });
+      expect((await ledger.sessionEntries('s1')).map((e) => e.seq)).toEqual([5]);
+      expect((await ledger.events('card', 'c1')).map((e) => e.seq)).toEqual([4]);
+      const report = await auditLedger(ledger, { keyring: new Map(), requireSignature: false });
+      expect(report.findings).toEqual([]);
+      expect(report).toMatchObject({ gcRecords: 1, pruned: 2 });
+      // keep-per-check alone never touches the trail.
+      await ledger.appendSessionEntry(trail(old, 6));
+      expect(await ledger.gc({ now: recent, keepPerCheck: 1 })).toMatchObject({ removed: 0, trailRemoved: 0 });
     });
 
     it('an intact chain audits clean, across pages of entries', async () => {

@@ -38,7 +38,12 @@ export interface ReceiptQuery {
 }
 
 export interface GcPolicy {
-  /** Remove receipts older than this many days (the latest of a check is always kept). */
+  /**
+   * Remove receipts older than this many days (the latest of a check is
+   * always kept), and agent trail entries older than that (untrusted records
+   * of tool calls, one per call: the bulk of a busy ledger). Gate decisions,
+   * card and dispatch events are never removed.
+   */
   readonly keepDays?: number;
   /** Keep at most this many receipts per check (at least 1 is always kept). */
   readonly keepPerCheck?: number;
@@ -48,7 +53,10 @@ export interface GcPolicy {
 }
 
 export interface GcResult {
+  /** Entries removed, receipts and trail entries together. */
   readonly removed: number;
+  /** Of those, agent trail entries. */
+  readonly trailRemoved: number;
   readonly manifestsRemoved: number;
   /** Id of the chain entry recording the removal; null when nothing was removed. */
   readonly gcEntryId: string | null;
@@ -178,3 +186,6 @@ export class EventConflict extends Error {
     this.name = 'EventConflict';
   }
 }
+
+/** What a gc that found nothing to remove reports. */
+export const NOTHING_REMOVED: GcResult = { removed: 0, trailRemoved: 0, manifestsRemoved: 0, gcEntryId: null };

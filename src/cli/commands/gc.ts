@@ -5,18 +5,21 @@ import { json, out, type Cli } from '../io.js';
 import { signingKeyFor } from '../../crypto/select.js';
 import { signerFor } from '../../crypto/signature.js';
 import { vouchHome } from '../../workspace/home.js';
+import { NOTHING_REMOVED, type GcResult } from '../../ledger/ledger.js';
 import { ledgerOf, openLedgerForRead, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch gc [--keep-days N] [--keep-per-check N] [--json]
 
-Removes old receipts. The latest receipt of every check is always kept, so no
-status changes. The removal is itself recorded in the chain (how many, which
+Removes old receipts, and with --keep-days the agent trail entries (the
+hooks' untrusted records of tool calls) older than that too. The latest
+receipt of every check is always kept, so no status changes; gate decisions
+and card and dispatch events are never removed. The removal is itself recorded in the chain (how many, which
 range, a digest of their hashes) so \`vouch audit\` can tell gc from tampering.
 Manifests no receipt refers to any more are removed too. When the workspace
 has a signing key (signing_key in vouch.yaml or VOUCH_SIGNING_KEY), the gc
 record is signed like a receipt.
 
-  --keep-days N       remove receipts older than N days
+  --keep-days N       remove receipts and trail entries older than N days
   --keep-per-check N  keep at most the N newest receipts of each check`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
@@ -36,8 +39,15 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     ? await ledger
         .gc({ now: new Date(), ...(keepDays !== undefined && { keepDays }), ...(keepPerCheck !== undefined && { keepPerCheck }), ...(sign && { sign }) })
         .finally(() => ledger.close())
-    : { removed: 0, manifestsRemoved: 0, gcEntryId: null };
+    : NOTHING_REMOVED;
   if (values.json) json(cli, { ok: true, ...result });
-  else out(cli, result.removed === 0 ? 'nothing to remove' : `removed ${result.removed} receipt${result.removed === 1 ? '' : 's'} and ${result.manifestsRemoved} manifest${result.manifestsRemoved === 1 ? '' : 's'} (recorded as ${result.gcEntryId})`);
+  else out(cli, result.removed === 0 ? 'nothing to remove' : `removed ${removedText(result)} (recorded as ${result.gcEntryId})`);
   return EXIT.ok;
+}
+
+function removedText(result: GcResult): string {
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const receipts = result.removed - result.trailRemoved;
+  const parts = [count(receipts, 'receipt', 'receipts'), ...(result.trailRemoved > 0 ? [count(result.trailRemoved, 'trail entry', 'trail entries')] : [])];
+  return `${parts.join(', ')} and ${count(result.manifestsRemoved, 'manifest', 'manifests')}`;
 }

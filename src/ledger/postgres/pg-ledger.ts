@@ -6,7 +6,7 @@ import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
-import { EventConflict, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ReceiptQuery } from '../ledger.js';
+import { EventConflict, NOTHING_REMOVED, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ReceiptQuery } from '../ledger.js';
 import { appendLocked, insertLocked, lockHead } from './append.js';
 import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
 import { requireCurrentSchema } from './migrate.js';
@@ -135,26 +135,28 @@ export class PgLedger implements Ledger {
 
   gc(policy: GcPolicy): Promise<GcResult> {
     if (policy.keepDays === undefined && policy.keepPerCheck === undefined) {
-      return Promise.resolve({ removed: 0, manifestsRemoved: 0, gcEntryId: null });
+      return Promise.resolve(NOTHING_REMOVED);
     }
     return this.guard(() =>
       inTransaction(this.pool, async (client): Promise<GcResult> => {
         const head = await lockHead(client);
         const keepPerCheck = Math.max(1, policy.keepPerCheck ?? Number.MAX_SAFE_INTEGER);
         const cutoff = policy.keepDays === undefined ? -1 : policy.now.getTime() - policy.keepDays * 86_400_000;
-        // Rank receipts per check, newest first; rank 1 is never removed.
+        // Rank receipts per check, newest first; rank 1 is never removed. Trail entries go by age alone.
         const doomed = (
-          await client.query<{ seq: number; id: string; hash: string }>(
-            `SELECT seq, id, hash FROM (
-               SELECT seq, id, hash, created_at,
+          await client.query<{ seq: number; id: string; hash: string; kind: string }>(
+            `SELECT seq, id, hash, kind FROM (
+               SELECT seq, id, hash, kind, created_at,
                       ROW_NUMBER() OVER (PARTITION BY check_id ORDER BY seq DESC) AS rank
                FROM chain WHERE kind = 'receipt') AS ranked
              WHERE rank > 1 AND (rank > $1 OR created_at < $2)
+             UNION ALL
+             SELECT seq, id, hash, kind FROM chain WHERE kind = 'trail' AND created_at < $2
              ORDER BY seq`,
             [keepPerCheck, cutoff],
           )
         ).rows;
-        if (doomed.length === 0) return { removed: 0, manifestsRemoved: 0, gcEntryId: null };
+        if (doomed.length === 0) return NOTHING_REMOVED;
         const gcId = newId(policy.now.getTime());
         const seqs = doomed.map((row) => row.seq);
         await client.query(
@@ -188,7 +190,7 @@ export class PgLedger implements Ledger {
           text,
           signature: policy.sign ? policy.sign(text) : null,
         });
-        return { removed: doomed.length, manifestsRemoved, gcEntryId: gcId };
+        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId };
       }),
     );
   }

@@ -10,6 +10,7 @@ import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/rec
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import {
+  NOTHING_REMOVED,
   EventConflict,
   LedgerError,
   type AppendEventOptions,
@@ -273,20 +274,23 @@ export class SqliteLedger implements Ledger {
         const keepPerCheck = Math.max(1, policy.keepPerCheck ?? Number.MAX_SAFE_INTEGER);
         const cutoff = policy.keepDays === undefined ? Number.MAX_SAFE_INTEGER : policy.now.getTime() - policy.keepDays * 86_400_000;
         if (policy.keepDays === undefined && policy.keepPerCheck === undefined) {
-          return { removed: 0, manifestsRemoved: 0, gcEntryId: null };
+          return NOTHING_REMOVED;
         }
-        // Rank receipts per check, newest first; rank 1 is never removed.
+        // Rank receipts per check, newest first; rank 1 is never removed. Trail entries go by age alone.
+        const age = policy.keepDays === undefined ? -1 : cutoff;
         const doomed = this.db
           .prepare(
-            `SELECT seq, id, hash FROM (
-               SELECT seq, id, hash, created_at,
+            `SELECT seq, id, hash, kind FROM (
+               SELECT seq, id, hash, kind, created_at,
                       ROW_NUMBER() OVER (PARTITION BY check_id ORDER BY seq DESC) AS rank
                FROM chain WHERE kind = 'receipt')
              WHERE rank > 1 AND (rank > ? OR created_at < ?)
+             UNION ALL
+             SELECT seq, id, hash, kind FROM chain WHERE kind = 'trail' AND created_at < ?
              ORDER BY seq`,
           )
-          .all(keepPerCheck, policy.keepDays === undefined ? -1 : cutoff) as { seq: number; id: string; hash: string }[];
-        if (doomed.length === 0) return { removed: 0, manifestsRemoved: 0, gcEntryId: null };
+          .all(keepPerCheck, age, age) as { seq: number; id: string; hash: string; kind: string }[];
+        if (doomed.length === 0) return NOTHING_REMOVED;
         const gcId = newId(policy.now.getTime());
         const keep = this.db.prepare('INSERT INTO pruned (seq, id, hash, gc_id) VALUES (?, ?, ?, ?)');
         const drop = this.db.prepare('DELETE FROM chain WHERE seq = ?');
@@ -322,7 +326,7 @@ export class SqliteLedger implements Ledger {
         this.db
           .prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?)')
           .run(gcId, 'gc', policy.now.getTime(), sha256(text), text, policy.sign ? policy.sign(text) : null);
-        return { removed: doomed.length, manifestsRemoved, gcEntryId: gcId };
+        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId };
       });
       return run.immediate();
     });
