@@ -139,6 +139,26 @@ checks:
   });
 });
 
+describe('vouch checks', () => {
+  it('--json gives the spec\'s path and hash and every check in full, with its definition digest', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"], proves: "it runs"}\n  - {id: lint, run: ["true"], sources: ["src/**"], block: false, tier: lane}\n');
+    const result = await rig.run(['checks', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const doc = result.json();
+    expect(doc.spec).toEqual({ path: rig.path('vouch.yaml'), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(doc.checks.map((c: { id: string }) => c.id)).toEqual(['t', 'lint']);
+    expect(doc.checks[0]).toMatchObject({ id: 't', run: ['true'], shell: false, cwd: '.', timeout: 120, sources: ['src/**'], block: true, tier: null, proves: 'it runs', expect: { kind: 'exit', code: 0 }, definition_digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(doc.checks[1]).toMatchObject({ id: 'lint', block: false, tier: 'lane' });
+    // The digest covers what runs and on what, not block, tier or proves (README: what decides STALE).
+    expect(doc.checks[0].definition_digest).toBe(doc.checks[1].definition_digest);
+    rig.write({ 'vouch.yaml': rig.read('vouch.yaml').replace('{id: lint, run: ["true"]', '{id: lint, run: ["true"], timeout: 60') });
+    await rig.run(['allow']);
+    const changed = (await rig.run(['checks', '--json'])).json();
+    expect(changed.checks[1].definition_digest).not.toBe(doc.checks[1].definition_digest);
+  });
+});
+
 describe('vouch init', () => {
   it('proposes checks from package.json scripts, with globs that match files', async () => {
     const rig = new Rig().write({

@@ -123,6 +123,33 @@ checks:
     expect(receipt.stdout.sha256).toBe(createHash('sha256').update('deploying with ghp_abcdefghijklmnopqrstuvwxyz0123456789\n').digest('hex'));
   });
 
+  it.each([
+    ['a cwd that is not a directory: UNKNOWN/cwd_invalid', '{id: c, run: ["true"], cwd: "missing", sources: ["src/**"]}', 'UNKNOWN', 'cwd_invalid'],
+    ['a check killed by a signal: FAIL/signal', '{id: c, run: ["sh", "-c", "kill -KILL $$"], sources: ["src/**"]}', 'FAIL', 'signal'],
+    [
+      'a regex that matched nowhere in the kept head and tail of a longer output: UNKNOWN/output_truncated, never PASS nor FAIL',
+      '{id: c, run: ["sh", "-c", "head -c 3000000 /dev/zero | tr \'\\\\0\' x; echo; echo NEEDLE; head -c 3000000 /dev/zero | tr \'\\\\0\' y"], sources: ["src/**"], expect: {regex: "^NEEDLE$"}}',
+      'UNKNOWN',
+      'output_truncated',
+    ],
+  ])('records %s', async (_name, check, status, reason) => {
+    const rig = new Rig().write({ 'src/a.txt': 'a' });
+    await rig.spec(`version: 1\nchecks:\n  - ${check}\n`);
+    const result = await rig.run(['verify', '--json']);
+    expect(result.json().checks[0], result.stderr).toMatchObject({ status, reason });
+  });
+
+  it('keeps excerpt_bytes of each output stream in the receipt', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'a' });
+    await rig.spec('version: 1\nexcerpt_bytes: 16\nchecks:\n  - {id: c, run: ["sh", "-c", "printf \'%0100d\' 0"], sources: ["src/**"]}\n');
+    const result = await rig.run(['verify', '--json']);
+    const receipt = (await rig.run(['show', result.json().checks[0].receipt, '--json'])).json().receipt;
+    expect(receipt.stdout.bytes).toBe(100);
+    expect(receipt.stdout.excerpt.length).toBeGreaterThan(0);
+    expect(receipt.stdout.excerpt.length).toBeLessThanOrEqual(16 + 32);
+    expect(receipt.stdout.excerpt.replace(/[^0]/g, '').length).toBeLessThanOrEqual(16);
+  });
+
   it('records a command that cannot start as UNKNOWN/spawn_error', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a' });
     await rig.spec('version: 1\nchecks:\n  - {id: ghost, run: ["no-such-program-vouch"], sources: ["src/**"]}\n');

@@ -95,6 +95,22 @@ describe('status', () => {
     expect(bad.stderr).toContain('no check "unti" in vouch.yaml (did you mean "unit"?)');
   });
 
+  it('colours the table on a terminal, and not with NO_COLOR=1 or --no-color', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { CLI } = await import('./helpers/rig.js');
+    const rig = new Rig().write({ 'src/a.ts': 'a', 'test/a.ts': 't' });
+    await rig.spec(SPEC);
+    await rig.run(['verify', 'unit']);
+    // `script` gives the command a pseudo-terminal, as an interactive shell would.
+    const onTty = (env: Record<string, string | undefined>, ...args: string[]) =>
+      execFileSync('script', ['-qec', `${process.execPath} ${CLI} status ${args.join(' ')}`, '/dev/null'], { cwd: rig.root, env: rig.env(env) }).toString();
+    const coloured = onTty({ NO_COLOR: undefined });
+    expect(coloured).toMatch(/\u001b\[[0-9;]*m\s*PASS/);
+    expect(coloured).toMatch(/PASS\S*\s+unit/);
+    expect(onTty({ NO_COLOR: '1' })).not.toContain('\u001b[');
+    expect(onTty({ NO_COLOR: undefined }, '--no-color')).not.toContain('\u001b[');
+  });
+
   it('prints a human table without colour when piped', async () => {
     const rig = new Rig().write({ 'src/a.ts': 'a', 'test/a.ts': 't' });
     await rig.spec(SPEC);

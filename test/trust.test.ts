@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IN_CLAUDE_CODE, IN_CODEX, refused } from './helpers/cards.js';
 import { Rig } from './helpers/rig.js';
@@ -79,6 +80,20 @@ describe('trust (allow / deny)', () => {
     expect(served.stderr).toContain('vouch serve allow');
     expect((await rig.run(['serve', 'allowed', '--json'])).json()).toEqual([]);
     refused(await rig.run(['serve', 'token', 'add', 'agent', '--ledger', 'postgres://127.0.0.1:1/none', '--json'], { env }), 'agent_run');
+  });
+
+  it('keeps trust in $XDG_CONFIG_HOME/vouch when VOUCH_HOME is unset, else in ~/.config/vouch, never in the workspace', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    rig.write({ 'vouch.yaml': SPEC });
+    const xdg = join(rig.home, 'xdg');
+    const viaXdg = await rig.run(['allow'], { env: { VOUCH_HOME: undefined, XDG_CONFIG_HOME: xdg } });
+    expect(viaXdg.code, viaXdg.stderr).toBe(0);
+    expect(readdirSync(join(xdg, 'vouch')).length).toBeGreaterThan(0);
+    expect((await rig.run(['status', '--json'], { env: { VOUCH_HOME: undefined, XDG_CONFIG_HOME: xdg } })).json().checks[0].reason).toBe('no_receipt');
+    // The same workspace under another home is not allowed there.
+    expect((await rig.run(['status', '--json'], { env: { VOUCH_HOME: undefined, XDG_CONFIG_HOME: undefined } })).json().checks[0].reason).toBe('spec_not_allowed');
+    expect((await rig.run(['allow'], { env: { VOUCH_HOME: undefined, XDG_CONFIG_HOME: undefined } })).code).toBe(0);
+    expect(existsSync(join(rig.home, '.config', 'vouch'))).toBe(true);
   });
 
   it('refuses to allow an invalid spec, with every problem located', async () => {
