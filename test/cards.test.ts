@@ -125,6 +125,37 @@ describe('card complete: refused without a fresh PASS of the frozen proof', () =
     refused(await card(rig, ['complete', id]), 'card_not_passing');
   });
 
+  it('--lands-at BRANCH: refused outside git, on uncommitted changes, on a commit not on the branch; closes once the proven commit has landed', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: rig.root, env: { PATH: process.env.PATH, HOME: rig.home } }).toString();
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests', '--lands-at', 'main']);
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    const outside = await card(rig, ['complete', id]);
+    refused(outside, 'card_not_landed');
+    expect(outside.json().error.message).toContain('outside any git commit');
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    git('checkout', '-qb', 'feature');
+    rig.write({ 'src/a.txt': 'good\nand more\n' });
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    const dirty = await card(rig, ['complete', id]);
+    refused(dirty, 'card_not_landed');
+    expect(dirty.json().error.message).toContain('uncommitted changes');
+    git('commit', '-qam', 'more');
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    const unmerged = await card(rig, ['complete', id]);
+    refused(unmerged, 'card_not_landed');
+    expect(unmerged.json().error.message).toMatch(/commit [0-9a-f]{12} it was taken at is not on main/);
+    expect((await card(rig, ['show', id])).json().events.map((e: { kind: string }) => e.kind)).not.toContain('completed');
+    git('checkout', '-q', 'main');
+    git('merge', '-q', '--ff-only', 'feature');
+    const landed = await card(rig, ['complete', id]);
+    expect(landed.code, landed.stderr).toBe(0);
+    expect(landed.json()).toMatchObject({ state: 'done', passed: true });
+  });
+
   it('refuses a PASS older than the newest claim', async () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests']);

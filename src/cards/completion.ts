@@ -1,5 +1,6 @@
 import type { Problem } from '../core/problem.js';
 import { signatureJudge } from '../engine/signature-status.js';
+import { landing } from '../engine/git.js';
 import { judgeCurrent } from '../engine/status.js';
 import { TreeReader } from '../engine/tree-reader.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -82,6 +83,7 @@ async function judgeAgainst(
   }
   const judge = signatureJudge(home, requireSignature);
   const scriptNow = view.proof.kind === 'script' ? readScript(root, view.proof) : null;
+  const judged: StoredReceipt[] = [];
   for (const recorded of pass.receipts) {
     const found = await ledger.findReceipt(recorded.receipt);
     const receipt = found.kind === 'found' ? found.receipt : undefined;
@@ -115,8 +117,34 @@ async function judgeAgainst(
         hint: `find out why, then \`vouch card verify ${view.id}\``,
       });
     }
+    judged.push(receipt);
+  }
+  const landsAt = view.contract.lands_at;
+  if (landsAt !== null) {
+    const unlanded = await notLanded(root, view.id, landsAt, judged);
+    if (unlanded) return refuse(unlanded);
   }
   return { ok: true, pass: newest };
+}
+
+/**
+ * A card that names --lands-at BRANCH closes only on a PASS taken on a clean
+ * commit that is on that branch: the proof ran on exactly the bytes of a
+ * commit, and that commit has landed. The first reason it has not, if any.
+ */
+async function notLanded(root: string, card: string, branch: string, receipts: readonly StoredReceipt[]): Promise<Problem | undefined> {
+  const hint = `land the work on ${branch}, then run the proof there: \`vouch card verify ${card}\``;
+  for (const receipt of receipts) {
+    const git = receipt.body.git;
+    const what = `the PASS of ${receipt.body.check_id} (receipt ${receipt.body.id})`;
+    if (git === null || git.head === null) return { code: 'card_not_landed', message: `card ${card} lands at ${branch}, and ${what} was taken outside any git commit`, hint };
+    if (git.dirty) return { code: 'card_not_landed', message: `card ${card} lands at ${branch}, and ${what} was taken on uncommitted changes (at ${git.head.slice(0, 12)}): no commit holds the bytes it proved`, hint: `commit the work and land it on ${branch}, then \`vouch card verify ${card}\`` };
+    const where = await landing(root, git.head, branch);
+    if (where === 'landed') continue;
+    const why = where === 'no_ref' ? `no branch or commit named ${branch} exists here` : where === 'no_git' ? 'the workspace is not in a git repository now' : `commit ${git.head.slice(0, 12)} it was taken at is not on ${branch}`;
+    return { code: 'card_not_landed', message: `card ${card} lands at ${branch}, and ${what} has not landed: ${why}`, hint };
+  }
+  return undefined;
 }
 
 function checkFor(view: CardView, recorded: ProofReceipt, scriptNow: ReturnType<typeof readScript> | null): CheckDef | undefined {

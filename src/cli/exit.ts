@@ -46,6 +46,7 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'card_pass_before_claim':
     case 'card_failed_since':
     case 'card_stale':
+    case 'card_not_landed':
     case 'card_pass_not_independent':
     case 'card_role_refused':
     case 'card_agent_run':

@@ -26,3 +26,24 @@ export async function gitState(root: string): Promise<GitState | null> {
   ]);
   return { head: head?.trim() || null, dirty: status === undefined ? true : status.length > 0 };
 }
+
+/** Where a commit stands against a branch (or any ref naming a commit). */
+export type Landing = 'landed' | 'not_landed' | 'no_ref' | 'no_git';
+
+/**
+ * Whether `commit` is on `ref`: the commit itself or one of its ancestors
+ * (`git merge-base --is-ancestor`). A ref that names no commit here is
+ * `no_ref`; a workspace outside git, or git missing, is `no_git`.
+ */
+export async function landing(root: string, commit: string, ref: string): Promise<Landing> {
+  if (ref.startsWith('-')) return 'no_ref';
+  if ((await git(root, ['rev-parse', '--is-inside-work-tree']))?.trim() !== 'true') return 'no_git';
+  const target = (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]))?.trim();
+  if (!target) return 'no_ref';
+  const code = await new Promise<number | null>((resolve) => {
+    execFile('git', ['merge-base', '--is-ancestor', commit, target], { cwd: root, timeout: 10_000, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error) =>
+      resolve(error ? (typeof error.code === 'number' ? error.code : null) : 0),
+    );
+  });
+  return code === 0 ? 'landed' : 'not_landed';
+}
