@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unpackTarGz } from '../archive/unpack.js';
 import { sha256 } from '../core/digest.js';
@@ -11,6 +10,7 @@ import { CollectingLedger } from './collect-ledger.js';
 import type { ClaimedJob, JobError, PendingReceipt } from './jobs.js';
 import type { Sandbox } from './sandbox.js';
 import { allowedServiceSpec } from './server-trust.js';
+import { jobDirPrefix } from './leftovers.js';
 
 export interface JobRunner {
   /** The worker's VOUCH_HOME: its trust list. */
@@ -34,7 +34,8 @@ export type JobOutcome =
  * engine then runs exactly its checks, signing with the server's key.
  */
 export async function runJob(job: ClaimedJob, runner: JobRunner, signal: AbortSignal, stopping: () => boolean): Promise<JobOutcome> {
-  const base = mkdtempSync(join(tmpdir(), 'vouch-job-'));
+  // Named for this worker, so that one started later can tell a dead worker's leftovers (leftovers.ts).
+  const base = mkdtempSync(jobDirPrefix());
   try {
     const tree = join(base, 'tree');
     mkdirSync(tree);

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import { claimJob, completeJob, failJob, heartbeat, releaseJob, type ClaimedJob } from './jobs.js';
+import { sweepLeftovers } from './leftovers.js';
 import { runJob, type JobRunner } from './run-job.js';
 
 export interface WorkerOptions extends JobRunner {
@@ -22,6 +23,8 @@ export type WorkerEvent =
   | { readonly kind: 'refused'; readonly job: string; readonly code: string; readonly message: string }
   | { readonly kind: 'lease_lost'; readonly job: string }
   | { readonly kind: 'released'; readonly job: string }
+  /** A dead worker's job directory, removed at start-up. */
+  | { readonly kind: 'swept'; readonly path: string }
   /** The database or the job's run failed unexpectedly; the worker waits and goes on (an unfinished job is retried when its lease runs out). */
   | { readonly kind: 'error'; readonly job: string | null; readonly message: string };
 
@@ -40,6 +43,8 @@ export function workerName(): string {
  */
 export async function runWorker(options: WorkerOptions, stop: AbortSignal): Promise<void> {
   const name = workerName();
+  // What workers killed mid-job on this machine left in the temp dir.
+  for (const path of sweepLeftovers()) options.onEvent?.({ kind: 'swept', path });
   let done = 0;
   while (!stop.aborted && (options.maxJobs === undefined || done < options.maxJobs)) {
     let job: ClaimedJob | undefined;

@@ -98,6 +98,8 @@ export function describe(event: WorkerEvent): string {
       return `job ${event.job}: lease lost to another worker; nothing recorded by this one`;
     case 'released':
       return `job ${event.job}: stopped; back in the queue`;
+    case 'swept':
+      return `worker: removed ${event.path}, left by a worker that died mid-job`;
     case 'error':
       return `${event.job ? `job ${event.job}` : 'worker'}: error: ${event.message} (retrying)`;
   }
