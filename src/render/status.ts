@@ -56,18 +56,20 @@ export function renderSummary(statuses: readonly Pick<CheckStatus, 'id' | 'statu
 }
 
 export function statusJson(statuses: readonly CheckStatus[]): { ok: boolean; checks: unknown[] } {
+  return { ok: allPass(statuses), checks: statuses.map(statusEntry) };
+}
+
+/** One check's status as --json and MCP give it: the published fields only, never the engine's own (fresh, fingerprint). */
+export function statusEntry(s: CheckStatus) {
   return {
-    ok: allPass(statuses),
-    checks: statuses.map((s) => ({
-      id: s.id,
-      status: s.status,
-      reason: s.reason,
-      blocking: s.blocking,
-      receipt: s.receipt,
-      detail: s.detail,
-      recorded_at: s.recorded_at,
-      ...(s.changed && { changed: s.changed }),
-      ...(s.verifier && { verifier: s.verifier }),
-    })),
+    id: s.id,
+    status: s.status,
+    reason: s.reason,
+    blocking: s.blocking,
+    receipt: s.receipt,
+    detail: s.detail,
+    recorded_at: s.recorded_at,
+    ...(s.changed && { changed: s.changed }),
+    ...(s.verifier && { verifier: s.verifier }),
   };
 }

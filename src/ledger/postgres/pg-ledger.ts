@@ -7,6 +7,7 @@ import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import { EventConflict, NOTHING_REMOVED, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ReceiptQuery } from '../ledger.js';
+import { gcRecord } from '../gc-record.js';
 import { appendLocked, insertLocked, lockHead } from './append.js';
 import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
 import { requireCurrentSchema } from './migrate.js';
@@ -167,20 +168,7 @@ export class PgLedger implements Ledger {
         const manifestsRemoved =
           (await client.query('DELETE FROM manifests m WHERE NOT EXISTS (SELECT 1 FROM chain c WHERE c.manifest = m.digest)')).rowCount ?? 0;
         const prev = (await client.query<{ hash: string }>('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1')).rows[0]?.hash ?? null;
-        const body = {
-          v: 1,
-          kind: 'gc',
-          id: gcId,
-          at: policy.now.toISOString(),
-          removed: doomed.length,
-          first_seq: doomed[0]!.seq,
-          last_seq: doomed[doomed.length - 1]!.seq,
-          // sha256 over "seq:hash\n" of every removed entry, in order: audit checks it against `pruned`.
-          removed_digest: sha256(doomed.map((row) => `${row.seq}:${row.hash}\n`).join('')),
-          policy: { keep_days: policy.keepDays ?? null, keep_per_check: policy.keepPerCheck ?? null },
-          prev_hash: prev,
-        };
-        const text = canonicalize(body);
+        const text = canonicalize(gcRecord(gcId, policy, doomed, prev));
         await insertLocked(client, head, {
           id: gcId,
           kind: 'gc',

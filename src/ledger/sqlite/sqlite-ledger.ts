@@ -23,6 +23,7 @@ import {
   type LedgerStats,
   type ReceiptQuery,
 } from '../ledger.js';
+import { gcRecord } from '../gc-record.js';
 import { BodyStore } from './body-store.js';
 import { sqlite } from './driver.js';
 import { LEDGER_FORMAT, MIGRATIONS } from './schema.js';
@@ -294,7 +295,6 @@ export class SqliteLedger implements Ledger {
         const gcId = newId(policy.now.getTime());
         const keep = this.db.prepare('INSERT INTO pruned (seq, id, hash, gc_id) VALUES (?, ?, ?, ?)');
         const drop = this.db.prepare('DELETE FROM chain WHERE seq = ?');
-        const list = sha256(doomed.map((row) => `${row.seq}:${row.hash}\n`).join(''));
         for (const row of doomed) {
           keep.run(row.seq, row.id, row.hash, gcId);
           drop.run(row.seq);
@@ -309,20 +309,7 @@ export class SqliteLedger implements Ledger {
           )
           .run();
         const prev = (this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck().get() as Sha256 | undefined) ?? null;
-        const body = {
-          v: 1,
-          kind: 'gc',
-          id: gcId,
-          at: policy.now.toISOString(),
-          removed: doomed.length,
-          first_seq: doomed[0]!.seq,
-          last_seq: doomed[doomed.length - 1]!.seq,
-          // sha256 over "seq:hash\n" of every removed entry, in order: audit checks it against `pruned`.
-          removed_digest: list,
-          policy: { keep_days: policy.keepDays ?? null, keep_per_check: policy.keepPerCheck ?? null },
-          prev_hash: prev,
-        };
-        const text = canonicalize(body);
+        const text = canonicalize(gcRecord(gcId, policy, doomed, prev));
         this.db
           .prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?)')
           .run(gcId, 'gc', policy.now.getTime(), sha256(text), text, policy.sign ? policy.sign(text) : null);

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { fail } from '../../core/problem.js';
 import { checkStatuses } from '../../engine/status.js';
 import { ledgerOf, openLedgerForRead } from '../../cli/session.js';
-import { allPass } from '../../render/status.js';
+import { allPass, statusEntry } from '../../render/status.js';
 import { answer, defineTool } from '../tool.js';
 import { namedChecks, specTrust } from '../workspace-call.js';
 import { checkIds, checkStatus, trust } from '../schemas.js';
@@ -31,18 +31,7 @@ export const statusTool = defineTool({
     const result = await checkStatuses(call.engine(spec), checks, { openLedger: () => openLedgerForRead(ledgerOf(call.env, call.workspace, spec)) });
     if (result.kind === 'trust_error') return fail(result.problem);
     // Only the fields the output schema names: the engine's own (fresh, fingerprint) would make a client that validates reject the whole answer.
-    const entries = result.statuses.map((s) => ({
-      id: s.id,
-      status: s.status,
-      reason: s.reason,
-      blocking: s.blocking,
-      receipt: s.receipt,
-      detail: s.detail,
-      recorded_at: s.recorded_at,
-      ...(s.changed && { changed: s.changed }),
-      ...(s.verifier && { verifier: s.verifier }),
-      proves: checks.find((c) => c.id === s.id)!.proves,
-    }));
+    const entries = result.statuses.map((s) => ({ ...statusEntry(s), proves: checks.find((c) => c.id === s.id)!.proves }));
     const ok = allPass(entries);
     const blocking = entries.filter((e) => e.blocking);
     const lines = [
