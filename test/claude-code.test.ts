@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BodyStore } from '../src/ledger/sqlite/body-store.js';
+import { ADD_BROKEN as BROKEN, ADD_GOOD as GOOD, ADD_SPEC as SPEC, ADD_TEST as TEST } from './helpers/add-project.js';
 import { claudeBinary, claudeCommand, hookResponses, runClaude } from './helpers/claude.js';
 import { lastUserText, MockAnthropic, type MessagesRequest, type Script } from './helpers/mock-anthropic.js';
 import { CLI, collect, Rig } from './helpers/rig.js';
@@ -15,22 +16,6 @@ const REPO = resolve(import.meta.dirname, '..');
  * against a local mock of the Messages API that plays a scripted agent, with
  * vouch's hooks installed by `vouch install claude-code` as a user would.
  */
-
-const SPEC = `version: 1
-checks:
-  - id: tests
-    run: ["node", "test/add.test.js"]
-    sources: ["src/**"]
-    tests: ["test/**"]
-protect: ["test/**"]
-`;
-const GOOD = 'module.exports = (a, b) => a + b;\n';
-const BROKEN = 'module.exports = (a, b) => a - b;\n';
-const TEST = `const add = require('../src/add.js');
-const got = add(2, 2);
-if (got !== 4) { console.error('add(2, 2) returned ' + got + ', expected 4'); process.exit(1); }
-console.log('ok');
-`;
 
 let binary: string;
 beforeAll(() => {

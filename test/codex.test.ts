@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADD_GOOD, ADD_SPEC as SPEC, ADD_TEST as TEST } from './helpers/add-project.js';
 import { codexBinary, runCodex } from './helpers/codex.js';
 import { inputText, MockResponses, type ResponsesScript } from './helpers/mock-openai.js';
 import { CLI, Rig } from './helpers/rig.js';
@@ -8,19 +9,6 @@ import { CLI, Rig } from './helpers/rig.js';
  * The same gate with the real Codex CLI (`codex exec`), its hooks installed
  * by `vouch install codex`, against a local mock of the Responses API.
  */
-
-const SPEC = `version: 1
-checks:
-  - id: tests
-    run: ["node", "test/add.test.js"]
-    sources: ["src/**"]
-    tests: ["test/**"]
-protect: ["test/**"]
-`;
-const TEST = `const add = require('../src/add.js');
-const got = add(2, 2);
-if (got !== 4) { console.error('add(2, 2) returned ' + got + ', expected 4'); process.exit(1); }
-`;
 
 let binary: string;
 beforeAll(() => {
@@ -36,7 +24,7 @@ const shell = (call_id: string, cmd: string) => ({ type: 'function_call' as cons
 const say = (text: string) => ({ type: 'message' as const, text });
 
 async function session(script: ResponsesScript) {
-  const rig = new Rig().write({ 'src/add.js': 'module.exports = (a, b) => a + b;\n', 'test/add.test.js': TEST });
+  const rig = new Rig().write({ 'src/add.js': ADD_GOOD, 'test/add.test.js': TEST });
   await rig.spec(SPEC);
   expect((await rig.run(['verify'])).code).toBe(0);
   const installed = await rig.run(['install', 'codex']);

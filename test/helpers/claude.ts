@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { jsonLinesOf, pinnedBinary, type JsonLinesRun } from './pinned-cli.js';
 
 /** The Claude Code release these tests drive. Pinned: hook payloads and replies are checked against it. */
 export const CLAUDE_CODE_VERSION = '2.1.332';
@@ -14,18 +14,8 @@ export const CLAUDE_CODE_VERSION = '2.1.332';
  * Set VOUCH_TEST_CACHE to move the cache.
  */
 export function claudeBinary(): string {
-  const cache = join(process.env.VOUCH_TEST_CACHE ?? join(homedir(), '.cache', 'vouch-test'), `claude-code-${CLAUDE_CODE_VERSION}`);
-  const binary = join(cache, 'node_modules', '@anthropic-ai', `claude-code-${platformPackage()}`, process.platform === 'win32' ? 'claude.exe' : 'claude');
-  if (existsSync(binary)) return binary;
-  mkdirSync(cache, { recursive: true });
-  if (!existsSync(join(cache, 'package.json'))) writeFileSync(join(cache, 'package.json'), '{"private": true}\n');
-  execFileSync(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`],
-    { cwd: cache, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 },
-  );
-  if (!existsSync(binary)) throw new Error(`Claude Code ${CLAUDE_CODE_VERSION} installed into ${cache}, but ${binary} is missing`);
-  return binary;
+  const executable = process.platform === 'win32' ? 'claude.exe' : 'claude';
+  return pinnedBinary(`claude-code-${CLAUDE_CODE_VERSION}`, `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`, join('node_modules', '@anthropic-ai', `claude-code-${platformPackage()}`, executable));
 }
 
 function platformPackage(): string {
@@ -37,12 +27,8 @@ function platformPackage(): string {
   return `${process.platform}-${arch}`;
 }
 
-export interface ClaudeRun {
-  readonly code: number | null;
-  /** stream-json events, one per line of stdout. */
-  readonly events: Record<string, any>[];
-  readonly stderr: string;
-}
+/** A `claude -p` run: its stream-json events, one per line of stdout. */
+export type ClaudeRun = JsonLinesRun;
 
 /**
  * Runs `claude -p` headless in a workspace against a mock API: its own
@@ -71,21 +57,7 @@ export function runClaude(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const events = stdout
-        .split('\n')
-        .filter((line) => line.trim().startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, any>);
-      resolve({ code, events, stderr });
-    });
-  });
+  return jsonLinesOf(child);
 }
 
 /** Runs a `claude` subcommand (no model involved), e.g. `plugin validate`. */

@@ -1,7 +1,7 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jsonLinesOf, pinnedBinary, type JsonLinesRun } from './pinned-cli.js';
 
 /** The Codex release these tests drive, pinned like Claude Code's. */
 export const CODEX_VERSION = '0.171.0';
@@ -12,27 +12,14 @@ export const CODEX_VERSION = '0.171.0';
  * dependency of this project. Install scripts are skipped.
  */
 export function codexBinary(): string {
-  const cache = join(process.env.VOUCH_TEST_CACHE ?? join(homedir(), '.cache', 'vouch-test'), `codex-${CODEX_VERSION}`);
   const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
   const triple = process.platform === 'linux' ? `${arch}-unknown-linux-musl` : `${arch}-apple-darwin`;
-  const binary = join(cache, 'node_modules', '@openai', `codex-${process.platform}-${process.arch === 'arm64' ? 'arm64' : 'x64'}`, 'vendor', triple, 'bin', 'codex');
-  if (existsSync(binary)) return binary;
-  mkdirSync(cache, { recursive: true });
-  if (!existsSync(join(cache, 'package.json'))) writeFileSync(join(cache, 'package.json'), '{"private": true}\n');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', `@openai/codex@${CODEX_VERSION}`], {
-    cwd: cache,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    timeout: 600_000,
-  });
-  if (!existsSync(binary)) throw new Error(`Codex ${CODEX_VERSION} installed into ${cache}, but ${binary} is missing`);
-  return binary;
+  const pkg = `codex-${process.platform}-${process.arch === 'arm64' ? 'arm64' : 'x64'}`;
+  return pinnedBinary(`codex-${CODEX_VERSION}`, `@openai/codex@${CODEX_VERSION}`, join('node_modules', '@openai', pkg, 'vendor', triple, 'bin', 'codex'));
 }
 
-export interface CodexRun {
-  readonly code: number | null;
-  readonly events: Record<string, any>[];
-  readonly stderr: string;
-}
+/** A `codex exec --json` run: its JSON events, one per line of stdout. */
+export type CodexRun = JsonLinesRun;
 
 /**
  * Runs `codex exec --json` in a workspace against a mock Responses API
@@ -52,19 +39,5 @@ export function runCodex(binary: string, options: { cwd: string; codexHome: stri
     ['exec', '--json', '--skip-git-repo-check', '--trust', '--dangerously-bypass-hook-trust', '--dangerously-bypass-approvals-and-sandbox', options.prompt],
     { cwd: options.cwd, env: { PATH: process.env.PATH, ...options.env, CODEX_HOME: options.codexHome, MOCK_API_KEY: 'dummy' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const events = stdout
-        .split('\n')
-        .filter((line) => line.trim().startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, any>);
-      resolve({ code, events, stderr });
-    });
-  });
+  return jsonLinesOf(child);
 }

@@ -49,6 +49,7 @@ export function describePg(name: string, body: () => void): void {
       });
     });
   } else {
+    // Outside CI only, after the loud banner above: a developer without PostgreSQL still runs everything else (README, Set up).
     describe.skip(`${name} (SKIPPED: no PostgreSQL at ${PG_ADMIN_URL})`, body);
   }
 }
