@@ -141,10 +141,10 @@ describe('Stop: the gate', () => {
     expect(isBlock(result)).toBe(true);
     const reason = JSON.parse(result.stdout).reason as string;
     expect(reason).toContain('tests: STALE (fingerprint_changed)');
-    expect(reason).toMatch(/CLI: .*-C .* verify tests/);
-    expect(reason).toContain('MCP: the MCP tool vouch_verify with {"check_ids": ["tests"]}');
+    expect(reason).toMatch(/Ask a person to run, in their own terminal: .*-C .* verify tests/);
+    expect(reason).toContain('vouch verify --remote URL tests');
     expect((await rig.run(['log', '--json'])).json().length).toBe(before);
-    // Once the agent produced the receipt, the stop goes through.
+    // Once a person produced the receipt (outside the agent: no markers), the stop goes through.
     expect((await rig.run(['verify', 'tests'])).code).toBe(0);
     expect((await stop(rig)).stdout).toBe('');
   });

@@ -66,7 +66,7 @@ describe('card tools over MCP', () => {
     expect(textOf(missing)).toContain('code: card_not_found');
   });
 
-  it('vouch_card_verify runs the frozen proof as the worker by default; vouch_card_complete closes a proof card on its PASS', async () => {
+  it('vouch_card_verify runs the frozen proof as the worker by default; its own PASS never closes the card (card_pass_self_made); a person\'s run does, and vouch_card_complete then closes it', async () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests']);
     const mcp = await McpSession.connect(rig);
@@ -77,19 +77,25 @@ describe('card tools over MCP', () => {
     expect(verified.isError, textOf(verified)).toBeFalsy();
     expect(verified.structuredContent).toMatchObject({ ok: true, verdict: 'PASS', attempt: 1 });
     expect(existsSync(rig.path('ran-tests'))).toBe(true);
+    const receipt = (await rig.run(['show', ((await card(rig, ['show', id])).json().events[1].receipts[0].receipt as string), '--json'])).json().receipt;
+    expect(receipt).toMatchObject({ actor: 'mcp', agent_run: { agent: 'mcp-client', marker: 'MCP' } });
+    const selfMade = await mcp.call('vouch_card_complete', { card_id: id });
+    expect(selfMade.isError).toBe(true);
+    expect(textOf(selfMade)).toContain('code: card_pass_self_made');
+    // A person runs the proof in their own terminal; the agent may then close the card on that PASS.
+    expect((await card(rig, ['verify', id])).code).toBe(0);
     const done = await mcp.call('vouch_card_complete', { card_id: id });
     expect(done.isError, textOf(done)).toBeFalsy();
     expect((done.structuredContent as any).card).toMatchObject({ state: 'done', passed: true });
     const events = (await card(rig, ['show', id])).json().events;
     expect(events.slice(1).map((e: { kind: string; by: unknown }) => [e.kind, e.by])).toEqual([
       ['verdict', { role: 'worker', role_from: 'default', agent: 'mcp-client', via: 'mcp' }],
+      ['verdict', { role: 'owner', role_from: 'default', agent: null, via: 'cli' }],
       ['completed', { role: 'worker', role_from: 'default', agent: 'mcp-client', via: 'mcp' }],
     ]);
-    const receipt = (await rig.run(['show', events[1].receipts[0].receipt, '--json'])).json().receipt;
-    expect(receipt.actor).toBe('mcp');
   });
 
-  it('an independent card: the worker\'s server is refused, a verifier\'s server (VOUCH_ROLE in its entry) closes it', async () => {
+  it('an independent card: the worker\'s server is refused, a verifier\'s own run through MCP does not close it, a verifier\'s run outside the agent does', async () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests', '--verify', 'independent']);
     const worker = await McpSession.connect(rig);
@@ -100,6 +106,8 @@ describe('card tools over MCP', () => {
     const early = await verifier.call('vouch_card_complete', { card_id: id });
     expect(textOf(early)).toContain('code: card_pass_not_independent');
     expect((await verifier.call('vouch_card_verify', { card_id: id })).structuredContent).toMatchObject({ verdict: 'PASS' });
+    expect(textOf(await verifier.call('vouch_card_complete', { card_id: id }))).toContain('code: card_pass_self_made');
+    expect((await card(rig, ['verify', id], as('verifier'))).code).toBe(0);
     const done = await verifier.call('vouch_card_complete', { card_id: id });
     expect(done.isError, textOf(done)).toBeFalsy();
   });

@@ -94,6 +94,14 @@ async function judgeAgainst(
         hint: `run the proof again: \`vouch card verify ${view.id}\``,
       });
     }
+    const made = receipt.body.agent_run;
+    if (made !== undefined && receipt.body.gate === undefined && receipt.body.remote === undefined) {
+      return refuse({
+        code: 'card_pass_self_made',
+        message: `the PASS of ${recorded.check_id} (receipt ${recorded.receipt}) was recorded inside an agent run (${made.agent}, seen by ${made.marker}): evidence made inside an agent's run never closes a card`,
+        hint: `a person (or CI) runs the proof outside the agent: \`vouch card verify ${view.id}\`; then complete it`,
+      });
+    }
     const check = checkFor(view, recorded, scriptNow);
     if (!check) {
       return refuse({ code: 'card_stale', message: `the proof script ${view.proof.kind === 'script' ? view.proof.path : ''} cannot be read now, so the PASS cannot be judged fresh`, hint: 'the verifier restores the script as it was bound' });

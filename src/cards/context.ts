@@ -5,7 +5,7 @@ import type { VerifyEvent } from '../engine/context.js';
 import type { Ledger, Signer } from '../ledger/ledger.js';
 import { loadSpec } from '../spec/load.js';
 import type { Spec } from '../spec/model.js';
-import { trustState, type TrustState } from '../trust/trust.js';
+import { notAllowedWords, trustState, type TrustState } from '../trust/trust.js';
 import type { Workspace } from '../workspace/find.js';
 import type { CardActor, ProofPolicy } from './model.js';
 
@@ -54,7 +54,7 @@ export function allowedSpec(ctx: CardContext): Spec {
   if (current.trust !== 'allowed') {
     return fail({
       code: 'spec_not_allowed',
-      message: `vouch.yaml ${current.trust === 'changed' ? 'changed since it was allowed' : 'was never allowed in this workspace'}: a proof is frozen only from a spec a person allowed`,
+      message: `${notAllowedWords(current.trust)}: a proof is frozen only from a spec a person allowed`,
       where: ctx.workspace.specPath,
       hint: 'a person reads it and runs `vouch allow`, then opens the card again',
     });

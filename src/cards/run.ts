@@ -8,6 +8,7 @@ import type { CardContext } from './context.js';
 import type { CardView } from './fold.js';
 import type { ProofReceipt, ScriptUse } from './model.js';
 import { closers } from './rules.js';
+import { currentPins } from '../trust/trust.js';
 import { readScript, scriptCheck, stageScript, useScript } from './script.js';
 
 export interface ProofRun {
@@ -28,6 +29,7 @@ export interface ProofRun {
  */
 export async function runProof(ctx: CardContext, view: CardView, ledger: Ledger, sign: Signer | undefined): Promise<ProofRun> {
   const proof = view.proof;
+  const pins = currentPins(ctx.home, ctx.workspace.root);
   const run: RunContext = {
     workspace: ctx.workspace,
     home: ctx.home,
@@ -35,6 +37,8 @@ export async function runProof(ctx: CardContext, view: CardView, ledger: Ledger,
     actor: ctx.by.via,
     env: ctx.env,
     ...(ctx.now && { now: ctx.now }),
+    // What the person allowed to run applies to a card's frozen checks too (by check id and command).
+    ...(pins && { trusted: { pins, toolConfigs: [] } }),
   };
   const options = { ...(sign && { sign }), ...(ctx.signal && { signal: ctx.signal }), ...(ctx.onEvent && { onEvent: ctx.onEvent }) };
   if (proof.kind === 'checks') {

@@ -48,6 +48,7 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'card_stale':
     case 'card_not_landed':
     case 'card_pass_not_independent':
+    case 'card_pass_self_made':
     case 'card_role_refused':
     case 'card_agent_run':
     case 'agent_run':

@@ -1,4 +1,4 @@
-import { agentRun } from '../cards/agent-run.js';
+import { agentRun } from '../core/agent-run.js';
 import { fail } from '../core/problem.js';
 
 /**

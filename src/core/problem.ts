@@ -69,6 +69,8 @@ export type ProblemCode =
   | 'card_not_landed'
   /** complete: an independent card's PASS was run by a role that may not vouch for it (the worker). */
   | 'card_pass_not_independent'
+  /** complete: the PASS was recorded inside an agent run: evidence made inside an agent's run never closes a card. */
+  | 'card_pass_self_made'
   /** The acting role may not do this on this card. */
   | 'card_role_refused'
   /** An owner's act (reprove, complete --force) attempted inside an agent run. */

@@ -37,6 +37,9 @@ export type Reason =
   | 'remote_refused'
   | 'remote_unverified'
   | 'remote_required'
+  | 'not_gate_run'
+  | 'executable_changed'
+  | 'tool_config_changed'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -67,6 +70,9 @@ export const REASONS: readonly Reason[] = [
   'remote_refused',
   'remote_unverified',
   'remote_required',
+  'not_gate_run',
+  'executable_changed',
+  'tool_config_changed',
   'fingerprint_changed',
   'definition_changed',
 ];

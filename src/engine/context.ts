@@ -1,4 +1,4 @@
-import type { Actor, StoredReceipt } from '../receipt/receipt.js';
+import type { Actor, GateStamp, StoredReceipt } from '../receipt/receipt.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
 
@@ -26,4 +26,6 @@ export interface EngineContext {
    * on every call. Checked again when each snapshot starts.
    */
   readonly cwdIsRoot?: boolean;
+  /** Set when the agent gate runs checks to answer a stop: its receipts carry the stamp. */
+  readonly gate?: GateStamp;
 }

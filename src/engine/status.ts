@@ -2,11 +2,12 @@ import type { Sha256 } from '../core/digest.js';
 import type { Problem } from '../core/problem.js';
 import type { Reason, Status } from '../core/status.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { StoredReceipt } from '../receipt/receipt.js';
+import type { AgentRunRecord, GateStamp, StoredReceipt } from '../receipt/receipt.js';
 import { diffManifests, type Group, type ManifestDiff } from '../scope/manifest.js';
 import type { Snapshot } from '../scope/snapshot.js';
 import type { CheckDef } from '../spec/model.js';
-import { trustState } from '../trust/trust.js';
+import { toolConfigDetail, toolConfigDrift } from '../trust/pins.js';
+import { notAllowedWords, trustState } from '../trust/trust.js';
 import type { EngineContext } from './context.js';
 import { ALL_GROUPS, computeFingerprint, computeFingerprints, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
 import { TreeReader } from './tree-reader.js';
@@ -34,6 +35,10 @@ export interface CheckStatus {
   readonly fresh?: boolean;
   /** The check's fingerprint digest as the files are now, when it was computed. */
   readonly fingerprint?: Sha256;
+  /** The latest receipt was recorded inside an agent run (see receipt.ts `agent_run`). */
+  readonly agentRun?: AgentRunRecord;
+  /** The latest receipt was recorded by the agent gate answering a stop. */
+  readonly gate?: GateStamp;
 }
 
 export type StatusResult = { readonly kind: 'ok'; readonly statuses: CheckStatus[] } | { readonly kind: 'trust_error'; readonly problem: Problem };
@@ -64,10 +69,15 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
     // for every check that needs it: a file covered by several checks is
     // looked at once.
     const early: (CheckStatus | undefined)[] = [];
+    // A tool config that is not as the person allowed it makes its checks UNKNOWN, as an edited spec does.
+    const configs = trust.value.kind === 'allowed' ? toolConfigDrift(trust.value.record.pins, checks, ctx.workspace.root, ctx.spec.toolConfigs, ctx.env) : new Map<string, string[]>();
     for (const check of checks) {
       const receipt = latest.get(check.id);
-      if (trust.value.kind !== 'allowed') {
-        early.push(make(check, 'UNKNOWN', 'spec_not_allowed', receipt, trust.value.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace'));
+      const drifted = configs.get(check.id);
+      if (drifted) {
+        early.push(make(check, 'UNKNOWN', 'tool_config_changed', receipt, toolConfigDetail(drifted)));
+      } else if (trust.value.kind !== 'allowed') {
+        early.push(make(check, 'UNKNOWN', 'spec_not_allowed', receipt, notAllowedWords(trust.value.kind)));
       } else {
         early.push(await judgeFromRecord(check, receipt, signature));
       }
@@ -187,5 +197,7 @@ function make(check: CheckDef, status: Status, reason: Reason, receipt: StoredRe
     receipt: receipt?.body.id ?? null,
     detail,
     recorded_at: receipt?.body.finished_at ?? null,
+    ...(receipt?.body.agent_run && { agentRun: receipt.body.agent_run }),
+    ...(receipt?.body.gate && { gate: receipt.body.gate }),
   };
 }

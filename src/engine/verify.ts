@@ -2,17 +2,19 @@ import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { Actor, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
+import { agentRun } from '../core/agent-run.js';
+import type { Actor, GateStamp, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
 import { isInside } from '../scope/scan.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
-import { trustState } from '../trust/trust.js';
+import { executableDrift, toolConfigDetail, toolConfigDrift, type Pins } from '../trust/pins.js';
+import { trustState, type TrustState } from '../trust/trust.js';
 import { VERSION } from '../version.js';
 import type { EngineContext, VerifyEvent } from './context.js';
 import { streamRecord } from './excerpt.js';
-import { resolveExecutable } from './executable.js';
+import { resolveExecutable } from '../runner/executable.js';
 import { ALL_GROUPS, computeFingerprint, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
 import { gitState, type GitState } from './git.js';
 import { judgeBeforeRun, judgeRun, type Judgement } from './verdict.js';
@@ -42,7 +44,7 @@ export interface ServiceRun {
 }
 
 export type VerifyResult =
-  | { readonly kind: 'not_allowed'; readonly trust: 'never' | 'changed' }
+  | { readonly kind: 'not_allowed'; readonly trust: Exclude<TrustState['kind'], 'allowed'> }
   /** The trust record, or the signing key the spec selects, cannot be used: nothing ran. */
   | { readonly kind: 'trust_error'; readonly problem: Problem }
   | { readonly kind: 'ran'; readonly receipts: readonly StoredReceipt[] };
@@ -61,7 +63,8 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
   if (!key.ok) return { kind: 'trust_error', problem: key.error };
   const sign = key.value ? signerFor(key.value) : undefined;
 
-  const receipts = await runChecks(ctx, checks, options.openLedger(), { ...(sign && { sign }), ...(options.signal && { signal: options.signal }), ...(options.onEvent && { onEvent: options.onEvent }) });
+  const trusted = { pins: trust.value.record.pins, toolConfigs: ctx.spec.toolConfigs };
+  const receipts = await runChecks({ ...ctx, trusted }, checks, options.openLedger(), { ...(sign && { sign }), ...(options.signal && { signal: options.signal }), ...(options.onEvent && { onEvent: options.onEvent }) });
   return { kind: 'ran', receipts };
 }
 
@@ -76,6 +79,14 @@ export interface RunContext extends TreeReaderContext {
   readonly actor: Actor;
   readonly env: NodeJS.ProcessEnv;
   readonly now?: () => Date;
+  /** Set when the agent gate runs the checks to answer a stop: its receipts say so (see provenance). */
+  readonly gate?: GateStamp;
+  /**
+   * What the person allowed to run (trust/pins.ts): commands resolve on its
+   * PATH and must be the files pinned, tool configs must be as pinned.
+   * Absent where another trust decides (the verifier service's own list).
+   */
+  readonly trusted?: { readonly pins: Pins; readonly toolConfigs: readonly string[] };
 }
 
 export interface RunOptions {
@@ -127,7 +138,7 @@ async function verifyOne(
   const before = await computeFingerprint(reader.snapshot(), check, INPUT_GROUPS);
   const cwd = resolveCwd(root, check.cwd);
 
-  const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement);
+  const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement) ?? pinnedJudgement(ctx, check);
   if (refusal !== undefined || !cwd.ok) {
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(
@@ -137,7 +148,8 @@ async function verifyOne(
     );
   }
 
-  const env = checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id });
+  // The PATH the person allowed with, never the caller's: what runs is the person's choice.
+  const env = checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }) });
   const executable = check.shell ? null : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
   const outcome = await runCommand({
     argv: check.run,
@@ -157,6 +169,16 @@ async function verifyOne(
     after.manifest,
     append,
   );
+}
+
+/** A check whose command or tool configs are not what the person allowed does not run (UNKNOWN). */
+function pinnedJudgement(ctx: RunContext, check: CheckDef): Judgement | undefined {
+  if (!ctx.trusted) return undefined;
+  const moved = executableDrift(ctx.trusted.pins, check, ctx.workspace.root);
+  if (moved !== null) return { verdict: 'UNKNOWN', reason: 'executable_changed', detail: moved };
+  const configs = toolConfigDrift(ctx.trusted.pins, [check], ctx.workspace.root, ctx.trusted.toolConfigs, ctx.env).get(check.id);
+  if (configs) return { verdict: 'UNKNOWN', reason: 'tool_config_changed', detail: toolConfigDetail(configs) };
+  return undefined;
 }
 
 type Cwd = { ok: true; path: string } | { ok: false; judgement: Judgement };
@@ -203,7 +225,7 @@ function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraf
     shell: check.shell,
     cwd: check.cwd,
     timeout_s: check.timeout,
-    env_names: Object.keys(checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id })).sort(),
+    env_names: Object.keys(checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }) })).sort(),
     executable: input.executable,
     ran: run !== null,
     started_at: (run?.startedAt ?? input.startedAt).toISOString(),
@@ -225,6 +247,20 @@ function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraf
     platform: { os: process.platform, arch: process.arch, node: process.version },
     git: input.git,
     actor: ctx.actor,
+    ...provenance(ctx),
     ...(input.service && { service: input.service }),
   };
+}
+
+/**
+ * Where the run was made, for the record: by the gate answering a stop, or
+ * inside an agent's run (its client's markers in the environment; an MCP
+ * caller is an agent whatever its environment shows), or neither. The
+ * markers are labels an agent can strip; the gate does not rely on their
+ * absence (it accepts only what it ran itself), only on their presence.
+ */
+function provenance(ctx: RunContext): Pick<ReceiptDraft, 'agent_run' | 'gate'> {
+  if (ctx.gate) return { gate: ctx.gate };
+  const run = agentRun(ctx.env) ?? (ctx.actor === 'mcp' ? { agent: 'mcp-client', marker: 'MCP' } : null);
+  return run ? { agent_run: run } : {};
 }

@@ -24,7 +24,7 @@ function reportedBy(claimant: number) {
 
 // Nothing past the refusals may be reached: any use of the context fails the test.
 const untouchable = new Proxy({}, { get: () => { throw new Error('the grader went past a refusal'); } }) as GateContext;
-const options = { history: SessionHistory.empty(), actor: 'cli' as const, policy: { onStop: 'verify' as const, maxBlocks: 3, budgetSeconds: null } };
+const options = { history: SessionHistory.empty(), actor: 'cli' as const, accept: 'outside_agent' as const, policy: { onStop: 'verify' as const, maxBlocks: 3, budgetSeconds: null } };
 const workspace = { root: '/nowhere' } as Workspace;
 
 describe('gradeDispatch refuses before it grades', () => {

@@ -4,7 +4,7 @@ import { gradeAtTier, specLevel, type GradeRequest, type Verdict } from '../gate
 import type { SessionHistory } from '../gate/history.js';
 import type { Actor } from '../receipt/receipt.js';
 import type { Spec } from '../spec/model.js';
-import { trustState } from '../trust/trust.js';
+import { notAllowedWords, trustState } from '../trust/trust.js';
 import type { Workspace } from '../workspace/find.js';
 import type { Dispatch, Grade } from './model.js';
 
@@ -27,6 +27,10 @@ export interface GradeOptions {
   readonly actor: Actor;
   /** How owed checks run: the gate's policy for a stop, unbounded for an explicit `vouch dispatch grade`. */
   readonly policy: GradeRequest['policy'];
+  /** Which receipts count: the gate's own at a subagent's stop; a person's too for `vouch dispatch grade`. */
+  readonly accept: GradeRequest['accept'];
+  /** The stop the gate grades at, when it does. */
+  readonly gate?: GradeRequest['gate'];
 }
 
 /**
@@ -47,14 +51,13 @@ export async function gradeDispatch(ctx: GateContext, workspace: Workspace, spec
   const trust = trustState(ctx.home, workspace.root, spec.sha256);
   if (!trust.ok) return { kind: 'refused', verdict: specLevel('trust_unreadable', trust.error.message, spec.sha256) };
   if (trust.value.kind !== 'allowed') {
-    const why = trust.value.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace';
-    return { kind: 'refused', verdict: specLevel('spec_not_allowed', why, spec.sha256) };
+    return { kind: 'refused', verdict: specLevel('spec_not_allowed', notAllowedWords(trust.value.kind), spec.sha256) };
   }
 
   const agent = order.agent?.id ?? null;
   const ownWrites = agent !== null && order.session !== null;
   const changes = ownWrites
-    ? { touched: options.history.touched(agent), opaque: options.history.wroteOpaquely(agent), ownWritesOnly: true }
+    ? { touched: options.history.touched(agent), opaque: options.history.wroteOpaquely(agent), ownWritesOnly: true, since: options.history.firstAt(agent) }
     : ('all' as const);
   const verdict = await gradeAtTier(ctx, workspace, spec, {
     tier: order.tier,
@@ -63,6 +66,8 @@ export async function gradeDispatch(ctx: GateContext, workspace: Workspace, spec
     history: options.history,
     policy: options.policy,
     actor: options.actor,
+    accept: options.accept,
+    ...(options.gate && { gate: options.gate }),
   });
 
   switch (verdict.reason) {

@@ -1,6 +1,6 @@
 import { digestJson, sha256 } from '../core/digest.js';
 import type { GateContext, StopRequest } from '../gate/context.js';
-import { gradeAtTier, type Verdict } from '../gate/grade.js';
+import { gateAcceptance, gateStamp, gradeAtTier, type Verdict } from '../gate/grade.js';
 import type { SessionHistory } from '../gate/history.js';
 import type { AppendOptions, Ledger } from '../ledger/ledger.js';
 import type { Spec } from '../spec/model.js';
@@ -117,6 +117,8 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
       history,
       actor: 'hook',
       policy: { onStop: spec.gate.onStop, maxBlocks: spec.gate.maxBlocks, budgetSeconds: spec.gate.budgetSeconds },
+      accept: gateAcceptance(spec),
+      gate: gateStamp(request),
     });
     switch (outcome.kind) {
       case 'graded': {
@@ -177,10 +179,12 @@ async function ownWritesOnly(input: SubagentStopInput): Promise<Verdict> {
   const agent = input.request.agentId;
   return gradeAtTier(input.ctx, input.workspace, input.spec, {
     tier: 'lane',
-    changes: { touched: input.history.touched(agent), opaque: input.history.wroteOpaquely(agent), ownWritesOnly: true },
+    changes: { touched: input.history.touched(agent), opaque: input.history.wroteOpaquely(agent), ownWritesOnly: true, since: input.history.firstAt(agent) },
     scope: { event: 'SubagentStop', agentId: agent },
     history: input.history,
     policy: { onStop: input.spec.gate.onStop, maxBlocks: input.spec.gate.maxBlocks, budgetSeconds: input.spec.gate.budgetSeconds },
     actor: 'hook',
+    accept: gateAcceptance(input.spec),
+    gate: gateStamp(input.request),
   });
 }

@@ -43,6 +43,12 @@ export type GateReason =
   | 'pin_drift'
   /** A dispatch this session ordered is half-closed: reported, graded or contradicted, and never terminated. */
   | 'dispatches_unsettled'
+  /** A file the spec protects differs from what it was at the session's first hook, whatever wrote it. */
+  | 'protected_changed'
+  /** The gate's own wiring (hook settings, the git hook, the trust record, trusted keys) changed during the session. */
+  | 'wiring_changed'
+  /** vouch's record of this session under VOUCH_HOME cannot be read: it was altered. */
+  | 'session_record_damaged'
   // escaped
   /** Blocked max_blocks times in a row with no file change: let through, recorded as unverified. */
   | 'max_blocks';

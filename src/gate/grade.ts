@@ -3,11 +3,11 @@ import type { EngineContext } from '../engine/context.js';
 import { checkStatuses, type CheckStatus } from '../engine/status.js';
 import { verifyChecks } from '../engine/verify.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { Actor, StoredReceipt } from '../receipt/receipt.js';
+import type { Actor, GateStamp, StoredReceipt } from '../receipt/receipt.js';
 import type { Tier } from '../spec/fields.js';
 import type { CheckDef, GatePolicy, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
-import type { GateContext } from './context.js';
+import type { GateContext, StopRequest } from './context.js';
 import type { GateFinding, GateReason } from './decision.js';
 import { excerptOf } from './excerpt.js';
 import type { SessionHistory, StopScope } from './history.js';
@@ -39,6 +39,34 @@ export interface GradeRequest {
   readonly policy: Pick<GatePolicy, 'onStop' | 'maxBlocks'> & { readonly budgetSeconds: number | null };
   /** Who the receipts of checks run here name. */
   readonly actor: Actor;
+  /** Which receipts count (see `Acceptance`). */
+  readonly accept: Acceptance;
+  /** Set when the gate grades a stop: the receipts it records are stamped with it. */
+  readonly gate?: GateStamp;
+}
+
+/**
+ * Which receipts a grade accepts as evidence. Evidence made inside the
+ * agent's run never vouches for the agent, so:
+ * - `gate`: only what the gate ran itself (a receipt stamped by a stop hook)
+ *   or a remote receipt whose verifier signature held. Anything else that is
+ *   relevant, PASS or not, is run again by the gate (on_stop: verify).
+ * - `outside_agent`: also receipts recorded outside any agent run as vouch
+ *   detects it (a person's `vouch verify`). The markers are labels an agent
+ *   can strip, so this is for graders that run nothing in the agent's
+ *   process tree: a person's `vouch dispatch grade`, and `on_stop: require`,
+ *   where the gate runs nothing and a person must.
+ */
+export type Acceptance = 'gate' | 'outside_agent';
+
+/** What a stop accepts: under on_stop: require the gate runs nothing, so a person's run must be able to count. */
+export function gateAcceptance(spec: Spec): Acceptance {
+  return spec.gate.onStop === 'require' ? 'outside_agent' : 'gate';
+}
+
+/** The stamp the gate's own receipts carry: the stop it answered. */
+export function gateStamp(request: Pick<StopRequest, 'session' | 'client' | 'event'>): GateStamp {
+  return { session: request.session, client: request.client, event: request.event };
 }
 
 /**
@@ -73,11 +101,12 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
     env: ctx.env,
     ...(ctx.now && { now: ctx.now }),
     ...(ctx.hashWorker && { hashWorker: ctx.hashWorker }),
+    ...(request.gate && { gate: request.gate }),
   };
   // One walk of the tree: the statuses, and the fingerprints the tree digest is made of.
   const result = await checkStatuses(engine, candidates, { openLedger: () => ctx.openLedgerForRead(workspace), everyFingerprint: true });
   if (result.kind === 'trust_error') return specLevel('trust_unreadable', result.problem.message, spec.sha256);
-  const statuses = spec.gate.requireRemote ? result.statuses.map((status) => onlyRemote(status, spec)) : result.statuses;
+  const statuses = result.statuses.map((status) => accepted(spec.gate.requireRemote ? onlyRemote(status, spec) : status, request.accept));
   const tree = treeDigest(candidates, statuses);
   // A check an earlier stop of this session found not passing stays owed until it is a fresh PASS.
   const owed = request.history.owedChecks(request.scope.agentId);
@@ -113,6 +142,21 @@ function onlyRemote(status: CheckStatus, spec: Spec): CheckStatus {
     reason: 'remote_required',
     detail: status.verifier === undefined ? 'the latest PASS was recorded locally; gate.require_remote needs one from the pinned verifier' : `the latest PASS is from verifier ${status.verifier.slice(0, 16)}, not the verifier_key pinned in vouch.yaml`,
   };
+}
+
+/**
+ * A status as the grade counts it. A fresh receipt the grade does not accept
+ * is not evidence: a PASS reads UNKNOWN/not_gate_run, and any verdict loses
+ * its freshness, so that on_stop: verify runs the check itself.
+ */
+function accepted(status: CheckStatus, accept: Acceptance): CheckStatus {
+  if (status.receipt === null || status.fresh !== true) return status;
+  if (status.verifier !== undefined || status.gate !== undefined) return status;
+  if (accept === 'outside_agent' && status.agentRun === undefined) return status;
+  const { fresh: _fresh, ...rest } = status;
+  if (status.status !== 'PASS') return rest;
+  const where = status.agentRun ? `inside an agent run (${status.agentRun.agent}, seen by ${status.agentRun.marker})` : 'by a process other than the gate';
+  return { ...rest, status: 'UNKNOWN', reason: 'not_gate_run', detail: `the latest PASS was recorded ${where}: evidence made inside the agent's run never lets it stop` };
 }
 
 /** Runs the owing checks that have no fresh receipt, then judges again. */

@@ -39,6 +39,12 @@ export class SessionHistory {
     return this.trail.length > 0 || this.gates.length > 0;
   }
 
+  /** When the session's (or one subagent's) first entry in this ledger was written (ISO time), or null when it has none. */
+  firstAt(agentId: string | null = null): string | null {
+    const times = [...this.trail, ...this.gates].filter((entry) => agentId === null || entry.agent_id === agentId).map((entry) => entry.at).sort();
+    return times[0] ?? null;
+  }
+
   /** Paths the session (or one subagent of it) reported writing. */
   touched(agentId: string | null = null): Set<string> {
     const paths = new Set<string>();

@@ -24,13 +24,22 @@ export interface SessionChanges {
    * calls could have caused it; its parent's edits are its parent's stop.
    */
   readonly ownWritesOnly: boolean;
+  /**
+   * When the session's first hook ran in this workspace (ISO time), or null
+   * when unknown. A check with a receipt recorded since then is the
+   * session's business whatever it shows: a FAIL the agent recorded after an
+   * edit the trail could not see must not read as "nothing relevant", and a
+   * PASS it recorded is run again by the gate.
+   */
+  readonly since: string | null;
 }
 
 /**
  * A check is affected by a session when the session wrote a path in its
  * scope, when its covered files no longer match its receipt (the working
- * tree against the last receipt), or when it never ran here and the session
- * may have written something. An affected check that is not a fresh PASS is
+ * tree against the last receipt), when its latest receipt was recorded
+ * during the session, or when it never ran here and the session may have
+ * written something. An affected check that is not a fresh PASS is
  * owed before the agent may stop. A failure the session did not touch is
  * someone else's, not this stop's.
  */
@@ -39,7 +48,9 @@ export function isAffected(check: CheckDef, status: CheckStatus, changes: Sessio
   for (const path of changes.touched) if (covers(path)) return true;
   const drifted = status.status === 'STALE';
   const neverRan = status.reason === 'no_receipt';
-  if (changes.ownWritesOnly) return changes.opaque && (drifted || neverRan);
+  const recordedSince = changes.since !== null && status.recorded_at !== null && status.recorded_at >= changes.since;
+  if (changes.ownWritesOnly) return changes.opaque && (drifted || neverRan || recordedSince);
+  if (recordedSince) return true;
   return drifted || (neverRan && changes.opaque);
 }
 

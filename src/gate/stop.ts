@@ -7,14 +7,18 @@ import { redact } from '../runner/redact.js';
 import { loadSpec } from '../spec/load.js';
 import type { Spec } from '../spec/model.js';
 import { DEFAULT_GATE } from '../spec/model.js';
-import { trustState } from '../trust/trust.js';
-import type { Workspace } from '../workspace/find.js';
+import { notAllowedWords, trustState } from '../trust/trust.js';
+import { workspaceAt, type Workspace } from '../workspace/find.js';
+import { existsSync } from 'node:fs';
 import type { GateContext, StopRequest } from './context.js';
 import type { DispatchNote, GateDecision, GateReason } from './decision.js';
 import { CLAIM_CHARS, type GateBody } from './entries.js';
-import { gradeAtTier, specLevel, type Verdict } from './grade.js';
+import { gateAcceptance, gateStamp, gradeAtTier, specLevel, type Verdict } from './grade.js';
 import { SessionHistory } from './history.js';
-import { locateForHook } from './locate.js';
+import { locateForHook, type Located } from './locate.js';
+import { driftSince } from './baseline.js';
+import { protectListOf } from './protect-list.js';
+import { sessionWatches, watchSession, type SessionWatch } from './session-record.js';
 import { tierOf } from './relevance.js';
 
 /**
@@ -33,10 +37,50 @@ import { tierOf } from './relevance.js';
  * ordered is half-closed (fleet/sweep.ts).
  */
 export async function decideStop(request: StopRequest, ctx: GateContext): Promise<GateDecision> {
-  const place = locateForHook(request.cwd);
-  if (place.kind === 'none') return unrecorded('allow', 'no_spec', null, 'no vouch.yaml in this directory or any parent');
-  const { workspace } = place;
-  const loaded = place.kind === 'spec' ? loadSpec(workspace.specPath) : null;
+  const here = locateForHook(request.cwd);
+  // The stop may be the session's first hook here: it is then watched from now.
+  if (here.kind === 'spec') await watchHere(ctx, request, here.workspace);
+  const { watches, damaged } = sessionWatches(ctx.home, request.client, request.session);
+  const targets = targetsOf(here, watches);
+  if (targets.length === 0) {
+    if (damaged.length > 0) return unrecorded('block', 'session_record_damaged', null, `${damaged[0]} cannot be read: vouch's record of this session was altered`);
+    return unrecorded('allow', 'no_spec', null, 'no vouch.yaml in this directory or any parent');
+  }
+  const decisions: GateDecision[] = [];
+  for (const target of targets) decisions.push(await decideIn(request, ctx, target, damaged));
+  // A block anywhere holds the stop; an escape is reported over an allow.
+  return decisions.find((d) => d.kind === 'block') ?? decisions.find((d) => d.kind === 'escaped') ?? decisions[0]!;
+}
+
+/** One workspace a stop is judged in: where its cwd is, or one the session was seen working in. */
+interface Target {
+  readonly workspace: Workspace;
+  /** The session's record there, when vouch saw it working there before. */
+  readonly watch: SessionWatch | null;
+}
+
+/**
+ * The workspaces a stop answers for: the one its cwd is in (nearest spec,
+ * else nearest ledger), and every workspace vouch recorded the session in
+ * (under VOUCH_HOME), so a stop from /tmp, a deleted folder, or a workspace
+ * whose spec and ledger were removed is still judged where the work was.
+ */
+function targetsOf(here: Located, watches: readonly SessionWatch[]): Target[] {
+  const targets = new Map<string, Target>();
+  if (here.kind !== 'none') targets.set(here.workspace.root, { workspace: here.workspace, watch: null });
+  for (const watch of watches) targets.set(watch.workspace, { workspace: targets.get(watch.workspace)?.workspace ?? workspaceAt(watch.workspace), watch });
+  return [...targets.values()];
+}
+
+async function watchHere(ctx: GateContext, request: StopRequest, workspace: Workspace): Promise<void> {
+  const { globs } = protectListOf(workspace, true);
+  await watchSession(ctx.home, request.client, request.session, workspace, globs, ctx.env, (ctx.now ?? (() => new Date()))());
+}
+
+async function decideIn(request: StopRequest, ctx: GateContext, target: Target, damaged: readonly string[]): Promise<GateDecision> {
+  const { workspace, watch } = target;
+  const hasSpec = existsSync(workspace.specPath);
+  const loaded = hasSpec ? loadSpec(workspace.specPath) : null;
   const specNow = loaded?.ok ? loaded.value : null;
 
   let history: SessionHistory;
@@ -47,17 +91,20 @@ export async function decideStop(request: StopRequest, ctx: GateContext): Promis
     // with no SubagentStart record is put there now, so none is lost.
     // (Where the spec is gone and vouch never gated this session, nothing was promised: none is created.)
     if (request.event === 'SubagentStop' && request.agentId !== null) {
-      dispatch = await dispatchAtStop(request, ctx, workspace, specNow, place.kind === 'spec' || history.promised);
+      dispatch = await dispatchAtStop(request, ctx, workspace, specNow, hasSpec || history.promised || watch !== null);
     }
   } catch (error) {
     if (error instanceof LedgerError) return unrecorded('block', 'ledger_unusable', workspace.root, `${error.path}: ${error.message}`);
     throw error;
   }
   const own: Dispatched = { open: [], own: dispatch ? note(dispatch) : null };
+  const promised = history.promised || watch !== null;
 
-  if (place.kind === 'ledger_only' || loaded === null) {
-    if (!history.promised && !dispatch) return unrecorded('allow', 'no_spec', workspace.root, 'no vouch.yaml, and vouch has no record of this session');
-    return settle(request, ctx, workspace, history, null, specLevel('spec_missing', `${workspace.specPath} was removed after vouch began gating this session`), own);
+  if (loaded === null) {
+    if (!promised && !dispatch) return unrecorded('allow', 'no_spec', workspace.root, 'no vouch.yaml, and vouch has no record of this session');
+    const missing = specLevel('spec_missing', `${workspace.specPath} was removed after vouch began gating this session`);
+    if (!existsSync(workspace.root)) return unrecorded('block', 'spec_missing', workspace.root, `${workspace.root} was removed after vouch began gating this session there`);
+    return settle(request, ctx, workspace, history, null, missing, own);
   }
   if (!loaded.ok) {
     const first = loaded.error.more?.[0];
@@ -68,9 +115,10 @@ export async function decideStop(request: StopRequest, ctx: GateContext): Promis
   const trust = trustState(ctx.home, workspace.root, spec.sha256);
   if (!trust.ok) return settle(request, ctx, workspace, history, spec, specLevel('trust_unreadable', trust.error.message, spec.sha256), own);
   if (trust.value.kind !== 'allowed') {
-    const why = trust.value.kind === 'changed' ? 'vouch.yaml changed since it was allowed' : 'vouch.yaml was never allowed in this workspace';
-    return settle(request, ctx, workspace, history, spec, specLevel('spec_not_allowed', why, spec.sha256), own);
+    return settle(request, ctx, workspace, history, spec, specLevel('spec_not_allowed', notAllowedWords(trust.value.kind), spec.sha256), own);
   }
+  const held = await heldByResult(ctx, workspace, watch, damaged);
+  if (held) return settle(request, ctx, workspace, history, spec, held, own);
 
   if (dispatch) {
     const { judgeSubagentStop } = await import('../fleet/subagent.js');
@@ -81,15 +129,37 @@ export async function decideStop(request: StopRequest, ctx: GateContext): Promis
   const agent = subagent ? request.agentId : null;
   const verdict = await gradeAtTier(ctx, workspace, spec, {
     tier: tierOf(request.event),
-    changes: { touched: history.touched(agent), opaque: history.wroteOpaquely(agent), ownWritesOnly: subagent },
+    changes: { touched: history.touched(agent), opaque: history.wroteOpaquely(agent), ownWritesOnly: subagent, since: subagent ? history.firstAt(agent) : (watch?.since ?? history.firstAt()) },
     scope: scopeOf(request),
     history,
     policy: spec.gate,
     actor: 'hook',
+    accept: gateAcceptance(spec),
+    gate: gateStamp(request),
   });
   if (subagent) return settle(request, ctx, workspace, history, spec, verdict, NONE);
   const open = await sessionDispatches(ctx, workspace, request, spec);
   return settle(request, ctx, workspace, history, spec, holdOnUnsettled(verdict, open), { open, own: null });
+}
+
+/**
+ * The gate decides on results, not on the commands it saw: a protected file
+ * or a piece of the gate's wiring that differs from the session's first
+ * hook holds the stop, however it was written (a script, a hard link, git).
+ * A record of the session that cannot be read holds it too.
+ */
+async function heldByResult(ctx: GateContext, workspace: Workspace, watch: SessionWatch | null, damaged: readonly string[]): Promise<Verdict | null> {
+  if (damaged.length > 0) return specLevel('session_record_damaged', `${damaged.join(', ')} cannot be read: vouch's record of this session was altered`);
+  if (watch === null) return null;
+  const drift = await driftSince(ctx.home, workspace, watch, ctx.env);
+  if (drift.wiring.length > 0) return driftVerdict('wiring_changed', drift.wiring, watch);
+  if (drift.protected.length > 0) return driftVerdict('protected_changed', drift.protected, watch);
+  return null;
+}
+
+function driftVerdict(reason: 'wiring_changed' | 'protected_changed', paths: readonly string[], watch: SessionWatch): Verdict {
+  const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+  return { kind: 'block', reason, findings: [], detail: `${shown} changed since this session's first hook (${watch.since})`, tree: digestJson({ reason, paths }) };
 }
 
 /** A stop's dispatches: those the session ordered (Stop), or the subagent's own (SubagentStop). */

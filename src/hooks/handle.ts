@@ -66,6 +66,12 @@ class HookInputError extends Error {}
 async function handle(protocol: ClientProtocol, event: string, payload: HookPayload, ctx: HookContext): Promise<HookReply> {
   const cwd = payload.cwd ?? ctx.fallbackCwd;
   const session = payload.session ?? 'unknown-session';
+  // Every hook call records the session in its workspace (once: one stat after the first), with the
+  // baseline the gate compares at its stops. The stop does it itself.
+  if (payload.session !== null && event !== 'Stop' && event !== 'SubagentStop') {
+    const { watchCall } = await import('./watch-call.js');
+    await watchCall(protocol.client, payload.session, cwd, ctx);
+  }
   switch (event) {
     case 'Stop':
     case 'SubagentStop': {

@@ -24,7 +24,9 @@ export const verdict = z.enum(['PASS', 'FAIL', 'UNKNOWN']);
 export const reason = z.enum(REASONS as [(typeof REASONS)[number], ...(typeof REASONS)[number][]]);
 
 /** Whether this exact vouch.yaml was allowed by a person in this workspace. */
-export const trust = z.enum(['allowed', 'changed', 'never']).describe('allowed: this exact vouch.yaml was allowed; changed: edited since; never: never allowed');
+export const trust = z
+  .enum(['allowed', 'changed', 'denied', 'outdated', 'never'])
+  .describe('allowed: this exact vouch.yaml was allowed; changed: edited since; denied: withdrawn by vouch deny; outdated: allowed by an earlier vouch, to be allowed again; never: never allowed');
 
 export const checkStatus = z.object({
   id: z.string(),
@@ -36,6 +38,10 @@ export const checkStatus = z.object({
   recorded_at: z.string().nullable(),
   changed: z.object({ added: z.array(z.string()), removed: z.array(z.string()), modified: z.array(z.string()) }).optional(),
   verifier: z.string().optional().describe('for a receipt accepted from a verifier service (vouch verify --remote): the key id of the verifier that signed it'),
+  agent_run: z
+    .object({ agent: z.string(), marker: z.string() })
+    .optional()
+    .describe('the latest receipt was recorded inside an agent run: it never lets that agent stop, close a card or pass a grade; the gate runs the check itself'),
   proves: z.string().describe("the operator's sentence for what a PASS of this check proves"),
 });
 

@@ -3,7 +3,7 @@ import type { EngineContext } from '../engine/context.js';
 import { selectChecks } from '../cli/session.js';
 import { loadSpec } from '../spec/load.js';
 import type { CheckDef, Spec } from '../spec/model.js';
-import { trustState } from '../trust/trust.js';
+import { trustState, type TrustState } from '../trust/trust.js';
 import type { Workspace } from '../workspace/find.js';
 import type { Progress } from './progress.js';
 import type { Serial } from './serial.js';
@@ -54,7 +54,7 @@ export function workspaceCall(scope: ServerScope, signal: AbortSignal, progress:
 }
 
 /** Whether this exact spec is allowed in this workspace; an unreadable trust store ends the call. */
-export function specTrust(call: WorkspaceCall, spec: Spec): 'allowed' | 'changed' | 'never' {
+export function specTrust(call: WorkspaceCall, spec: Spec): TrustState['kind'] {
   const state = trustState(call.home, call.workspace.root, spec.sha256);
   return state.ok ? state.value.kind : fail(state.error);
 }

@@ -60,12 +60,38 @@ export interface ReceiptBody {
   readonly platform: { readonly os: string; readonly arch: string; readonly node: string };
   readonly git: { readonly head: string | null; readonly dirty: boolean } | null;
   readonly actor: Actor;
+  /**
+   * Set when the process that recorded this receipt ran inside an AI agent's
+   * run (the client's markers in its environment, or an MCP caller): evidence
+   * made inside an agent's run never lets that agent stop, close a card or
+   * pass a grade. Absent on receipts made outside one, and on those recorded
+   * before vouch kept it.
+   */
+  readonly agent_run?: AgentRunRecord;
+  /** Set when the agent gate ran the check itself to answer a stop: the evidence the gate accepts. */
+  readonly gate?: GateStamp;
   /** Set by the verifier service on the receipts it signs: which job, and how the checks were confined. */
   readonly service?: ServiceRecord;
   /** Set on a receipt recorded by `vouch verify --remote`: the verifier's signed receipt it copies. */
   readonly remote?: RemoteRecord;
   /** Hash of the previous ledger entry; null for the first. */
   readonly prev_hash: Sha256 | null;
+}
+
+/** The agent run a receipt was recorded in, as vouch detected it. */
+export interface AgentRunRecord {
+  /** The client: claude-code, codex, cursor, mcp-client, or what AI_AGENT said. */
+  readonly agent: string;
+  /** What showed it: the environment variable, or MCP. */
+  readonly marker: string;
+}
+
+/** Which stop the gate was answering when it ran a check. */
+export interface GateStamp {
+  readonly session: string;
+  readonly client: string;
+  /** Stop or SubagentStop, or grade for a dispatch graded at a subagent's stop. */
+  readonly event: string;
 }
 
 /** How the verifier service ran a job's checks. */

@@ -60,6 +60,18 @@ function blockText(decision: GateDecision, self: Invocation): string {
       return `${lead} vouch cannot use its ledger, so it can neither judge nor record this stop: ${decision.detail ?? ''}. A person must look at .vouch/ledger.db.`;
     case 'hook_error':
       return `${lead} the vouch hook failed, and a stop is never let through on an error: ${decision.detail ?? ''}. Tell a person; this is a problem in vouch or its installation, not in your work.`;
+    case 'protected_changed':
+      return (
+        `${lead} files the spec protects changed during this session: ${decision.detail ?? ''}. The gate compares them by content with what they were at the session's first hook, whatever wrote them (a script, a link, git). ` +
+        `Put them back as they were (for example \`git checkout -- PATH\` if they are committed), or, if the change is right, ask a person to review it and run \`vouch allow\` in ${ws}, which accepts the files as they are. ${DO_NOT_WEAKEN}`
+      );
+    case 'wiring_changed':
+      return (
+        `${lead} the gate's own wiring changed during this session: ${decision.detail ?? ''} (hook settings, the git hook, the trust record or the trusted keys). ` +
+        `An agent may not unhook or blind its own gate. Put them back as they were, or ask a person to review the change and run \`vouch allow\` in ${ws}.`
+      );
+    case 'session_record_damaged':
+      return `${lead} vouch's record of this session under VOUCH_HOME was altered: ${decision.detail ?? ''}. A person must look at it (\`vouch sessions\`).`;
     case 'all_pass':
     case 'nothing_relevant':
     case 'no_blocking_checks':
@@ -81,16 +93,20 @@ function notPassing(decision: GateDecision, self: Invocation): string {
   const mcp = `the MCP tool vouch_verify with {"check_ids": ${JSON.stringify(ids)}}`;
   const lines: string[] = [];
   if (decision.onStop === 'require') {
-    lines.push(`vouch blocked this stop: ${checks} not a fresh PASS (gate.on_stop: require, so vouch does not run them for you).`, '');
+    lines.push(`vouch blocked this stop: ${checks} not a fresh PASS (gate.on_stop: require, so vouch does not run them here).`, '');
     lines.push(...owing.flatMap(findingLines));
-    lines.push('', 'Produce the receipt, then stop again:', `  CLI: ${verifyCli}`, `  MCP: ${mcp}`);
+    lines.push(
+      '',
+      `A PASS recorded inside your own run does not count. Ask a person to run, in their own terminal: ${verifyCli}`,
+      `(or, with a verifier service, \`vouch verify --remote URL ${ids.join(' ')}\`), then stop again.`,
+    );
   } else {
     lines.push(`vouch blocked this stop: ${checks} not a fresh PASS.`, '');
     lines.push(...owing.flatMap(findingLines));
     lines.push(
       '',
-      `Fix the cause, then stop again: vouch re-runs stale checks when you stop (budget ${decision.budgetSeconds ?? '?'}s).`,
-      `To run them yourself: ${verifyCli} (or ${mcp}).`,
+      `Fix the cause, then stop again: vouch runs these checks itself when you stop (budget ${decision.budgetSeconds ?? '?'}s).`,
+      `A receipt you record yourself (${verifyCli}, or ${mcp}) shows you the result, but evidence made inside your run never lets you stop: only the gate's own run does.`,
     );
   }
   lines.push(DO_NOT_WEAKEN);

@@ -57,6 +57,21 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
       return { meaning: 'the verifier answered with a receipt that does not verify under the pinned key or does not bind to these files and this spec: it is not accepted', next: 'check --pubkey / verifier_key against the server operator\'s key; report a receipt that fails to bind' };
     case 'remote_required':
       return { meaning: 'vouch.yaml sets gate.require_remote: only a receipt from the pinned verifier counts, and the latest one is local or from another key', next: `\`vouch verify --remote URL ${checkId}\`` };
+    case 'not_gate_run':
+      return {
+        meaning: "the latest PASS was not made by the gate (it was recorded inside the agent's run, or by another process): evidence made inside an agent's run never lets that agent stop",
+        next: 'stop again: the gate runs the check itself (gate.on_stop: verify); with on_stop: require a person runs `vouch verify` in their own terminal',
+      };
+    case 'executable_changed':
+      return {
+        meaning: "the check's command resolves to another file than when vouch.yaml was allowed, or that file changed: what runs is the person's choice",
+        next: 'if the new program is the one to run, a person runs `vouch allow` (which pins it), then `vouch verify`',
+      };
+    case 'tool_config_changed':
+      return {
+        meaning: "a file that configures the check's tool (.npmrc, pip.conf, pytest.ini, ...) appeared, changed or went away since vouch.yaml was allowed",
+        next: 'a person reviews the change and runs `vouch allow`, or restores the file',
+      };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
     case 'definition_changed':

@@ -71,5 +71,6 @@ export function statusEntry(s: CheckStatus) {
     recorded_at: s.recorded_at,
     ...(s.changed && { changed: s.changed }),
     ...(s.verifier && { verifier: s.verifier }),
+    ...(s.agentRun && { agent_run: s.agentRun }),
   };
 }

@@ -8,7 +8,7 @@ import { summarizeSession, type SessionSummary } from '../gate/session-summary.j
 import type { Ledger } from '../ledger/ledger.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
 import type { Spec } from '../spec/model.js';
-import { trustState } from '../trust/trust.js';
+import { trustState, type TrustState } from '../trust/trust.js';
 import type { Workspace } from '../workspace/find.js';
 
 /** How many receipts (newest first) and sessions the report reads: enough history to read, bounded in size. */
@@ -17,7 +17,7 @@ export const SESSION_WINDOW = 200;
 
 /** The spec as the report found it. */
 export type SpecState =
-  | { readonly kind: 'valid'; readonly spec: Spec; readonly trust: 'allowed' | 'changed' | 'never' | 'unreadable' }
+  | { readonly kind: 'valid'; readonly spec: Spec; readonly trust: TrustState['kind'] | 'unreadable' }
   | { readonly kind: 'invalid'; readonly message: string };
 
 /**

@@ -57,6 +57,8 @@ export interface Spec {
    * and .vouch/ are protected whatever this says (see gate/protected.ts).
    */
   readonly protect: readonly string[];
+  /** `tool_configs`: extra tool configs pinned at allow (see trust/pins.ts), sorted. */
+  readonly toolConfigs: readonly string[];
 }
 
 /** `gate:` in vouch.yaml, with defaults applied. */

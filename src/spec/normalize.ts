@@ -22,6 +22,7 @@ export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
       requireRemote: raw.gate?.require_remote ?? DEFAULT_GATE.requireRemote,
     },
     protect: globs(raw.protect),
+    toolConfigs: [...new Set(raw.tool_configs ?? [])].sort(),
   };
 }
 

@@ -9,6 +9,9 @@ import { CHECK_FIELDS, CHECK_ID_PATTERN, EXPECT_FIELDS, GATE_FIELDS, ON_STOP, TI
 
 const describe = <T>(text: string) => z.describe<T>(text);
 
+/** A tool config entry: a bare file name (not . or ..), or ~/ and a path without .. segments. */
+const TOOL_CONFIG_PATTERN = /^(?:~\/(?!(?:.*\/)?\.\.(?:\/|$))[^\0]+|(?!\.{1,2}$)[^/\0]+)$/;
+
 const stringList = (text: string) =>
   z.optional(z.array(z.string().check(z.minLength(1))).check(describe(text)));
 
@@ -65,6 +68,7 @@ export const specSchema = z.strictObject({
   verifier_key: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/), describe(TOP_LEVEL_FIELDS.verifier_key))),
   gate: z.optional(gateSchema),
   protect: stringList(TOP_LEVEL_FIELDS.protect),
+  tool_configs: z.optional(z.array(z.string().check(z.regex(TOOL_CONFIG_PATTERN))).check(describe(TOP_LEVEL_FIELDS.tool_configs))),
 });
 
 export type RawSpec = z.infer<typeof specSchema>;

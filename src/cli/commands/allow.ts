@@ -1,9 +1,12 @@
 import { fail } from '../../core/problem.js';
+import { rebaselineWorkspace } from '../../gate/session-record.js';
+import { visible } from '../../render/visible.js';
+import { pinsFor } from '../../trust/pins.js';
 import { allowSpec, trustState } from '../../trust/trust.js';
 import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
-import { json, out, type Cli } from '../io.js';
+import { err, json, out, type Cli } from '../io.js';
 import { refuseInAgentRun } from '../person-only.js';
 import { specOf, workspaceOf } from '../session.js';
 
@@ -19,7 +22,16 @@ cannot be allowed: fix it first (\`vouch checks\` shows every problem).
 
 Refused inside an agent run (Claude Code, Codex, Cursor, Gemini CLI, or
 AI_AGENT set): exit 4, agent_run. An agent must not allow its own edit of
-the spec; a person runs this in their own terminal.`;
+the spec; a person runs this in their own terminal.
+
+Allowing also pins what runs: each check's command as it resolves now on
+your PATH (checks then run with this PATH, whoever starts them), with the
+SHA-256 of the file it resolves to, and the digests of the files that
+configure the checks' tools (.npmrc, pip.conf, pytest.ini, ... and
+tool_configs: in vouch.yaml). A different resolution, binary or tool config
+makes the check UNKNOWN (executable_changed, tool_config_changed) until you
+allow again. Agent sessions vouch gates in this workspace take a new
+baseline of the protected files and hook wiring (see \`vouch sessions\`).`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('allow', args, { json: { type: 'boolean' } }, false);
@@ -29,13 +41,29 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const home = vouchHome(cli.io.env);
   const before = trustState(home, workspace.root, spec.sha256);
   if (!before.ok) return fail(before.error);
-  const allowed = allowSpec(home, workspace.root, spec.sha256);
+  const pins = pinsFor(spec.checks, workspace.root, spec.toolConfigs, cli.io.env);
+  const allowed = allowSpec(home, workspace.root, spec.sha256, pins);
   if (!allowed.ok) return fail(allowed.error);
+  // The person accepts the workspace as it is: sessions gated here compare their protected files and wiring with now.
+  const renewed = await rebaselineWorkspace(home, workspace, spec.protect, cli.io.env);
+  const unresolved = Object.entries(pins.executables).filter(([, pin]) => pin.path === null);
   if (values.json) {
-    json(cli, { ok: true, workspace: workspace.root, spec_sha256: spec.sha256, previously: before.value.kind });
+    json(cli, {
+      ok: true,
+      workspace: workspace.root,
+      spec_sha256: spec.sha256,
+      previously: before.value.kind,
+      executables: Object.fromEntries(Object.entries(pins.executables).map(([id, pin]) => [id, { command: pin.command, path: pin.path, sha256: pin.sha256 }])),
+      sessions_rebaselined: renewed,
+    });
   } else {
     const was = before.value.kind === 'allowed' ? ' (already allowed)' : before.value.kind === 'changed' ? ' (replacing an earlier version)' : '';
-    out(cli, `allowed ${spec.path}${was}\n  sha256 ${spec.sha256}\n  ${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'}: ${spec.checks.map((c) => c.id).join(', ')}`);
+    const lines = [`allowed ${spec.path}${was}`, `  sha256 ${spec.sha256}`, `  ${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'}: ${spec.checks.map((c) => c.id).join(', ')}`];
+    const commands = [...new Map(Object.values(pins.executables).map((pin) => [pin.command, pin.path])).entries()];
+    lines.push(`  runs: ${commands.map(([command, path]) => `${command} -> ${path ?? 'NOT FOUND'}`).join(', ')}`);
+    if (renewed > 0) lines.push(`  ${renewed} agent session${renewed === 1 ? '' : 's'} gated here now compare${renewed === 1 ? 's' : ''} protected files and hook wiring with what they are now`);
+    out(cli, visible(lines.join('\n')));
+    if (unresolved.length > 0) err(cli, `vouch: warning: ${unresolved.map(([id, pin]) => `${id}'s command ${pin.command}`).join(', ')} is not found on PATH: the check will be UNKNOWN (spawn_error) until it is installed and allowed again`);
   }
   return EXIT.ok;
 }

@@ -55,7 +55,7 @@ service, not this variable.
 exit: 0 ok (verify/audit: PASS), 1 the proof did not pass (FAIL, UNKNOWN) or
 the card is damaged, 2 usage, spec or ledger problem, 4 refused by the card's
 contract (card_no_verdict, card_not_passing, card_pass_before_claim,
-card_failed_since, card_stale, card_not_landed, card_pass_not_independent, card_role_refused,
+card_failed_since, card_stale, card_not_landed, card_pass_not_independent, card_pass_self_made, card_role_refused,
 card_agent_run, card_over_budget, card_closed, card_script_changed,
 card_script_unusable, card_proof_frozen, card_decision_invalid, card_not_done)`;
 

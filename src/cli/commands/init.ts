@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fail } from '../../core/problem.js';
 import { detectChecks, renderSpec } from '../../init/detect.js';
 import { parseSpec, SPEC_FILE } from '../../spec/load.js';
+import { pinsFor } from '../../trust/pins.js';
 import { allowSpec } from '../../trust/trust.js';
 import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
@@ -40,7 +41,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   } catch (error) {
     return fail({ code: 'write_failed', message: `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, where: path });
   }
-  const allowed = allowSpec(vouchHome(cli.io.env), root, parsed.value.sha256);
+  const allowed = allowSpec(vouchHome(cli.io.env), root, parsed.value.sha256, pinsFor(parsed.value.checks, root, parsed.value.toolConfigs, cli.io.env));
   if (!allowed.ok) return fail(allowed.error);
   out(cli, `wrote and allowed ${path} (${parsed.value.checks.length} check${parsed.value.checks.length === 1 ? '' : 's'}); run \`vouch verify\``);
   return EXIT.ok;

@@ -13,7 +13,10 @@ Receipts, newest first: all checks, or one check's. Every execution has one;
 nothing is ever overwritten.
 
   --limit N  at most N receipts (default 20)
-  --json     [{"id", "check_id", "verdict", "reason", "finished_at", "duration_ms", "exit_code", "actor", "intact"}]`;
+  --json     [{"id", "check_id", "verdict", "reason", "finished_at", "duration_ms", "exit_code", "actor",
+              "executable", "agent_run"?, "gate"?, "intact"}]
+             agent_run: recorded inside an agent run ({agent, marker}); gate: run by the
+             agent gate to answer a stop ({session, client, event})`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('log', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
@@ -36,6 +39,9 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
         duration_ms: r.body.duration_ms,
         exit_code: r.body.exit_code,
         actor: r.body.actor,
+        executable: r.body.executable,
+        ...(r.body.agent_run && { agent_run: r.body.agent_run }),
+        ...(r.body.gate && { gate: r.body.gate }),
         intact: r.intact,
       })),
     );
@@ -51,7 +57,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     table(
       receipts.map((r) =>
         r.intact
-          ? [p.dim(r.body.id), r.body.check_id, statusWord(r.body.verdict, p), r.body.reason, duration(r.body.duration_ms), p.dim(`${ago(r.body.finished_at)} · ${r.body.actor}`)]
+          ? [p.dim(r.body.id), r.body.check_id, statusWord(r.body.verdict, p), r.body.reason, duration(r.body.duration_ms), p.dim(`${ago(r.body.finished_at)} · ${r.body.actor}${r.body.gate ? ' (gate)' : r.body.agent_run ? ` (inside ${r.body.agent_run.agent})` : ''}`)]
           : [p.dim(r.body.id), '?', p.red('DAMAGED'), 'stored bytes do not match the hash', '', ''],
       ),
     ),

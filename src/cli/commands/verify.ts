@@ -7,6 +7,7 @@ import { renderVerifyLine } from '../../render/receipt-line.js';
 import { allPass, renderSummary } from '../../render/status.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
+import { notAllowedWords } from '../../trust/trust.js';
 import { err, json, out, type Cli } from '../io.js';
 import { engineContext, enterWorkspace, ledgerOf, openLedgerForWrite, selectChecks, specForRun, workspaceOf } from '../workspace-session.js';
 
@@ -87,7 +88,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (result.kind === 'not_allowed') {
     err(
       cli,
-      `${errPaint.red('vouch:')} nothing was run: ${workspace.specPath} ${result.trust === 'changed' ? 'changed since it was allowed' : 'was never allowed in this workspace'}.\n` +
+      `${errPaint.red('vouch:')} nothing was run: ${notAllowedWords(result.trust).replace(/^vouch\.yaml/, workspace.specPath)}.\n` +
         `  ${errPaint.cyan('hint:')} read it (it decides what runs on this machine), then run \`vouch allow\``,
     );
     if (values.json) {

@@ -1,4 +1,5 @@
 import { fail } from '../../core/problem.js';
+import { refuseInAgentRun } from '../person-only.js';
 import { gradeDispatch, gradeWhy } from '../../fleet/grade.js';
 import { dispatchJson } from '../../fleet/json.js';
 import { refusalProblem } from '../../fleet/problems.js';
@@ -23,6 +24,8 @@ export async function dispatchGrade(cli: Cli, args: readonly string[]): Promise<
   const { values, positionals } = parse('dispatch grade', args, { json: { type: 'boolean' } });
   const [id, ...extra] = positionals;
   if (!id || extra.length > 0) return fail({ code: 'usage', message: 'expected exactly one dispatch id', where: 'vouch dispatch grade', hint: '`vouch fleet --open` lists open dispatches' });
+  // Grading is the checker's act: receipts an agent could make are never what grades it.
+  refuseInAgentRun(cli.io.env, 'vouch dispatch grade');
   const workspace = workspaceOf(cli);
   const spec = specOf(workspace, cli);
   const sign = await signerOf(cli, workspace, spec);
@@ -40,6 +43,8 @@ export async function dispatchGrade(cli: Cli, args: readonly string[]): Promise<
       actor: 'cli',
       // An explicit grade runs what it owes, unbounded, whatever the gate's on_stop says.
       policy: { onStop: 'verify', maxBlocks: Number.MAX_SAFE_INTEGER, budgetSeconds: null },
+      // A person grades (the command is refused inside an agent run): an agent's own receipts are run again.
+      accept: 'outside_agent',
     });
     switch (outcome.kind) {
       case 'drift':

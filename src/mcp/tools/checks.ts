@@ -50,7 +50,7 @@ export const checksTool = defineTool({
       exclude: [...c.exclude],
     }));
     const lines = [
-      `${checks.length} check${checks.length === 1 ? '' : 's'} in ${spec.path}${allowed === 'allowed' ? '' : ` (NOT ALLOWED: ${allowed === 'changed' ? 'edited since a person allowed it' : 'never allowed'}; nothing will run until a person runs \`vouch allow\`)`}:`,
+      `${checks.length} check${checks.length === 1 ? '' : 's'} in ${spec.path}${allowed === 'allowed' ? '' : ` (NOT ALLOWED: ${allowed === 'changed' ? 'edited since a person allowed it' : allowed === 'denied' ? 'denied' : allowed === 'outdated' ? 'allowed by an earlier vouch, to be allowed again' : 'never allowed'}; nothing will run until a person runs \`vouch allow\`)`}:`,
       ...checks.map((c) => `- ${c.id}${c.blocking ? '' : ' (advisory)'}: ${c.proves}`),
     ];
     return answer({ workspace: call.workspace.root, spec: { path: spec.path, sha256: spec.sha256, trust: allowed }, checks }, lines.join('\n'));

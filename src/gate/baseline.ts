@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { sha256 } from '../core/digest.js';
+import { scanScope } from '../scope/scan.js';
+import { TreeReader } from '../engine/tree-reader.js';
+import type { Workspace } from '../workspace/find.js';
+import { wiringPaths } from './wiring.js';
+
+/**
+ * What an agent session must leave as it found it: the files the spec's
+ * protect: globs match (workspace-relative path to SHA-256, or to the reason
+ * one could not be read), and the gate's own wiring (absolute path to
+ * SHA-256, or "absent"). Compared by content, so a write the guard could not
+ * read (a script, a hard link, a git checkout) is caught all the same.
+ */
+export interface Baseline {
+  /** The protect: globs the baseline was taken with; later looks use the same ones. */
+  readonly globs: readonly string[];
+  readonly protected: Readonly<Record<string, string>>;
+  readonly wiring: Readonly<Record<string, string>>;
+}
+
+/** What changed since a baseline: workspace-relative protected paths, absolute wiring paths. */
+export interface Drift {
+  readonly protected: readonly string[];
+  readonly wiring: readonly string[];
+}
+
+export async function takeBaseline(home: string, workspace: Workspace, globs: readonly string[], env: NodeJS.ProcessEnv): Promise<Baseline> {
+  return { globs: [...globs], protected: await protectedFiles(home, workspace, globs), wiring: wiringDigests(workspace.root, home, env) };
+}
+
+export async function driftSince(home: string, workspace: Workspace, baseline: Baseline, env: NodeJS.ProcessEnv): Promise<Drift> {
+  const now = await takeBaseline(home, workspace, baseline.globs, env);
+  return { protected: differing(baseline.protected, now.protected), wiring: differing(baseline.wiring, now.wiring) };
+}
+
+async function protectedFiles(home: string, workspace: Workspace, globs: readonly string[]): Promise<Record<string, string>> {
+  if (globs.length === 0) return {};
+  const reader = new TreeReader({ workspace, home });
+  try {
+    const scan = await scanScope(reader.snapshot(), { sources: globs, tests: [], artifacts: [], exclude: [], allowMissing: true }, ['source']);
+    const files: Record<string, string> = {};
+    for (const [path, digest] of scan.manifest.files) files[path] = digest;
+    for (const [path, why] of scan.manifest.refused) files[path] = `refused:${why}`;
+    for (const problem of scan.problems) files[problem.path] = `problem:${problem.reason}`;
+    return files;
+  } finally {
+    reader.close();
+  }
+}
+
+function wiringDigests(root: string, home: string, env: NodeJS.ProcessEnv): Record<string, string> {
+  const digests: Record<string, string> = {};
+  for (const path of wiringPaths(root, home, env)) digests[path] = digestOf(path);
+  return digests;
+}
+
+function digestOf(path: string): string {
+  try {
+    return sha256(readFileSync(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : `unreadable:${code ?? 'error'}`;
+  }
+}
+
+function differing(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): string[] {
+  const paths = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...paths].filter((path) => (before[path] ?? 'absent') !== (after[path] ?? 'absent')).sort();
+}

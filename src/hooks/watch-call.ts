@@ -1,0 +1,18 @@
+import { existsSync } from 'node:fs';
+import { locateForHook } from '../gate/locate.js';
+import { protectListOf } from '../gate/protect-list.js';
+import type { GateContext } from '../gate/context.js';
+import { isWatched, watchSession } from '../gate/session-record.js';
+
+/**
+ * Records, at a session's first hook call in a workspace, that it works
+ * there and what its protected files and the gate's wiring were (see
+ * gate/session-record.ts). Later calls cost a stat or two.
+ */
+export async function watchCall(client: string, session: string, cwd: string, ctx: Pick<GateContext, 'home' | 'env' | 'now'>): Promise<void> {
+  const place = locateForHook(cwd);
+  if (place.kind !== 'spec') return;
+  if (isWatched(ctx.home, client, session, place.workspace.root)) return;
+  const { globs } = protectListOf(place.workspace, existsSync(place.workspace.specPath));
+  await watchSession(ctx.home, client, session, place.workspace, globs, ctx.env, (ctx.now ?? (() => new Date()))());
+}

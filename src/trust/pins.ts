@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { sha256, type Sha256 } from '../core/digest.js';
+import { resolveExecutable } from '../runner/executable.js';
+import type { CheckDef } from '../spec/model.js';
+
+/**
+ * What runs is the person's choice. When a person allows a spec, vouch pins,
+ * beside its hash, what each check's command resolves to (on the person's
+ * PATH, which checks then run with, whoever calls vouch) with the file's
+ * SHA-256, and the digests of the files that configure how the checks' tools
+ * run (.npmrc, pip.conf, pytest.ini, ...). A PATH an agent put in front, a
+ * replaced binary, or a tool config that appeared, changed or went away
+ * makes the check UNKNOWN until a person allows again, exactly as an edited
+ * vouch.yaml does. Only digests are kept, never contents.
+ */
+export interface Pins {
+  /** The PATH the person allowed with: commands resolve on it, and checks receive it. */
+  readonly path: string;
+  /** What each check's argv[0] (or /bin/sh for shell: true) resolved to, by check id. */
+  readonly executables: Readonly<Record<string, ExecutablePin>>;
+  /** Absolute path of every tool config looked at, to its SHA-256, or "absent". */
+  readonly tool_configs: Readonly<Record<string, string>>;
+}
+
+export interface ExecutablePin {
+  /** The command as the spec writes it. */
+  readonly command: string;
+  /** Where it resolved, symlinks resolved; null when it did not resolve. */
+  readonly path: string | null;
+  readonly sha256: Sha256 | null;
+  /** The file's identity when hashed (dev:ino:size:mtime:ctime in ns); an equal identity later means the same bytes. */
+  readonly identity: string | null;
+}
+
+/**
+ * Files that change how a check's tool runs without being code the check
+ * covers: looked up in the check's cwd and every directory above it up to
+ * the workspace root, as the tools themselves do.
+ */
+export const TOOL_CONFIG_NAMES: readonly string[] = ['.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', 'bunfig.toml', 'pip.conf', 'pytest.ini', 'setup.cfg', 'tox.ini'];
+
+/** The user-level tool configs (under HOME) every check's tools read. */
+export const HOME_TOOL_CONFIGS: readonly string[] = ['.npmrc', '.yarnrc', '.yarnrc.yml', '.config/pip/pip.conf', '.pip/pip.conf'];
+
+/** Pins for a spec's checks, as they resolve for the person allowing it now. */
+export function pinsFor(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Pins {
+  const path = env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
+  const executables: Record<string, ExecutablePin> = {};
+  for (const check of checks) executables[check.id] = pinOf(check, root, path);
+  return { path, executables, tool_configs: configDigests(checks, root, extraConfigs, env) };
+}
+
+function pinOf(check: CheckDef, root: string, path: string): ExecutablePin {
+  const command = commandOf(check);
+  const resolved = resolveOn(command, cwdOf(root, check), path);
+  if (resolved === null) return { command, path: null, sha256: null, identity: null };
+  return { command, path: resolved, ...hashed(resolved) };
+}
+
+/** The program a check starts: argv[0], or the shell for shell: true. */
+export function commandOf(check: CheckDef): string {
+  return check.shell ? '/bin/sh' : check.run[0]!;
+}
+
+function cwdOf(root: string, check: CheckDef): string {
+  return check.cwd === '.' ? root : join(root, check.cwd);
+}
+
+function resolveOn(command: string, cwd: string, path: string): string | null {
+  const found = resolveExecutable(command, cwd, path);
+  if (found === null) return null;
+  try {
+    return realpathSync(found);
+  } catch {
+    return null;
+  }
+}
+
+/** Why a check's command is not what was allowed, or null when it is. */
+export function executableDrift(pins: Pins, check: CheckDef, root: string): string | null {
+  const pin = pins.executables[check.id];
+  const command = commandOf(check);
+  if (!pin || pin.command !== command) return null;
+  const now = resolveOn(command, cwdOf(root, check), pins.path);
+  if (now !== pin.path) {
+    return `${command} resolves to ${now ?? 'nothing'} on the allowed PATH, and resolved to ${pin.path ?? 'nothing'} when vouch.yaml was allowed`;
+  }
+  if (now === null || pin.sha256 === null) return null;
+  if (pin.identity !== null && identityOf(now) === pin.identity) return null;
+  const { sha256: digest } = hashed(now);
+  return digest === pin.sha256 ? null : `${now} (${command}) is not the file that was allowed: its SHA-256 is ${digest?.slice(0, 16) ?? 'unreadable'}, allowed ${pin.sha256.slice(0, 16)}`;
+}
+
+/**
+ * The tool configs that differ from the pins, by the check they affect:
+ * a config in a directory on the check's cwd chain, or under HOME.
+ */
+export function toolConfigDrift(pins: Pins, checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Map<string, string[]> {
+  const drift = new Map<string, string[]>();
+  const now = configDigests(checks, root, extraConfigs, env);
+  for (const check of checks) {
+    const changed = configPathsOf(check, root, extraConfigs, env).filter((path) => (pins.tool_configs[path] ?? 'absent') !== (now[path] ?? 'absent'));
+    if (changed.length > 0) drift.set(check.id, changed);
+  }
+  return drift;
+}
+
+/** The changed tool configs, in one line for a receipt or a status. */
+export function toolConfigDetail(paths: readonly string[]): string {
+  const shown = paths.slice(0, 3).join(', ') + (paths.length > 3 ? ` and ${paths.length - 3} more` : '');
+  return `tool config ${shown} changed (appeared, changed or went away) since vouch.yaml was allowed`;
+}
+
+function configDigests(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Record<string, string> {
+  const digests: Record<string, string> = {};
+  for (const check of checks) for (const path of configPathsOf(check, root, extraConfigs, env)) digests[path] ??= digestOrAbsent(path);
+  return digests;
+}
+
+/** Where a check's tools look for their configs: each name on the cwd chain, each HOME path. */
+function configPathsOf(check: CheckDef, root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const home = env.HOME ?? homedir();
+  const names = [...TOOL_CONFIG_NAMES, ...extraConfigs.filter((name) => !name.startsWith('~/'))];
+  const paths: string[] = [];
+  for (let dir = cwdOf(root, check); ; dir = dirname(dir)) {
+    for (const name of names) paths.push(join(dir, name));
+    if (dir === root || dirname(dir) === dir) break;
+  }
+  for (const rel of [...HOME_TOOL_CONFIGS, ...extraConfigs.filter((name) => name.startsWith('~/')).map((name) => name.slice(2))]) paths.push(join(home, rel));
+  return paths;
+}
+
+function digestOrAbsent(path: string): string {
+  try {
+    return sha256(readFileSync(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : `unreadable:${code ?? 'error'}`;
+  }
+}
+
+/** A file's SHA-256 and, when its timestamps are settled, its identity (the stat cache's racy rule: 3 s). */
+function hashed(path: string): { sha256: Sha256 | null; identity: string | null } {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const before = fstatSync(fd, { bigint: true });
+    const hash = createHash('sha256');
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
+    const settled = BigInt(Date.now()) * 1_000_000n - 3_000_000_000n;
+    const newest = before.ctimeNs > before.mtimeNs ? before.ctimeNs : before.mtimeNs;
+    return { sha256: hash.digest('hex') as Sha256, identity: newest < settled ? identityText(before) : null };
+  } catch {
+    return { sha256: null, identity: null };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function identityOf(path: string): string | null {
+  try {
+    return identityText(statSync(path, { bigint: true }));
+  } catch {
+    return null;
+  }
+}
+
+function identityText(stat: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
