@@ -174,6 +174,12 @@ describe('the Stop gate with the real Claude Code CLI', () => {
     expect(mock.turns).toHaveLength(3);
     expect(hookResponses(run, 'Stop').map((r) => r.stdout.trim())).toEqual(['']);
     expect(gateDecisions(rig).map((g) => [g.decision, g.reason, g.checks.map((c) => c.status)])).toEqual([['allow', 'all_pass', ['PASS']]]);
+    // The agent's own PASS was recorded inside its run (Claude Code's marker); the gate did not take its word but ran the check itself.
+    const receipts = (await rig.run(['log', '--json'])).json();
+    expect(receipts.slice(0, 2).map((r: { actor: string; verdict: string; gate?: unknown; agent_run?: { agent: string } }) => [r.actor, r.verdict, r.gate !== undefined, r.agent_run?.agent ?? null])).toEqual([
+      ['hook', 'PASS', true, null],
+      ['cli', 'PASS', false, 'claude-code'],
+    ]);
   }, 300_000);
 
   it('gates a subagent at its own stop (SubagentStop): it is held until its change passes, then the session stops cleanly', async () => {
