@@ -143,6 +143,24 @@ describe('npm: scripts, layout and tool configs', () => {
     expect(proposals.typecheck).toMatchObject({ run: ['npx', '--no-install', 'tsc', '--noEmit'], sources: [...base, 'tsconfig.build.json', 'tsconfig.json'] });
   });
 
+  it("the files a script names are in its check's scope; src/spec/ is code, src/**/test/ is tests", async () => {
+    const proposals = byId(
+      await detect({
+        'package.json': JSON.stringify({ scripts: { build: 'node ./scripts/build.mjs && node scripts/missing.mjs', test: 'node --test src/' } }),
+        'scripts/build.mjs': '',
+        'src/spec/parse.js': '',
+        'src/util/test/helper.js': '',
+      }),
+    );
+    expect(proposals.build).toMatchObject({ sources: ['src/**', 'package.json', 'scripts/build.mjs'], tests: [] });
+    expect(proposals.tests).toMatchObject({ sources: ['src/**', 'package.json'], tests: ['**/test/**'] });
+  });
+
+  it('a yarn project: yarn runs the scripts, and its settings are in scope', async () => {
+    const [tests] = await detect({ 'package.json': JSON.stringify({ scripts: { test: 'mocha' } }), 'yarn.lock': '', '.yarnrc.yml': '', '.mocharc.yml': '', 'lib/a.js': '', 'test/a.js': '' });
+    expect(tests).toMatchObject({ run: ['yarn', 'test'], sources: ['lib/**', 'package.json', 'yarn.lock', '.mocharc.yml', '.yarnrc.yml'], tests: ['test/**'] });
+  });
+
   it('no test script placeholder, no check; a second "tests" is named for its family', async () => {
     const placeholder = await detect({ 'package.json': JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' } }), 'index.js': '' });
     expect(placeholder).toEqual([]);

@@ -1,4 +1,5 @@
-import { toolsOfScript, type Scripts } from './npm-scripts.js';
+import picomatch from 'picomatch';
+import { scriptInputs, type ScriptInputs, type Scripts } from './npm-scripts.js';
 import type { Project } from './project.js';
 import { braced, COMMON_EXCLUDES, extGlob, extOf, topDir, type Proposal } from './proposal.js';
 import { configsOf } from './tool-configs.js';
@@ -6,6 +7,8 @@ import { configsOf } from './tool-configs.js';
 const CODE_EXTS = new Set(['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'vue', 'svelte']);
 const SOURCE_DIRS = ['src', 'lib', 'app', 'source', 'packages', 'bin'];
 const TEST_DIRS = ['test', 'tests', '__tests__', 'spec', 'e2e'];
+/** Below the top, `spec/` or `e2e/` can as well be code (`src/spec/` parsing a spec): only these names mean tests there. */
+const NESTED_TEST_DIRS = ['test', 'tests', '__tests__'];
 const NPM_PLACEHOLDER_TEST = /no test specified/;
 const COLOCATED_TEST = /\.(test|spec)\.[^./]+$/;
 
@@ -13,7 +16,8 @@ const COLOCATED_TEST = /\.(test|spec)\.[^./]+$/;
  * Checks from package.json: its test, lint, typecheck and build scripts
  * (and `tsc --noEmit` for a tsconfig.json without a typecheck script).
  * Each check covers the code, package.json and the lockfile, the tests
- * (except build), and the config files of the tools its script runs.
+ * (except build), the files its script names and the config files of the
+ * tools it runs.
  */
 export function fromPackageJson(project: Project): Proposal[] {
   const pkg = readJson(project.read('package.json'));
@@ -23,8 +27,10 @@ export function fromPackageJson(project: Project): Proposal[] {
   sources.push('package.json', ...project.existing(['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock']));
   const runner = project.has('pnpm-lock.yaml') ? 'pnpm' : project.has('yarn.lock') ? 'yarn' : 'npm';
   const script = (name: string) => (runner === 'npm' ? ['npm', 'run', '--silent', name] : [runner, 'run', name]);
-  const scoped = (tools: Iterable<string>, withTests: boolean) => ({
-    sources: [...sources, ...configsOf(project.root, tools)],
+  const covered = picomatch([...sources, ...tests], { dot: true });
+  // The script's own files (`node scripts/build.mjs`) and its tools' configs, beside the code.
+  const scoped = ({ tools, paths }: ScriptInputs, withTests: boolean) => ({
+    sources: [...sources, ...configsOf(project.root, [runner, ...tools]), ...project.existing([...paths].filter((path) => !covered(path)).sort())],
     tests: withTests ? tests : [],
     exclude: [...COMMON_EXCLUDES],
   });
@@ -34,7 +40,7 @@ export function fromPackageJson(project: Project): Proposal[] {
       id: 'tests',
       family: 'npm',
       run: runner === 'npm' ? ['npm', 'test'] : [runner, 'test'],
-      ...scoped(toolsOfScript(scripts, 'test'), true),
+      ...scoped(scriptInputs(scripts, 'test'), true),
       block: true,
       timeout: 600,
       proves: 'The test suite passes on the declared sources and tests.',
@@ -47,7 +53,7 @@ export function fromPackageJson(project: Project): Proposal[] {
       id: name,
       family: 'npm',
       run: script(name),
-      ...scoped(toolsOfScript(scripts, name), name !== 'build'),
+      ...scoped(scriptInputs(scripts, name), name !== 'build'),
       block: true,
       timeout: 600,
       proves: `\`${runner} run ${name}\` succeeds on the declared files.`,
@@ -59,7 +65,7 @@ export function fromPackageJson(project: Project): Proposal[] {
       id: 'typecheck',
       family: 'npm',
       run: ['npx', '--no-install', 'tsc', '--noEmit'],
-      ...scoped(['tsc'], true),
+      ...scoped({ tools: new Set(['tsc']), paths: new Set() }, true),
       block: true,
       timeout: 600,
       proves: 'The TypeScript compiler reports no errors.',
@@ -79,7 +85,7 @@ export function fromPackageJson(project: Project): Proposal[] {
 function layout(project: Project): { sources: string[]; tests: string[] } {
   const segments = (path: string) => path.split('/').slice(0, -1);
   const topTestDirs = TEST_DIRS.filter((dir) => project.files.some((path) => topDir(path) === dir));
-  const nestedTestDirs = TEST_DIRS.filter((dir) => project.files.some((path) => segments(path).slice(1).includes(dir)));
+  const nestedTestDirs = NESTED_TEST_DIRS.filter((dir) => project.files.some((path) => segments(path).slice(1).includes(dir)));
   const sourceDirs = SOURCE_DIRS.filter((dir) => project.files.some((path) => topDir(path) === dir));
   const code = project.files.filter((path) => CODE_EXTS.has(extOf(path)) && !topTestDirs.includes(topDir(path)));
   const sources = sourceDirs.map((dir) => `${dir}/**`);

@@ -36,6 +36,9 @@ export const TOOL_CONFIGS: Readonly<Record<string, readonly string[]>> = {
   webpack: ['webpack.config.*'],
   tsup: ['tsup.config.*', ...TSCONFIG],
   make: ['Makefile', 'makefile', 'GNUmakefile', '*.mk'],
+  // npm's own .npmrc is credential-shaped (it may hold a token), so never read.
+  yarn: ['.yarnrc', '.yarnrc.yml', '.pnp.cjs'],
+  pnpm: ['pnpm-workspace.yaml', '.pnpmfile.cjs'],
   pytest: ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini', '.coveragerc'],
 };
 
