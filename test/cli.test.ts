@@ -197,11 +197,10 @@ describe('vouch init', () => {
     expect(again.stderr).toContain('never overwrites');
   });
 
-  it('with nothing detected prints a commented example that is itself a valid spec', async () => {
-    const rig = new Rig();
-    const result = await rig.run(['init']);
-    expect(result.stdout).toContain('Nothing was detected');
-    rig.write({ 'vouch.yaml': result.stdout });
-    expect((await rig.run(['checks'])).code).toBe(0);
+  it('with nothing detected prints no placeholder spec: a message and exit 1 (test/init.test.ts has the rest)', async () => {
+    const result = await new Rig().run(['init']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('nothing_detected');
   });
 });

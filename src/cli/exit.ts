@@ -3,7 +3,8 @@ import { unreachable } from '../core/unreachable.js';
 
 /**
  * Exit codes, decided here and nowhere else.
- * 0: everything selected is fine. 1: something is not (FAIL, STALE, UNKNOWN).
+ * 0: everything selected is fine. 1: something is not (FAIL, STALE, UNKNOWN;
+ * `init` with nothing to propose, or a proposal it will not write).
  * 2: usage, spec or ledger problem. 3: vouch refused to edit a config file
  * (nothing was written). 4: a task card's contract refused the act (closing
  * without a fresh PASS, a role that may not, a spent budget...), or a
@@ -60,6 +61,9 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'card_decision_invalid':
     case 'card_not_done':
       return EXIT.cardRefused;
+    case 'nothing_detected':
+    case 'proposal_scope_empty':
+      return EXIT.notOk;
     case 'dispatch_not_found':
     case 'dispatch_damaged':
     case 'grader_is_claimant':

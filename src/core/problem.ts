@@ -29,6 +29,10 @@ export type ProblemCode =
   | 'trust_store'
   /** `init --write` found a spec already there. */
   | 'spec_exists'
+  /** `init` found nothing in the project to propose a check from. */
+  | 'nothing_detected'
+  /** `init --write`: a glob of the proposed spec would match no file, or only files of another group; nothing was written. */
+  | 'proposal_scope_empty'
   /** A file vouch needed to write could not be written. */
   | 'write_failed'
   /** A named signing key is not under VOUCH_HOME/keys. */

@@ -184,6 +184,9 @@ interface Pattern {
 
 const GROUP_OF = { sources: 'source', tests: 'test', artifacts: 'artifact' } as const;
 
+/** The order globs are tried in: a file takes the group of the first field with a glob that matches it. */
+export const GROUP_PRECEDENCE = ['tests', 'sources', 'artifacts'] as const;
+
 /** One scope's globs, compiled, and what its scan found. */
 class CompiledScope {
   readonly patterns: Pattern[] = [];
@@ -200,7 +203,10 @@ class CompiledScope {
     private readonly scope: ScopeDecl,
     groups: readonly Group[],
   ) {
-    for (const key of ['sources', 'tests', 'artifacts'] as const) {
+    // Tests before sources: a file both match is a test (the narrower,
+    // deliberate declaration), so `sources: ["**/*.py"]` beside `tests:
+    // ["tests/**"]` leaves the tests their files. Artifacts come last.
+    for (const key of GROUP_PRECEDENCE) {
       const group = GROUP_OF[key];
       if (!groups.includes(group)) continue;
       for (const glob of scope[key]) {
@@ -222,7 +228,7 @@ class CompiledScope {
     this.optInNodeModules = this.patterns.some((p) => p.glob.split('/').includes('node_modules'));
   }
 
-  /** The group a path belongs to in this scope; excludes apply to sources and tests, not artifacts. */
+  /** The group a path belongs to in this scope (GROUP_PRECEDENCE); excludes apply to sources and tests, not artifacts. */
   groupOf(path: string): Group | undefined {
     let excluded: boolean | undefined;
     for (const pattern of this.patterns) {
@@ -273,11 +279,16 @@ function unmatched(patterns: readonly Pattern[], files: readonly ManifestFile[],
       if (pattern.group === file[3] && pattern.match(file[0])) pending.delete(pattern);
     }
   }
-  return [...pending].map((pattern) =>
-    pattern.group === 'artifact'
-      ? { reason: 'artifact_missing', path: pattern.glob, detail: `declared artifact "${pattern.glob}" matched no file` }
-      : { reason: 'scope_empty', path: pattern.glob, detail: `${pattern.group} glob "${pattern.glob}" matched no readable file` },
-  );
+  return [...pending].map((pattern) => {
+    // Files the glob matches that another group took: say so, or "matched
+    // nothing" reads as a lie while the files are there.
+    const taken = files.filter((file) => pattern.match(file[0]));
+    const fields = [...new Set(taken.map((file) => `${file[3]}s`))].join(' and ');
+    const elsewhere = taken.length === 0 ? '' : ` of its own: the ${taken.length} it matches went to ${fields}, whose globs are tried first`;
+    return pattern.group === 'artifact'
+      ? { reason: 'artifact_missing', path: pattern.glob, detail: `declared artifact "${pattern.glob}" matched no file${elsewhere}` }
+      : { reason: 'scope_empty', path: pattern.glob, detail: `${pattern.group} glob "${pattern.glob}" matched no readable file${elsewhere}` };
+  });
 }
 
 function dedupe(refused: RefusedFile[]): RefusedFile[] {

@@ -1,63 +1,126 @@
-import { paint } from '../../render/color.js';
+import { TreeReader } from '../../engine/tree-reader.js';
+import { explainCoverage } from '../../render/coverage.js';
+import { paint, type Paint } from '../../render/color.js';
 import { table } from '../../render/table.js';
+import { visible } from '../../render/visible.js';
+import { coverScopes, type ScopeCoverage } from '../../scope/coverage.js';
+import type { CheckDef } from '../../spec/model.js';
+import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { specOf, workspaceOf } from '../session.js';
+import { enterWorkspace, selectChecks, specOf, workspaceOf } from '../session.js';
 
-export const help = `usage: vouch checks [--json]
+export const help = `usage: vouch checks [ID...] [--files] [--json]
 
-Validates vouch.yaml and lists its checks: id, command, scope and what a
-PASS of each proves. Exit 2 with every problem located (file:line:column)
-when the spec is invalid.
+Validates vouch.yaml and lists its checks (all, or those named): id,
+command, scope and what a PASS of each proves. Exit 2 with every problem
+located (file:line:column) when the spec is invalid.
 
-  --json   {"spec": {"path", "sha256"}, "checks": [{...the full definition}]}`;
+Each check's globs are matched against the files as they are now. A file
+matched by a check's tests and sources globs is a test (tests are tried
+first, then sources, then artifacts). A warning names every glob that
+would make verify answer UNKNOWN: one that matches no readable file, or
+whose files all went to another group.
+
+  --files  list each covered file with its group (source, test, or
+           artifact when it exists already), and the files refused
+  --json   {"spec": {"path", "sha256"}, "checks": [{...the full definition,
+           "warnings": [{"reason", "field", "glob", "matched", "lost_to",
+           "message"}], with --files "files": [{"path", "group"}] and
+           "refused": [{"path", "why"}]}]}
+
+exit: 0 the spec is valid (warnings or not), 2 usage or spec problem`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
-  const { values } = parse('checks', args, { json: { type: 'boolean' } }, false);
+  const { values, positionals } = parse('checks', args, { json: { type: 'boolean' }, files: { type: 'boolean' } });
   const workspace = workspaceOf(cli);
   const spec = specOf(workspace, cli);
+  const checks = selectChecks(spec, positionals);
+  const reader = new TreeReader({ workspace, home: vouchHome(cli.io.env), ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }), cwdIsRoot: enterWorkspace(workspace) });
+  const coverage = await coverScopes(reader.snapshot(), checks);
+  reader.close();
+  const files = values.files === true;
   if (values.json) {
     json(cli, {
       spec: { path: spec.path, sha256: spec.sha256 },
-      checks: spec.checks.map((c) => ({
-        id: c.id,
-        run: c.run,
-        shell: c.shell,
-        cwd: c.cwd,
-        timeout: c.timeout,
-        env: c.env,
-        sources: c.sources,
-        tests: c.tests,
-        artifacts: c.artifacts,
-        exclude: c.exclude,
-        expect: c.expect,
-        block: c.block,
-        tier: c.tier,
-        proves: c.proves,
-        allow_missing: c.allowMissing,
-        definition_digest: c.definitionDigest,
-      })),
+      checks: checks.map((c, i) => ({ ...definitionJson(c), ...coverageJson(coverage[i]!, files) })),
     });
     return EXIT.ok;
   }
   const p = paint(cli.color);
-  const rows = spec.checks.map((c) => [
+  const rows = checks.map((c) => [
     p.bold(c.id),
     c.block ? 'blocking' : p.dim('advisory'),
     c.tier ?? p.dim('any tier'),
     c.shell ? `sh -c ${JSON.stringify(c.run[0])}` : c.run.join(' '),
   ]);
   out(cli, table(rows));
-  for (const c of spec.checks) {
-    const scope = [
-      c.sources.length ? `sources ${c.sources.join(' ')}` : '',
-      c.tests.length ? `tests ${c.tests.join(' ')}` : '',
-      c.artifacts.length ? `artifacts ${c.artifacts.join(' ')}` : '',
-      c.exclude.length ? `exclude ${c.exclude.join(' ')}` : '',
-    ].filter(Boolean);
-    out(cli, `\n${p.bold(c.id)}: ${c.proves}\n  ${p.dim(scope.join(' · '))}`);
-  }
-  out(cli, p.dim(`\n${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'} · spec sha256 ${spec.sha256}`));
+  checks.forEach((c, i) => out(cli, `\n${renderCheck(c, coverage[i]!, files, p)}`));
+  const warned = coverage.filter((c) => c.warnings.length > 0).length;
+  const summary = `${checks.length} check${checks.length === 1 ? '' : 's'} · spec sha256 ${spec.sha256}`;
+  out(cli, `\n${p.dim(summary)}${warned ? `\n${p.yellow(`${warned} check${warned === 1 ? ' has globs' : 's have globs'} that verify would answer UNKNOWN for (warnings above)`)}` : ''}`);
   return EXIT.ok;
+}
+
+function definitionJson(c: CheckDef) {
+  return {
+    id: c.id,
+    run: c.run,
+    shell: c.shell,
+    cwd: c.cwd,
+    timeout: c.timeout,
+    env: c.env,
+    sources: c.sources,
+    tests: c.tests,
+    artifacts: c.artifacts,
+    exclude: c.exclude,
+    expect: c.expect,
+    block: c.block,
+    tier: c.tier,
+    proves: c.proves,
+    allow_missing: c.allowMissing,
+    definition_digest: c.definitionDigest,
+  };
+}
+
+function coverageJson(coverage: ScopeCoverage, files: boolean) {
+  return {
+    warnings: coverage.warnings.map((w) => ({
+      reason: w.reason,
+      field: w.field,
+      glob: w.glob,
+      matched: w.reason === 'glob_shadowed' ? w.matched : 0,
+      lost_to: w.reason === 'glob_shadowed' ? w.lostTo : [],
+      message: explainCoverage(w).message,
+    })),
+    ...(files && {
+      files: coverage.manifest.files.map(([path, , , group]) => ({ path, group })),
+      refused: coverage.manifest.refused.map(([path, why]) => ({ path, why })),
+    }),
+  };
+}
+
+function renderCheck(c: CheckDef, coverage: ScopeCoverage, files: boolean, p: Paint): string {
+  const scope = [
+    c.sources.length ? `sources ${c.sources.join(' ')}` : '',
+    c.tests.length ? `tests ${c.tests.join(' ')}` : '',
+    c.artifacts.length ? `artifacts ${c.artifacts.join(' ')}` : '',
+    c.exclude.length ? `exclude ${c.exclude.join(' ')}` : '',
+  ].filter(Boolean);
+  const lines = [`${p.bold(c.id)}: ${c.proves}`, `  ${p.dim(scope.join(' · '))}`];
+  for (const warning of coverage.warnings) {
+    const { message, next } = explainCoverage(warning);
+    lines.push(`  ${p.yellow('warning:')} ${visible(message)}`, `    ${p.dim(`→ ${visible(next)}`)}`);
+  }
+  if (files) {
+    const counts = new Map<string, number>();
+    for (const file of coverage.manifest.files) counts.set(file[3], (counts.get(file[3]) ?? 0) + 1);
+    const byGroup = [...counts].map(([group, n]) => `${n} ${group}`).join(', ');
+    lines.push(`  files (${coverage.manifest.files.length}${byGroup ? `: ${byGroup}` : ''})`);
+    const rows = coverage.manifest.files.map(([path, , , group]) => [group, visible(path)]);
+    rows.push(...coverage.manifest.refused.map(([path, why]) => [p.dim('refused'), `${visible(path)} ${p.dim(`(${why})`)}`]));
+    if (rows.length > 0) lines.push(table(rows, '    '));
+  }
+  return lines.join('\n');
 }

@@ -1,0 +1,107 @@
+import picomatch from 'picomatch';
+import { scriptInputs, type ScriptInputs, type Scripts } from './npm-scripts.js';
+import type { Project } from './project.js';
+import { braced, COMMON_EXCLUDES, extGlob, extOf, topDir, type Proposal } from './proposal.js';
+import { configsOf } from './tool-configs.js';
+
+const CODE_EXTS = new Set(['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'vue', 'svelte']);
+const SOURCE_DIRS = ['src', 'lib', 'app', 'source', 'packages', 'bin'];
+const TEST_DIRS = ['test', 'tests', '__tests__', 'spec', 'e2e'];
+/** Below the top, `spec/` or `e2e/` can as well be code (`src/spec/` parsing a spec): only these names mean tests there. */
+const NESTED_TEST_DIRS = ['test', 'tests', '__tests__'];
+const NPM_PLACEHOLDER_TEST = /no test specified/;
+const COLOCATED_TEST = /\.(test|spec)\.[^./]+$/;
+
+/**
+ * Checks from package.json: its test, lint, typecheck and build scripts
+ * (and `tsc --noEmit` for a tsconfig.json without a typecheck script).
+ * Each check covers the code, package.json and the lockfile, the tests
+ * (except build), the files its script names and the config files of the
+ * tools it runs.
+ */
+export function fromPackageJson(project: Project): Proposal[] {
+  const pkg = readJson(project.read('package.json'));
+  if (!pkg) return [];
+  const scripts = (typeof pkg.scripts === 'object' && pkg.scripts !== null ? pkg.scripts : {}) as Scripts;
+  const { sources, tests } = layout(project);
+  sources.push('package.json', ...project.existing(['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock']));
+  const runner = project.has('pnpm-lock.yaml') ? 'pnpm' : project.has('yarn.lock') ? 'yarn' : 'npm';
+  const script = (name: string) => (runner === 'npm' ? ['npm', 'run', '--silent', name] : [runner, 'run', name]);
+  const covered = picomatch([...sources, ...tests], { dot: true });
+  // The script's own files (`node scripts/build.mjs`) and its tools' configs, beside the code.
+  const scoped = ({ tools, paths }: ScriptInputs, withTests: boolean) => ({
+    sources: [...sources, ...configsOf(project.root, [runner, ...tools]), ...project.existing([...paths].filter((path) => !covered(path)).sort())],
+    tests: withTests ? tests : [],
+    exclude: [...COMMON_EXCLUDES],
+  });
+  const out: Proposal[] = [];
+  if (typeof scripts.test === 'string' && !NPM_PLACEHOLDER_TEST.test(scripts.test)) {
+    out.push({
+      id: 'tests',
+      family: 'npm',
+      run: runner === 'npm' ? ['npm', 'test'] : [runner, 'test'],
+      ...scoped(scriptInputs(scripts, 'test'), true),
+      block: true,
+      timeout: 600,
+      proves: 'The test suite passes on the declared sources and tests.',
+      from: 'package.json scripts.test',
+    });
+  }
+  for (const name of ['typecheck', 'lint', 'build'] as const) {
+    if (typeof scripts[name] !== 'string') continue;
+    out.push({
+      id: name,
+      family: 'npm',
+      run: script(name),
+      ...scoped(scriptInputs(scripts, name), name !== 'build'),
+      block: true,
+      timeout: 600,
+      proves: `\`${runner} run ${name}\` succeeds on the declared files.`,
+      from: `package.json scripts.${name}`,
+    });
+  }
+  if (typeof scripts.typecheck !== 'string' && project.has('tsconfig.json')) {
+    out.push({
+      id: 'typecheck',
+      family: 'npm',
+      run: ['npx', '--no-install', 'tsc', '--noEmit'],
+      ...scoped({ tools: new Set(['tsc']), paths: new Set() }, true),
+      block: true,
+      timeout: 600,
+      proves: 'The TypeScript compiler reports no errors.',
+      from: 'tsconfig.json',
+    });
+  }
+  return out;
+}
+
+/**
+ * Where the code and the tests are: source directories whole, code files at
+ * the root (or, with no source directory, code files anywhere), test
+ * directories whole (at the top, or nested: `packages/a/test/`) and test
+ * files beside the code (`x.test.ts`). Tests are tried before sources, so
+ * a test file that a source glob matches too is a test.
+ */
+function layout(project: Project): { sources: string[]; tests: string[] } {
+  const segments = (path: string) => path.split('/').slice(0, -1);
+  const topTestDirs = TEST_DIRS.filter((dir) => project.files.some((path) => topDir(path) === dir));
+  const nestedTestDirs = NESTED_TEST_DIRS.filter((dir) => project.files.some((path) => segments(path).slice(1).includes(dir)));
+  const sourceDirs = SOURCE_DIRS.filter((dir) => project.files.some((path) => topDir(path) === dir));
+  const code = project.files.filter((path) => CODE_EXTS.has(extOf(path)) && !topTestDirs.includes(topDir(path)));
+  const sources = sourceDirs.map((dir) => `${dir}/**`);
+  const codeGlob = sourceDirs.length > 0 ? extGlob('', code.filter((path) => topDir(path) === '').map(extOf)) : extGlob('**/', code.map(extOf));
+  if (codeGlob) sources.push(codeGlob);
+  const tests = [...topTestDirs.filter((dir) => !nestedTestDirs.includes(dir)).map((dir) => `${dir}/**`), ...nestedTestDirs.map((dir) => `**/${dir}/**`)];
+  const colocated = code.filter((path) => COLOCATED_TEST.test(path));
+  if (colocated.length > 0) tests.push(`**/*.{test,spec}.${braced(colocated.map(extOf))}`);
+  return { sources, tests };
+}
+
+function readJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

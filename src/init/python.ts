@@ -1,0 +1,124 @@
+import picomatch from 'picomatch';
+import type { Project } from './project.js';
+import { topDir, type Proposal } from './proposal.js';
+import { configsOf } from './tool-configs.js';
+
+const EXCLUDE = ['.venv/**', 'venv/**', '**/__pycache__/**', 'build/**', 'dist/**', '.tox/**', '.nox/**'];
+const TEST_DIRS = ['tests', 'test'];
+/** What unittest can import: its loader skips any other file name. */
+const MODULE_NAME = /^[_a-z]\w*\.py$/i;
+
+/**
+ * A Python test check, when the project has test files: pytest when the
+ * project configures it or its tests need it, else unittest when the tests
+ * are unittest.TestCase classes. Sources are every Python file (tests are
+ * tried first, so a test file is a test) plus, for pytest, the files it
+ * reads settings from.
+ */
+export function fromPython(project: Project): Proposal[] {
+  const python = project.files.filter((path) => path.endsWith('.py'));
+  const testFiles = python.filter((path) => isTestName(basename(path)));
+  if (testFiles.length === 0) return [];
+  const exclude = [...EXCLUDE, ...project.venvs.filter((dir) => !EXCLUDE.includes(`${dir}/**`)).map((dir) => `${dir}/**`)];
+  const texts = testFiles.map((path) => project.read(path));
+  if (usesPytest(project, python, texts)) return [pytest(project, testFiles, exclude)];
+  if (texts.some((text) => /^\s*(import unittest|from unittest\b)/m.test(text))) {
+    const proposal = unittest(project, testFiles, exclude);
+    return proposal ? [proposal] : [];
+  }
+  return [];
+}
+
+function isTestName(name: string): boolean {
+  return name.startsWith('test') || name.endsWith('_test.py');
+}
+
+/** pytest's own settings, a conftest.py, or a test that imports pytest or is a bare function. */
+function usesPytest(project: Project, python: readonly string[], texts: readonly string[]): boolean {
+  if (project.has('pytest.ini')) return true;
+  if (/^\[tool\.pytest/m.test(project.read('pyproject.toml'))) return true;
+  if (/^\[tool:pytest\]/m.test(project.read('setup.cfg'))) return true;
+  if (/^\[pytest\]/m.test(project.read('tox.ini'))) return true;
+  if (python.some((path) => basename(path) === 'conftest.py')) return true;
+  return texts.some((text) => /^\s*(import pytest|from pytest\b)/m.test(text) || (/^def test_/m.test(text) && !/\bunittest\b/.test(text)));
+}
+
+function pytest(project: Project, testFiles: readonly string[], exclude: readonly string[]): Proposal {
+  const collected = testFiles.filter((path) => /^test_.*\.py$|_test\.py$/.test(basename(path)));
+  const conftest = project.files.some((path) => basename(path) === 'conftest.py') ? ['**/conftest.py'] : [];
+  return {
+    id: 'tests',
+    family: 'python',
+    run: ['python3', '-m', 'pytest', '-q'],
+    sources: ['**/*.py', ...configsOf(project.root, ['pytest'])],
+    tests: [...testGlobs(collected.length > 0 ? collected : testFiles, ['test_*.py', '*_test.py']), ...conftest],
+    exclude,
+    block: true,
+    timeout: 600,
+    proves: 'pytest exits 0 on the declared Python sources and tests.',
+    from: 'Python tests run by pytest',
+  };
+}
+
+/**
+ * `python3 -m unittest` discovers `test*.py` from the current directory,
+ * entering only directories that are packages (hold `__init__.py`). Tests
+ * named `*_test.py` need `-p`, a tests/ directory that is not a package
+ * needs `-s tests`, and a src/ layout needs src on the import path (else
+ * the tests would import an installed copy, or nothing). The start that
+ * discovers the most test files is proposed; on Python 3.11 a run that
+ * finds none still exits 0, so the check also expects "Ran N tests" with N
+ * at least 1.
+ */
+function unittest(project: Project, testFiles: readonly string[], exclude: readonly string[]): Proposal | undefined {
+  const pattern = testFiles.some((path) => basename(path).startsWith('test')) ? 'test*.py' : '*_test.py';
+  const isMatch = picomatch(pattern);
+  const candidates = testFiles.filter((path) => isMatch(basename(path)) && MODULE_NAME.test(basename(path)));
+  const starts = ['', ...new Set(candidates.map(topDir).filter((dir) => dir !== ''))];
+  let best = { start: '', found: [] as string[] };
+  for (const start of starts) {
+    const found = candidates.filter((path) => discoverable(project, start, path));
+    if (found.length > best.found.length) best = { start, found };
+  }
+  if (best.found.length === 0) return undefined;
+  const run = ['python3', '-m', 'unittest'];
+  if (best.start !== '' || pattern !== 'test*.py') run.push('discover', ...(best.start !== '' ? ['-s', best.start] : []), ...(pattern !== 'test*.py' ? ['-p', pattern] : []));
+  const srcLayout = project.isDir('src') && !project.has('src/__init__.py') && project.files.some((path) => path.startsWith('src/') && path.endsWith('.py'));
+  return {
+    id: 'tests',
+    family: 'python',
+    run: srcLayout ? ['env', 'PYTHONPATH=src', ...run] : run,
+    sources: ['**/*.py'],
+    tests: best.start !== '' ? [`${best.start}/**`] : testGlobs(best.found, [pattern]),
+    exclude,
+    expectRegex: 'Ran [1-9][0-9]* tests? in',
+    block: true,
+    timeout: 600,
+    proves: 'unittest runs at least one test and all pass, on the declared Python sources and tests.',
+    from: 'Python tests run by unittest',
+  };
+}
+
+/** Whether unittest started at `start` ('' the root) reaches `path`: every directory below the start is a package. */
+function discoverable(project: Project, start: string, path: string): boolean {
+  const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+  if (start !== '' && dir !== start && !dir.startsWith(`${start}/`)) return false;
+  const below = (start === '' ? dir : dir.slice(start.length)).split('/').filter(Boolean);
+  let at = start;
+  for (const part of below) {
+    at = at === '' ? part : `${at}/${part}`;
+    if (!project.has(`${at}/__init__.py`)) return false;
+  }
+  return true;
+}
+
+/** The tests as globs: whole test directories when every test is in one, else the name patterns, anywhere. */
+function testGlobs(files: readonly string[], patterns: readonly string[]): string[] {
+  const dirs = new Set(files.map(topDir));
+  if ([...dirs].every((dir) => TEST_DIRS.includes(dir))) return [...dirs].sort().map((dir) => `${dir}/**`);
+  return patterns.filter((pattern) => files.some((path) => picomatch(pattern)(basename(path)))).map((pattern) => `**/${pattern}`);
+}
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}

@@ -1,0 +1,25 @@
+import type { Proposal } from './proposal.js';
+
+/** vouch.yaml text for the proposals (at least one), with comments that say what to review. */
+export function renderSpec(proposals: readonly Proposal[]): string {
+  const lines = [
+    '# vouch.yaml: the checks that decide when work is done.',
+    '# Review every command before `vouch allow`: they run on this machine with your permissions.',
+    '# A file matched by both `tests` and `sources` is a test. `vouch checks --files` lists what each check covers.',
+    '# Reference: `vouch checks --help`, schema: `vouch schema`.',
+    'version: 1',
+    'checks:',
+  ];
+  const list = (values: readonly string[]) => `[${values.map((v) => JSON.stringify(v)).join(', ')}]`;
+  for (const p of proposals) {
+    lines.push(`  # from ${p.from}`, `  - id: ${p.id}`, `    run: ${list(p.run)}`);
+    if (p.timeout !== undefined) lines.push(`    timeout: ${p.timeout}`);
+    if (p.sources.length) lines.push(`    sources: ${list(p.sources)}`);
+    if (p.tests.length) lines.push(`    tests: ${list(p.tests)}`);
+    if (p.exclude.length) lines.push(`    exclude: ${list(p.exclude)}`);
+    if (p.expectRegex !== undefined) lines.push(`    expect: {regex: ${JSON.stringify(p.expectRegex)}}`);
+    if (!p.block) lines.push('    block: false');
+    lines.push(`    proves: ${JSON.stringify(p.proves)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
