@@ -207,6 +207,18 @@ describe('protect: holds against the bypasses the issue lists', () => {
     expect(denial(await bash(setup, 'rm h.sh'))).toBeNull();
   });
 
+  it('the trail marks a write through a hard link opaque, so the stop judges the result', async () => {
+    const setup = await ready();
+    linkSync(setup.rig.path('test/check.sh'), setup.rig.path('h.sh'));
+    const post = (file_path: string, id: string) =>
+      JSON.stringify({ session_id: 's-adv', cwd: setup.rig.root, transcript_path: '/dev/null', hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path, content: 'x' }, tool_response: {}, tool_use_id: id });
+    expect((await setup.rig.run(['hook', 'claude-code', 'PostToolUse'], { stdin: post('h.sh', 't1'), env: IN_CLAUDE_CODE })).code).toBe(0);
+    expect((await setup.rig.run(['hook', 'claude-code', 'PostToolUse'], { stdin: post('src/a.txt', 't2'), env: IN_CLAUDE_CODE })).code).toBe(0);
+    const { rows } = await import('./helpers/ledger-db.js');
+    const trail = rows(setup.rig).filter((row) => row.kind === 'trail').map((row) => JSON.parse(row.body));
+    expect(trail.map((entry) => [entry.paths, entry.opaque_writes])).toEqual([[['h.sh'], true], [['src/a.txt'], false]]);
+  });
+
   it('denies a write to a hard link of the trust record in VOUCH_HOME', async () => {
     const setup = await ready();
     const record = readdirSync(join(setup.rig.home, 'trust'))[0]!;

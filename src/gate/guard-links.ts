@@ -18,9 +18,10 @@ const WALK_BUDGET = 20_000;
  * is a regular file with more than one name (nlink > 1), and a protected
  * file (vouch.yaml, .vouch/, protect: globs, the gate's wiring, anything
  * under VOUCH_HOME) has the same device and inode. A file with one name
- * costs one stat; only a shared one starts the (bounded) search.
+ * costs one stat; only a shared one starts the (bounded) search, and asks
+ * for the wiring.
  */
-export function hardLinkOf(path: string, root: string | null, protect: ProtectedPaths, wiring: readonly WiringPath[]): HardLinkHit | null {
+export function hardLinkOf(path: string, root: string | null, protect: ProtectedPaths, wiring: () => readonly WiringPath[]): HardLinkHit | null {
   const target = statOf(path);
   if (target === null || !target.isFile() || target.nlink < 2) return null;
   const same = (stat: Stats | null) => stat !== null && stat.dev === target.dev && stat.ino === target.ino;
@@ -32,7 +33,7 @@ export function hardLinkOf(path: string, root: string | null, protect: Protected
     });
     if (hit) return hit;
   }
-  for (const entry of wiring) {
+  for (const entry of wiring()) {
     const rule: ProtectionRule = { kind: 'wiring', what: entry.what };
     if (!entry.dir) {
       if (same(statOf(entry.path))) return { path: entry.path, rule };

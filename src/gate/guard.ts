@@ -1,5 +1,5 @@
 import { readdirSync, readlinkSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { gitTreePaths } from './guard-git.js';
 import { hardLinkOf } from './guard-links.js';
@@ -25,8 +25,13 @@ export interface GuardPlace {
   readonly cwd: string;
   readonly home: string | undefined;
   readonly protect: ProtectedPaths;
-  /** The gate's wiring (wiring.ts), asked for only when a call names a path: it may run git. */
-  readonly wiring: () => readonly WiringPath[];
+  /** The gate's wiring (wiring.ts), asked for only when a call names a path. */
+  readonly wiring: {
+    /** Every entry but git's hook: costs no process. */
+    readonly config: () => readonly WiringPath[];
+    /** git's pre-push hook: one `git rev-parse`, asked only when a path could be it. */
+    readonly gitHook: () => readonly WiringPath[];
+  };
 }
 
 export type GuardAnswer =
@@ -93,9 +98,19 @@ interface Target {
   readonly via: string;
 }
 
+/** The name git's hook always has, wherever core.hooksPath puts it. */
+const GIT_HOOK_NAME = 'pre-push';
+
 function first(tool: string, targets: readonly Target[], place: GuardPlace): GuardAnswer {
-  let wiring: readonly WiringPath[] | null = null;
-  const wiringOf = () => (wiring ??= place.wiring());
+  let config: readonly WiringPath[] | null = null;
+  let gitHook: readonly WiringPath[] | null = null;
+  // git's hook is looked up (a process) only for a path that could be it: named pre-push, or a whole directory.
+  const wiringFor = (absolute: string, tree: boolean) => {
+    config ??= place.wiring.config();
+    const maybeHook = tree || basename(absolute) === GIT_HOOK_NAME || basename(realPathOf(absolute)) === GIT_HOOK_NAME;
+    if (maybeHook) gitHook ??= place.wiring.gitHook();
+    return maybeHook ? [...config, ...gitHook!] : config;
+  };
   for (const target of targets) {
     const paths = target.glob ? expandGlob(target.path) : [target.path];
     for (const absolute of paths) {
@@ -105,10 +120,10 @@ function first(tool: string, targets: readonly Target[], place: GuardPlace): Gua
           if (rule) return { kind: 'deny', tool, path: rel, rule, via: target.via };
         }
       }
-      const wired = wiringHit(absolute, target.tree, wiringOf());
+      const wired = wiringHit(absolute, target.tree, wiringFor(absolute, target.tree));
       if (wired) return { kind: 'deny', tool, path: displayPath(place.root, absolute), rule: { kind: 'wiring', what: wired.what }, via: target.via };
       if (!NAME_ONLY.has(target.via)) {
-        const link = hardLinkOf(absolute, place.root, place.protect, wiringOf());
+        const link = hardLinkOf(absolute, place.root, place.protect, () => wiringFor(absolute, true));
         if (link) return { kind: 'deny', tool, path: displayPath(place.root, absolute), rule: link.rule, via: target.via, hardLinkOf: link.path };
       }
     }

@@ -27,6 +27,11 @@ export interface WiringPath {
  * user-scope entries only. The git hook needs one `git rev-parse`.
  */
 export function gateWiring(root: string | null, env: NodeJS.ProcessEnv): WiringPath[] {
+  return [...configWiring(root, env), ...gitHookWiring(root)];
+}
+
+/** The wiring that costs no process to find: every entry but git's hook. */
+export function configWiring(root: string | null, env: NodeJS.ProcessEnv): WiringPath[] {
   const wiring: WiringPath[] = [];
   const file = (path: string, scope: WiringPath['scope'], what: string) => wiring.push({ path, dir: false, scope, what });
   if (root !== null) {
@@ -44,9 +49,12 @@ export function gateWiring(root: string | null, env: NodeJS.ProcessEnv): WiringP
     // Without a workspace, a project-scope client's path comes out relative: it has none here.
     if (isAbsolute(path)) file(path, root !== null && path.startsWith(`${root}${sep}`) ? 'project' : 'user', `${client.label}'s MCP servers (vouch's entry)`);
   }
-  // The repository's, wherever core.hooksPath puts it.
-  const hook = root === null ? null : gitHookPath(root, 'pre-push');
-  if (hook !== null) file(hook, 'project', "git's pre-push hook");
   wiring.push({ path: vouchHome(env), dir: true, scope: 'user', what: 'VOUCH_HOME (trust records, keys, install backups)' });
   return wiring;
+}
+
+/** git's pre-push hook, wherever core.hooksPath puts it (the repository's; none outside a work tree). Always named `pre-push`. */
+export function gitHookWiring(root: string | null): WiringPath[] {
+  const hook = root === null ? null : gitHookPath(root, 'pre-push');
+  return hook === null ? [] : [{ path: hook, dir: false, scope: 'project', what: "git's pre-push hook" }];
 }

@@ -3,7 +3,7 @@ import type { GuardRole } from '../gate/guard-role.js';
 import { locateForHook } from '../gate/locate.js';
 import { protectListOf } from '../gate/protect-list.js';
 import { ProtectedPaths } from '../gate/protected.js';
-import { gateWiring } from '../gate/wiring.js';
+import { configWiring, gitHookWiring } from '../gate/wiring.js';
 import { renderDenial } from '../render/gate.js';
 import type { HookContext } from './handle.js';
 import type { ClientProtocol, HookReply } from './protocol.js';
@@ -18,7 +18,7 @@ export function guardCall(protocol: ClientProtocol, use: ToolUse, cwd: string, c
   const place = locateForHook(cwd);
   const root = place.kind === 'none' ? null : place.workspace.root;
   const list = place.kind === 'none' ? { globs: [], note: null } : protectListOf(place.workspace, place.kind === 'spec');
-  const answer = guardToolUse(use, { root, cwd, home: ctx.env.HOME, protect: new ProtectedPaths(list.globs, role), wiring: () => gateWiring(root, ctx.env) });
+  const answer = guardToolUse(use, { root, cwd, home: ctx.env.HOME, protect: new ProtectedPaths(list.globs, role), wiring: { config: () => configWiring(root, ctx.env), gitHook: () => gitHookWiring(root) } });
   if (answer.kind !== 'allow') return { ...protocol.denyTool(renderDenial(answer)), stderr: list.note ? `vouch: ${list.note}\n` : '' };
   return protocol.pass(list.note ? `vouch: ${list.note}` : null);
 }
