@@ -80,6 +80,18 @@ describe('the agent cannot write its gate\'s wiring', () => {
     expect(reason).toContain("vouch's own wiring");
   });
 
+  it("Codex: denies an apply_patch that rewrites .codex/hooks.json, and a Bash line that runs vouch uninstall codex", async () => {
+    const setup = await ready();
+    const codex = (tool_name: string, tool_input: Record<string, unknown>) =>
+      setup.rig.run(['hook', 'codex', 'PreToolUse'], {
+        stdin: JSON.stringify({ session_id: 's-adv', cwd: setup.rig.root, hook_event_name: 'PreToolUse', tool_name, tool_input }),
+        env: { HOME: setup.user, CODEX_THREAD_ID: 't' },
+      });
+    const patch = '*** Begin Patch\n*** Add File: .codex/hooks.json\n+{}\n*** End Patch\n';
+    expect(denial(await codex('apply_patch', { command: patch }))).toContain("Codex's project hooks");
+    expect(denial(await codex('Bash', { command: 'vouch uninstall codex' }))).toContain('it runs `vouch uninstall codex`');
+  });
+
   it("denies a write to the pre-push hook where core.hooksPath puts it", async () => {
     const setup = await ready();
     setup.git('config', 'core.hooksPath', '.githooks');
