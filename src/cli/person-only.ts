@@ -1,20 +1,41 @@
 import { agentRun } from '../core/agent-run.js';
 import { fail } from '../core/problem.js';
+import { unreachable } from '../core/unreachable.js';
 
 /**
- * Refuses an act that only the person may do (allowing or denying a spec,
- * writing and allowing a new one) when this process runs inside an agent
- * run: an agent that edited vouch.yaml must not be able to allow its own
- * edit. The markers are labels the agent could strip (`env -u CLAUDECODE`);
- * the PreToolUse guard also denies these commands, and the person reading
- * the spec before allowing it is the real control (see the README).
+ * What a person's act decides: the spec's trust (allow, deny, init --write,
+ * the service's trust list and tokens), the gate's wiring (install,
+ * uninstall), or the signing keys that decide which receipts count.
  */
-export function refuseInAgentRun(env: NodeJS.ProcessEnv, act: string): void {
+export type PersonActKind = 'trust' | 'wiring' | 'keys';
+
+/**
+ * Refuses an act that only the person may do when this process runs inside
+ * an agent run: an agent that edited vouch.yaml must not be able to allow
+ * its own edit, nor take its gate out, nor make the keys that sign its
+ * receipts. The markers are labels the agent could strip (`env -u
+ * CLAUDECODE`); the PreToolUse guard also denies these commands, and the
+ * stop judges by result (see the README).
+ */
+export function refuseInAgentRun(env: NodeJS.ProcessEnv, act: string, kind: PersonActKind = 'trust'): void {
   const run = agentRun(env);
   if (run === null) return;
   fail({
     code: 'agent_run',
     message: `\`${act}\` is a person's act, and this runs inside an agent run (${run.agent}, seen by ${run.marker})`,
-    hint: `a person reads vouch.yaml and runs \`${act}\` in their own terminal, outside the agent; the agent can ask for it`,
+    hint: hintFor(kind, act),
   });
+}
+
+function hintFor(kind: PersonActKind, act: string): string {
+  switch (kind) {
+    case 'trust':
+      return `a person reads vouch.yaml and runs \`${act}\` in their own terminal, outside the agent; the agent can ask for it`;
+    case 'wiring':
+      return `the gate's wiring is the person's: they run \`${act}\` in their own terminal, outside the agent; the agent can ask for it`;
+    case 'keys':
+      return `signing keys decide which receipts count: a person runs \`${act}\` in their own terminal, outside the agent`;
+    default:
+      return unreachable(kind);
+  }
 }

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sha256 } from '../core/digest.js';
 import { scanScope } from '../scope/scan.js';
 import { TreeReader } from '../engine/tree-reader.js';
 import type { Workspace } from '../workspace/find.js';
-import { wiringPaths } from './wiring.js';
+import { trustRecordPath } from '../trust/trust.js';
+import { gateWiring } from './wiring.js';
 
 /**
  * What an agent session must leave as it found it: the files the spec's
@@ -49,10 +51,26 @@ async function protectedFiles(home: string, workspace: Workspace, globs: readonl
   }
 }
 
+/**
+ * The gate's wiring as files to compare: every wiring file (hook settings,
+ * MCP entries, git's pre-push hook), and of VOUCH_HOME what decides trust
+ * here: this workspace's trust record and the public keys vouch trusts.
+ */
 function wiringDigests(root: string, home: string, env: NodeJS.ProcessEnv): Record<string, string> {
+  const paths = new Set(gateWiring(root, env).filter((entry) => !entry.dir).map((entry) => entry.path));
+  paths.add(trustRecordPath(home, root));
+  for (const name of listing(join(home, 'keys'))) if (name.endsWith('.pub')) paths.add(join(home, 'keys', name));
   const digests: Record<string, string> = {};
-  for (const path of wiringPaths(root, home, env)) digests[path] = digestOf(path);
+  for (const path of [...paths].sort()) digests[path] = digestOf(path);
   return digests;
+}
+
+function listing(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 function digestOf(path: string): string {

@@ -1,8 +1,12 @@
-import { readdirSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { gitTreePaths } from './guard-git.js';
+import { hardLinkOf } from './guard-links.js';
 import type { ProtectedPaths, ProtectionRule } from './protected.js';
+import type { PersonAct } from './shell/vouch-acts.js';
 import { shellWrites } from './shell/writes.js';
+import type { WiringPath } from './wiring.js';
 
 /** A tool call as the guard sees it, whatever the client called the tool. */
 export type ToolUse =
@@ -15,29 +19,51 @@ export type ToolUse =
   | { readonly kind: 'other'; readonly tool: string };
 
 export interface GuardPlace {
-  /** Workspace root, canonical. */
-  readonly root: string;
+  /** Workspace root, canonical; null outside every workspace (the user's wiring and VOUCH_HOME are still guarded). */
+  readonly root: string | null;
   /** Where the tool runs; relative paths are resolved against it. */
   readonly cwd: string;
   readonly home: string | undefined;
   readonly protect: ProtectedPaths;
+  /** The gate's wiring (wiring.ts), asked for only when a call names a path. */
+  readonly wiring: {
+    /** Every entry but git's hook: costs no process. */
+    readonly config: () => readonly WiringPath[];
+    /** git's pre-push hook: one `git rev-parse`, asked only when a path could be it. */
+    readonly gitHook: () => readonly WiringPath[];
+  };
 }
 
 export type GuardAnswer =
   | { readonly kind: 'allow' }
-  | { readonly kind: 'deny'; readonly tool: string; readonly path: string; readonly rule: ProtectionRule; readonly via: string }
-  /** A shell command that runs a person's act on the spec's trust (`vouch allow`, `vouch deny`, `vouch init --write`). */
-  | { readonly kind: 'deny_act'; readonly tool: string; readonly act: string };
+  | {
+      readonly kind: 'deny';
+      readonly tool: string;
+      /** Workspace-relative, or absolute outside the workspace. */
+      readonly path: string;
+      readonly rule: ProtectionRule;
+      readonly via: string;
+      /** The path is another name (a hard link) of this protected file. */
+      readonly hardLinkOf?: string;
+    }
+  /** A shell command that runs an act only a person may do (`vouch allow`, `vouch install`, `vouch hook`, `git push --no-verify`...). */
+  | { readonly kind: 'deny_act'; readonly tool: string; readonly act: PersonAct };
+
+/** Ways of writing that change a name, never a file's contents: a hard link's other names are left as they are. */
+const NAME_ONLY = new Set(['rm', 'rmdir', 'unlink', 'mv', 'git rm', 'git mv']);
 
 /**
- * Denies, before it happens, a write by the agent to what proves its work:
- * vouch.yaml, .vouch/ and the spec's protect: globs, and a shell command
- * that runs `vouch allow`, `vouch deny` or `vouch init --write` (trusting
- * the spec is the person's act; the CLI also refuses them inside an agent
- * run, by its environment markers). File tools are checked
- * by the paths they name, shell commands by what they plainly write (see
- * shell/writes.ts), patches by the files they add, update, move or delete.
- * Anything else is allowed: this guard answers only for protected paths.
+ * Denies, before it happens, a write by the agent to what proves its work or
+ * wires its gate: vouch.yaml, .vouch/ and the spec's protect: globs; the
+ * gate's wiring (hook settings, MCP entries, the git pre-push hook) and
+ * anything under VOUCH_HOME, wherever they are; another name (hard link) of
+ * any of these; and a shell command that runs a person's act (`vouch allow`,
+ * `install`, `uninstall`, `keys generate`, `hook`, `git push --no-verify`).
+ * File tools are checked by the paths they name, shell commands by what they
+ * plainly write (see shell/writes.ts) and, for git commands that rewrite the
+ * work tree wholesale, by what git says they would change; patches by the
+ * files they add, update, move or delete. Anything else is allowed: this
+ * guard is a courtesy on commands, and the stop judges by result.
  */
 export function guardToolUse(use: ToolUse, place: GuardPlace): GuardAnswer {
   switch (use.kind) {
@@ -47,9 +73,18 @@ export function guardToolUse(use: ToolUse, place: GuardPlace): GuardAnswer {
       return first(use.tool, patchPaths(use.patch).map((path) => ({ path: resolve(place.cwd, path), tree: false, glob: false, via: 'apply_patch' })), place);
     case 'shell': {
       const writes = shellWrites(use.command, place.cwd, place.home);
-      const act = writes.trustActs[0];
+      const act = writes.acts[0];
       if (act !== undefined) return { kind: 'deny_act', tool: use.tool, act };
-      return first(use.tool, writes.targets, place);
+      const named = first(use.tool, writes.targets, place);
+      if (named.kind !== 'allow') return named;
+      for (const op of writes.gitOps) {
+        const changed = gitTreePaths(op);
+        // Not known before it runs: the trail marks the call opaque and the stop judges the result.
+        if (changed === null) continue;
+        const answer = first(use.tool, changed.map((path) => ({ path, tree: false, glob: false, via: op.command })), place);
+        if (answer.kind !== 'allow') return answer;
+      }
+      return named;
     }
     case 'other':
       return { kind: 'allow' };
@@ -63,17 +98,61 @@ interface Target {
   readonly via: string;
 }
 
+/** The name git's hook always has, wherever core.hooksPath puts it. */
+const GIT_HOOK_NAME = 'pre-push';
+
 function first(tool: string, targets: readonly Target[], place: GuardPlace): GuardAnswer {
+  let config: readonly WiringPath[] | null = null;
+  let gitHook: readonly WiringPath[] | null = null;
+  // git's hook is looked up (a process) only for a path that could be it: named pre-push, or a whole directory.
+  const wiringFor = (absolute: string, tree: boolean) => {
+    config ??= place.wiring.config();
+    const maybeHook = tree || basename(absolute) === GIT_HOOK_NAME || basename(realPathOf(absolute)) === GIT_HOOK_NAME;
+    if (maybeHook) gitHook ??= place.wiring.gitHook();
+    return maybeHook ? [...config, ...gitHook!] : config;
+  };
   for (const target of targets) {
     const paths = target.glob ? expandGlob(target.path) : [target.path];
     for (const absolute of paths) {
-      for (const rel of workspaceRelative(place.root, absolute)) {
-        const rule = target.tree ? (place.protect.tree(rel) ?? protectedBeneath(place, rel)) : place.protect.file(rel);
-        if (rule) return { kind: 'deny', tool, path: rel, rule, via: target.via };
+      if (place.root !== null) {
+        for (const rel of workspaceRelative(place.root, absolute)) {
+          const rule = target.tree ? (place.protect.tree(rel) ?? protectedBeneath(place.root, place.protect, rel)) : place.protect.file(rel);
+          if (rule) return { kind: 'deny', tool, path: rel, rule, via: target.via };
+        }
+      }
+      const wired = wiringHit(absolute, target.tree, wiringFor(absolute, target.tree));
+      if (wired) return { kind: 'deny', tool, path: displayPath(place.root, absolute), rule: { kind: 'wiring', what: wired.what }, via: target.via };
+      if (!NAME_ONLY.has(target.via)) {
+        const link = hardLinkOf(absolute, place.root, place.protect, () => wiringFor(absolute, true));
+        if (link) return { kind: 'deny', tool, path: displayPath(place.root, absolute), rule: link.rule, via: target.via, hardLinkOf: link.path };
       }
     }
   }
   return { kind: 'allow' };
+}
+
+/**
+ * The wiring a write at this path reaches: the file itself, anything under
+ * VOUCH_HOME, or (a whole-directory operation) wiring beneath it. Both sides
+ * are compared as written and through symlinks.
+ */
+function wiringHit(absolute: string, tree: boolean, wiring: readonly WiringPath[]): WiringPath | undefined {
+  const forms = unique([absolute, realPathOf(absolute)]);
+  const within = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+  return wiring.find((entry) => {
+    const places = unique([entry.path, realPathOf(entry.path)]);
+    return forms.some((form) => places.some((place) => form === place || (entry.dir && within(form, place)) || (tree && within(place, form))));
+  });
+}
+
+/** Workspace-relative inside the workspace, absolute outside it. */
+function displayPath(root: string | null, absolute: string): string {
+  if (root === null) return absolute;
+  return workspaceRelative(root, absolute)[0] ?? absolute;
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
 }
 
 /**
@@ -91,14 +170,20 @@ export function workspaceRelative(root: string, absolute: string): string[] {
   return [...forms];
 }
 
-/** realpath of the longest existing prefix, with the rest appended. */
-function realPathOf(path: string): string {
+/**
+ * realpath of the longest existing prefix, with the rest appended. A
+ * dangling symlink on the way is followed too: a write through it creates
+ * its target.
+ */
+function realPathOf(path: string, hops = 0): string {
   const rest: string[] = [];
   let current = path;
   for (;;) {
     try {
       return join(realpathSync(current), ...rest.reverse());
     } catch {
+      const link = hops < 8 ? linkTarget(current) : null;
+      if (link !== null) return realPathOf(join(resolve(dirname(current), link), ...rest.reverse()), hops + 1);
       const parent = dirname(current);
       if (parent === current) return path;
       rest.push(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
@@ -107,15 +192,23 @@ function realPathOf(path: string): string {
   }
 }
 
+function linkTarget(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+}
+
 /** A whole-directory operation reaches any protected file beneath it; looked up on disk, bounded. */
-function protectedBeneath(place: GuardPlace, rel: string): ProtectionRule | undefined {
+function protectedBeneath(root: string, protect: ProtectedPaths, rel: string): ProtectionRule | undefined {
   let budget = 20_000;
   const stack = [rel === '.' ? '' : rel];
   while (stack.length > 0 && budget > 0) {
     const current = stack.pop()!;
     let entries;
     try {
-      entries = readdirSync(current === '' ? place.root : join(place.root, current), { withFileTypes: true });
+      entries = readdirSync(current === '' ? root : join(root, current), { withFileTypes: true });
     } catch {
       continue;
     }
@@ -125,7 +218,7 @@ function protectedBeneath(place: GuardPlace, rel: string): ProtectionRule | unde
       if (entry.isDirectory()) {
         if (entry.name !== '.git' && entry.name !== 'node_modules') stack.push(path);
       } else {
-        const rule = place.protect.file(path);
+        const rule = protect.file(path);
         if (rule) return rule;
       }
     }

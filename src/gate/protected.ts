@@ -13,7 +13,9 @@ export type ProtectionRule =
   /** .vouch/cards/: task cards' proof scripts, written by the verifier only. */
   | { readonly kind: 'cards' }
   /** Anything but .vouch/cards/, for the verifier: it writes proofs, not the work it verifies. */
-  | { readonly kind: 'verifier_scope' };
+  | { readonly kind: 'verifier_scope' }
+  /** The gate's own wiring (its hooks, MCP entries, the git pre-push hook) or VOUCH_HOME: see wiring.ts. */
+  | { readonly kind: 'wiring'; readonly what: string };
 
 const STATE_DIR = '.vouch';
 const CARDS_DIR = '.vouch/cards';

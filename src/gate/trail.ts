@@ -5,6 +5,7 @@ import type { Client, TrailBody } from './entries.js';
 import { patchPaths, workspaceRelative, type ToolUse } from './guard.js';
 import { locateForHook } from './locate.js';
 import { shellWrites } from './shell/writes.js';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** A finished tool call (PostToolUse) or a subagent start, as the client reported it. */
@@ -66,17 +67,33 @@ export async function recordTrail(report: ToolReport, ctx: GateContext): Promise
 function writtenPaths(use: ToolUse, root: string, cwd: string, home: string | undefined): { paths: string[]; opaque: boolean } {
   const inside = (absolute: string) => workspaceRelative(root, absolute);
   switch (use.kind) {
-    case 'write':
-      return { paths: unique(use.paths.flatMap((path) => inside(resolve(cwd, path)))), opaque: false };
-    case 'patch':
-      return { paths: unique(patchPaths(use.patch).flatMap((path) => inside(resolve(cwd, path)))), opaque: false };
+    case 'write': {
+      const absolute = use.paths.map((path) => resolve(cwd, path));
+      return { paths: unique(absolute.flatMap(inside)), opaque: absolute.some(hasOtherNames) };
+    }
+    case 'patch': {
+      const absolute = patchPaths(use.patch).map((path) => resolve(cwd, path));
+      return { paths: unique(absolute.flatMap(inside)), opaque: absolute.some(hasOtherNames) };
+    }
     case 'shell': {
+      // Wholesale git rewrites (checkout BRANCH, stash, reset --hard...) make the line opaque in shellWrites.
       const writes = shellWrites(use.command, cwd, home);
-      return { paths: unique(writes.targets.flatMap((target) => inside(target.path))), opaque: writes.opaque || writes.targets.some((t) => t.glob || t.tree) };
+      const opaque = writes.opaque || writes.targets.some((t) => t.glob || t.tree || hasOtherNames(t.path));
+      return { paths: unique(writes.targets.flatMap((target) => inside(target.path))), opaque };
     }
     case 'other':
       // A tool vouch does not know may have written anything.
       return { paths: [], opaque: true };
+  }
+}
+
+/** A file with more than one name (a hard link): what was written under this name changed the others too, unseen. */
+function hasOtherNames(path: string): boolean {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() && stat.nlink > 1;
+  } catch {
+    return false;
   }
 }
 

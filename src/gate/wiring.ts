@@ -1,35 +1,60 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, sep } from 'node:path';
+import { MCP_CLIENTS } from '../install/mcp/clients/index.js';
 import { claudeSettingsPath } from '../install/targets/claude-code.js';
 import { codexHooksPath } from '../install/targets/codex.js';
-import { trustRecordPath } from '../trust/trust.js';
+import { gitHookPath } from '../install/targets/index.js';
+import { vouchHome } from '../workspace/home.js';
 
-/**
- * The files that wire the gate to an agent and decide what it trusts, as
- * absolute paths: the clients' hook settings (project and user scope), the
- * git hooks directory's pre-push, this workspace's trust record and the
- * public keys vouch trusts. An agent that edits one of them can unhook or
- * blind the gate, so the gate compares them at every stop with what they
- * were at the session's first hook (session-record.ts), whatever wrote them.
- */
-export function wiringPaths(root: string, home: string, env: NodeJS.ProcessEnv): string[] {
-  const paths = new Set<string>([
-    claudeSettingsPath('project', root, env),
-    join(root, '.claude', 'settings.local.json'),
-    claudeSettingsPath('user', null, env),
-    codexHooksPath('project', root, env),
-    codexHooksPath('user', null, env),
-    join(root, '.git', 'hooks', 'pre-push'),
-    trustRecordPath(home, root),
-  ]);
-  for (const name of listing(join(home, 'keys'))) if (name.endsWith('.pub')) paths.add(join(home, 'keys', name));
-  return [...paths].sort();
+/** One file or directory of the gate's own wiring. */
+export interface WiringPath {
+  /** Absolute, as vouch computes it (not resolved through symlinks; it may not exist). */
+  readonly path: string;
+  /** A directory: everything beneath it is wiring too (VOUCH_HOME). */
+  readonly dir: boolean;
+  /** Which scope it belongs to: the workspace's own files, or the user's (every workspace). */
+  readonly scope: 'project' | 'user';
+  /** What it wires, in words, for messages: "Claude Code's project settings (its hooks)". */
+  readonly what: string;
 }
 
-function listing(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
+/**
+ * The gate's own wiring for a workspace: every file whose edit could remove,
+ * blind or bypass the gate (its hooks, the MCP entries install writes, the
+ * git pre-push hook), and VOUCH_HOME (trust records, keys, install backups).
+ * Paths come from the install targets themselves, so what install writes and
+ * what is protected cannot drift apart. `root` null (no workspace): the
+ * user-scope entries only. The git hook needs one `git rev-parse`.
+ */
+export function gateWiring(root: string | null, env: NodeJS.ProcessEnv): WiringPath[] {
+  return [...configWiring(root, env), ...gitHookWiring(root)];
+}
+
+/** The wiring that costs no process to find: every entry but git's hook. */
+export function configWiring(root: string | null, env: NodeJS.ProcessEnv): WiringPath[] {
+  const wiring: WiringPath[] = [];
+  const file = (path: string, scope: WiringPath['scope'], what: string) => wiring.push({ path, dir: false, scope, what });
+  if (root !== null) {
+    const claude = claudeSettingsPath('project', root, env);
+    file(claude, 'project', "Claude Code's project settings (its hooks)");
+    // Claude Code merges settings.local.json over settings.json: it can remove or disable the same hooks.
+    file(join(dirname(claude), 'settings.local.json'), 'project', "Claude Code's local project settings (its hooks)");
+    file(codexHooksPath('project', root, env), 'project', "Codex's project hooks");
   }
+  file(claudeSettingsPath('user', null, env), 'user', "Claude Code's user settings (its hooks)");
+  file(codexHooksPath('user', null, env), 'user', "Codex's user hooks");
+  const place = { workspaceRoot: root ?? '', home: env.HOME ?? homedir(), env };
+  for (const client of MCP_CLIENTS) {
+    const path = client.configPath(place);
+    // Without a workspace, a project-scope client's path comes out relative: it has none here.
+    if (isAbsolute(path)) file(path, root !== null && path.startsWith(`${root}${sep}`) ? 'project' : 'user', `${client.label}'s MCP servers (vouch's entry)`);
+  }
+  wiring.push({ path: vouchHome(env), dir: true, scope: 'user', what: 'VOUCH_HOME (trust records, keys, install backups)' });
+  return wiring;
+}
+
+/** git's pre-push hook, wherever core.hooksPath puts it (the repository's; none outside a work tree). Always named `pre-push`. */
+export function gitHookWiring(root: string | null): WiringPath[] {
+  const hook = root === null ? null : gitHookPath(root, 'pre-push');
+  return hook === null ? [] : [{ path: hook, dir: false, scope: 'project', what: "git's pre-push hook" }];
 }

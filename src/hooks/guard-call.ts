@@ -3,16 +3,22 @@ import type { GuardRole } from '../gate/guard-role.js';
 import { locateForHook } from '../gate/locate.js';
 import { protectListOf } from '../gate/protect-list.js';
 import { ProtectedPaths } from '../gate/protected.js';
+import { configWiring, gitHookWiring } from '../gate/wiring.js';
 import { renderDenial } from '../render/gate.js';
 import type { HookContext } from './handle.js';
 import type { ClientProtocol, HookReply } from './protocol.js';
 
-/** PreToolUse: deny a write to what proves the work, or a person's act on its trust; say nothing otherwise. */
+/**
+ * PreToolUse: deny a write to what proves the work or wires the gate, or a
+ * person's act; say nothing otherwise. Outside every workspace the user's
+ * wiring, VOUCH_HOME and the person's acts are still guarded: a user-scope
+ * gate serves every workspace.
+ */
 export function guardCall(protocol: ClientProtocol, use: ToolUse, cwd: string, ctx: HookContext, role: GuardRole): HookReply {
   const place = locateForHook(cwd);
-  if (place.kind === 'none') return protocol.pass(null);
-  const list = protectListOf(place.workspace, place.kind === 'spec');
-  const answer = guardToolUse(use, { root: place.workspace.root, cwd, home: ctx.env.HOME, protect: new ProtectedPaths(list.globs, role) });
+  const root = place.kind === 'none' ? null : place.workspace.root;
+  const list = place.kind === 'none' ? { globs: [], note: null } : protectListOf(place.workspace, place.kind === 'spec');
+  const answer = guardToolUse(use, { root, cwd, home: ctx.env.HOME, protect: new ProtectedPaths(list.globs, role), wiring: { config: () => configWiring(root, ctx.env), gitHook: () => gitHookWiring(root) } });
   if (answer.kind !== 'allow') return { ...protocol.denyTool(renderDenial(answer)), stderr: list.note ? `vouch: ${list.note}\n` : '' };
   return protocol.pass(list.note ? `vouch: ${list.note}` : null);
 }

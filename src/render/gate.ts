@@ -3,6 +3,7 @@ import { unreachable } from '../core/unreachable.js';
 import type { DispatchNote, GateDecision, GateFinding, GateReason } from '../gate/decision.js';
 import type { GuardAnswer } from '../gate/guard.js';
 import type { ProtectionRule } from '../gate/protected.js';
+import type { PersonAct } from '../gate/shell/vouch-acts.js';
 import { explainReason } from './reasons.js';
 import { visible } from './visible.js';
 
@@ -204,13 +205,29 @@ function gateNotice(decision: GateDecision): string | null {
   }
 }
 
-/** The reason an agent reads when a write (or a vouch act on the spec's trust) is denied. */
+/** The reason an agent reads when a write (or a person's act) is denied. */
 export function renderDenial(answer: Exclude<GuardAnswer, { kind: 'allow' }>): string {
-  if (answer.kind === 'deny_act') {
-    return `vouch denied this ${answer.tool} command: it runs \`${answer.act}\`. Trusting vouch.yaml is a person's act: they read the spec and run it in their own terminal, outside the agent. If the spec needs to change, say so and ask them.`;
-  }
+  if (answer.kind === 'deny_act') return `vouch denied this ${answer.tool} command: it runs \`${answer.act.command}\`. ${actWords(answer.act)}`;
   const what = answer.via === answer.tool ? `this ${answer.tool} of ${answer.path}` : `this ${answer.tool} command: it writes ${answer.path} (${answer.via})`;
-  return `vouch denied ${what}. ${protectionWords(answer.rule, answer.path)}`;
+  const alias = answer.hardLinkOf === undefined ? '' : `, which is another name (a hard link) of ${answer.hardLinkOf}`;
+  return `vouch denied ${what}${alias}. ${protectionWords(answer.rule, answer.hardLinkOf ?? answer.path)}`;
+}
+
+function actWords(act: PersonAct): string {
+  switch (act.kind) {
+    case 'trust':
+      return "Trusting vouch.yaml is a person's act: they read the spec and run it in their own terminal, outside the agent. If the spec needs to change, say so and ask them.";
+    case 'wiring':
+      return "Wiring vouch's gate in or out is a person's act: the gate exists so that you do not decide when your own work is done. If the gate is in the way, say why and ask a person.";
+    case 'keys':
+      return "Signing keys decide which receipts are trusted: creating one is a person's act, in their own terminal.";
+    case 'hook':
+      return "vouch's hooks are your client's to run, never yours: a hook you answer yourself proves nothing. To see where you stand, run `vouch status`.";
+    case 'git_hooks':
+      return "git's pre-push hook is vouch's gate on what you push; routing around it (--no-verify, core.hooksPath) is a person's decision. Make the checks pass, or ask a person.";
+    default:
+      return unreachable(act);
+  }
 }
 
 function protectionWords(rule: ProtectionRule, path: string): string {
@@ -225,6 +242,8 @@ function protectionWords(rule: ProtectionRule, path: string): string {
       return ".vouch/cards/ holds task cards' proof scripts: the verifier writes them from the card's done-when, never whoever does the work. If a proof looks wrong, say so; a coordinator decides (`vouch card decide ID revise-script`).";
     case 'verifier_scope':
       return 'this agent acts as the verifier (VOUCH_ROLE=verifier, or a subagent named verifier): it writes proof scripts under .vouch/cards/ only, and never the work it verifies.';
+    case 'wiring':
+      return `${path} is part of vouch's own wiring: ${rule.what}. The agent may not change, move or remove it; the gate decides when your work is done, and a person decides how it is wired.`;
     default:
       return unreachable(rule);
   }

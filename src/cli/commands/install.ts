@@ -1,6 +1,7 @@
 import * as mcp from '../../install/mcp/command.js';
 import { runConfigEdit } from '../config-edit.js';
 import type { Cli } from '../io.js';
+import { refuseInAgentRun } from '../person-only.js';
 
 export const help = `usage: vouch install claude-code [--scope project|user] [--json]
        vouch install codex [--scope project|user] [--json]
@@ -29,12 +30,18 @@ or TOML, a shape vouch does not edit, a place already taken) is refused with
 the reason, the path and the steps to do it by hand; nothing is written.
 Running it twice changes nothing. \`vouch uninstall\` takes it back.
 
-exit: 0 done (or nothing to do), 2 usage or workspace problem, 3 refused
+Refused inside an agent run (Claude Code, Codex, Cursor, Gemini CLI, AI_AGENT
+set): exit 4, agent_run. The gate's wiring is the person's to change.
+
+exit: 0 done (or nothing to do), 2 usage or workspace problem, 3 refused,
+4 inside an agent run (agent_run)
 
 ${mcp.help}`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const at = args.findIndex((arg, i) => !arg.startsWith('-') && args[i - 1] !== '-C' && args[i - 1] !== '--dir');
+  // Wiring the gate in or out, even printing an MCP entry, is the person's: the agent under the gate never does it.
+  refuseInAgentRun(cli.io.env, `vouch install${at >= 0 ? ` ${args[at]}` : ''}`, 'wiring');
   if (at >= 0 && args[at] === 'mcp') return mcp.run(cli, [...args.slice(0, at), ...args.slice(at + 1)]);
   return runConfigEdit(cli, args, 'install');
 }

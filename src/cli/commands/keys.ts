@@ -9,6 +9,7 @@ import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
+import { refuseInAgentRun } from '../person-only.js';
 
 export const help = `usage: vouch keys generate [--name NAME] [--json]
        vouch keys list [--json]
@@ -18,7 +19,8 @@ Ed25519 key pairs that sign receipts, kept under VOUCH_HOME/keys (never in a
 workspace): NAME.key (private, mode 0600) and NAME.pub (public). Every public
 key there is trusted: a receipt signed by any other key never counts as PASS.
 
-  generate        create a key pair (default name "${DEFAULT_KEY_NAME}"); never overwrites one
+  generate        create a key pair (default name "${DEFAULT_KEY_NAME}"); never overwrites one.
+                  Refused inside an agent run (exit 4, agent_run): a person's act
   list            the keys: name, key id, whether the private half is here
   export-public   print a public key for verifiers: PEM (default, what openssl
                   reads) or --format hex (the raw 32 bytes, what most libraries take).
@@ -31,6 +33,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'generate':
+      refuseInAgentRun(cli.io.env, 'vouch keys generate', 'keys');
       return generate(cli, rest);
     case 'list':
       return list(cli, rest);

@@ -19,6 +19,8 @@ export interface Redirect {
   /** The operator without its fd number: >, >>, >|, &>, &>>, <>, <, <<, <<<, >&, <&. */
   readonly op: string;
   readonly target: Word;
+  /** A here-document's body (<<, <<-): data the command reads, e.g. a patch for `git apply`. */
+  readonly body?: string;
 }
 
 export interface SimpleCommand {
@@ -43,7 +45,7 @@ export function tokenize(line: string): Parsed {
   let words: Word[] = [];
   let redirects: Redirect[] = [];
   let pendingRedirect: string | null = null;
-  const heredocs: { delimiter: string; stripTabs: boolean }[] = [];
+  const heredocs: { delimiter: string; stripTabs: boolean; redirect: { body?: string } }[] = [];
   let i = 0;
 
   const finish = (then: string) => {
@@ -56,8 +58,9 @@ export function tokenize(line: string): Parsed {
     if (pendingRedirect !== null) {
       const op = pendingRedirect;
       pendingRedirect = null;
-      redirects.push({ op, target: word });
-      if (op === '<<' || op === '<<-') heredocs.push({ delimiter: word.text, stripTabs: op === '<<-' });
+      const redirect: Redirect & { body?: string } = { op, target: word };
+      redirects.push(redirect);
+      if (op === '<<' || op === '<<-') heredocs.push({ delimiter: word.text, stripTabs: op === '<<-', redirect });
       return;
     }
     words.push(word);
@@ -104,16 +107,20 @@ export function tokenize(line: string): Parsed {
   return { commands, nested };
 }
 
-/** Skips the bodies of here-documents, which are data, not commands. */
-function skipHeredocs(line: string, start: number, docs: readonly { delimiter: string; stripTabs: boolean }[]): number {
+/** Skips the bodies of here-documents, which are data, not commands; each body is kept on its redirection. */
+function skipHeredocs(line: string, start: number, docs: readonly { delimiter: string; stripTabs: boolean; redirect: { body?: string } }[]): number {
   let i = start;
   for (const doc of docs) {
+    const body: string[] = [];
     while (i < line.length) {
       const end = line.indexOf('\n', i);
-      const text = line.slice(i, end < 0 ? line.length : end);
+      const raw = line.slice(i, end < 0 ? line.length : end);
       i = end < 0 ? line.length : end + 1;
-      if ((doc.stripTabs ? text.replace(/^\t+/, '') : text) === doc.delimiter) break;
+      const text = doc.stripTabs ? raw.replace(/^\t+/, '') : raw;
+      if (text === doc.delimiter) break;
+      body.push(text);
     }
+    doc.redirect.body = body.length > 0 ? `${body.join('\n')}\n` : '';
   }
   return i;
 }

@@ -1,6 +1,22 @@
 import { basename } from 'node:path';
 import type { Word } from './tokenize.js';
 
+/**
+ * A command only a person may run, because it decides what vouches for the
+ * agent: never the agent itself, whatever it edited.
+ */
+export type PersonAct =
+  /** Trusting a spec: `vouch allow`, `vouch deny`, `vouch init --write`, `vouch serve allow|deny`, `vouch serve token add|revoke`. */
+  | { readonly kind: 'trust'; readonly command: string }
+  /** Wiring the gate in or out: `vouch install ...`, `vouch uninstall ...`. */
+  | { readonly kind: 'wiring'; readonly command: string }
+  /** Creating signing keys: `vouch keys generate` (anything but `list` and `export-public`). */
+  | { readonly kind: 'keys'; readonly command: string }
+  /** Answering a hook: `vouch hook ...` is the client's to run, never the agent's. */
+  | { readonly kind: 'hook'; readonly command: string }
+  /** Routing around git's hooks, the pre-push gate: `git push --no-verify`, core.hooksPath. */
+  | { readonly kind: 'git_hooks'; readonly command: string };
+
 /** Runners that start a package's binary: `npx vouch`, `pnpm exec vouch`, `bunx vouch`... */
 const RUNNERS: Readonly<Record<string, readonly string[] | null>> = {
   npx: null,
@@ -16,24 +32,50 @@ const RUNNER_VALUE_OPTIONS = new Set(['-p', '--package', '-c', '--call', '-w', '
 /** Interpreters of a script file: `node dist/cli.js allow`. */
 const INTERPRETERS = new Set(['node', 'nodejs', 'bun', 'tsx', 'deno']);
 const NODE_VALUE_OPTIONS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '--conditions', '-C', '--env-file']);
+/** `vouch serve` options that take the next word as their value. */
+const SERVE_VALUE_OPTIONS = new Set(['--key', '--listen', '--ledger', '--workers', '--max-upload-mb', '--max-job-seconds', '--max-jobs-per-client', '--lease-seconds']);
+/** `vouch keys` subcommands that only read. */
+const KEYS_READ = new Set(['list', 'export-public']);
 
 /**
- * The vouch act on the spec's trust a command runs, if any: `vouch allow`,
- * `vouch deny`, `vouch init --write`, also as `npx vouch ...`, `pnpm exec
- * vouch ...`, or `node <anything>/cli.js ...`. These are the person's acts:
- * an agent that edited vouch.yaml must not allow its own edit. Words holding
- * variables are not read, like everywhere in this reader.
+ * The person's act a command runs, if any: `vouch allow`, `deny`, `init
+ * --write`, `serve allow|deny`, `serve token add|revoke`, `install`,
+ * `uninstall`, `keys generate`, `hook`, also as `npx vouch ...`, `pnpm exec
+ * vouch ...`, or `node <anything>/cli.js ...`. `--help` anywhere only prints
+ * help (as the CLI reads it), so it is no act. Words holding variables are
+ * not read, like everywhere in this reader.
  */
-export function trustActOf(argv: readonly Word[]): string | null {
+export function vouchActOf(argv: readonly Word[]): PersonAct | null {
   const args = vouchArgs(argv);
   if (args === null) return null;
   let i = 0;
   // Global options before the command: -C DIR / --dir DIR take a value.
   while (i < args.length && args[i]!.text.startsWith('-')) i += args[i]!.text === '-C' || args[i]!.text === '--dir' ? 2 : 1;
   const command = args[i]?.text;
-  if (command === 'allow' || command === 'deny') return `vouch ${command}`;
-  if (command === 'init' && args.slice(i + 1).some((word) => word.text === '--write')) return 'vouch init --write';
-  return null;
+  const rest = args.slice(i + 1).map((word) => word.text);
+  if (rest.includes('--help') || rest.includes('-h')) return null;
+  const sub = rest.find((text) => !text.startsWith('-'));
+  switch (command) {
+    case 'allow':
+    case 'deny':
+      return { kind: 'trust', command: `vouch ${command}` };
+    case 'init':
+      return rest.includes('--write') ? { kind: 'trust', command: 'vouch init --write' } : null;
+    case 'serve': {
+      const [action, detail] = rest.filter((text, j) => !text.startsWith('-') && !(SERVE_VALUE_OPTIONS.has(rest[j - 1] ?? '')));
+      if (action === 'allow' || action === 'deny') return { kind: 'trust', command: `vouch serve ${action}` };
+      return action === 'token' && (detail === 'add' || detail === 'revoke') ? { kind: 'trust', command: `vouch serve token ${detail}` } : null;
+    }
+    case 'install':
+    case 'uninstall':
+      return { kind: 'wiring', command: `vouch ${command}${sub ? ` ${sub}` : ''}` };
+    case 'keys':
+      return sub !== undefined && KEYS_READ.has(sub) ? null : { kind: 'keys', command: `vouch keys${sub ? ` ${sub}` : ''}` };
+    case 'hook':
+      return { kind: 'hook', command: `vouch hook${sub ? ` ${sub}` : ''}` };
+    default:
+      return null;
+  }
 }
 
 /** The arguments given to vouch, or null when the command does not run vouch. */

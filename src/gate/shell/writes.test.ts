@@ -23,7 +23,7 @@ describe('shellWrites: what a command line plainly writes', () => {
     ['dd of=', 'dd if=/dev/zero of=disk.img bs=1', [['/ws/disk.img', 'dd of=']]],
     ['git checkout -- paths', 'git checkout main -- a b', [['/ws/a', 'git checkout'], ['/ws/b', 'git checkout']]],
     ['git restore --source value is not a path', 'git restore --source HEAD~1 f', [['/ws/f', 'git restore']]],
-    ['git -C dir', 'git -C sub rm x', [['/ws/x', 'git rm']]],
+    ['git -C dir: paths are read from there', 'git -C sub rm x', [['/ws/sub/x', 'git rm']]],
     ['git clean -fdx', 'git clean -fdx', [['/ws', 'git clean']]],
     ['git clean -fd: untracked files go too', 'git clean -fd', [['/ws', 'git clean']]],
     ['git clean -e PATTERN paths', 'git clean -f -e "*.log" -- src', [['/ws/src', 'git clean']]],
@@ -91,10 +91,126 @@ describe('shellWrites: what a command line plainly writes', () => {
     ['node running another script', 'node scripts/build.mjs allow', []],
     ['a word that mentions it', 'echo vouch allow', []],
   ])("sees the person's acts on trust: %s", (_name, line, acts) => {
-    expect(shellWrites(line, '/ws', '/home/u').trustActs).toEqual(acts);
+    expect(shellWrites(line, '/ws', '/home/u').acts.map((act) => act.command)).toEqual(acts);
   });
 
   it('marks glob targets so the guard expands them', () => {
     expect(shellWrites('rm .vouch/*', '/ws', undefined).targets).toEqual([{ path: '/ws/.vouch/*', glob: true, tree: true, via: 'rm' }]);
+  });
+});
+
+describe('shellWrites: the ways around a guard that reads commands', () => {
+  it.each([
+    ['cd -P: the option is not the directory', "cd -P test && printf 'exit 0' > check.sh", [['/ws/test/check.sh', '> redirection']]],
+    ['cd -L -- DIR', 'cd -L -- test && touch f', [['/ws/test/f', 'touch']]],
+    ['cd - goes back to the previous directory', 'cd test; cd /tmp; cd - && rm f', [['/ws/test/f', 'rm']]],
+    ['popd returns to where pushd left', 'cd test; pushd /tmp; popd; echo x > check.sh', [['/ws/test/check.sh', '> redirection']]],
+    ['a symlink made earlier in the line', 'ln -s test tt && echo x > tt/f', [['/ws/tt', 'ln'], ['/ws/test/f', '> redirection']]],
+    ['a symlink made with -sfn, then cd into it', 'ln -sfn test tt; cd tt; rm check.sh', [['/ws/tt', 'ln'], ['/ws/test/check.sh', 'rm']]],
+    ['a symlink whose target is read from its own directory', 'ln -s ../test sub/tt && touch sub/tt/f', [['/ws/sub/tt', 'ln'], ['/ws/test/f', 'touch']]],
+    ['a hard link made earlier in the line', 'ln vouch.yaml h && echo x >> h', [['/ws/h', 'ln'], ['/ws/vouch.yaml', '>> redirection']]],
+    ['a link made in sh -c, used after it', "sh -c 'ln -s test tt'; echo x > tt/f", [['/ws/tt', 'ln'], ['/ws/test/f', '> redirection']]],
+    ['a chain of links', 'ln -s test a; ln -s a b; echo x > b/f', [['/ws/a', 'ln'], ['/ws/b', 'ln'], ['/ws/test/f', '> redirection']]],
+    ['ln into a directory with -t', 'ln -s -t links /ws/test && rm links/test/f', [['/ws/links', 'ln'], ['/ws/test/f', 'rm']]],
+    ['git -C reads paths from there', 'git -C test checkout -- check.sh', [['/ws/test/check.sh', 'git checkout']]],
+  ])('%s', (_name, line, expected) => {
+    expect(targets(line)).toEqual(expected);
+  });
+
+  it('a link that leads to itself does not loop', () => {
+    expect(targets('ln -s a b; ln -s b a; echo x > a/f').length).toBe(3);
+  });
+
+  it.each([
+    ['xargs feeds operands the line does not show', 'ls | xargs rm'],
+    ['find may write (-delete)', 'find . -name "*.sh" -delete'],
+    ['cd into a variable, then a relative write', 'cd "$D" && echo x > check.sh'],
+  ])('is opaque: %s', (_name, line) => {
+    expect(shellWrites(line, '/ws', '/home/u').opaque).toBe(true);
+  });
+
+  it.each([
+    ['vouch install', 'vouch install claude-code', 'wiring', 'vouch install claude-code'],
+    ['vouch uninstall with -C', 'vouch -C . uninstall codex --scope user', 'wiring', 'vouch uninstall codex'],
+    ['npx vouch uninstall', 'npx vouch uninstall claude-code', 'wiring', 'vouch uninstall claude-code'],
+    ['node .../cli.js install mcp', 'node /opt/vouch/dist/cli.js install mcp --client cursor --write', 'wiring', 'vouch install mcp'],
+    ['vouch keys generate', 'vouch keys generate --name x', 'keys', 'vouch keys generate'],
+    ['vouch keys with an unknown subcommand', 'vouch keys rotate', 'keys', 'vouch keys rotate'],
+    ['vouch hook', `echo '{}' | vouch hook claude-code Stop`, 'hook', 'vouch hook claude-code'],
+    ['vouch hook behind env -u and sh -c', `env -u CLAUDECODE sh -c 'vouch hook codex PreToolUse'`, 'hook', 'vouch hook codex'],
+    ['vouch uninstall in eval', 'eval "vouch uninstall claude-code"', 'wiring', 'vouch uninstall claude-code'],
+    ['vouch uninstall in $(...)', 'echo $(vouch uninstall git-hooks)', 'wiring', 'vouch uninstall git-hooks'],
+    ['vouch uninstall through xargs', 'echo claude-code | xargs vouch uninstall', 'wiring', 'vouch uninstall'],
+    ['vouch uninstall through find -exec', 'find . -maxdepth 0 -exec vouch uninstall claude-code \\;', 'wiring', 'vouch uninstall claude-code'],
+    ['vouch serve allow', 'vouch serve --ledger postgres://x allow spec.yaml', 'trust', 'vouch serve allow'],
+    ['vouch serve token add', 'vouch serve token add ci', 'trust', 'vouch serve token add'],
+    ['git push --no-verify', 'git push --no-verify origin main', 'git_hooks', 'git push --no-verify'],
+    ['git push --no-veri (an abbreviation git accepts)', 'git push --no-veri', 'git_hooks', 'git push --no-verify'],
+    ['git -c core.hooksPath=', 'git -c core.hooksPath=/dev/null push', 'git_hooks', 'git -c core.hooksPath=...'],
+    ['git config core.hooksPath VALUE', 'git config core.hooksPath .nohooks', 'git_hooks', 'git config core.hooksPath'],
+    ['git config --unset core.hookspath', 'git config --local --unset core.hookspath', 'git_hooks', 'git config core.hooksPath'],
+    ['git config set (new syntax)', 'git config set core.hooksPath /tmp', 'git_hooks', 'git config core.hooksPath'],
+    ['GIT_CONFIG_* in the environment', 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/x git push', 'git_hooks', 'GIT_CONFIG_* core.hooksPath'],
+  ])("sees a person's act: %s", (_name, line, kind, command) => {
+    expect(shellWrites(line, '/ws', '/home/u').acts[0]).toEqual({ kind, command });
+  });
+
+  it.each([
+    ['vouch keys list', 'vouch keys list --json && vouch keys export-public default'],
+    ['vouch install --help', 'vouch install --help'],
+    ['vouch serve token list', 'vouch serve token list'],
+    ['reading core.hooksPath', 'git config core.hooksPath; git config --get core.hooksPath'],
+    ['git push', 'git push origin main'],
+    ['a word that mentions vouch hook', 'echo vouch hook claude-code Stop'],
+  ])('no act: %s', (_name, line) => {
+    expect(shellWrites(line, '/ws', '/home/u').acts).toEqual([]);
+  });
+
+  it.each([
+    ['git checkout BRANCH', 'git checkout main', [{ kind: 'diff', args: ['HEAD', 'main', '--'] }]],
+    ['git checkout -f BRANCH: from the work tree', 'git checkout -f main', [{ kind: 'diff', args: ['main', '--'] }]],
+    ['git checkout -', 'git checkout -', [{ kind: 'diff', args: ['HEAD', '@{-1}', '--'] }]],
+    ['git checkout -b NEW START', 'git checkout -b x origin/y', [{ kind: 'diff', args: ['HEAD', 'origin/y', '--'] }]],
+    ['git switch', 'git switch feature', [{ kind: 'diff', args: ['HEAD', 'feature', '--'] }]],
+    ['git checkout -t REMOTE (-t takes no value)', 'git checkout -t origin/x', [{ kind: 'diff', args: ['HEAD', 'origin/x', '--'] }]],
+    ['git switch -c NEW START', 'git switch -c x v1', [{ kind: 'diff', args: ['HEAD', 'v1', '--'] }]],
+    ['git switch --orphan: every tracked file goes', 'git switch --orphan x', [{ kind: 'ls', args: [] }]],
+    ['git reset --hard', 'git reset --hard HEAD~2', [{ kind: 'diff', args: ['HEAD~2', '--'] }]],
+    ['git reset --hard alone', 'git reset --hard', [{ kind: 'diff', args: ['HEAD', '--'] }]],
+    ['git stash', 'git stash', [{ kind: 'diff', args: ['HEAD', '--'] }]],
+    ['git stash push -u -- PATH', 'git stash push -u -- test', [{ kind: 'diff', args: ['HEAD', '--', 'test'] }, { kind: 'ls', args: ['--others', '--exclude-standard', '--', 'test'] }]],
+    ['git stash pop', 'git stash pop', [{ kind: 'diff', args: ['stash@{0}^1', 'stash@{0}', '--'] }, { kind: 'tree', rev: 'stash@{0}^3' }]],
+    ['git stash apply 2', 'git stash apply 2', [{ kind: 'diff', args: ['stash@{2}^1', 'stash@{2}', '--'] }, { kind: 'tree', rev: 'stash@{2}^3' }]],
+    ['git merge', 'git merge --no-ff -m "msg" topic', [{ kind: 'diff', args: ['HEAD...topic', '--'] }]],
+    ['git rebase', 'git rebase main', [{ kind: 'diff', args: ['main', 'HEAD', '--'] }]],
+    ['git rebase --onto', 'git rebase --onto main old', [{ kind: 'diff', args: ['main', 'HEAD', '--'] }]],
+    ['git pull: not known before it fetches', 'git pull --rebase', [{ kind: 'unknown' }]],
+    ['git cherry-pick', 'git cherry-pick -x abc def', [{ kind: 'log', args: ['abc', 'def'] }]],
+    ['git revert -m 1', 'git revert -m 1 M', [{ kind: 'log', args: ['M'] }]],
+    ['git apply FILE', 'git apply -p2 --directory=lib fix.patch', [{ kind: 'patch', source: { kind: 'file', path: '/ws/fix.patch' }, strip: 2, directory: 'lib' }]],
+    ['git apply < FILE', 'git apply < fix.patch', [{ kind: 'patch', source: { kind: 'file', path: '/ws/fix.patch' }, strip: 1, directory: null }]],
+    ['cat FILE | git apply', 'cat /tmp/p.diff | git apply -', [{ kind: 'patch', source: { kind: 'file', path: '/tmp/p.diff' }, strip: 1, directory: null }]],
+    ['git apply of a here-document', "git apply <<'EOF'\n--- a/x\n+++ b/x\nEOF\n", [{ kind: 'patch', source: { kind: 'text', text: '--- a/x\n+++ b/x\n' }, strip: 1, directory: null }]],
+    ['git apply from a pipe it cannot read', 'curl -s u | git apply', [{ kind: 'unknown' }]],
+    ['git am', 'git am -3 series.mbox', [{ kind: 'patch', source: { kind: 'file', path: '/ws/series.mbox' }, strip: 1, directory: null }]],
+  ])('sees a wholesale rewrite of the work tree: %s', (_name, line, queries) => {
+    const result = shellWrites(line, '/ws', '/home/u');
+    expect(result.gitOps.map((op) => op.queries)).toEqual([queries]);
+    expect(result.opaque).toBe(true);
+  });
+
+  it.each([
+    ['git apply --check', 'git apply --check fix.patch'],
+    ['git apply --cached (the index only)', 'git apply --cached fix.patch'],
+    ['git reset (mixed)', 'git reset HEAD~1'],
+    ['git stash list', 'git stash list && git stash show -p'],
+    ['git checkout -b NEW (stays where it is)', 'git checkout -b topic'],
+    ['git checkout -- PATH (a path, read as such)', 'git checkout -- src/a.ts'],
+  ])('no wholesale rewrite: %s', (_name, line) => {
+    expect(shellWrites(line, '/ws', '/home/u').gitOps).toEqual([]);
+  });
+
+  it('git runs where -C puts it', () => {
+    expect(shellWrites('cd sub && git -C ../other checkout main', '/ws', undefined).gitOps[0]).toMatchObject({ dir: '/ws/other', command: 'git checkout main' });
   });
 });

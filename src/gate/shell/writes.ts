@@ -1,6 +1,7 @@
-import { basename, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { readGit, type GitTreeOp, type PatchSource } from './git.js';
 import { tokenize, type SimpleCommand, type Word } from './tokenize.js';
-import { trustActOf } from './vouch-acts.js';
+import { vouchActOf, type PersonAct } from './vouch-acts.js';
 
 /** Something a command line plainly writes, removes or restores. */
 export interface WriteTarget {
@@ -23,10 +24,12 @@ export interface ShellWrites {
    */
   readonly opaque: boolean;
   /**
-   * The vouch acts on the spec's trust the line runs (`vouch allow`, `vouch
-   * deny`, `vouch init --write`): the person's, never the agent's.
+   * The person's acts the line runs (`vouch allow`, `vouch install`, `vouch
+   * hook`, `git push --no-verify`...): never the agent's.
    */
-  readonly trustActs: readonly string[];
+  readonly acts: readonly PersonAct[];
+  /** Git commands that rewrite the work tree wholesale (checkout BRANCH, reset --hard, stash...): the guard asks git what they change. */
+  readonly gitOps: readonly GitTreeOp[];
 }
 
 /** Commands that only read, so a line made of them writes nothing it does not show. */
@@ -36,7 +39,7 @@ const READ_ONLY = new Set([
   'basename', 'dirname', 'realpath', 'readlink', 'sha256sum', 'md5sum', 'du', 'df', 'tree', 'jq', 'cd', 'pushd', 'popd',
 ]);
 /** Wrappers whose arguments are another command. */
-const WRAPPERS = new Set(['sudo', 'doas', 'command', 'builtin', 'exec', 'nohup', 'time', 'nice', 'ionice', 'stdbuf', 'env', 'timeout', 'unbuffer']);
+const WRAPPERS = new Set(['sudo', 'doas', 'command', 'builtin', 'exec', 'nohup', 'time', 'nice', 'ionice', 'stdbuf', 'env', 'timeout', 'unbuffer', 'setsid', 'xargs']);
 /** Wrapper options whose value is the next word (`env -u NAME`, `sudo -u USER`, `nice -n 5`, `timeout -s KILL`). */
 const WRAPPER_VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   env: new Set(['-u', '--unset', '-C', '--chdir', '-S', '--split-string']),
@@ -47,51 +50,72 @@ const WRAPPER_VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   stdbuf: new Set(['-i', '--input', '-o', '--output', '-e', '--error']),
   timeout: new Set(['-s', '--signal', '-k', '--kill-after']),
   exec: new Set(['-a']),
+  xargs: new Set(['-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '-L', '--max-lines', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars']),
 };
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh']);
-const GIT_PATH_COMMANDS = new Set(['checkout', 'restore', 'rm', 'mv']);
 /**
  * Reserved words and operators that may come before a command in the same
  * simple command as this reader splits a line: `{ rm f; }`, `if x; then rm
  * f; fi`, `! rm f`, `while x; do rm f; done`. Skipped to reach the command.
  */
 const KEYWORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'esac']);
-const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'grep', 'describe', 'config']);
 
 /**
  * What a shell command line plainly writes: redirections, and the path
  * arguments of commands that write, remove or restore files (rm, mv, cp, ln,
  * install, tee, touch, truncate, dd of=, sed -i, perl -i, git checkout /
- * restore / rm / mv / clean). `sh -c '...'`, `$(...)` and backquotes are
- * read too. Words holding variables are unknown and skipped: this sees what a
- * line says, not what it computes.
+ * restore / rm / mv / clean), the git commands that rewrite the work tree
+ * wholesale, and the person's acts it runs. `sh -c '...'`, `eval`, `$(...)`,
+ * backquotes and `find -exec` are read too; `cd` (options skipped), `pushd`
+ * and `popd` move where relative paths land, and a link the line makes
+ * (`ln -s test tt && echo x > tt/f`) is followed by what comes after it.
+ * Words holding variables are unknown and skipped: this sees what a line
+ * says, not what it computes.
  */
 export function shellWrites(line: string, cwd: string, home: string | undefined): ShellWrites {
   const targets: WriteTarget[] = [];
-  const trustActs: string[] = [];
+  const acts: PersonAct[] = [];
+  const gitOps: GitTreeOp[] = [];
+  /** Links the line makes, link → where it leads (absolute): they exist for whatever runs after them. */
+  const links = new Map<string, string>();
   let opaque = false;
+  const resolveIn = (word: Word, dir: string | null) => {
+    const path = word.opaque || dir === null ? null : resolvePath(word.text, dir, home);
+    return path === null ? null : followLinks(path, links);
+  };
+
   const visit = (text: string, startCwd: string | null, depth: number) => {
     const parsed = tokenize(text);
     let dir = startCwd;
+    let previous: string | null = null;
+    const stack: (string | null)[] = [];
+    let piped: SimpleCommand | null = null;
     for (const command of parsed.commands) {
-      const resolveWord = (word: Word) => (word.opaque || dir === null ? null : resolvePath(word.text, dir, home));
+      const feeder = piped;
+      piped = command.then === '|' ? command : null;
+      const resolveWord = (word: Word) => resolveIn(word, dir);
       for (const redirect of command.redirects) {
         if (!['>', '>>', '>|', '&>', '&>>', '<>'].includes(redirect.op)) continue;
         const path = resolveWord(redirect.target);
         if (path !== null) targets.push({ path, glob: redirect.target.glob, tree: false, via: `${redirect.op} redirection` });
         else opaque = true;
       }
-      const argv = unwrap(command);
-      const act = trustActOf(argv);
-      if (act !== null) trustActs.push(act);
+      for (const word of command.words) if (routesAroundHooks(word)) acts.push({ kind: 'git_hooks', command: 'GIT_CONFIG_* core.hooksPath' });
+      const { words: argv, fed } = unwrap(command);
+      // xargs appends operands this reader never sees.
+      if (fed) opaque = true;
+      const act = vouchActOf(argv);
+      if (act !== null) acts.push(act);
       const name = argv[0] && !argv[0].opaque ? basename(argv[0].text) : null;
       if (name === null) {
         if (argv.length > 0) opaque = true;
         continue;
       }
-      if (name === 'cd' || name === 'pushd') {
-        const to = argv[1];
-        dir = to === undefined ? (home ?? dir) : resolveWord(to);
+      if (name === 'cd' || name === 'pushd' || name === 'popd') {
+        const from = dir;
+        if (name === 'pushd') stack.push(dir);
+        dir = name === 'popd' ? (stack.pop() ?? null) : changeDir(argv.slice(1), dir, previous, home, resolveWord);
+        previous = from;
         continue;
       }
       if (SHELLS.has(name) && depth < 3) {
@@ -104,6 +128,35 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
         visit(argv.slice(1).map((word) => word.text).join(' '), dir, depth + 1);
         continue;
       }
+      if (name === 'find') {
+        // What -exec runs is a command of its own; find itself may write (-delete, -fprint).
+        opaque = true;
+        for (const inner of findExecs(argv.slice(1))) {
+          const innerAct = vouchActOf(inner);
+          if (innerAct !== null) acts.push(innerAct);
+        }
+        continue;
+      }
+      if (name === 'git') {
+        const read = readGit(argv.slice(1), dir, stdinOf(command, feeder, dir, home, links));
+        if (read.act !== null) acts.push(read.act);
+        if (read.op !== null) {
+          gitOps.push(read.op);
+          opaque = true;
+        }
+        if (read.paths === null) {
+          opaque = true;
+          continue;
+        }
+        for (const found of read.paths) {
+          const path = resolveIn(found.word, read.dir);
+          if (path === null) opaque = true;
+          else targets.push({ path, glob: found.word.glob, tree: found.tree, via: found.via });
+        }
+        continue;
+      }
+      // Registered once the ln's own targets are read: the link it makes is not yet there for them.
+      const made = name === 'ln' && dir !== null ? linksMade(argv.slice(1), dir, resolveWord) : [];
       const found = writesOf(name, argv.slice(1));
       if (found === null) {
         if (!READ_ONLY.has(name)) opaque = true;
@@ -117,11 +170,12 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
         }
         targets.push({ path, glob: target.word.glob, tree: target.tree, via: target.via });
       }
+      for (const link of made) links.set(link.link, link.to);
     }
     for (const inner of parsed.nested) if (depth < 3) visit(inner, dir, depth + 1);
   };
   visit(line, cwd, 0);
-  return { targets, opaque, trustActs };
+  return { targets, opaque, acts, gitOps };
 }
 
 function resolvePath(text: string, cwd: string, home: string | undefined): string | null {
@@ -131,14 +185,122 @@ function resolvePath(text: string, cwd: string, home: string | undefined): strin
   return isAbsolute(text) ? resolve(text) : resolve(cwd, text);
 }
 
+/** A path with the links the line made so far replaced by where they lead. */
+function followLinks(path: string, links: ReadonlyMap<string, string>): string {
+  let current = path;
+  // Bounded: a link made to lead to itself must not loop.
+  for (let hops = 0; hops < 16; hops++) {
+    let next: string | null = null;
+    for (const [link, to] of links) {
+      if (current === link) next = to;
+      else if (current.startsWith(`${link}/`)) next = `${to}${current.slice(link.length)}`;
+      if (next !== null) break;
+    }
+    if (next === null || next === current) return current;
+    current = next;
+  }
+  return current;
+}
+
+/**
+ * Where `cd` / `pushd` go: options (-L, -P, -e, -@, --) are not the
+ * directory, `-` is the previous one, none is home. Unknown (null) when the
+ * word cannot be read (`cd "$D"`, `pushd +1`).
+ */
+function changeDir(args: readonly Word[], dir: string | null, previous: string | null, home: string | undefined, resolveWord: (word: Word) => string | null): string | null {
+  let i = 0;
+  while (args[i] && /^-[LPe@]+$/.test(args[i]!.text)) i++;
+  if (args[i]?.text === '--') i++;
+  const to = args[i];
+  if (to === undefined) return home ?? null;
+  if (to.text === '-' && !to.opaque) return previous;
+  if (/^[+-][0-9]+$/.test(to.text)) return null;
+  return dir === null && !isAbsolute(to.text) ? null : resolveWord(to);
+}
+
+/**
+ * The links an `ln` makes, each with where it leads: a symbolic link's
+ * target is read from the link's own directory (from the current one with
+ * -r), a hard link's from the current one. `ln TARGET NAME` makes NAME, or
+ * NAME/TARGET when NAME is a directory: which is not known here, so both.
+ */
+function linksMade(args: readonly Word[], dir: string, resolveWord: (word: Word) => string | null): { link: string; to: string }[] {
+  const flags = args.filter((word) => /^-[A-Za-z]+$/.test(word.text)).map((word) => word.text.slice(1)).join('');
+  const long = args.map((word) => word.text);
+  const symbolic = flags.includes('s') || long.includes('--symbolic');
+  const relative = flags.includes('r') || long.includes('--relative');
+  const noDirectory = flags.includes('T') || long.includes('--no-target-directory');
+  const valued = new Set(['-S', '--suffix', '-t', '--target-directory']);
+  const list = operands(args.filter((_word, j) => !valued.has(args[j - 1]?.text ?? '')));
+  const intoWord = args.find((_word, j) => args[j - 1]?.text === '-t' || args[j - 1]?.text === '--target-directory');
+  const into = intoWord ?? (list.length >= 3 ? list[list.length - 1] : undefined);
+  const sources = intoWord ? list : list.length >= 3 ? list.slice(0, -1) : list.slice(0, 1);
+  const names: { link: string; source: Word }[] = [];
+  for (const source of sources) {
+    if (source.opaque) continue;
+    const base = basename(source.text);
+    if (into !== undefined) {
+      const folder = resolveWord(into);
+      if (folder !== null) names.push({ link: resolve(folder, base), source });
+    } else if (list.length === 1) {
+      names.push({ link: resolve(dir, base), source });
+    } else {
+      const named = resolveWord(list[1]!);
+      if (named === null) continue;
+      names.push({ link: named, source });
+      if (!noDirectory) names.push({ link: resolve(named, base), source });
+    }
+  }
+  return names.flatMap(({ link, source }) => {
+    const from = symbolic && !relative ? dirname(link) : dir;
+    const to = resolveWord({ ...source, text: isAbsolute(source.text) || source.text.startsWith('~') ? source.text : resolve(from, source.text) });
+    return to === null || to === link ? [] : [{ link, to }];
+  });
+}
+
+/** The commands `find` runs: each -exec / -execdir / -ok / -okdir up to its `;` or `+`. */
+function findExecs(args: readonly Word[]): Word[][] {
+  const found: Word[][] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i]!.text)) continue;
+    const end = args.findIndex((word, j) => j > i && (word.text === ';' || word.text === '+'));
+    found.push([...args.slice(i + 1, end < 0 ? args.length : end)]);
+    i = end < 0 ? args.length : end;
+  }
+  return found;
+}
+
+/** What a command reads on stdin, when the line shows it: a `<` file, a here-document or here-string, or `cat FILE |`. */
+function stdinOf(command: SimpleCommand, feeder: SimpleCommand | null, dir: string | null, home: string | undefined, links: ReadonlyMap<string, string>): PatchSource | null {
+  const file = (word: Word): PatchSource | null => {
+    const path = word.opaque || dir === null ? null : resolvePath(word.text, dir, home);
+    return path === null ? null : { kind: 'file', path: followLinks(path, links) };
+  };
+  for (const redirect of [...command.redirects].reverse()) {
+    if (redirect.op === '<') return file(redirect.target);
+    if (redirect.op === '<<' || redirect.op === '<<-') return redirect.body === undefined ? null : { kind: 'text', text: redirect.body };
+    if (redirect.op === '<<<') return redirect.target.opaque ? null : { kind: 'text', text: `${redirect.target.text}\n` };
+  }
+  const fed = feeder?.words;
+  if (fed && fed.length === 2 && fed[0]!.text === 'cat' && fed[1]!.text !== '-') return file(fed[1]!);
+  return null;
+}
+
+/** An assignment that sets git configuration from the environment (GIT_CONFIG_KEY_0=core.hooksPath, GIT_CONFIG_PARAMETERS). */
+function routesAroundHooks(word: Word): boolean {
+  return /^GIT_CONFIG[A-Z0-9_]*=/.test(word.text) && /core\.hookspath/i.test(word.text);
+}
+
 /**
  * Drops leading reserved words (`{`, `if`, `then`, `do`, `!`...), function
  * definition heads (`function f`), assignments and wrappers (sudo, env,
- * nohup...) to reach the command that runs. (`f() { ...; }` is split by the
- * reader at its parentheses: `f` stands alone, and `{ ...` follows.)
+ * nohup, xargs...) to reach the command that runs. (`f() { ...; }` is split
+ * by the reader at its parentheses: `f` stands alone, and `{ ...` follows.)
+ * `fed`: xargs gives the command more operands than the line shows.
  */
-function unwrap(command: SimpleCommand): Word[] {
+function unwrap(command: SimpleCommand): { words: Word[]; fed: boolean } {
   const words = [...command.words];
+  let fed = false;
   for (;;) {
     for (;;) {
       const word = words[0];
@@ -148,8 +310,9 @@ function unwrap(command: SimpleCommand): Word[] {
       else break;
     }
     const head = words[0];
-    if (!head || head.opaque || !WRAPPERS.has(basename(head.text))) return words;
+    if (!head || head.opaque || !WRAPPERS.has(basename(head.text))) return { words, fed };
     const wrapper = basename(head.text);
+    if (wrapper === 'xargs') fed = true;
     words.shift();
     // Options of the wrapper (with their values), and the one positional some take (timeout DURATION).
     const valued = WRAPPER_VALUE_OPTIONS[wrapper];
@@ -208,8 +371,6 @@ function writesOf(name: string, args: readonly Word[]): Found[] | null {
       const list = operands(args.filter((_word, i) => i === 0 || !scriptFlag(args[i - 1]!.text)));
       return (name === 'sed' && !hasScriptOption ? list.slice(1) : list).map((word) => ({ word, tree: false, via: `${name} -i` }));
     }
-    case 'git':
-      return gitWrites(args);
     default:
       return null;
   }
@@ -222,31 +383,4 @@ function optionValue(args: readonly Word[], short: string, long: string): Word |
     if (text.startsWith(`${long}=`)) return { ...args[i]!, text: text.slice(long.length + 1) };
   }
   return undefined;
-}
-
-function gitWrites(args: readonly Word[]): Found[] | null {
-  let i = 0;
-  // Global options before the subcommand: -C DIR, -c key=value, --git-dir=...
-  while (i < args.length && args[i]!.text.startsWith('-')) i += args[i]!.text === '-C' || args[i]!.text === '-c' ? 2 : 1;
-  const sub = args[i]?.text;
-  const rest = args.slice(i + 1);
-  if (sub === 'clean') {
-    // Untracked files go too, without -x: a protected test or a .vouch/ not yet committed or ignored.
-    // Only a dry run (-n) writes nothing. The value of -e (an exclude pattern) is not a path.
-    const flags = rest.filter((word) => word.text.startsWith('-') && !word.text.startsWith('--')).map((word) => word.text);
-    if (flags.some((flag) => /^-[A-Za-z]*n/.test(flag)) || rest.some((word) => word.text === '--dry-run')) return [];
-    const paths = operands(rest.filter((_word, j) => !(rest[j - 1]?.text === '-e' || rest[j - 1]?.text === '--exclude')));
-    return (paths.length > 0 ? paths : [{ text: '.', opaque: false, glob: false }]).map((word) => ({ word, tree: true, via: 'git clean' }));
-  }
-  if (sub === undefined || GIT_READ_ONLY.has(sub)) return [];
-  if (!GIT_PATH_COMMANDS.has(sub)) return null;
-  const dashes = rest.findIndex((word) => word.text === '--');
-  const paths = dashes >= 0 ? rest.slice(dashes + 1) : operands(rest.filter((word, j) => !isOptionValue(rest, j)));
-  return paths.map((word) => ({ word, tree: true, via: `git ${sub}` }));
-}
-
-/** `git restore -s main file`: "main" is the value of -s, not a path. */
-function isOptionValue(args: readonly Word[], index: number): boolean {
-  const previous = args[index - 1]?.text;
-  return previous === '-s' || previous === '--source' || previous === '-b' || previous === '-B' || previous === '--orphan';
 }

@@ -56,7 +56,7 @@ export const INSTALL_TARGETS: Readonly<Record<string, InstallTarget>> = {
 };
 
 /** Where git looks for a hook (core.hooksPath honoured), or null outside a work tree. */
-function gitHookPath(root: string, name: string): string | null {
+export function gitHookPath(root: string, name: string): string | null {
   try {
     const out = execFileSync('git', ['rev-parse', '--git-path', `hooks/${name}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     return resolve(root, out.trim());
