@@ -5,6 +5,7 @@ import { LedgerError } from '../ledger/ledger.js';
 import { colorEnabled, paint } from '../render/color.js';
 import { problemJson, renderProblem } from '../render/problem.js';
 import { VERSION } from '../version.js';
+import { argsProblem } from './args.js';
 import { EXIT, exitCodeFor } from './exit.js';
 import type { Cli, CliIo } from './io.js';
 import { COMMANDS } from './registry.js';
@@ -97,22 +98,19 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
+const GLOBAL_OPTIONS = {
+  dir: { type: 'string', short: 'C' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+  json: { type: 'boolean' },
+} as const;
+
 function parseGlobal(args: readonly string[]) {
   try {
-    return parseArgs({
-      args: [...args],
-      options: {
-        dir: { type: 'string', short: 'C' },
-        'no-color': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'V' },
-        json: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
+    return parseArgs({ args: [...args], options: GLOBAL_OPTIONS, strict: true, allowPositionals: false });
   } catch (error) {
-    throw new VouchProblem({ code: 'usage', message: (error as Error).message, hint: 'run `vouch --help`' });
+    throw new VouchProblem(argsProblem(error, GLOBAL_OPTIONS, undefined, 'run `vouch --help`'));
   }
 }
 

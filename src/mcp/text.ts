@@ -1,5 +1,6 @@
 import type { Problem } from '../core/problem.js';
 import type { Reason, Status } from '../core/status.js';
+import { foundText } from '../render/problem.js';
 import { explainReason } from '../render/reasons.js';
 
 /*
@@ -40,11 +41,11 @@ export function problemText(problem: Problem): string {
   for (const item of problem.more ?? []) {
     lines.push(`  ${item.where ? `${item.where}: ` : ''}${item.message}`);
     if (item.expected) lines.push(`    expected: ${item.expected}`);
-    if (item.found !== undefined) lines.push(`    found: ${JSON.stringify(item.found)}`);
+    if (item.found !== undefined) lines.push(`    found: ${foundText(item.found)}`);
   }
   if (!problem.more) {
     if (problem.expected) lines.push(`  expected: ${problem.expected}`);
-    if (problem.found !== undefined) lines.push(`  found: ${JSON.stringify(problem.found)}`);
+    if (problem.found !== undefined) lines.push(`  found: ${foundText(problem.found)}`);
   }
   if (problem.hint) lines.push(`  hint: ${problem.hint}`);
   lines.push(`  code: ${problem.code}`);
