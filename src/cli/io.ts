@@ -54,3 +54,15 @@ export function readText(stream: Readable): Promise<string> {
     stream.on('error', reject);
   });
 }
+
+/**
+ * A reader that goes away (`vouch status | head -1`) closes the pipe: the next
+ * write fails with EPIPE. That is not vouch's failure: vouch says nothing of
+ * it, as git does, but unlike git it does not stop there; the run goes on to
+ * its end, every receipt recorded. Other write errors still surface.
+ */
+export function quietWhenReaderLeaves(stream: Writable): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
