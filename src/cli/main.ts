@@ -7,7 +7,7 @@ import { problemJson, renderProblem } from '../render/problem.js';
 import { VERSION } from '../version.js';
 import { argsProblem } from './args.js';
 import { EXIT, exitCodeFor } from './exit.js';
-import type { Cli, CliIo } from './io.js';
+import { terminalIo, type Cli, type CliIo } from './io.js';
 import { COMMANDS } from './registry.js';
 import { ledgerProblem } from './ledger-problem.js';
 
@@ -38,8 +38,10 @@ environment: VOUCH_HOME (trust and keys; default $XDG_CONFIG_HOME/vouch or ~/.co
              VOUCH_ROLE (task cards: worker, verifier, coordinator or owner; see \`vouch card --help\`)`;
 
 /** Runs one invocation; returns the exit code. Nothing here calls process.exit. */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], world: CliIo): Promise<number> {
   const wantsJson = argv.includes('--json');
+  // Everything below writes for people through the boundary; JSON goes to world.stdout, exact.
+  const io = terminalIo(world);
   let p = paint(colorEnabled(io.stderrIsTTY, io.env, argv.includes('--no-color') ? false : undefined));
   try {
     const commandAt = argv.findIndex((arg, i) => !arg.startsWith('-') && argv[i - 1] !== '-C' && argv[i - 1] !== '--dir');
@@ -77,14 +79,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     const dir = values.dir ?? optionValue(rest, '-C', '--dir');
     const noColor = values['no-color'] === true || rest.includes('--no-color');
-    const cli: Cli = { io, dir, color: colorEnabled(io.stdoutIsTTY, io.env, noColor ? false : undefined) };
+    const cli: Cli = { io, data: world.stdout, dir, color: colorEnabled(io.stdoutIsTTY, io.env, noColor ? false : undefined) };
     p = paint(colorEnabled(io.stderrIsTTY, io.env, noColor ? false : undefined));
     return await command.run(cli, rest);
   } catch (error) {
     const problem = error instanceof VouchProblem ? error.problem : error instanceof LedgerError ? ledgerProblem(error) : undefined;
     if (problem) {
       io.stderr.write(renderProblem(problem, p));
-      if (wantsJson) io.stdout.write(`${JSON.stringify(problemJson(problem), null, 2)}\n`);
+      if (wantsJson) world.stdout.write(`${JSON.stringify(problemJson(problem), null, 2)}\n`);
       return exitCodeFor(problem.code);
     }
     const report = `This is a bug in vouch ${VERSION} (node ${process.version}, ${process.platform}). Please report it with the command you ran and this message.`;
@@ -92,7 +94,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     // --json promises one document on stdout, also when vouch itself is at fault.
     if (wantsJson) {
       const message = error instanceof Error ? error.message : String(error);
-      io.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'internal', message, hint: report } }, null, 2)}\n`);
+      world.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'internal', message, hint: report } }, null, 2)}\n`);
     }
     return EXIT.internal;
   }
