@@ -17,6 +17,12 @@ describe('the terminal boundary', () => {
     expect(toTerminal(`${forged}x`)).not.toContain('\u001b');
   });
 
+  it('a token with a letter no sequence has, or cut short at the end, stays text', () => {
+    const prefix = control('red').slice(0, -1);
+    expect(toTerminal(`${prefix}zx`)).toBe(`${prefix}zx`);
+    expect(toTerminal(`x${prefix}`)).toBe(`x${prefix}`);
+  });
+
   it('rewinds the progress line only with its own token', () => {
     expect(toTerminal(`${control('rewindLine')}… tests`)).toBe('\r\u001b[2K… tests');
     expect(toTerminal('\r\u001b[2K… tests')).toBe('\\x0d\\x1b[2K… tests');

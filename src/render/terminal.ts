@@ -31,31 +31,38 @@ const NAMES = Object.keys(SEQUENCES) as Sequence[];
 const MARK = '\ufdd0';
 
 // Drawn on first use (Web Crypto, so nothing is imported for it): a process that never colours anything never pays for it.
-let tokens: { readonly nonce: string; readonly pattern: RegExp } | undefined;
+let prefix: string | undefined;
 
-function tokenSet(): { readonly nonce: string; readonly pattern: RegExp } {
-  if (!tokens) {
-    const nonce = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-    tokens = { nonce, pattern: new RegExp(`${MARK}${nonce}([a-z])`, 'g') };
-  }
-  return tokens;
+function tokenPrefix(): string {
+  prefix ??= MARK + Array.from(globalThis.crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return prefix;
 }
 
-/** The token standing for one of vouch's own control sequences, until toTerminal() writes it. */
+/** The token standing for one of vouch's own control sequences, until toTerminal() writes it: the prefix and one letter. */
 export function control(name: Sequence): string {
-  return `${MARK}${tokenSet().nonce}${String.fromCharCode(97 + NAMES.indexOf(name))}`;
+  return `${tokenPrefix()}${String.fromCharCode(97 + NAMES.indexOf(name))}`;
+}
+
+/** `text` with each of vouch's tokens replaced by what `write` makes of its sequence; anything else that looks like one stays text. */
+function replaceTokens(text: string, write: (name: Sequence) => string): string {
+  if (prefix === undefined || !text.includes(prefix)) return text;
+  const [first, ...rest] = text.split(prefix);
+  let out = first!;
+  for (const part of rest) {
+    const name = NAMES[part.charCodeAt(0) - 97];
+    out += name === undefined ? prefix + part : write(name) + part.slice(1);
+  }
+  return out;
 }
 
 /** Text as it goes to a terminal: untrusted controls escaped, vouch's own tokens turned into their sequences. */
 export function toTerminal(text: string): string {
-  const safe = visible(text);
-  if (!tokens) return safe;
-  return safe.replace(tokens.pattern, (token, letter: string) => SEQUENCES[NAMES[letter.charCodeAt(0) - 97]!] ?? token);
+  return replaceTokens(visible(text), (name) => SEQUENCES[name]);
 }
 
 /** How many columns a one-line cell takes once written: escapes counted as shown, vouch's tokens as nothing. */
 export function displayWidth(cell: string): number {
-  return (tokens ? oneLine(cell).replace(tokens.pattern, '') : oneLine(cell)).length;
+  return replaceTokens(oneLine(cell), () => '').length;
 }
 
 /** `text` padded with spaces to `width` columns as displayed. */
