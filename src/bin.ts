@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The executable: wires the real process to main(). Everything testable lives in cli/main.ts.
 import { realpathSync } from 'node:fs';
+import { quietWhenReaderLeaves } from './cli/io.js';
 import { main } from './cli/main.js';
 
 const stop = new AbortController();
@@ -10,6 +11,8 @@ const onSignal = (signal: NodeJS.Signals) => {
 };
 process.once('SIGINT', onSignal);
 process.once('SIGTERM', onSignal);
+quietWhenReaderLeaves(process.stdout);
+quietWhenReaderLeaves(process.stderr);
 
 const code = await main(process.argv.slice(2), {
   // A getter: creating process.stdin loads the stream and socket machinery,

@@ -21,7 +21,7 @@ describe('the CLI', () => {
 
   it.each([
     [['statsu'], 2, /unknown command "statsu" \(did you mean "status"\?\)/],
-    [['status', '--bogus'], 2, /Unknown option '--bogus'/],
+    [['status', '--bogus'], 2, /vouch status: unknown option "--bogus"/],
     [['show'], 2, /expected exactly one receipt id/],
     [['gc'], 2, /gc needs a policy/],
     [['log', '--limit', 'ten'], 2, /--limit expects an integer/],

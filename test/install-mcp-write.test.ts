@@ -290,7 +290,7 @@ describe('vouch install mcp --write: more than one server, and what clients read
   it.each([
     [['uninstall', 'mcp'], /vouch uninstall mcp needs --client/],
     [['uninstall', 'mcp', '--client', 'cursr'], /unknown client \(did you mean "cursor"\?\)/],
-    [['uninstall', 'mcp', '--client', 'cursor', '--write'], /Unknown option '--write'/],
+    [['uninstall', 'mcp', '--client', 'cursor', '--write'], /unknown option "--write"/],
   ])('refuses %j with exit 2 and says why', async (args, message) => {
     const { rig, root } = await workspace();
     const result = await rig.run(args, { cwd: root });

@@ -100,7 +100,7 @@ describe('vouch install mcp --client', () => {
     [['install', 'mcp'], /vouch install mcp needs --client/],
     [['install', 'mcp', '--client', 'codx'], /unknown client \(did you mean "codex"\?\)/],
     [['install', 'mcp', '--client', 'codex', '--name', 'a b'], /--name is not a usable server name/],
-    [['install', 'mcp', 'extra', '--client', 'codex'], /Unexpected argument 'extra'/],
+    [['install', 'mcp', 'extra', '--client', 'codex'], /unexpected argument "extra"/],
   ])('refuses %j with exit 2 and says why', async (args, message) => {
     const { rig, root } = await workspace();
     const result = await rig.run(args, { cwd: root });

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { fail } from '../core/problem.js';
+import { fail, type Problem } from '../core/problem.js';
+import { closest } from '../core/suggest.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -12,15 +13,46 @@ export const COMMON_OPTIONS = {
 
 /** util.parseArgs, strict, with its errors turned into usage problems that say what to do. */
 export function parse<T extends Options>(command: string, args: readonly string[], options: T, positionals = true) {
+  const all = { ...COMMON_OPTIONS, ...options };
   try {
-    return parseArgs({ args: [...args], options: { ...COMMON_OPTIONS, ...options }, allowPositionals: positionals, strict: true });
+    return parseArgs({ args: [...args], options: all, allowPositionals: positionals, strict: true });
   } catch (error) {
-    return fail({
-      code: 'usage',
-      message: (error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'),
-      where: `vouch ${command}`,
-      hint: `run \`vouch ${command} --help\` for its options`,
-    });
+    return fail(argsProblem(error, all, `vouch ${command}`, `run \`vouch ${command} --help\` for its options`));
+  }
+}
+
+/**
+ * A util.parseArgs error as a usage problem: the option as typed, quoted, the
+ * nearest real one when it is close ("did you mean"), the options there are.
+ * Node's own wording is kept only for errors this does not know.
+ */
+export function argsProblem(error: unknown, options: Options, where: string | undefined, hint: string): Problem {
+  const { code, message } = error as { code?: string; message: string };
+  const quoted = /'([^']*)'/.exec(message)?.[1] ?? '';
+  const at = where === undefined ? {} : { where };
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const long = Object.keys(options).map((name) => `--${name}`);
+      const typed = quoted.split('=')[0]!;
+      const guess = typed.startsWith('--') ? closest(typed, long) : undefined;
+      return {
+        code: 'usage',
+        message: `unknown option ${JSON.stringify(typed)}${guess ? ` (did you mean ${JSON.stringify(guess)}?)` : ''}`,
+        ...at,
+        expected: `one of: ${Object.entries(options).map(([name, option]) => `--${name}${option.short ? ` (-${option.short})` : ''}`).join(', ')}`,
+        hint,
+      };
+    }
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const name = quoted.split(' ')[0]!;
+      return /argument missing/.test(message)
+        ? { code: 'usage', message: `option ${JSON.stringify(name)} needs a value`, ...at, expected: `${name} VALUE`, hint }
+        : { code: 'usage', message: `option ${JSON.stringify(name)} takes no value`, ...at, expected: `${name} alone, without =VALUE`, hint };
+    }
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return { code: 'usage', message: `unexpected argument ${JSON.stringify(quoted)}: this command takes options only`, ...at, hint };
+    default:
+      return { code: 'usage', message: message.replace(/\. To specify a positional argument.*$/s, '.'), ...at, hint };
   }
 }
 

@@ -1,4 +1,5 @@
-import type { Readable, Writable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
+import { toTerminal } from '../render/terminal.js';
 
 /** The world a command sees. Passed in, never taken from globals, so tests drive it. */
 export interface CliIo {
@@ -26,7 +27,14 @@ export interface VouchExecutable {
 
 /** Global options, parsed before the command name (and accepted after it too). */
 export interface Cli {
+  /** The world, with stdout and stderr as the terminal: every write is made safe for people (see terminalIo). */
   readonly io: CliIo;
+  /**
+   * The real stdout, for bytes that must arrive exact: a --json document, a
+   * hook's reply to its client, the MCP protocol, an exported bundle. Never
+   * for text a person reads (that is `io.stdout`).
+   */
+  readonly data: Writable;
   /** `-C DIR`: use this directory instead of searching up from cwd. */
   readonly dir: string | undefined;
   readonly color: boolean;
@@ -41,7 +49,7 @@ export function err(cli: Cli, text: string): void {
 }
 
 export function json(cli: Cli, value: unknown): void {
-  cli.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  cli.data.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** All of a text stream (stdin for a hook's payload, `-` for a file argument). */
@@ -52,5 +60,61 @@ export function readText(stream: Readable): Promise<string> {
     stream.on('data', (chunk: string) => (text += chunk));
     stream.on('end', () => resolve(text));
     stream.on('error', reject);
+  });
+}
+
+/**
+ * A stream for people in front of a real one: every write goes through
+ * toTerminal() (control characters escaped, vouch's own colour tokens made
+ * colour), synchronously and in order. Once the real stream is gone (its
+ * reader closed the pipe), writes are dropped: no one is left to read them.
+ */
+export class TerminalStream extends Writable {
+  constructor(private readonly target: Writable) {
+    super({ decodeStrings: false });
+  }
+
+  override _write(chunk: unknown, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    if (!this.target.destroyed) this.target.write(toTerminal(typeof chunk === 'string' ? chunk : String(chunk)));
+    callback();
+  }
+}
+
+/**
+ * The same world with stdout and stderr behind the write boundary, so a
+ * command cannot print untrusted text raw by forgetting a call: what must
+ * stay exact goes through `Cli.data` on purpose.
+ */
+export function terminalIo(io: CliIo): CliIo {
+  const stdout = new TerminalStream(io.stdout);
+  const stderr = new TerminalStream(io.stderr);
+  return {
+    // A getter, as bin.ts gives it: reading stdin is paid for only by commands that read it.
+    get stdin() {
+      return io.stdin;
+    },
+    stdout,
+    stderr,
+    env: io.env,
+    get cwd() {
+      return io.cwd;
+    },
+    stderrIsTTY: io.stderrIsTTY,
+    stdoutIsTTY: io.stdoutIsTTY,
+    ...(io.signal && { signal: io.signal }),
+    ...(io.hashWorker && { hashWorker: io.hashWorker }),
+    ...(io.self && { self: io.self }),
+  };
+}
+
+/**
+ * A reader that goes away (`vouch status | head -1`) closes the pipe: the next
+ * write fails with EPIPE. That is not vouch's failure: vouch says nothing of
+ * it, as git does, but unlike git it does not stop there; the run goes on to
+ * its end, every receipt recorded. Other write errors still surface.
+ */
+export function quietWhenReaderLeaves(stream: Writable): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
   });
 }

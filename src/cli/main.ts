@@ -5,8 +5,9 @@ import { LedgerError } from '../ledger/ledger.js';
 import { colorEnabled, paint } from '../render/color.js';
 import { problemJson, renderProblem } from '../render/problem.js';
 import { VERSION } from '../version.js';
+import { argsProblem } from './args.js';
 import { EXIT, exitCodeFor } from './exit.js';
-import type { Cli, CliIo } from './io.js';
+import { terminalIo, type Cli, type CliIo } from './io.js';
 import { COMMANDS } from './registry.js';
 import { ledgerProblem } from './ledger-problem.js';
 
@@ -37,8 +38,10 @@ environment: VOUCH_HOME (trust and keys; default $XDG_CONFIG_HOME/vouch or ~/.co
              VOUCH_ROLE (task cards: worker, verifier, coordinator or owner; see \`vouch card --help\`)`;
 
 /** Runs one invocation; returns the exit code. Nothing here calls process.exit. */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], world: CliIo): Promise<number> {
   const wantsJson = argv.includes('--json');
+  // Everything below writes for people through the boundary; JSON goes to world.stdout, exact.
+  const io = terminalIo(world);
   let p = paint(colorEnabled(io.stderrIsTTY, io.env, argv.includes('--no-color') ? false : undefined));
   try {
     const commandAt = argv.findIndex((arg, i) => !arg.startsWith('-') && argv[i - 1] !== '-C' && argv[i - 1] !== '--dir');
@@ -76,14 +79,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     const dir = values.dir ?? optionValue(rest, '-C', '--dir');
     const noColor = values['no-color'] === true || rest.includes('--no-color');
-    const cli: Cli = { io, dir, color: colorEnabled(io.stdoutIsTTY, io.env, noColor ? false : undefined) };
+    const cli: Cli = { io, data: world.stdout, dir, color: colorEnabled(io.stdoutIsTTY, io.env, noColor ? false : undefined) };
     p = paint(colorEnabled(io.stderrIsTTY, io.env, noColor ? false : undefined));
     return await command.run(cli, rest);
   } catch (error) {
     const problem = error instanceof VouchProblem ? error.problem : error instanceof LedgerError ? ledgerProblem(error) : undefined;
     if (problem) {
       io.stderr.write(renderProblem(problem, p));
-      if (wantsJson) io.stdout.write(`${JSON.stringify(problemJson(problem), null, 2)}\n`);
+      if (wantsJson) world.stdout.write(`${JSON.stringify(problemJson(problem), null, 2)}\n`);
       return exitCodeFor(problem.code);
     }
     const report = `This is a bug in vouch ${VERSION} (node ${process.version}, ${process.platform}). Please report it with the command you ran and this message.`;
@@ -91,28 +94,25 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     // --json promises one document on stdout, also when vouch itself is at fault.
     if (wantsJson) {
       const message = error instanceof Error ? error.message : String(error);
-      io.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'internal', message, hint: report } }, null, 2)}\n`);
+      world.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'internal', message, hint: report } }, null, 2)}\n`);
     }
     return EXIT.internal;
   }
 }
 
+const GLOBAL_OPTIONS = {
+  dir: { type: 'string', short: 'C' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+  json: { type: 'boolean' },
+} as const;
+
 function parseGlobal(args: readonly string[]) {
   try {
-    return parseArgs({
-      args: [...args],
-      options: {
-        dir: { type: 'string', short: 'C' },
-        'no-color': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'V' },
-        json: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
+    return parseArgs({ args: [...args], options: GLOBAL_OPTIONS, strict: true, allowPositionals: false });
   } catch (error) {
-    throw new VouchProblem({ code: 'usage', message: (error as Error).message, hint: 'run `vouch --help`' });
+    throw new VouchProblem(argsProblem(error, GLOBAL_OPTIONS, undefined, 'run `vouch --help`'));
   }
 }
 

@@ -116,8 +116,12 @@ export interface Problem {
   readonly where?: string;
   /** What was expected there. */
   readonly expected?: string;
-  /** What was found instead, quoted by the renderer. */
-  readonly found?: string;
+  /**
+   * What was found instead. Text is quoted by the renderer; a number, a
+   * boolean or null (a value read from YAML or JSON) is shown as itself, so
+   * `timeout: 5` is reported as found 5, not "5".
+   */
+  readonly found?: string | number | boolean | null;
   /** What to do next. */
   readonly hint?: string;
   /** Further problems of the same kind (every spec error, not just the first). */

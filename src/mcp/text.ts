@@ -1,6 +1,8 @@
 import type { Problem } from '../core/problem.js';
 import type { Reason, Status } from '../core/status.js';
+import { foundText } from '../render/problem.js';
 import { explainReason } from '../render/reasons.js';
+import { oneLine, visible } from '../render/visible.js';
 
 /*
  * The words every MCP answer ends with. A model reads the text, so the text
@@ -20,9 +22,15 @@ export const NOT_ALLOWED =
 
 export const FOOTER = `${PASS_MEANS}\n${CLAIMS_ARE_NOT_EVIDENCE}`;
 
-/** Every tool result's text, success or error, ends with FOOTER: one place adds it (handle.ts), so no tool can leave it out. */
+/**
+ * Every tool result's text, success or error, ends with FOOTER: one place
+ * adds it (handle.ts), so no tool can leave it out. The same place makes the
+ * text visible: a client shows it to a person as it is, so a check's output
+ * or a recorded claim quoted in it cannot carry escape sequences or bidi
+ * overrides to their screen. (structuredContent stays exact, like --json.)
+ */
 export function withFooter(text: string): string {
-  return `${text.trimEnd()}\n\n${FOOTER}`;
+  return `${visible(text.trimEnd())}\n\n${FOOTER}`;
 }
 
 /** One line per check: "PASS  tests  …" then why, in words, when it is not a PASS. */
@@ -30,7 +38,7 @@ export function statusLine(entry: { id: string; status: Status; reason: Reason; 
   const head = `${entry.status.padEnd(7)} ${entry.id}${entry.blocking ? '' : ' (advisory)'}${entry.verifier ? ` (remote, verifier ${entry.verifier.slice(0, 16)})` : ''}`;
   if (entry.status === 'PASS') return `${head}: ${entry.proves}`;
   const { meaning } = explainReason(entry.reason, entry.id);
-  return `${head}: ${entry.reason}: ${meaning}${entry.detail ? ` (${entry.detail})` : ''}`;
+  return `${head}: ${entry.reason}: ${meaning}${entry.detail ? ` (${oneLine(entry.detail)})` : ''}`;
 }
 
 /** A problem for a model: what went wrong, where, expected, found, what to do, and its stable code. */
@@ -40,11 +48,11 @@ export function problemText(problem: Problem): string {
   for (const item of problem.more ?? []) {
     lines.push(`  ${item.where ? `${item.where}: ` : ''}${item.message}`);
     if (item.expected) lines.push(`    expected: ${item.expected}`);
-    if (item.found !== undefined) lines.push(`    found: ${JSON.stringify(item.found)}`);
+    if (item.found !== undefined) lines.push(`    found: ${foundText(item.found)}`);
   }
   if (!problem.more) {
     if (problem.expected) lines.push(`  expected: ${problem.expected}`);
-    if (problem.found !== undefined) lines.push(`  found: ${JSON.stringify(problem.found)}`);
+    if (problem.found !== undefined) lines.push(`  found: ${foundText(problem.found)}`);
   }
   if (problem.hint) lines.push(`  hint: ${problem.hint}`);
   lines.push(`  code: ${problem.code}`);

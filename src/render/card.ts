@@ -5,6 +5,7 @@ import { unreachable } from '../core/unreachable.js';
 import type { Paint } from './color.js';
 import { table } from './table.js';
 import { ago } from './time.js';
+import { oneLine } from './visible.js';
 
 /** A state as people read it: owner_close is spelled as recorded, never as done. */
 export function stateWord(state: CardSummary['state']): string {
@@ -76,24 +77,24 @@ export function renderCard(view: CardView, completeNow: Problem | null, p: Paint
   const proof = view.proof;
   const lines = [
     `${p.bold(`card ${view.id}`)}  ${stateWord(view.state)} · grade ${gradeWord(view.grade, p)} · attempts ${view.attempts}/${c.budget_attempts}${view.overBudget ? p.red(' (budget spent: asks for a decision)') : ''} · verify: ${view.verify}`,
-    `  goal:       ${c.goal}`,
-    `  artifact:   ${c.artifact}`,
-    `  done when:  ${c.done_when}`,
-    ...(c.lands_at ? [`  lands at:   ${c.lands_at}`] : []),
+    `  goal:       ${oneLine(c.goal)}`,
+    `  artifact:   ${oneLine(c.artifact)}`,
+    `  done when:  ${oneLine(c.done_when)}`,
+    ...(c.lands_at ? [`  lands at:   ${oneLine(c.lands_at)}`] : []),
     ...(view.opened.body.follow_up_of ? [`  follow-up of ${view.opened.body.follow_up_of.card} (depth ${view.opened.body.depth}), opened by its failed audit`] : []),
     `  proof:      frozen from vouch.yaml ${proof.policy.spec_sha256.slice(0, 12)}…, digest ${proof.digest.slice(0, 12)}…`,
   ];
   if (proof.kind === 'checks') {
     for (const check of proof.checks) {
-      lines.push(`              ${check.id}: ${JSON.stringify(check.shell ? check.run[0] : check.run)} · scope ${[...check.sources, ...check.tests, ...check.artifacts].join(', ')} · definition ${check.definitionDigest.slice(0, 12)}…`);
+      lines.push(`              ${oneLine(`${check.id}: ${JSON.stringify(check.shell ? check.run[0] : check.run)} · scope ${[...check.sources, ...check.tests, ...check.artifacts].join(', ')}`)} · definition ${check.definitionDigest.slice(0, 12)}…`);
     }
   } else {
     const binding = view.script.bound ? `bound to sha256 ${view.script.bound.slice(0, 16)}…` : 'not bound yet (its first run by the verifier binds it)';
-    lines.push(`              script ${proof.path} (${binding}) · scope ${proof.scope.join(', ')} · timeout ${proof.timeout}s`);
+    lines.push(`              script ${oneLine(proof.path)} (${binding}) · scope ${oneLine(proof.scope.join(', '))} · timeout ${proof.timeout}s`);
     if (view.script.pending) lines.push(`              revise-script ${view.script.pending.decision} authorises sha256 ${view.script.pending.sha256.slice(0, 16)}… (once)`);
   }
   if (view.state === 'open' || view.state === 'claimed') {
-    lines.push(completeNow ? `  complete now: ${p.red('refused')}: ${completeNow.code}: ${completeNow.message}` : `  complete now: ${p.green('allowed')} (a fresh PASS of the frozen proof)`);
+    lines.push(completeNow ? `  complete now: ${p.red('refused')}: ${completeNow.code}: ${oneLine(completeNow.message)}` : `  complete now: ${p.green('allowed')} (a fresh PASS of the frozen proof)`);
   }
   lines.push('', p.bold('  events'));
   lines.push(table(view.events.map(eventRow), '  '));
@@ -137,9 +138,9 @@ export function renderAuditOutcomes(outcomes: readonly AuditOutcome[], p: Paint)
   if (outcomes.length === 0) return 'no done cards to audit';
   return outcomes
     .map((outcome) => {
-      if (outcome.kind === 'refused') return `${outcome.card}  ${p.yellow('not run, nothing recorded')}: ${outcome.problem.code}: ${outcome.problem.message}`;
+      if (outcome.kind === 'refused') return `${outcome.card}  ${p.yellow('not run, nothing recorded')}: ${outcome.problem.code}: ${oneLine(outcome.problem.message)}`;
       const e = outcome.event;
-      const notRun = e.not_run ? `\n    the proof could not run: ${e.not_run.code}: ${e.not_run.message}` : '';
+      const notRun = e.not_run ? `\n    the proof could not run: ${e.not_run.code}: ${oneLine(e.not_run.message)}` : '';
       const verdict = e.verdict === 'PASS' ? p.green('PASS') : e.verdict === 'FAIL' ? p.red('FAIL') : p.yellow('UNKNOWN');
       const follow = e.follow_up
         ? `: recorded on the card, follow-up ${e.follow_up} opened`

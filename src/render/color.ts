@@ -1,4 +1,10 @@
-/** ANSI colour, on only for a terminal and never under NO_COLOR or TERM=dumb. */
+import { control, type Sequence } from './terminal.js';
+
+/**
+ * ANSI colour, on only for a terminal and never under NO_COLOR or TERM=dumb.
+ * Painted text carries tokens, not escape sequences: the write boundary
+ * (render/terminal.ts) turns them into colour, and only them.
+ */
 export interface Paint {
   readonly enabled: boolean;
   red(text: string): string;
@@ -16,17 +22,16 @@ export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag: boole
   return isTTY && env.TERM !== 'dumb';
 }
 
-const wrap = (enabled: boolean, open: number, close: number) => (text: string) =>
-  enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+const wrap = (enabled: boolean, open: Sequence, close: Sequence) => (text: string) => (enabled ? `${control(open)}${text}${control(close)}` : text);
 
 export function paint(enabled: boolean): Paint {
   return {
     enabled,
-    red: wrap(enabled, 31, 39),
-    green: wrap(enabled, 32, 39),
-    yellow: wrap(enabled, 33, 39),
-    cyan: wrap(enabled, 36, 39),
-    dim: wrap(enabled, 2, 22),
-    bold: wrap(enabled, 1, 22),
+    red: wrap(enabled, 'red', 'defaultColor'),
+    green: wrap(enabled, 'green', 'defaultColor'),
+    yellow: wrap(enabled, 'yellow', 'defaultColor'),
+    cyan: wrap(enabled, 'cyan', 'defaultColor'),
+    dim: wrap(enabled, 'dim', 'normalIntensity'),
+    bold: wrap(enabled, 'bold', 'normalIntensity'),
   };
 }

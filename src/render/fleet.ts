@@ -3,7 +3,7 @@ import { dispatchLabel } from '../fleet/label.js';
 import type { Paint } from './color.js';
 import { table } from './table.js';
 import { ago } from './time.js';
-import { visible } from './visible.js';
+import { oneLine } from './visible.js';
 
 /** The state word, coloured by what it asks of a person. */
 export function stateWord(state: Dispatch['state'], p: Paint): string {
@@ -44,36 +44,36 @@ export function tierText(d: Dispatch): string {
 /** The fleet board: one line per dispatch, newest first. Every cell says something. */
 export function renderBoard(dispatches: readonly Dispatch[], p: Paint, now: Date = new Date()): string {
   const head = ['DISPATCH', 'STATE', 'TIER', 'AGE', 'VERDICT', 'WHAT'].map((h) => p.dim(h));
-  const rows = dispatches.map((d) => [d.id, stateWord(d.state, p), tierText(d), d.createdAt ? ago(d.createdAt, now) : '?', verdictWord(d.verdict, p), visible(dispatchLabel(d, 50))]);
+  const rows = dispatches.map((d) => [d.id, stateWord(d.state, p), tierText(d), d.createdAt ? ago(d.createdAt, now) : '?', verdictWord(d.verdict, p), dispatchLabel(d, 50)]);
   return table([head, ...rows]);
 }
 
-/** One dispatch in full: the order, the claim, the grade, and every transition with its writer. */
+/**
+ * One dispatch in full: the order, the claim, the grade, and every transition
+ * with its writer. Prompts and claims keep their lines (indented under their
+ * label); every other recorded value is one line.
+ */
 export function renderDispatch(d: Dispatch, p: Paint): string {
-  return visible(dispatchText(d, p));
-}
-
-function dispatchText(d: Dispatch, p: Paint): string {
   const o = d.order;
   const lines = [`${p.bold(`dispatch ${d.id}`)}  ${stateWord(d.state, p)} · verdict ${verdictWord(d.verdict, p)}`];
-  if (d.damage) lines.push(`  ${p.red('DAMAGED:')} ${d.damage}`);
+  if (d.damage) lines.push(`  ${p.red('DAMAGED:')} ${oneLine(d.damage)}`);
   if (o) {
     lines.push(`  tier       ${tierText(d)}  (${o.tier_basis})`);
     lines.push(`  spec pin   ${o.spec_sha256 ?? '(none: no valid vouch.yaml when it was ordered)'}`);
     lines.push(`  graded by  ${o.manifest.checks.filter((c) => c.block).map((c) => c.id).join(', ') || p.yellow('no blocking check at this tier: it will read ungraded')}`);
-    if (o.parent) lines.push(`  parent     ${o.parent}`);
-    if (o.session) lines.push(`  session    ${o.session}${o.agent ? ` · ${o.agent.client} ${o.agent.type ?? 'subagent'} ${o.agent.id}` : ''}`);
-    if (o.card) lines.push(`  card       ${o.card}`);
+    if (o.parent) lines.push(`  parent     ${oneLine(o.parent)}`);
+    if (o.session) lines.push(`  session    ${oneLine(`${o.session}${o.agent ? ` · ${o.agent.client} ${o.agent.type ?? 'subagent'} ${o.agent.id}` : ''}`)}`);
+    if (o.card) lines.push(`  card       ${oneLine(o.card)}`);
     lines.push(`  prompt     ${o.prompt === null ? p.dim('(not in the hook payload)') : indent(o.prompt)}`);
   }
   if (d.claim) {
     const c = d.claim;
     if (c.transcript_prompt) lines.push(`  prompt     ${indent(c.transcript_prompt.text)}  ${p.dim("(from the client's transcript of the subagent)")}`);
     lines.push(`  claim      ${indent(c.claim.summary)}  ${p.dim(`(its own words, via ${c.via})`)}`);
-    for (const item of c.claim.deliverables) lines.push(`    - ${item.what} [${item.evidence}]${item.how ? ` ${p.dim(item.how)}` : ''}`);
+    for (const item of c.claim.deliverables) lines.push(`    - ${oneLine(item.what)} [${oneLine(item.evidence)}]${item.how ? ` ${p.dim(oneLine(item.how))}` : ''}`);
   }
   if (d.grade) {
-    lines.push(`  checked    ${d.grade.grade.checks.map((c) => `${c.id} ${c.status}${c.status === 'PASS' ? '' : ` (${c.reason})`}`).join(', ')}  ${p.dim(`tier ${d.grade.grade.tier}, ${d.grade.grade.basis === 'own_writes' ? 'on what its agent wrote' : 'every blocking check of the tier'}`)}`);
+    lines.push(`  checked    ${oneLine(d.grade.grade.checks.map((c) => `${c.id} ${c.status}${c.status === 'PASS' ? '' : ` (${c.reason})`}`).join(', '))}  ${p.dim(`tier ${d.grade.grade.tier}, ${d.grade.grade.basis === 'own_writes' ? 'on what its agent wrote' : 'every blocking check of the tier'}`)}`);
   }
   lines.push('  transitions');
   const rows = [

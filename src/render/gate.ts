@@ -5,7 +5,7 @@ import type { GuardAnswer } from '../gate/guard.js';
 import type { ProtectionRule } from '../gate/protected.js';
 import type { PersonAct } from '../gate/shell/vouch-acts.js';
 import { explainReason } from './reasons.js';
-import { visible } from './visible.js';
+import { oneLine, visible } from './visible.js';
 
 /** How the agent can run vouch itself: the argv prefix of the hook's own command (node + entry). */
 export interface Invocation {
@@ -18,12 +18,15 @@ const DO_NOT_WEAKEN =
 /**
  * The reason an agent reads when its stop is blocked: what is not proven,
  * what the checks said, and exactly what to do next. One exhaustive switch,
- * so a new gate reason does not compile until it has words.
+ * so a new gate reason does not compile until it has words. The client shows
+ * it to the person too (it travels inside the hook's JSON reply, past the
+ * terminal boundary), so it is made visible here: a file name or an output
+ * excerpt cannot rewrite the screen it is shown on.
  */
 export function renderBlockReason(decision: GateDecision, self: Invocation): string {
   const text = blockText(decision, self);
   const more = dispatchLines(decision, self, decision.reason === 'dispatches_unsettled');
-  return more.length > 0 ? `${text}\n${more.join('\n')}` : text;
+  return visible(more.length > 0 ? `${text}\n${more.join('\n')}` : text);
 }
 
 function blockText(decision: GateDecision, self: Invocation): string {
@@ -118,7 +121,7 @@ function notPassing(decision: GateDecision, self: Invocation): string {
 }
 
 function findingLines(finding: GateFinding): string[] {
-  const head = `  ${finding.id}: ${finding.status} (${finding.reason})${finding.detail ? ` ${finding.detail}` : ''}${finding.receipt ? ` · receipt ${finding.receipt}` : ''}`;
+  const head = `  ${finding.id}: ${finding.status} (${finding.reason})${finding.detail ? ` ${oneLine(finding.detail)}` : ''}${finding.receipt ? ` · receipt ${finding.receipt}` : ''}`;
   const lines = [head];
   if (finding.budgetExhausted) {
     lines.push(
@@ -150,13 +153,13 @@ function dispatchLines(decision: GateDecision, self: Invocation, holding: boolea
     for (const d of unsettled) lines.push(`  ${noteHead(d)}`, `    ${nextStep(d, cli)}`);
   }
   if (running.length > 0) {
-    lines.push('', `Still running (listed, not holding the stop): ${running.map((d) => `${d.id} (${d.state}, ${d.label})`).join('; ')}`);
+    lines.push('', `Still running (listed, not holding the stop): ${running.map((d) => `${d.id} (${d.state}, ${oneLine(d.label)})`).join('; ')}`);
   }
   return lines;
 }
 
 function noteHead(d: DispatchNote): string {
-  return `dispatch ${d.id}: ${d.state} · verdict ${d.verdict}${d.tier ? ` · tier ${d.tier}` : ''} · ${d.label}`;
+  return `dispatch ${d.id}: ${d.state} · verdict ${d.verdict}${d.tier ? ` · tier ${d.tier}` : ''} · ${oneLine(d.label)}`;
 }
 
 function nextStep(d: DispatchNote, cli: (...args: string[]) => string): string {
@@ -177,12 +180,13 @@ function nextStep(d: DispatchNote, cli: (...args: string[]) => string): string {
   }
 }
 
-/** For people, on stderr: what the gate decided, loudly when a session escaped unverified. */
+/** For people, on stderr (and in Claude Code's systemMessage): what the gate decided, loudly when a session escaped unverified. */
 export function renderGateNotice(decision: GateDecision): string | null {
   const running = decision.dispatches.filter((d) => d.running && decision.kind !== 'block');
-  const listed = running.length > 0 ? `vouch: still running (not holding the stop): ${running.map((d) => `dispatch ${d.id} (${visible(d.label)})`).join(', ')}` : null;
+  const listed = running.length > 0 ? `vouch: still running (not holding the stop): ${running.map((d) => `dispatch ${d.id} (${oneLine(d.label)})`).join(', ')}` : null;
   const main = gateNotice(decision);
-  return main && listed ? `${main}\n${listed}` : (main ?? listed);
+  const text = main && listed ? `${main}\n${listed}` : (main ?? listed);
+  return text === null ? null : visible(text);
 }
 
 function gateNotice(decision: GateDecision): string | null {
@@ -205,12 +209,17 @@ function gateNotice(decision: GateDecision): string | null {
   }
 }
 
-/** The reason an agent reads when a write (or a person's act) is denied. */
+/** The reason an agent reads when a write (or a person's act) is denied; the client shows it to the person too. */
 export function renderDenial(answer: Exclude<GuardAnswer, { kind: 'allow' }>): string {
-  if (answer.kind === 'deny_act') return `vouch denied this ${answer.tool} command: it runs \`${answer.act.command}\`. ${actWords(answer.act)}`;
-  const what = answer.via === answer.tool ? `this ${answer.tool} of ${answer.path}` : `this ${answer.tool} command: it writes ${answer.path} (${answer.via})`;
-  const alias = answer.hardLinkOf === undefined ? '' : `, which is another name (a hard link) of ${answer.hardLinkOf}`;
-  return `vouch denied ${what}${alias}. ${protectionWords(answer.rule, answer.hardLinkOf ?? answer.path)}`;
+  return visible(denialText(answer));
+}
+
+function denialText(answer: Exclude<GuardAnswer, { kind: 'allow' }>): string {
+  if (answer.kind === 'deny_act') return `vouch denied this ${answer.tool} command: it runs \`${oneLine(answer.act.command)}\`. ${actWords(answer.act)}`;
+  const path = oneLine(answer.path);
+  const what = answer.via === answer.tool ? `this ${answer.tool} of ${path}` : `this ${answer.tool} command: it writes ${path} (${oneLine(answer.via)})`;
+  const alias = answer.hardLinkOf === undefined ? '' : `, which is another name (a hard link) of ${oneLine(answer.hardLinkOf)}`;
+  return `vouch denied ${what}${alias}. ${protectionWords(answer.rule, answer.hardLinkOf === undefined ? path : oneLine(answer.hardLinkOf))}`;
 }
 
 function actWords(act: PersonAct): string {

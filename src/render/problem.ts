@@ -1,17 +1,35 @@
 import type { Problem } from '../core/problem.js';
 import type { Paint } from './color.js';
+import { oneLine } from './visible.js';
 
-/** A problem for people: what, where, expected, found, what to do. */
+/** What was found, as a person reads it: text quoted, a number, boolean or null as itself. */
+export function foundText(found: NonNullable<Problem['found']> | null): string {
+  return typeof found === 'string' ? JSON.stringify(found) : String(found);
+}
+
+/**
+ * A problem for people: what, where, expected, found, what to do. A `where`
+ * that is a vouch command (`vouch verify`) leads the line in place of the
+ * bare `vouch:`, and is not said twice when the message already starts with it.
+ */
 export function renderProblem(problem: Problem, p: Paint): string {
-  const lines = [`${p.red('vouch:')} ${problem.where && !problem.more ? `${problem.where}: ` : ''}${problem.message}`];
+  const where = problem.where && !problem.more ? oneLine(problem.where) : undefined;
+  const message = oneLine(problem.message);
+  const lines = [
+    where?.startsWith('vouch ')
+      ? message.startsWith(`${where} `)
+        ? `${p.red(where)}${message.slice(where.length)}`
+        : `${p.red(`${where}:`)} ${message}`
+      : `${p.red('vouch:')} ${where ? `${where}: ` : ''}${message}`,
+  ];
   for (const item of problem.more ?? []) {
-    lines.push(`  ${p.bold(item.where ?? '')}${item.where ? ': ' : ''}${item.message}`);
-    if (item.expected) lines.push(`      expected: ${item.expected}`);
-    if (item.found !== undefined) lines.push(`      found:    ${JSON.stringify(item.found)}`);
+    lines.push(`  ${p.bold(oneLine(item.where ?? ''))}${item.where ? ': ' : ''}${oneLine(item.message)}`);
+    if (item.expected) lines.push(`      expected: ${oneLine(item.expected)}`);
+    if (item.found !== undefined) lines.push(`      found:    ${oneLine(foundText(item.found))}`);
   }
   if (!problem.more) {
-    if (problem.expected) lines.push(`  expected: ${problem.expected}`);
-    if (problem.found !== undefined) lines.push(`  found:    ${JSON.stringify(problem.found)}`);
+    if (problem.expected) lines.push(`  expected: ${oneLine(problem.expected)}`);
+    if (problem.found !== undefined) lines.push(`  found:    ${oneLine(foundText(problem.found))}`);
   }
   if (problem.hint) lines.push(`  ${p.cyan('hint:')} ${problem.hint}`);
   // The stable code, as --json and MCP give it: what a script (or an agent reading this) can rely on.

@@ -1,10 +1,14 @@
 import type { Writable } from 'node:stream';
 import type { Paint } from './color.js';
+import { control } from './terminal.js';
+import { oneLine } from './visible.js';
 import { duration } from './time.js';
 
 /**
  * One self-rewriting line on a terminal: which check runs and for how long.
  * Used only when stderr is a TTY; logs and pipes get no carriage returns.
+ * The stream is the terminal boundary: the rewind is vouch's own token, and
+ * the label (a check id) is escaped there like any other text.
  */
 export class Progress {
   private timer: NodeJS.Timeout | undefined;
@@ -18,7 +22,7 @@ export class Progress {
 
   start(label: string): void {
     this.stop();
-    this.label = label;
+    this.label = oneLine(label);
     this.started = Date.now();
     this.draw();
     this.timer = setInterval(() => this.draw(), 250);
@@ -27,12 +31,12 @@ export class Progress {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
-    if (this.label) this.stream.write('\r\u001b[2K');
+    if (this.label) this.stream.write(control('rewindLine'));
     this.timer = undefined;
     this.label = '';
   }
 
   private draw(): void {
-    this.stream.write(`\r\u001b[2K${this.p.cyan('…')} ${this.label} ${this.p.dim(duration(Date.now() - this.started))}`);
+    this.stream.write(`${control('rewindLine')}${this.p.cyan('…')} ${this.label} ${this.p.dim(duration(Date.now() - this.started))}`);
   }
 }

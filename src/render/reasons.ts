@@ -20,7 +20,7 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
     case 'timeout':
       return { meaning: 'the command was still running at its timeout; its process group was killed', next: 'make it faster or raise `timeout` in vouch.yaml (then `vouch allow`)' };
     case 'spawn_error':
-      return { meaning: 'the command could not be started', next: 'check that argv[0] exists on the PATH the check receives' };
+      return { meaning: 'the command could not be started', next: 'its detail says what was looked for and where: install the command, or fix run: in vouch.yaml (then `vouch allow`)' };
     case 'interrupted':
       return { meaning: 'vouch was interrupted while the check ran', next: `\`vouch verify ${checkId}\`` };
     case 'scope_empty':

@@ -1,3 +1,5 @@
+import { visible } from '../render/visible.js';
+
 /**
  * Markup that is already safe: produced by the `html` template, never by
  * concatenating text. Everything interpolated into `html` that is not Html
@@ -15,9 +17,14 @@ export type Interpolation = Html | string | number | boolean | null | undefined 
 
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Text for an element's content or a quoted attribute value. */
+/**
+ * Text for an element's content or a quoted attribute value. Control and
+ * bidi characters are shown as escapes first (render/visible.ts): a browser
+ * ignores most controls, but a right-to-left override would reorder a file
+ * name or a claim on the page as it does on a terminal.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+  return visible(text).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }
 
 function render(value: Interpolation): string {

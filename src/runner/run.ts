@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { BoundedCapture } from './capture.js';
+import { spawnErrorMessage } from './spawn-error.js';
 
 export interface RunRequest {
   readonly argv: readonly string[];
@@ -35,6 +36,7 @@ export type RunOutcome =
   | {
       readonly kind: 'spawn_error';
       readonly code: string;
+      /** What was looked for where, and what to do (spawn-error.ts). */
       readonly message: string;
       readonly startedAt: Date;
       readonly durationMs: number;
@@ -113,7 +115,7 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
       settled = true;
       for (const timer of timers) clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
-      resolve({ kind: 'spawn_error', code: error.code ?? 'EUNKNOWN', message: error.message, startedAt, durationMs: elapsed() });
+      resolve({ kind: 'spawn_error', code: error.code ?? 'EUNKNOWN', message: spawnErrorMessage(error, file!, request.cwd, request.env.PATH), startedAt, durationMs: elapsed() });
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };

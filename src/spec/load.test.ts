@@ -40,9 +40,15 @@ describe('parseSpec: every error is located and says what was expected', () => {
     expect(problem!.expected).toMatch(expected);
   });
 
-  it('quotes what it found', () => {
-    const result = load(base('    timeout: 99999\n'));
-    expect(!result.ok && result.error.more?.[0]?.found).toBe('99999');
+  it('reports what it found as its YAML type: a number as a number, a boolean as a boolean, a string as a string', () => {
+    const number = load(base('    timeout: 99999\n'));
+    expect(!number.ok && number.error.more?.[0]?.found).toBe(99999);
+    const boolean = load(base('    timeout: true\n'));
+    expect(!boolean.ok && boolean.error.more?.[0]?.found).toBe(true);
+    const quotedNumber = load(base('    timeout: "5"\n'));
+    expect(!quotedNumber.ok && quotedNumber.error.more?.[0]?.found).toBe('5');
+    const list = load(base('    timeout: [1, 2]\n'));
+    expect(!list.ok && list.error.more?.[0]?.found).toBe('[1, 2]');
   });
 
   it('reports every problem, not just the first', () => {

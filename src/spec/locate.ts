@@ -3,8 +3,12 @@ import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type N
 export interface Location {
   readonly line: number;
   readonly col: number;
-  /** The source text found there, shortened, or undefined when nothing is there. */
-  readonly found?: string;
+  /**
+   * What is there, as its YAML type: a number, boolean or null as itself (so
+   * it is shown as 5, not "5"), a string as the string, a list or mapping as
+   * its source text, shortened; undefined when nothing is there.
+   */
+  readonly found?: string | number | boolean | null;
 }
 
 /**
@@ -43,13 +47,17 @@ export function locate(
   const offset = target?.range?.[0] ?? 0;
   const { line, col } = lines.linePos(offset);
   if (!exact || !target?.range) return { line, col };
-  return { line, col, found: shorten(sourceOf(target, text)) };
+  return { line, col, found: valueOf(target, text) };
 }
 
-function sourceOf(node: Node, text: string): string {
-  if (isScalar(node) && node.source !== undefined) return String(node.source);
+function valueOf(node: Node, text: string): string | number | boolean | null {
+  if (isScalar(node)) {
+    const value: unknown = node.value;
+    if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+    if (typeof value === 'string') return shorten(value);
+  }
   const [start, end] = node.range ?? [0, 0];
-  return text.slice(start, end);
+  return shorten(text.slice(start, end));
 }
 
 function shorten(text: string): string {

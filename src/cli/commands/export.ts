@@ -99,7 +99,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   }
   const text = result.envelopes.map((envelope) => JSON.stringify(envelope)).join('\n') + '\n';
   if (values.out === undefined) {
-    cli.io.stdout.write(text);
+    cli.data.write(text);
   } else {
     const path = resolve(cli.io.cwd, values.out);
     const written = writeBundle(path, text);

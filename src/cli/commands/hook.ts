@@ -57,7 +57,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   // The ledger (SQLite, or PostgreSQL when VOUCH_LEDGER or ledger: says so) is loaded only for events that use it.
   const ledgers = event === 'PreToolUse' ? undefined : await import('../../ledger/open.js');
   const reply = await runHook(protocol, event, stdin, hookContext(cli, ledgers));
-  cli.io.stdout.write(reply.stdout);
+  cli.data.write(reply.stdout);
   cli.io.stderr.write(reply.stderr);
   return reply.exitCode;
 }

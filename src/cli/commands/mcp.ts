@@ -40,7 +40,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     home: vouchHome(cli.io.env),
     env: cli.io.env,
     stdin: cli.io.stdin,
-    stdout: cli.io.stdout,
+    stdout: cli.data,
     stderr: cli.io.stderr,
     ...(cli.io.signal && { signal: cli.io.signal }),
     ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }),

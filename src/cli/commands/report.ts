@@ -40,7 +40,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     await ledger?.close();
   }
   if (values.out === '-') {
-    cli.io.stdout.write(page);
+    cli.data.write(page);
     return EXIT.ok;
   }
   const out = values.out !== undefined ? resolve(cli.io.cwd, values.out) : join(workspace.stateDir, 'report.html');

@@ -3,6 +3,7 @@ import type { StoredReceipt } from '../../receipt/receipt.js';
 import { paint, type Paint } from '../../render/color.js';
 import { statusWord } from '../../render/status.js';
 import { duration } from '../../render/time.js';
+import { oneLine } from '../../render/visible.js';
 import type { Manifest } from '../../scope/manifest.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
@@ -68,11 +69,11 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
   const command = b.shell ? `sh -c ${JSON.stringify(b.argv[0])}` : b.argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
   const lines = [
     `${p.bold('receipt')}   ${b.id}  ${p.dim(`seq ${receipt.seq} · hash ${receipt.hash}`)}`,
-    `${p.bold('check')}     ${b.check_id}  ${statusWord(b.verdict, p)} ${p.dim(`(${b.reason})`)}`,
-    ...(b.detail ? [`${p.bold('detail')}    ${b.detail}`] : []),
+    `${p.bold('check')}     ${oneLine(b.check_id)}  ${statusWord(b.verdict, p)} ${p.dim(`(${b.reason})`)}`,
+    ...(b.detail ? [`${p.bold('detail')}    ${oneLine(b.detail)}`] : []),
     `${p.bold('proves')}    ${b.proves}`,
-    `${p.bold('command')}   ${command}  ${p.dim(`cwd ${b.cwd} · timeout ${b.timeout_s}s${b.executable ? ` · ${b.executable}` : ''}`)}`,
-    `${p.bold('env')}       ${b.env_names.join(' ')}`,
+    `${p.bold('command')}   ${oneLine(command)}  ${p.dim(oneLine(`cwd ${b.cwd} · timeout ${b.timeout_s}s${b.executable ? ` · ${b.executable}` : ''}`))}`,
+    `${p.bold('env')}       ${oneLine(b.env_names.join(' '))}`,
     b.ran
       ? `${p.bold('ran')}       ${b.started_at} for ${duration(b.duration_ms)} · exit ${b.exit_code ?? '-'}${b.signal ? ` · signal ${b.signal}` : ''}${b.timed_out ? ' · timed out' : ''}`
       : `${p.bold('ran')}       ${p.yellow('not started')}: stopped before the run`,
@@ -93,11 +94,11 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
     }
   }
   if (manifest && manifest.refused.length > 0) {
-    lines.push(`${p.bold('refused')}   ${manifest.refused.map(([path, why]) => `${path} (${why})`).join(', ')}`);
+    lines.push(`${p.bold('refused')}   ${oneLine(manifest.refused.map(([path, why]) => `${path} (${why})`).join(', '))}`);
   }
   if (files && manifest) {
     lines.push(p.bold('files'));
-    for (const [path, sha, size, group] of manifest.files) lines.push(`  ${sha.slice(0, 16)}  ${String(size).padStart(9)}  ${group.padEnd(8)}  ${path}`);
+    for (const [path, sha, size, group] of manifest.files) lines.push(`  ${sha.slice(0, 16)}  ${String(size).padStart(9)}  ${group.padEnd(8)}  ${oneLine(path)}`);
   }
   return lines.join('\n');
 }

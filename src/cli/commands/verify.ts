@@ -21,8 +21,12 @@ unless this exact vouch.yaml was allowed (\`vouch allow\`).
 
   --json   one object on stdout: {"ok", "checks": [{"id", "status", "reason",
            "blocking", "receipt", "detail", "exit_code", "duration_ms"}]}
+           (a check that never started because vouch was stopped first:
+           UNKNOWN, "interrupted", "receipt": null)
 
 While a check runs, stderr shows which and for how long (on a terminal).
+Stopped (Ctrl-C), it says how many of the selected checks ran and which
+never started; nothing is recorded for those.
 
 --remote URL runs the checks on a verifier service (\`vouch serve\`) instead:
 it packs vouch.yaml, the git-tracked files and the checks' declared sources
@@ -104,21 +108,34 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     const check = checks.find((c) => c.id === receipt.body.check_id)!;
     return { receipt, id: check.id, status: receipt.body.verdict, reason: receipt.body.reason, blocking: check.block };
   });
-  if (!values.json) out(cli, renderSummary(rows, p));
+  // Stopped (Ctrl-C) before every selected check ran: the ones never started
+  // count as what they are, UNKNOWN, so the summary is over all that was asked for.
+  const ran = new Set(rows.map((r) => r.id));
+  const notRun = checks.filter((c) => !ran.has(c.id)).map((c) => ({ id: c.id, status: 'UNKNOWN' as const, reason: 'interrupted' as const, blocking: c.block }));
+  const all = [...rows, ...notRun];
+  const ok = allPass(all) && notRun.length === 0;
   if (values.json) {
     json(cli, {
-      ok: allPass(rows) && rows.length === checks.length,
-      checks: rows.map(({ receipt, blocking }) => ({
-        id: receipt.body.check_id,
-        status: receipt.body.verdict,
-        reason: receipt.body.reason,
-        blocking,
-        receipt: receipt.body.id,
-        detail: receipt.body.detail,
-        exit_code: receipt.body.exit_code,
-        duration_ms: receipt.body.duration_ms,
-      })),
+      ok,
+      checks: [
+        ...rows.map(({ receipt, blocking }) => ({
+          id: receipt.body.check_id,
+          status: receipt.body.verdict,
+          reason: receipt.body.reason,
+          blocking,
+          receipt: receipt.body.id,
+          detail: receipt.body.detail,
+          exit_code: receipt.body.exit_code,
+          duration_ms: receipt.body.duration_ms,
+        })),
+        ...notRun.map((c) => ({ ...c, receipt: null, detail: 'not started: vouch was stopped first; nothing recorded', exit_code: null, duration_ms: null })),
+      ],
     });
+  } else {
+    if (notRun.length > 0) {
+      err(cli, `${errPaint.yellow('vouch:')} stopped: ${rows.length} of ${checks.length} selected checks ran; not started (nothing recorded): ${notRun.map((c) => c.id).join(', ')}`);
+    }
+    out(cli, renderSummary(all, p));
   }
-  return allPass(rows) && rows.length === checks.length ? EXIT.ok : EXIT.notOk;
+  return ok ? EXIT.ok : EXIT.notOk;
 }

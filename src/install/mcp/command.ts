@@ -51,7 +51,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     json(cli, { client: client.id, file, format: client.format, key: entry.key, entry: entry.value, snippet, alternatives });
     return EXIT.ok;
   }
-  cli.io.stdout.write(snippet);
+  cli.data.write(snippet);
   err(cli, `${client.label}: add this to ${client.where(edit.place)}, or run this command again with --write.`);
   for (const line of alternatives) err(cli, `or run:\n  ${line}`);
   return EXIT.ok;
