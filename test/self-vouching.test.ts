@@ -318,6 +318,17 @@ describe('protected files and the gate\'s wiring are checked by result', () => {
     expect(await lastGate(rig)).toMatchObject({ reason: 'wiring_changed' });
   });
 
+  it('a person\'s "always allow" written into .claude/settings.local.json mid-session does not hold the stop; hooks disabled there do', async () => {
+    const rig = await ready();
+    rig.write({ '.claude/settings.local.json': '{"permissions": {"allow": []}}\n' });
+    await hook(rig, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
+    rig.write({ '.claude/settings.local.json': '{"permissions": {"allow": ["Bash(npm test)"]}}\n' });
+    expect(blocked(await stop(rig))).toBe(false);
+    rig.write({ '.claude/settings.local.json': '{"permissions": {"allow": ["Bash(npm test)"]}, "disableAllHooks": true}\n' });
+    expect(blocked(await stop(rig))).toBe(true);
+    expect(await lastGate(rig)).toMatchObject({ reason: 'wiring_changed' });
+  });
+
   it('the agent rewrites the trust record to allow its own edit of vouch.yaml: blocked (wiring_changed), not graded', async () => {
     const rig = await ready();
     await hook(rig, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256 } from '../core/digest.js';
+import { digestJson, sha256 } from '../core/digest.js';
 import { scanScope } from '../scope/scan.js';
 import { TreeReader } from '../engine/tree-reader.js';
 import type { Workspace } from '../workspace/find.js';
@@ -61,8 +61,34 @@ function wiringDigests(root: string, home: string, env: NodeJS.ProcessEnv): Reco
   paths.add(trustRecordPath(home, root));
   for (const name of listing(join(home, 'keys'))) if (name.endsWith('.pub')) paths.add(join(home, 'keys', name));
   const digests: Record<string, string> = {};
-  for (const path of [...paths].sort()) digests[path] = digestOf(path);
+  for (const path of [...paths].sort()) digests[path] = path.endsWith('.json') ? wiringDigestOfJson(path) : digestOf(path);
   return digests;
+}
+
+/** The settings keys that wire or unwire hooks and MCP servers; the rest of a settings file is the client's own business. */
+const WIRING_KEYS = ['hooks', 'disableAllHooks', 'mcpServers', 'enableAllProjectMcpServers', 'enabledMcpjsonServers', 'disabledMcpjsonServers'];
+
+/**
+ * A JSON settings file is compared on its wiring keys only: Claude Code
+ * writes permissions into settings.local.json when a person answers "always
+ * allow" mid-session, and that must not read as the agent unhooking its
+ * gate. A file that does not parse is compared whole.
+ */
+function wiringDigestOfJson(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return digestOf(path);
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return sha256(text);
+    const record = value as Record<string, unknown>;
+    return digestJson(WIRING_KEYS.map((key) => [key, record[key] ?? null]));
+  } catch {
+    return sha256(text);
+  }
 }
 
 function listing(dir: string): string[] {
