@@ -29,30 +29,26 @@ export type AuditOutcome =
  */
 export async function auditCards(ctx: CardContext, target: { readonly card: string } | { readonly all: true }): Promise<AuditOutcome[]> {
   requireRole(ctx.by, 'audit');
-  requireTrustedWorkspace(ctx);
-  const ledger = ctx.openLedgerForWrite();
-  try {
-    if ('card' in target) {
-      const view = await cardToActOn(ctx, ledger, target.card);
-      if (view.state !== 'done') {
-        fail({ code: 'card_not_done', message: `card ${view.id} is ${view.state === 'owner_closed' ? 'owner_close' : view.state}, not done: audit re-checks cards closed on a PASS`, hint: 'audit runs on done cards; `vouch card verify ID` runs an open card\'s proof' });
-      }
-      return [await auditOne(ctx, ledger, view)];
+  await requireTrustedWorkspace(ctx);
+  const ledger = await ctx.ledgers.write(ctx.workspace);
+  if ('card' in target) {
+    const view = await cardToActOn(ctx, ledger, target.card);
+    if (view.state !== 'done') {
+      fail({ code: 'card_not_done', message: `card ${view.id} is ${view.state === 'owner_closed' ? 'owner_close' : view.state}, not done: audit re-checks cards closed on a PASS`, hint: 'audit runs on done cards; `vouch card verify ID` runs an open card\'s proof' });
     }
-    const outcomes: AuditOutcome[] = [];
-    for (const id of (await ledger.subjects('card', Number.MAX_SAFE_INTEGER)).reverse()) {
-      const loaded = await loadCard(ledger, ctx.home, id);
-      if (!loaded) continue;
-      if (loaded.kind === 'damaged') {
-        outcomes.push({ card: id, kind: 'refused', problem: { code: 'card_damaged', message: `card ${id} is damaged (${loaded.why}); it is not audited` } });
-        continue;
-      }
-      if (loaded.view.state === 'done') outcomes.push(await auditOne(ctx, ledger, loaded.view));
-    }
-    return outcomes;
-  } finally {
-    await ledger.close();
+    return [await auditOne(ctx, ledger, view)];
   }
+  const outcomes: AuditOutcome[] = [];
+  for (const id of (await ledger.subjects('card', Number.MAX_SAFE_INTEGER)).reverse()) {
+    const loaded = await loadCard(ledger, ctx.home, id);
+    if (!loaded) continue;
+    if (loaded.kind === 'damaged') {
+      outcomes.push({ card: id, kind: 'refused', problem: { code: 'card_damaged', message: `card ${id} is damaged (${loaded.why}); it is not audited` } });
+      continue;
+    }
+    if (loaded.view.state === 'done') outcomes.push(await auditOne(ctx, ledger, loaded.view));
+  }
+  return outcomes;
 }
 
 /** Problems that say nothing about the card, only about who asks: nothing is recorded for them. */

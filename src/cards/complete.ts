@@ -10,23 +10,19 @@ import { appendCardEvent } from './store.js';
 
 /** Closes the card on a fresh PASS of its frozen proof, or refuses with the reason (see completion.ts). */
 export async function completeCard(ctx: CardContext, id: string): Promise<CardView> {
-  const ledger = ctx.openLedgerForWrite();
-  try {
-    const view = await cardToActOn(ctx, ledger, id);
-    requireOpen(view, 'complete');
-    requireRole(ctx.by, 'complete', view.verify);
-    const judged = await judgeCompletion(ctx.workspace, ctx.home, ledger, view);
-    if (!judged.ok) return fail(judged.problem);
-    await appendCardEvent<CompletedEvent>(
-      ledger,
-      id,
-      { event: 'completed', verdict_event: judged.pass.body.id, receipts: judged.pass.body.receipts },
-      { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) },
-    );
-    return await cardToActOn(ctx, ledger, id);
-  } finally {
-    await ledger.close();
-  }
+  const ledger = await ctx.ledgers.write(ctx.workspace);
+  const view = await cardToActOn(ctx, ledger, id);
+  requireOpen(view, 'complete');
+  requireRole(ctx.by, 'complete', view.verify);
+  const judged = await judgeCompletion(ctx, ledger, view);
+  if (!judged.ok) return fail(judged.problem);
+  await appendCardEvent<CompletedEvent>(
+    ledger,
+    id,
+    { event: 'completed', verdict_event: judged.pass.body.id, receipts: judged.pass.body.receipts },
+    { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) },
+  );
+  return await cardToActOn(ctx, ledger, id);
 }
 
 /**
@@ -37,21 +33,17 @@ export async function completeCard(ctx: CardContext, id: string): Promise<CardVi
 export async function forceCloseCard(ctx: CardContext, id: string, why: string | undefined): Promise<CardView> {
   requireRole(ctx.by, 'force_close');
   const reason = requireWhy(why, 'complete --force');
-  const ledger = ctx.openLedgerForWrite();
-  try {
-    const view = await cardToActOn(ctx, ledger, id);
-    requireOpen(view, 'force-close');
-    const newest = view.verdicts[view.verdicts.length - 1];
-    await appendCardEvent<OwnerCloseEvent>(
-      ledger,
-      id,
-      { event: 'owner_close', why: reason, last_verdict: newest ? { event: newest.body.id, verdict: newest.body.verdict, reason: newest.body.reason } : null },
-      { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) },
-    );
-    return await cardToActOn(ctx, ledger, id);
-  } finally {
-    await ledger.close();
-  }
+  const ledger = await ctx.ledgers.write(ctx.workspace);
+  const view = await cardToActOn(ctx, ledger, id);
+  requireOpen(view, 'force-close');
+  const newest = view.verdicts[view.verdicts.length - 1];
+  await appendCardEvent<OwnerCloseEvent>(
+    ledger,
+    id,
+    { event: 'owner_close', why: reason, last_verdict: newest ? { event: newest.body.id, verdict: newest.body.verdict, reason: newest.body.reason } : null },
+    { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) },
+  );
+  return await cardToActOn(ctx, ledger, id);
 }
 
 export function requireWhy(why: string | undefined, act: string): string {

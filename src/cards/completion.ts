@@ -7,8 +7,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
 import type { Snapshot } from '../scope/snapshot.js';
 import type { CheckDef } from '../spec/model.js';
-import type { Workspace } from '../workspace/find.js';
-import { signaturesRequired } from './context.js';
+import { signaturesRequired, type CardPlace } from './context.js';
 import type { Stored, CardView } from './fold.js';
 import type { ProofReceipt, VerdictEvent } from './model.js';
 import { closers } from './rules.js';
@@ -25,16 +24,16 @@ import { readScript, scriptCheck } from './script.js';
  * files.
  */
 export async function judgeCompletion(
-  workspace: Workspace,
-  home: string,
+  place: CardPlace,
   ledger: Ledger,
   view: CardView,
 ): Promise<{ readonly ok: true; readonly pass: Stored<VerdictEvent> } | { readonly ok: false; readonly problem: Problem }> {
+  const { workspace, home } = place;
   const reader = new TreeReader({ workspace, home });
   try {
     let snapshot: Snapshot | undefined;
     // The spec as it is now may require signatures the card's frozen policy did not: a receipt it would refuse never closes the card.
-    const required = signaturesRequired({ workspace, home }, view.proof.policy);
+    const required = await signaturesRequired(place, view.proof.policy);
     return await judgeAgainst(workspace.root, home, ledger, view, required, () => (snapshot ??= reader.snapshot()));
   } finally {
     reader.close();

@@ -2,30 +2,30 @@ import { readFileSync } from 'node:fs';
 import { sha256, type Sha256 } from '../core/digest.js';
 import { fail, type Problem } from '../core/problem.js';
 import type { VerifyEvent } from '../engine/context.js';
-import type { Ledger, Signer } from '../ledger/ledger.js';
-import { loadSpec } from '../spec/load.js';
+import type { BaseContext } from '../core/context.js';
+import type { Signer } from '../ledger/ledger.js';
+import type { LedgerSource } from '../ledger/source.js';
+import type { SpecSource } from '../spec/source.js';
 import type { Spec } from '../spec/model.js';
 import { notAllowedWords, trustState, type TrustState } from '../trust/trust.js';
 import type { Workspace } from '../workspace/find.js';
 import type { CardActor, ProofPolicy } from './model.js';
 
 /** Everything the card engine needs from the front end that calls it (the CLI, the MCP server). */
-export interface CardContext {
+export interface CardContext extends BaseContext {
   readonly workspace: Workspace;
-  /** VOUCH_HOME: trust and keys. */
-  readonly home: string;
-  /** The caller's environment; checks receive only an allowlist of it. */
-  readonly env: NodeJS.ProcessEnv;
   /** Who acts, and from where. */
   readonly by: CardActor;
-  readonly openLedgerForWrite: () => Ledger;
-  readonly openLedgerForRead: () => Ledger | undefined;
-  readonly now?: () => Date;
-  readonly signal?: AbortSignal;
+  /** The session's ledgers (never closed here) and specs (read once). */
+  readonly ledgers: LedgerSource;
+  readonly specs: SpecSource;
   readonly onEvent?: (event: VerifyEvent) => void;
 }
 
-export const nowOf = (ctx: CardContext): Date => (ctx.now ?? (() => new Date()))();
+export { nowOf } from '../core/context.js';
+
+/** What judging a card needs of its context. */
+export type CardPlace = Pick<CardContext, 'workspace' | 'home' | 'specs'>;
 
 /** The spec as it is now, and whether a person allowed exactly it. */
 export interface CurrentSpec {
@@ -34,8 +34,8 @@ export interface CurrentSpec {
   readonly trust: TrustState['kind'];
 }
 
-export function currentSpec(ctx: Pick<CardContext, 'workspace' | 'home'>): CurrentSpec {
-  const loaded = loadSpec(ctx.workspace.specPath, ctx.workspace.root);
+export async function currentSpec(ctx: CardPlace): Promise<CurrentSpec> {
+  const loaded = await ctx.specs.load(ctx.workspace);
   let bytesSha: Sha256 = sha256('');
   try {
     bytesSha = sha256(readFileSync(ctx.workspace.specPath));
@@ -48,8 +48,8 @@ export function currentSpec(ctx: Pick<CardContext, 'workspace' | 'home'>): Curre
 }
 
 /** The allowed spec, for freezing a proof from it; anything else is refused with its reason. */
-export function allowedSpec(ctx: CardContext): Spec {
-  const current = currentSpec(ctx);
+export async function allowedSpec(ctx: CardContext): Promise<Spec> {
+  const current = await currentSpec(ctx);
   if (!current.spec) return fail(current.problem!);
   if (current.trust !== 'allowed') {
     return fail({
@@ -69,7 +69,8 @@ export function allowedSpec(ctx: CardContext): Spec {
  * and judging a card's receipts both follow this one answer, so a receipt
  * that would be refused a signature today never closes the card.
  */
-export function signaturesRequired(ctx: Pick<CardContext, 'workspace' | 'home'>, frozen: ProofPolicy | null, current: CurrentSpec = currentSpec(ctx)): boolean {
+export async function signaturesRequired(ctx: CardPlace, frozen: ProofPolicy | null, known?: CurrentSpec): Promise<boolean> {
+  const current = known ?? (await currentSpec(ctx));
   const now = current.spec !== null && current.trust === 'allowed' && current.spec.requireSignature;
   return now || (frozen?.require_signature ?? false);
 }
@@ -83,11 +84,11 @@ export function signaturesRequired(ctx: Pick<CardContext, 'workspace' | 'home'>,
  * signed, since an unsigned entry after signed ones reads as forged.
  */
 export async function cardSigner(ctx: CardContext, frozen: ProofPolicy | null, signedBefore = false): Promise<Signer | undefined> {
-  const current = currentSpec(ctx);
+  const current = await currentSpec(ctx);
   const allowed = current.spec !== null && current.trust === 'allowed';
   const settings = {
     signingKey: allowed ? (current.spec.signingKey ?? frozen?.signing_key ?? null) : (frozen?.signing_key ?? null),
-    requireSignature: signaturesRequired(ctx, frozen, current),
+    requireSignature: await signaturesRequired(ctx, frozen, current),
     path: allowed ? current.spec.path : ctx.workspace.specPath,
   };
   const { signingKeyFor } = await import('../crypto/select.js');
@@ -108,8 +109,8 @@ export async function cardSigner(ctx: CardContext, frozen: ProofPolicy | null, s
 }
 
 /** Runs nothing in a workspace nobody ever allowed (or whose trust was withdrawn with `vouch deny`). */
-export function requireTrustedWorkspace(ctx: CardContext): void {
-  const current = currentSpec(ctx);
+export async function requireTrustedWorkspace(ctx: CardContext): Promise<void> {
+  const current = await currentSpec(ctx);
   if (current.trust === 'never') {
     fail({
       code: 'spec_not_allowed',

@@ -45,31 +45,27 @@ export async function decideCard(ctx: CardContext, id: string, input: DecideInpu
   }
   requireRole(ctx.by, 'decide');
   const why = requireWhy(input.why, `decide ${input.decision}`);
-  const ledger = ctx.openLedgerForWrite();
-  try {
-    const view = await cardToActOn(ctx, ledger, id);
-    requireOpen(view, `decide ${input.decision} on`);
-    const base = { event: 'decision' as const, why, changes: null, script_sha256: null, into: null, proof: null };
-    let draft: Omit<DecisionEvent, 'v' | 'kind' | 'id' | 'at' | 'subject' | 'by'>;
-    switch (input.decision) {
-      case 'rescope':
-        draft = { ...base, decision: 'rescope', changes: rescope(view, input.changes) };
-        break;
-      case 'revise-script':
-        draft = { ...base, decision: 'revise_script', script_sha256: revision(ctx, view, input.sha256) };
-        break;
-      case 'split':
-        draft = { ...base, decision: 'split', into: await splitInto(ctx, ledger, id, input.into) };
-        break;
-      case 'abandon':
-        draft = { ...base, decision: 'abandon' };
-        break;
-    }
-    await appendCardEvent<DecisionEvent>(ledger, id, draft, { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) });
-    return await cardToActOn(ctx, ledger, id);
-  } finally {
-    await ledger.close();
+  const ledger = await ctx.ledgers.write(ctx.workspace);
+  const view = await cardToActOn(ctx, ledger, id);
+  requireOpen(view, `decide ${input.decision} on`);
+  const base = { event: 'decision' as const, why, changes: null, script_sha256: null, into: null, proof: null };
+  let draft: Omit<DecisionEvent, 'v' | 'kind' | 'id' | 'at' | 'subject' | 'by'>;
+  switch (input.decision) {
+    case 'rescope':
+      draft = { ...base, decision: 'rescope', changes: rescope(view, input.changes) };
+      break;
+    case 'revise-script':
+      draft = { ...base, decision: 'revise_script', script_sha256: revision(ctx, view, input.sha256) };
+      break;
+    case 'split':
+      draft = { ...base, decision: 'split', into: await splitInto(ctx, ledger, id, input.into) };
+      break;
+    case 'abandon':
+      draft = { ...base, decision: 'abandon' };
+      break;
   }
+  await appendCardEvent<DecisionEvent>(ledger, id, draft, { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) });
+  return await cardToActOn(ctx, ledger, id);
 }
 
 function invalid(message: string, hint?: string): never {

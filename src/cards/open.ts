@@ -18,35 +18,31 @@ import { appendCardEvent, newCardId } from './store.js';
 export async function openCard(ctx: CardContext, input: OpenInput): Promise<CardView> {
   requireRole(ctx.by, 'open');
   const { artifact, scope } = checkOpenInput(input);
-  const spec = allowedSpec(ctx);
-  const ledger = ctx.openLedgerForWrite();
-  try {
-    const id = await freshId(ledger);
-    const proof = freezeProof(spec, id, input, scope);
-    const requested: VerifyMode = input.verify ?? 'proof';
-    await appendCardEvent<OpenedEvent>(
-      ledger,
-      id,
-      {
-        event: 'opened',
-        goal: input.goal!.trim(),
-        artifact,
-        done_when: input.doneWhen!.trim(),
-        lands_at: input.landsAt?.trim() || null,
-        budget_attempts: input.budgetAttempts ?? DEFAULT_BUDGET_ATTEMPTS,
-        // A card whose proof is a script is always verified independently.
-        verify: proof.kind === 'script' ? 'independent' : requested,
-        verify_requested: requested,
-        proof,
-        follow_up_of: null,
-        depth: 0,
-      },
-      { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, proof.policy) },
-    );
-    return await cardToActOn(ctx, ledger, id);
-  } finally {
-    await ledger.close();
-  }
+  const spec = await allowedSpec(ctx);
+  const ledger = await ctx.ledgers.write(ctx.workspace);
+  const id = await freshId(ledger);
+  const proof = freezeProof(spec, id, input, scope);
+  const requested: VerifyMode = input.verify ?? 'proof';
+  await appendCardEvent<OpenedEvent>(
+    ledger,
+    id,
+    {
+      event: 'opened',
+      goal: input.goal!.trim(),
+      artifact,
+      done_when: input.doneWhen!.trim(),
+      lands_at: input.landsAt?.trim() || null,
+      budget_attempts: input.budgetAttempts ?? DEFAULT_BUDGET_ATTEMPTS,
+      // A card whose proof is a script is always verified independently.
+      verify: proof.kind === 'script' ? 'independent' : requested,
+      verify_requested: requested,
+      proof,
+      follow_up_of: null,
+      depth: 0,
+    },
+    { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, proof.policy) },
+  );
+  return await cardToActOn(ctx, ledger, id);
 }
 
 /** The proof, frozen from the allowed spec: the named checks' full definitions, or the script's place and scope. */

@@ -20,26 +20,22 @@ export async function reproveCard(ctx: CardContext, id: string, input: ProofInpu
   requireRole(ctx.by, 'reprove');
   const why = requireWhy(input.why, 'reprove');
   const problems = proofProblems(input);
-  const ledger = ctx.openLedgerForWrite();
-  try {
-    const view = await cardToActOn(ctx, ledger, id);
-    requireOpen(view, 'reprove');
-    const scope = scopeOf(input, view.contract.artifact, problems);
-    if (problems.length > 0) {
-      fail({ code: 'card_incomplete', message: `the new proof is not valid (${problems.length} problem${problems.length === 1 ? '' : 's'})`, where: 'vouch card reprove', more: problems });
-    }
-    const proof = freezeProof(allowedSpec(ctx), id, input, scope);
-    if (proof.digest === view.proof.digest) {
-      fail({ code: 'card_decision_invalid', message: `the new proof is the proof in force (digest ${proof.digest.slice(0, 16)}…): nothing changes` });
-    }
-    await appendCardEvent<DecisionEvent>(
-      ledger,
-      id,
-      { event: 'decision', decision: 'reprove', why, changes: null, script_sha256: null, into: null, proof },
-      { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, proof.policy, everSigned(view)) },
-    );
-    return await cardToActOn(ctx, ledger, id);
-  } finally {
-    await ledger.close();
+  const ledger = await ctx.ledgers.write(ctx.workspace);
+  const view = await cardToActOn(ctx, ledger, id);
+  requireOpen(view, 'reprove');
+  const scope = scopeOf(input, view.contract.artifact, problems);
+  if (problems.length > 0) {
+    fail({ code: 'card_incomplete', message: `the new proof is not valid (${problems.length} problem${problems.length === 1 ? '' : 's'})`, where: 'vouch card reprove', more: problems });
   }
+  const proof = freezeProof(await allowedSpec(ctx), id, input, scope);
+  if (proof.digest === view.proof.digest) {
+    fail({ code: 'card_decision_invalid', message: `the new proof is the proof in force (digest ${proof.digest.slice(0, 16)}…): nothing changes` });
+  }
+  await appendCardEvent<DecisionEvent>(
+    ledger,
+    id,
+    { event: 'decision', decision: 'reprove', why, changes: null, script_sha256: null, into: null, proof },
+    { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, proof.policy, everSigned(view)) },
+  );
+  return await cardToActOn(ctx, ledger, id);
 }

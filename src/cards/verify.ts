@@ -21,28 +21,24 @@ export interface CardVerifyResult {
  */
 export async function verifyCard(ctx: CardContext, id: string): Promise<CardVerifyResult> {
   requireRole(ctx.by, 'verify');
-  requireTrustedWorkspace(ctx);
-  const ledger = ctx.openLedgerForWrite();
-  try {
-    const view = await cardToActOn(ctx, ledger, id);
-    requireOpen(view, 'verify');
-    if (view.attempts >= view.contract.budget_attempts) {
-      fail({
-        code: 'card_over_budget',
-        message: `card ${id} has used all ${view.contract.budget_attempts} attempts of its budget (newest verdict: ${view.grade}): it stops here and asks`,
-        hint: 'a coordinator or the owner decides: `vouch card decide ID rescope --budget-attempts N --why ...`, `split` or `abandon`',
-      });
-    }
-    const sign = await cardSigner(ctx, view.proof.policy, everSigned(view));
-    const run = await runProof(ctx, view, ledger, sign);
-    const event = await appendCardEvent<VerdictEvent>(
-      ledger,
-      id,
-      { event: 'verdict', proof_digest: view.proof.digest, verdict: run.verdict, reason: run.reason, attempt: view.attempts + 1, receipts: run.recorded, script: run.script },
-      { by: ctx.by, now: nowOf(ctx), ...(sign && { sign }) },
-    );
-    return { view: await cardToActOn(ctx, ledger, id), run, event };
-  } finally {
-    await ledger.close();
+  await requireTrustedWorkspace(ctx);
+  const ledger = await ctx.ledgers.write(ctx.workspace);
+  const view = await cardToActOn(ctx, ledger, id);
+  requireOpen(view, 'verify');
+  if (view.attempts >= view.contract.budget_attempts) {
+    fail({
+      code: 'card_over_budget',
+      message: `card ${id} has used all ${view.contract.budget_attempts} attempts of its budget (newest verdict: ${view.grade}): it stops here and asks`,
+      hint: 'a coordinator or the owner decides: `vouch card decide ID rescope --budget-attempts N --why ...`, `split` or `abandon`',
+    });
   }
+  const sign = await cardSigner(ctx, view.proof.policy, everSigned(view));
+  const run = await runProof(ctx, view, ledger, sign);
+  const event = await appendCardEvent<VerdictEvent>(
+    ledger,
+    id,
+    { event: 'verdict', proof_digest: view.proof.digest, verdict: run.verdict, reason: run.reason, attempt: view.attempts + 1, receipts: run.recorded, script: run.script },
+    { by: ctx.by, now: nowOf(ctx), ...(sign && { sign }) },
+  );
+  return { view: await cardToActOn(ctx, ledger, id), run, event };
 }

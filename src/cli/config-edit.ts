@@ -15,7 +15,7 @@ import { err, json, out, type Cli } from './io.js';
 /** `vouch install TARGET` and `vouch uninstall TARGET`: state the edit, then make it safely or refuse. */
 export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'install' | 'uninstall'): Promise<number> {
   const { values, positionals } = parse(mode, args, { scope: { type: 'string' }, json: { type: 'boolean' } });
-  // `install mcp` has its own command module (install/mcp/command.ts); it is named here so a typo finds it.
+  // `install mcp` has its own command module (cli/commands/install-mcp.ts); it is named here so a typo finds it.
   const names = [...Object.keys(INSTALL_TARGETS), 'mcp'];
   const [name, ...extra] = positionals;
   const target = name ? INSTALL_TARGETS[name] : undefined;

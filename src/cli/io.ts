@@ -1,5 +1,7 @@
 import { Writable, type Readable } from 'node:stream';
 import { toTerminal } from '../render/terminal.js';
+import type { VouchExecutable } from '../install/executable.js';
+import type { Session } from '../session/session.js';
 
 /** The world a command sees. Passed in, never taken from globals, so tests drive it. */
 export interface CliIo {
@@ -18,13 +20,6 @@ export interface CliIo {
   readonly self?: VouchExecutable;
 }
 
-export interface VouchExecutable {
-  /** Absolute path of the Node.js binary running vouch. */
-  readonly node: string;
-  /** Real absolute path of vouch's entry script (dist/cli.js), symlinks resolved. */
-  readonly entry: string;
-}
-
 /** Global options, parsed before the command name (and accepted after it too). */
 export interface Cli {
   /** The world, with stdout and stderr as the terminal: every write is made safe for people (see terminalIo). */
@@ -38,6 +33,8 @@ export interface Cli {
   /** `-C DIR`: use this directory instead of searching up from cwd. */
   readonly dir: string | undefined;
   readonly color: boolean;
+  /** This invocation: its workspace, spec and ledgers, each read or opened once (see src/session). */
+  readonly session: Session;
 }
 
 export function out(cli: Cli, text: string): void {

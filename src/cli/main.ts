@@ -9,7 +9,7 @@ import { argsProblem } from './args.js';
 import { EXIT, exitCodeFor } from './exit.js';
 import { terminalIo, type Cli, type CliIo } from './io.js';
 import { COMMANDS } from './registry.js';
-import { ledgerProblem } from './ledger-problem.js';
+import { ledgerProblem } from '../render/ledger-problem.js';
 
 const USAGE = `vouch ${VERSION}: makes "done" a fact. Runs the checks an operator declared, fingerprints
 the files they cover, and records a receipt: PASS, FAIL, UNKNOWN or STALE.
@@ -79,9 +79,18 @@ export async function main(argv: readonly string[], world: CliIo): Promise<numbe
     }
     const dir = values.dir ?? optionValue(rest, '-C', '--dir');
     const noColor = values['no-color'] === true || rest.includes('--no-color');
-    const cli: Cli = { io, data: world.stdout, dir, color: colorEnabled(io.stdoutIsTTY, io.env, noColor ? false : undefined) };
+    // Loaded here, not at the top: --version and --help need none of it.
+    const { Session } = await import('../session/session.js');
+    const session = new Session({ env: io.env, cwd: io.cwd, dir, ...(io.signal && { signal: io.signal }), ...(io.hashWorker && { hashWorker: io.hashWorker }) });
+    const cli: Cli = { io, data: world.stdout, dir, color: colorEnabled(io.stdoutIsTTY, io.env, noColor ? false : undefined), session };
     p = paint(colorEnabled(io.stderrIsTTY, io.env, noColor ? false : undefined));
-    return await command.run(cli, rest);
+    try {
+      return await command.run(cli, rest);
+    } finally {
+      // Every ledger the command opened is closed here, once.
+      const trace = await session.close();
+      if (trace) io.stderr.write(`${trace}\n`);
+    }
   } catch (error) {
     const problem = error instanceof VouchProblem ? error.problem : error instanceof LedgerError ? ledgerProblem(error) : undefined;
     if (problem) {

@@ -44,8 +44,8 @@ export interface CheckStatus {
 export type StatusResult = { readonly kind: 'ok'; readonly statuses: CheckStatus[] } | { readonly kind: 'trust_error'; readonly problem: Problem };
 
 export interface StatusOptions {
-  /** Opens the ledger if it exists; undefined when nothing was ever recorded. */
-  readonly openLedger: () => Ledger | undefined;
+  /** The ledger if it exists (undefined when nothing was ever recorded); the caller's, never closed here. */
+  readonly openLedger: () => Promise<Ledger | undefined>;
   /** Compute which paths changed for STALE checks (reads the stored manifest). */
   readonly explain?: boolean;
   /**
@@ -60,7 +60,7 @@ export interface StatusOptions {
 export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDef[], options: StatusOptions): Promise<StatusResult> {
   const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
   if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
-  const ledger = options.openLedger();
+  const ledger = await options.openLedger();
   const reader = new TreeReader(ctx);
   try {
     const latest = ledger ? await ledger.latestReceipts(checks.map((c) => c.id)) : new Map<string, StoredReceipt>();
@@ -98,7 +98,6 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
     return { kind: 'ok', statuses };
   } finally {
     reader.close();
-    await ledger?.close();
   }
 }
 

@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../core/problem.js';
-import type { Ledger } from '../ledger/ledger.js';
+import type { ReceiptSink } from '../ledger/ledger.js';
 import { agentRun } from '../core/agent-run.js';
 import type { Actor, GateStamp, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
 import { checkEnvironment } from '../runner/env.js';
@@ -30,8 +30,8 @@ export const CAPTURE_WINDOW = 1 << 20;
 export interface VerifyOptions {
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: VerifyEvent) => void;
-  /** Opens (creating if needed) the ledger; called only once trust is settled. */
-  readonly openLedger: () => Ledger;
+  /** The ledger to append to (created if needed), asked for only once trust is settled; the caller's, never closed here. */
+  readonly openLedger: () => Promise<ReceiptSink>;
 }
 
 /**
@@ -64,7 +64,7 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
   const sign = key.value ? signerFor(key.value) : undefined;
 
   const trusted = { pins: trust.value.record.pins, toolConfigs: ctx.spec.toolConfigs };
-  const receipts = await runChecks({ ...ctx, trusted }, checks, options.openLedger(), { ...(sign && { sign }), ...(options.signal && { signal: options.signal }), ...(options.onEvent && { onEvent: options.onEvent }) });
+  const receipts = await runChecks({ ...ctx, trusted }, checks, await options.openLedger(), { ...(sign && { sign }), ...(options.signal && { signal: options.signal }), ...(options.onEvent && { onEvent: options.onEvent }) });
   return { kind: 'ran', receipts };
 }
 
@@ -103,7 +103,7 @@ export interface RunOptions {
  * (verifyChecks for the spec as it is now; a task card for the definitions
  * it froze when it opened, from a spec allowed then).
  */
-export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: Ledger, options: RunOptions = {}): Promise<StoredReceipt[]> {
+export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: ReceiptSink, options: RunOptions = {}): Promise<StoredReceipt[]> {
   const git = gitState(ctx.workspace.root);
   const reader = new TreeReader(ctx);
   const receipts: StoredReceipt[] = [];
@@ -124,7 +124,7 @@ export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], le
 async function verifyOne(
   ctx: RunContext,
   check: CheckDef,
-  ledger: Ledger,
+  ledger: ReceiptSink,
   reader: TreeReader,
   git: Promise<GitState | null>,
   signal: AbortSignal | undefined,

@@ -85,8 +85,8 @@ export interface SubagentStopInput {
  */
 export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ readonly verdict: Verdict; readonly dispatch: Dispatch }> {
   const { request, ctx, workspace, spec, history } = input;
-  const ledger = ctx.openLedgerForWrite(workspace);
-  try {
+  const ledger = await ctx.ledgers.write(workspace);
+  {
     const store = new Dispatches(ledger, { home: ctx.home, requireSignature: spec.requireSignature, ...(ctx.now && { now: ctx.now }) });
     const writer = currentWriter('hook', request.client);
     let dispatch = input.dispatch;
@@ -148,8 +148,6 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
       case 'claimant':
         throw new Error(`bug: ${outcome.kind} after the hook checked it`);
     }
-  } finally {
-    await ledger.close();
   }
 }
 

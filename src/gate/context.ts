@@ -1,22 +1,17 @@
-import type { Ledger } from '../ledger/ledger.js';
-import type { Workspace } from '../workspace/find.js';
+import type { BaseContext } from '../core/context.js';
+import type { LedgerSource } from '../ledger/source.js';
+import type { SpecSource } from '../spec/source.js';
 import type { Client } from './entries.js';
 
-/** Everything the gate needs from the front end that calls it (a hook). */
-export interface GateContext {
-  /** VOUCH_HOME: where trust lives. */
-  readonly home: string;
-  /** The caller's environment; checks the gate runs receive only an allowlist of it. */
-  readonly env: NodeJS.ProcessEnv;
-  /** Opens the workspace's ledger if it exists. */
-  readonly openLedgerForRead: (workspace: Workspace) => Ledger | undefined;
-  /** Opens (creating if needed) the workspace's ledger. */
-  readonly openLedgerForWrite: (workspace: Workspace) => Ledger;
-  /** Aborted when the hook process is asked to stop. */
-  readonly signal?: AbortSignal;
-  readonly now?: () => Date;
-  /** The built hash worker script (dist/hash-worker.js); absent, files are hashed on the main thread only. */
-  readonly hashWorker?: URL;
+/**
+ * Everything the gate needs from the front end that calls it (a hook, a
+ * person's `dispatch grade`): the invocation's base context, and the
+ * workspaces' specs and ledgers, each read or opened once by the session
+ * that owns them (the gate never closes a ledger).
+ */
+export interface GateContext extends BaseContext {
+  readonly ledgers: LedgerSource;
+  readonly specs: SpecSource;
 }
 
 /** One stop the client asks the gate about. */

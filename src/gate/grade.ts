@@ -2,7 +2,7 @@ import { digestJson, sha256, type Sha256 } from '../core/digest.js';
 import type { EngineContext } from '../engine/context.js';
 import { checkStatuses, type CheckStatus } from '../engine/status.js';
 import { verifyChecks } from '../engine/verify.js';
-import type { Ledger } from '../ledger/ledger.js';
+import type { ReceiptSink } from '../ledger/ledger.js';
 import type { Actor, GateStamp, StoredReceipt } from '../receipt/receipt.js';
 import type { Tier } from '../spec/fields.js';
 import type { CheckDef, GatePolicy, Spec } from '../spec/model.js';
@@ -104,7 +104,7 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
     ...(request.gate && { gate: request.gate }),
   };
   // One walk of the tree: the statuses, and the fingerprints the tree digest is made of.
-  const result = await checkStatuses(engine, candidates, { openLedger: () => ctx.openLedgerForRead(workspace), everyFingerprint: true });
+  const result = await checkStatuses(engine, candidates, { openLedger: () => ctx.ledgers.read(workspace), everyFingerprint: true });
   if (result.kind === 'trust_error') return specLevel('trust_unreadable', result.problem.message, spec.sha256);
   const statuses = result.statuses.map((status) => accepted(spec.gate.requireRemote ? onlyRemote(status, spec) : status, request.accept));
   const tree = treeDigest(candidates, statuses);
@@ -171,9 +171,7 @@ async function verifyOwing(
   tree: Sha256,
 ): Promise<Verdict> {
   const toRun = owing.filter((entry) => entry.status.fresh !== true).map((entry) => entry.check);
-  let ledger: Ledger | undefined;
-  const open = () => (ledger ??= ctx.openLedgerForWrite(workspace));
-  const run = await runOwing(engine, toRun, budgetSeconds, open, ctx.signal).finally(() => ledger?.close());
+  const run = await runOwing(engine, toRun, budgetSeconds, () => ctx.ledgers.write(workspace), ctx.signal);
   if (run.kind === 'not_allowed') return specLevel('spec_not_allowed', 'vouch.yaml stopped being allowed while the gate ran', spec.sha256);
   if (run.kind === 'trust_error') return specLevel('trust_unreadable', run.problem.message, spec.sha256);
 
@@ -188,7 +186,7 @@ async function verifyOwing(
   return { kind: passing ? 'allow' : 'block', reason: passing ? 'all_pass' : 'not_passing', findings, detail: null, tree };
 }
 
-async function runOwing(engine: EngineContext, checks: readonly CheckDef[], budgetSeconds: number | null, open: () => Ledger, signal?: AbortSignal): Promise<BudgetRun> {
+async function runOwing(engine: EngineContext, checks: readonly CheckDef[], budgetSeconds: number | null, open: () => Promise<ReceiptSink>, signal?: AbortSignal): Promise<BudgetRun> {
   if (budgetSeconds !== null) return runWithinBudget(engine, checks, budgetSeconds, open, signal);
   const result = await verifyChecks(engine, checks, { openLedger: open, ...(signal && { signal }) });
   if (result.kind !== 'ran') return result.kind === 'not_allowed' ? { kind: 'not_allowed' } : result;
@@ -198,13 +196,9 @@ async function runOwing(engine: EngineContext, checks: readonly CheckDef[], budg
 /** Findings for checks whose failing receipt is still fresh: quote the receipt's output. */
 async function quote(ctx: GateContext, workspace: Workspace, owing: readonly { status: CheckStatus }[]): Promise<GateFinding[]> {
   const ids = owing.filter((entry) => entry.status.receipt !== null).map((entry) => entry.status.id);
-  const ledger = ids.length > 0 ? ctx.openLedgerForRead(workspace) : undefined;
-  try {
-    const latest = ledger ? await ledger.latestReceipts(ids) : new Map<string, StoredReceipt>();
-    return owing.map(({ status }) => finding(status, latest.get(status.id)));
-  } finally {
-    await ledger?.close();
-  }
+  const ledger = ids.length > 0 ? await ctx.ledgers.read(workspace) : undefined;
+  const latest = ledger ? await ledger.latestReceipts(ids) : new Map<string, StoredReceipt>();
+  return owing.map(({ status }) => finding(status, latest.get(status.id)));
 }
 
 function finding(status: CheckStatus, receipt: StoredReceipt | undefined): GateFinding {

@@ -1,7 +1,7 @@
 import type { Problem } from '../core/problem.js';
 import type { EngineContext } from '../engine/context.js';
 import { verifyChecks } from '../engine/verify.js';
-import type { Ledger } from '../ledger/ledger.js';
+import type { ReceiptSink } from '../ledger/ledger.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
 import type { CheckDef } from '../spec/model.js';
 
@@ -26,7 +26,7 @@ export async function runWithinBudget(
   ctx: EngineContext,
   checks: readonly CheckDef[],
   budgetSeconds: number,
-  openLedger: () => Ledger,
+  openLedger: () => Promise<ReceiptSink>,
   outer?: AbortSignal,
 ): Promise<BudgetRun> {
   const budget = AbortSignal.timeout(budgetSeconds * 1000);

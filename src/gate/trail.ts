@@ -55,12 +55,7 @@ export async function recordTrail(report: ToolReport, ctx: GateContext): Promise
     paths: written.paths,
     opaque_writes: written.opaque,
   };
-  const ledger = ctx.openLedgerForWrite(place.workspace);
-  try {
-    await ledger.appendSessionEntry(body);
-  } finally {
-    await ledger.close();
-  }
+  await (await ctx.ledgers.write(place.workspace)).appendSessionEntry(body);
   return { kind: 'recorded', entry: body.id };
 }
 

@@ -5,7 +5,7 @@ import { protectListOf } from '../gate/protect-list.js';
 import { ProtectedPaths } from '../gate/protected.js';
 import { configWiring, gitHookWiring } from '../gate/wiring.js';
 import { renderDenial } from '../render/gate.js';
-import type { HookContext } from './handle.js';
+import type { HookContext } from './context.js';
 import type { ClientProtocol, HookReply } from './protocol.js';
 
 /**

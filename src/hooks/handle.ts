@@ -1,15 +1,7 @@
-import type { GateContext } from '../gate/context.js';
 import type { GateDecision } from '../gate/decision.js';
-import type { Invocation } from '../render/gate.js';
+import type { HookContext } from './context.js';
 import { parsePayload, type HookPayload } from './payload.js';
 import type { ClientProtocol, HookReply } from './protocol.js';
-
-export interface HookContext extends GateContext {
-  /** How the agent can run vouch itself, quoted in block reasons. */
-  readonly self: Invocation;
-  /** Where the client works when the payload has no cwd (CLAUDE_PROJECT_DIR, else the hook's cwd). */
-  readonly fallbackCwd: string;
-}
 
 /** How a hook event fails when vouch itself fails: closed where it guards, open where it only records. */
 type Failure = 'block_stop' | 'deny_tool' | 'pass';
@@ -75,7 +67,7 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
   switch (event) {
     case 'Stop':
     case 'SubagentStop': {
-      const [{ decideStop }, { renderBlockReason, renderGateNotice }] = await Promise.all([import('../gate/stop.js'), import('../render/gate.js')]);
+      const [{ decideStop }, { renderBlockReason, renderGateNotice }] = await Promise.all([import('../stop/decide.js'), import('../render/gate.js')]);
       const decision = await decideStop(
         {
           client: protocol.client,

@@ -2,8 +2,7 @@ import { entrySigner } from '../crypto/entry-signer.js';
 import { putSubagentOnRecord } from '../fleet/subagent.js';
 import type { Client } from '../gate/entries.js';
 import { locateForHook } from '../gate/locate.js';
-import { loadSpec } from '../spec/load.js';
-import type { HookContext } from './handle.js';
+import type { HookContext } from './context.js';
 
 /**
  * SubagentStart: puts the subagent on the ledger as a dispatch before it
@@ -19,18 +18,14 @@ export async function recordSubagentStart(
 ): Promise<string | null> {
   const place = locateForHook(agent.cwd);
   if (place.kind !== 'spec') return null;
-  const loaded = loadSpec(place.workspace.specPath);
-  const spec = loaded.ok ? loaded.value : null;
   try {
+    const loaded = await ctx.specs.load(place.workspace);
+    const spec = loaded.ok ? loaded.value : null;
     const signer = await entrySigner(ctx.home, ctx.env, spec, place.workspace.root);
-    const ledger = ctx.openLedgerForWrite(place.workspace);
-    try {
-      const why = spec ? 'SubagentStart: the subagent was spawned' : 'SubagentStart: the subagent was spawned while vouch.yaml is not valid, so no spec is pinned';
-      const trust = { home: ctx.home, requireSignature: spec?.requireSignature ?? false, ...(ctx.now && { now: ctx.now }) };
-      await putSubagentOnRecord(ledger, place.workspace, spec, { client, ...agent }, why, signer.ok ? signer.value : {}, trust);
-    } finally {
-      await ledger.close();
-    }
+    const ledger = await ctx.ledgers.write(place.workspace);
+    const why = spec ? 'SubagentStart: the subagent was spawned' : 'SubagentStart: the subagent was spawned while vouch.yaml is not valid, so no spec is pinned';
+    const trust = { home: ctx.home, requireSignature: spec?.requireSignature ?? false, ...(ctx.now && { now: ctx.now }) };
+    await putSubagentOnRecord(ledger, place.workspace, spec, { client, ...agent }, why, signer.ok ? signer.value : {}, trust);
     return null;
   } catch (error) {
     return `vouch: subagent ${agent.agentId} could not be put on the ledger now (it will be at its stop): ${error instanceof Error ? error.message : String(error)}`;

@@ -95,6 +95,13 @@ export type LedgerEntry =
   | { readonly state: 'pruned'; readonly seq: number; readonly id: string; readonly hash: string; readonly gcId: string };
 
 /**
+ * Where the engine puts what it runs: one receipt per execution, chained
+ * and stored by whoever holds it (a ledger, or the verifier service's job,
+ * which collects them to sign and store in one transaction).
+ */
+export type ReceiptSink = Pick<Ledger, 'appendReceipt'>;
+
+/**
  * Where receipts live. SQLite is the embedded default; a PostgreSQL backend
  * implements the same interface. Every method is async so that both fit.
  *

@@ -3,7 +3,7 @@ import type { CardContext } from '../cards/context.js';
 import type { CardView } from '../cards/fold.js';
 import { CARD_ID_PATTERN } from '../cards/store.js';
 import { actorOf } from '../cards/roles.js';
-import { ledgerOfWorkspace, openLedgerForRead, openLedgerForWrite } from '../cli/session.js';
+import { cardContext } from '../session/contexts.js';
 import { fail } from '../core/problem.js';
 import type { WorkspaceCall } from './workspace-call.js';
 
@@ -31,15 +31,7 @@ export const cardOutput = z.looseObject({
 export function cardContextOf(call: WorkspaceCall): CardContext {
   const by = actorOf(call.env, 'mcp');
   if (!by.ok) return fail(by.error);
-  return {
-    workspace: call.workspace,
-    home: call.home,
-    env: call.env,
-    by: by.value,
-    openLedgerForWrite: () => openLedgerForWrite(ledgerOfWorkspace(call.env, call.workspace)),
-    openLedgerForRead: () => openLedgerForRead(ledgerOfWorkspace(call.env, call.workspace)),
-    signal: call.signal,
-  };
+  return cardContext(call.session, call.workspace, by.value);
 }
 
 /** The card in words for a model: where it stands and what closes it. */

@@ -1,7 +1,7 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { VouchProblem, type Problem } from '../core/problem.js';
-import { ledgerProblem } from '../cli/session.js';
+import { ledgerProblem } from '../render/ledger-problem.js';
 import { LedgerError } from '../ledger/ledger.js';
 import { VERSION } from '../version.js';
 import { Progress } from './progress.js';
@@ -27,8 +27,9 @@ export async function handleCall(tool: VouchTool, args: Record<string, unknown>,
       : (value, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: value, message } }),
     (error) => log(`cannot send progress: ${String(error)}`),
   );
+  const call = workspaceCall(scope, extra.signal, progress);
   try {
-    const result = await tool.run(args, workspaceCall(scope, extra.signal, progress));
+    const result = await tool.run(args, call);
     log(`${tool.name} ${JSON.stringify(args)}: answered`);
     return { content: [{ type: 'text', text: withFooter(result.text) }], structuredContent: result.data };
   } catch (error) {
@@ -46,6 +47,7 @@ export async function handleCall(tool: VouchTool, args: Record<string, unknown>,
     };
   } finally {
     progress.stop();
+    await call.session.close();
   }
 }
 

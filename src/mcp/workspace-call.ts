@@ -1,7 +1,7 @@
 import { fail } from '../core/problem.js';
 import type { EngineContext } from '../engine/context.js';
-import { selectChecks } from '../cli/session.js';
-import { loadSpec } from '../spec/load.js';
+import { Session } from '../session/session.js';
+import { selectChecks } from '../spec/select.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import { trustState, type TrustState } from '../trust/trust.js';
 import type { Workspace } from '../workspace/find.js';
@@ -9,11 +9,13 @@ import type { Progress } from './progress.js';
 import type { Serial } from './serial.js';
 
 /**
- * What one tool call may use. The workspace is fixed when the server starts;
- * the spec is read again on every call (`spec()`), so an edited vouch.yaml is
- * seen, and judged for trust, at the next call rather than cached from start.
+ * What one tool call may use: one Session per call (its spec read once,
+ * its ledgers opened once and closed when the call ends). The workspace is
+ * fixed when the server starts; the spec is read again at every call, so an
+ * edited vouch.yaml is seen, and judged for trust, at the next call.
  */
 export interface WorkspaceCall {
+  readonly session: Session;
   readonly workspace: Workspace;
   /** VOUCH_HOME: where trust lives. */
   readonly home: string;
@@ -23,8 +25,8 @@ export interface WorkspaceCall {
   readonly progress: Progress;
   /** Verifications run one at a time, as the CLI runs them; reads never wait. */
   readonly verifications: Serial;
-  /** Reads and validates vouch.yaml now; a problem ends the call with an error result. */
-  spec(): Spec;
+  /** The spec; a problem ends the call with an error result. */
+  spec(): Promise<Spec>;
   engine(spec: Spec): EngineContext;
 }
 
@@ -38,18 +40,18 @@ export interface ServerScope {
 }
 
 export function workspaceCall(scope: ServerScope, signal: AbortSignal, progress: Progress): WorkspaceCall {
+  const session = new Session({ env: scope.env, cwd: scope.workspace.root, dir: scope.workspace.root, signal, ...(scope.hashWorker && { hashWorker: scope.hashWorker }) });
   return {
-    ...scope,
+    session,
+    workspace: scope.workspace,
+    home: session.home,
+    env: scope.env,
+    verifications: scope.verifications,
     signal,
     progress,
-    spec() {
-      const loaded = loadSpec(scope.workspace.specPath, scope.workspace.root);
-      return loaded.ok ? loaded.value : fail(loaded.error);
-    },
-    engine(spec) {
-      // Never cwdIsRoot: one server process serves concurrent calls, and its working directory is left alone.
-      return { workspace: scope.workspace, spec, home: scope.home, actor: 'mcp', env: scope.env, ...(scope.hashWorker && { hashWorker: scope.hashWorker }) };
-    },
+    spec: () => session.spec(scope.workspace),
+    // Never cwdIsRoot: one server process serves concurrent calls, and its working directory is left alone.
+    engine: (spec) => session.engine(scope.workspace, spec, 'mcp'),
   };
 }
 

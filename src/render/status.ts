@@ -1,5 +1,7 @@
 import type { Status } from '../core/status.js';
+import { allPass, statusEntry } from '../engine/outcome.js';
 import type { CheckStatus } from '../engine/status.js';
+import type { CheckDef } from '../spec/model.js';
 import type { Paint } from './color.js';
 import { explainReason } from './reasons.js';
 import { table } from './table.js';
@@ -16,17 +18,6 @@ export function statusWord(status: Status, p: Paint): string {
     case 'UNKNOWN':
       return p.yellow(status);
   }
-}
-
-/**
- * The verdict over a selection: every selected blocking check PASS. When
- * only advisory checks were selected, they are what is judged: a selection
- * with nothing graded is never a pass.
- */
-export function allPass(statuses: readonly Pick<CheckStatus, 'status' | 'blocking'>[]): boolean {
-  const blocking = statuses.filter((s) => s.blocking);
-  const judged = blocking.length > 0 ? blocking : statuses;
-  return judged.length > 0 && judged.every((s) => s.status === 'PASS');
 }
 
 export function renderStatusTable(statuses: readonly CheckStatus[], p: Paint, now = new Date()): string {
@@ -55,22 +46,6 @@ export function renderSummary(statuses: readonly Pick<CheckStatus, 'id' | 'statu
   return lines.join('\n');
 }
 
-export function statusJson(statuses: readonly CheckStatus[]): { ok: boolean; checks: unknown[] } {
-  return { ok: allPass(statuses), checks: statuses.map(statusEntry) };
-}
-
-/** One check's status as --json and MCP give it: the published fields only, never the engine's own (fresh, fingerprint). */
-export function statusEntry(s: CheckStatus) {
-  return {
-    id: s.id,
-    status: s.status,
-    reason: s.reason,
-    blocking: s.blocking,
-    receipt: s.receipt,
-    detail: s.detail,
-    recorded_at: s.recorded_at,
-    ...(s.changed && { changed: s.changed }),
-    ...(s.verifier && { verifier: s.verifier }),
-    ...(s.agentRun && { agent_run: s.agentRun }),
-  };
+export function statusJson(statuses: readonly CheckStatus[], checks: readonly CheckDef[]): { ok: boolean; checks: unknown[] } {
+  return { ok: allPass(statuses), checks: statuses.map((s) => statusEntry(s, checks.find((c) => c.id === s.id)!)) };
 }

@@ -36,8 +36,6 @@ export class ReportSource {
     readonly home: string,
     readonly env: NodeJS.ProcessEnv,
     readonly now: Date,
-    /** A second connection for the status engine, which closes what it opens. */
-    private readonly openLedger: () => Ledger | undefined,
   ) {}
 
   private once<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -56,7 +54,7 @@ export class ReportSource {
     return this.once('statuses', async () => {
       if (this.spec.kind !== 'valid') return null;
       const ctx = { workspace: this.workspace, spec: this.spec.spec, home: this.home, actor: 'cli' as const, env: this.env };
-      const result = await checkStatuses(ctx, this.spec.spec.checks, { openLedger: this.openLedger, explain: false });
+      const result = await checkStatuses(ctx, this.spec.spec.checks, { openLedger: async () => this.ledger, explain: false });
       return result.kind === 'ok' ? result.statuses : null;
     });
   }

@@ -1,6 +1,5 @@
 import { LedgerError, type Ledger } from '../ledger/ledger.js';
 import type { LedgerLocation } from '../ledger/location.js';
-import { openLedgerAt } from '../ledger/open-at.js';
 import type { Trace } from './trace.js';
 
 /**
@@ -15,12 +14,12 @@ export class LedgerPool {
 
   constructor(private readonly trace: Trace) {}
 
-  read(at: LedgerLocation): Ledger | undefined {
+  read(at: LedgerLocation): Promise<Ledger | undefined> {
     return this.get(at, false);
   }
 
-  write(at: LedgerLocation): Ledger {
-    const ledger = this.get(at, true);
+  async write(at: LedgerLocation): Promise<Ledger> {
+    const ledger = await this.get(at, true);
     if (!ledger) throw new LedgerError('unreadable', 'the ledger could not be created', keyOf(at));
     return ledger;
   }
@@ -33,11 +32,13 @@ export class LedgerPool {
     for (const ledger of ledgers) await ledger.close();
   }
 
-  private get(at: LedgerLocation, create: boolean): Ledger | undefined {
+  private async get(at: LedgerLocation, create: boolean): Promise<Ledger | undefined> {
     if (this.closed) throw new Error('bug: a ledger was asked for after the session closed');
     const key = keyOf(at);
     const known = this.open.get(key);
     if (known) return known;
+    // Loaded at the first ledger an invocation opens: the guard and --version never load the SQLite binding.
+    const { openLedgerAt } = await import('../ledger/open-at.js');
     const ledger = openLedgerAt(at, create);
     if (ledger) {
       this.trace.count('ledger_opens');

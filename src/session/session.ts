@@ -109,7 +109,7 @@ export class Session implements BaseContext, LedgerSource, SpecSource {
   }
 
   /** A ledger named by location rather than by workspace (`--ledger URL`); owned by this session. */
-  ledgerFor(at: LedgerLocation, create: boolean): Ledger | undefined {
+  ledgerFor(at: LedgerLocation, create: boolean): Promise<Ledger | undefined> {
     return create ? this.pool.write(at) : this.pool.read(at);
   }
 

@@ -28,3 +28,8 @@ export function namedChecks(spec: Spec, ids: readonly string[], options: NamedOp
     });
   });
 }
+
+/** The checks named on a command line (all when none), or check_not_found naming the unknown one. */
+export function selectChecks(spec: Spec, ids: readonly string[], hint?: string): CheckDef[] {
+  return ids.length === 0 ? [...spec.checks] : namedChecks(spec, ids, hint === undefined ? {} : { hint });
+}

@@ -8,7 +8,6 @@ import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';
 import { refuseInAgentRun } from '../person-only.js';
-import { specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch allow [--json]
 
@@ -36,8 +35,8 @@ baseline of the protected files and hook wiring (see \`vouch sessions\`).`;
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('allow', args, { json: { type: 'boolean' } }, false);
   refuseInAgentRun(cli.io.env, 'vouch allow');
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const workspace = cli.session.workspace();
+  const spec = (await cli.session.spec(workspace));
   const home = vouchHome(cli.io.env);
   const before = trustState(home, workspace.root, spec.sha256);
   if (!before.ok) return fail(before.error);

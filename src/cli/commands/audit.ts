@@ -1,4 +1,5 @@
 import { auditLedger } from '../../audit/audit.js';
+import { describeLocation } from '../../ledger/location.js';
 import type { AuditReport } from '../../audit/finding.js';
 import { fail } from '../../core/problem.js';
 import { publicKeyArg } from '../../crypto/key-arg.js';
@@ -10,7 +11,6 @@ import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
 import { postgresLocation, type LedgerLocation } from '../../ledger/location.js';
-import { ledgerName, ledgerOf, openLedgerForRead, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch audit [--key PUB]... [--ledger URL] [--json]
 
@@ -38,8 +38,8 @@ exit: 0 intact, 1 findings (or nothing recorded), 2 usage, spec or ledger proble
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('audit', args, { key: { type: 'string', multiple: true }, json: { type: 'boolean' }, ledger: { type: 'string' } }, false);
   // --ledger audits a PostgreSQL ledger by URL alone (a verifier service's chain has no workspace).
-  const workspace = values.ledger === undefined ? workspaceOf(cli) : undefined;
-  const spec = workspace ? specOf(workspace, cli) : undefined;
+  const workspace = values.ledger === undefined ? cli.session.workspace() : undefined;
+  const spec = workspace ? (await cli.session.spec(workspace)) : undefined;
   const home = vouchHome(cli.io.env);
   const given = (values.key ?? []).map((value) => {
     const key = publicKeyArg(value, home, cli.io.cwd, '--key');
@@ -47,11 +47,11 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   });
   const keyring = given.length > 0 ? keyringOf(given) : homeKeyring(home);
   const requireSignature = given.length > 0 || (spec?.requireSignature ?? false);
-  const at = workspace && spec ? ledgerOf(cli.io.env, workspace, spec) : flagLedger(values.ledger ?? '');
-  const path = ledgerName(at);
-  const ledger = openLedgerForRead(at);
+  const at = workspace && spec ? (await cli.session.ledgerAt(workspace)) : flagLedger(values.ledger ?? '');
+  const path = describeLocation(at);
+  const ledger = (await cli.session.ledgerFor(at, false));
   const report: AuditReport = ledger
-    ? await auditLedger(ledger, { keyring, requireSignature }).finally(() => ledger.close())
+    ? await auditLedger(ledger, { keyring, requireSignature })
     : {
         entries: 0,
         receipts: 0,

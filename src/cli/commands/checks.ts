@@ -1,4 +1,6 @@
+import { enterWorkspace } from '../workspace-dir.js';
 import { TreeReader } from '../../engine/tree-reader.js';
+import { selectChecks } from '../../spec/select.js';
 import { explainCoverage } from '../../render/coverage.js';
 import { paint, type Paint } from '../../render/color.js';
 import { table } from '../../render/table.js';
@@ -9,7 +11,6 @@ import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { enterWorkspace, selectChecks, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch checks [ID...] [--files] [--json]
 
@@ -34,8 +35,8 @@ exit: 0 the spec is valid (warnings or not), 2 usage or spec problem`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('checks', args, { json: { type: 'boolean' }, files: { type: 'boolean' } });
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const workspace = cli.session.workspace();
+  const spec = (await cli.session.spec(workspace));
   const checks = selectChecks(spec, positionals);
   const reader = new TreeReader({ workspace, home: vouchHome(cli.io.env), ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }), cwdIsRoot: enterWorkspace(workspace) });
   const coverage = await coverScopes(reader.snapshot(), checks);

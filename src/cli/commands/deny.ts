@@ -5,7 +5,6 @@ import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
 import { refuseInAgentRun } from '../person-only.js';
-import { workspaceOf } from '../session.js';
 
 export const help = `usage: vouch deny [--json]
 
@@ -17,7 +16,7 @@ agent_run), like \`vouch allow\`: trust is the person's to give and take.`;
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('deny', args, { json: { type: 'boolean' } }, false);
   refuseInAgentRun(cli.io.env, 'vouch deny');
-  const workspace = workspaceOf(cli);
+  const workspace = cli.session.workspace();
   const removed = denySpec(vouchHome(cli.io.env), workspace.root);
   if (!removed.ok) return fail(removed.error);
   if (values.json) json(cli, { ok: true, workspace: workspace.root, was_allowed: removed.value });

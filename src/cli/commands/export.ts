@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { selectChecks } from '../../spec/select.js';
 import { fail } from '../../core/problem.js';
 import { loadSigningKey } from '../../crypto/keystore.js';
 import { selectedKey } from '../../crypto/select.js';
@@ -11,7 +12,6 @@ import { vouchHome } from '../../workspace/home.js';
 import { parse, timeFlag } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, type Cli } from '../io.js';
-import { ledgerOf, openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch export [RECEIPT...] [--check ID]... [--since T] [--format intoto] [--out FILE] [--signing-key NAME] [--json]
 
@@ -60,8 +60,8 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (positionals.length > 0 && (checkIds.length > 0 || since !== undefined)) {
     return fail({ code: 'usage', message: 'name receipts, or select them with --check/--since, not both', where: 'vouch export' });
   }
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const workspace = cli.session.workspace();
+  const spec = (await cli.session.spec(workspace));
   const home = vouchHome(cli.io.env);
   const keyName = values['signing-key'] ?? selectedKey(cli.io.env, spec)?.name;
   if (keyName === undefined) {
@@ -76,17 +76,11 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const key = loadSigningKey(home, keyName, workspace.root);
   if (!key.ok) return fail(key.error);
 
-  const ledger = openLedgerForRead(ledgerOf(cli.io.env, workspace, spec));
+  const ledger = await cli.session.read(workspace);
   if (!ledger) return fail({ code: 'export_refused', message: 'nothing to export: nothing has been recorded in this workspace', hint: 'run `vouch verify`' });
-  let result;
-  let receipts: StoredReceipt[];
-  try {
-    receipts = await selectReceipts(ledger, spec, positionals, checkIds, since);
-    if (receipts.length === 0) return fail({ code: 'export_refused', message: 'no receipt matches the selection', hint: '`vouch log` lists receipts' });
-    result = await exportReceipts(ledger, receipts, key.value);
-  } finally {
-    await ledger.close();
-  }
+  const receipts: StoredReceipt[] = await selectReceipts(ledger, spec, positionals, checkIds, since);
+  if (receipts.length === 0) return fail({ code: 'export_refused', message: 'no receipt matches the selection', hint: '`vouch log` lists receipts' });
+  const result = await exportReceipts(ledger, receipts, key.value);
   if (!result.ok) {
     return fail({
       code: 'export_refused',

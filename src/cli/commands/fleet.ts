@@ -7,8 +7,6 @@ import { renderBoard } from '../../render/fleet.js';
 import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { ledgerOfWorkspace, openLedgerForRead, workspaceOf } from '../session.js';
-import { specIfValid } from '../dispatch/common.js';
 import { vouchHome } from '../../workspace/home.js';
 
 export const help = `usage: vouch fleet [--open] [--limit N] [--json]
@@ -28,16 +26,12 @@ board as dispatched until it is closed.
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('fleet', args, { open: { type: 'boolean' }, limit: { type: 'string' }, json: { type: 'boolean' } }, false);
   const limit = integerFlag('fleet', 'limit', values.limit, 1);
-  const workspace = workspaceOf(cli);
-  const ledger = openLedgerForRead(ledgerOfWorkspace(cli.io.env, workspace));
+  const workspace = cli.session.workspace();
+  const ledger = await cli.session.read(workspace);
   let dispatches: Dispatch[] = [];
   if (ledger) {
-    try {
-      const spec = specIfValid(workspace);
-      dispatches = await new Dispatches(ledger, { home: vouchHome(cli.io.env), requireSignature: spec?.requireSignature ?? false }).all();
-    } finally {
-      await ledger.close();
-    }
+    const spec = await cli.session.specIfValid(workspace);
+    dispatches = await new Dispatches(ledger, { home: vouchHome(cli.io.env), requireSignature: spec?.requireSignature ?? false }).all();
   }
   const total = dispatches.length;
   if (values.open) dispatches = dispatches.filter(isOpen);

@@ -6,7 +6,6 @@ import { signingKeyFor } from '../../crypto/select.js';
 import { signerFor } from '../../crypto/signature.js';
 import { vouchHome } from '../../workspace/home.js';
 import { NOTHING_REMOVED, type GcResult } from '../../ledger/ledger.js';
-import { ledgerOf, openLedgerForRead, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch gc [--keep-days N] [--keep-per-check N] [--json]
 
@@ -29,16 +28,16 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (keepDays === undefined && keepPerCheck === undefined) {
     return fail({ code: 'usage', message: 'gc needs a policy: --keep-days N, --keep-per-check N, or both', where: 'vouch gc' });
   }
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const workspace = cli.session.workspace();
+  const spec = (await cli.session.spec(workspace));
   const key = signingKeyFor(vouchHome(cli.io.env), cli.io.env, spec, workspace.root);
   if (!key.ok) return fail(key.error);
   const sign = key.value ? signerFor(key.value) : undefined;
-  const ledger = openLedgerForRead(ledgerOf(cli.io.env, workspace, spec));
+  const ledger = await cli.session.read(workspace);
   const result = ledger
     ? await ledger
         .gc({ now: new Date(), ...(keepDays !== undefined && { keepDays }), ...(keepPerCheck !== undefined && { keepPerCheck }), ...(sign && { sign }) })
-        .finally(() => ledger.close())
+        
     : NOTHING_REMOVED;
   if (values.json) json(cli, { ok: true, ...result });
   else out(cli, result.removed === 0 ? 'nothing to remove' : `removed ${removedText(result)} (recorded as ${result.gcEntryId})`);

@@ -1,9 +1,7 @@
 import { fail } from '../../core/problem.js';
-import type { HookContext } from '../../hooks/handle.js';
+import type { HookContext } from '../../hooks/context.js';
+import { gateContext } from '../../session/contexts.js';
 import type { ClientProtocol } from '../../hooks/protocol.js';
-import type { Workspace } from '../../workspace/find.js';
-import type * as ledgersModule from '../../ledger/open.js';
-import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { readText, type Cli } from '../io.js';
 
@@ -48,15 +46,14 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     });
   }
   if (client === 'git') {
-    const { prePush } = await import('../../hooks/git-pre-push.js');
+    const { prePush } = await import('./hook-git.js');
     return prePush(cli, event);
   }
   const [{ runHook }, protocol] = await Promise.all([import('../../hooks/handle.js'), loadProtocol(client as 'claude-code' | 'codex')]);
   const stdin = await readText(cli.io.stdin);
-  // The guard never opens the ledger: do not load the SQLite binding for it.
-  // The ledger (SQLite, or PostgreSQL when VOUCH_LEDGER or ledger: says so) is loaded only for events that use it.
-  const ledgers = event === 'PreToolUse' ? undefined : await import('../../ledger/open.js');
-  const reply = await runHook(protocol, event, stdin, hookContext(cli, ledgers));
+  // The guard never opens a ledger: the session loads the SQLite binding only when a ledger is first asked for.
+  const reply = await runHook(protocol, event, stdin, hookContext(cli));
+  // The client's protocol, byte for byte: the text a person sees inside it is made visible by the renderers.
   cli.data.write(reply.stdout);
   cli.io.stderr.write(reply.stderr);
   return reply.exitCode;
@@ -66,22 +63,10 @@ async function loadProtocol(client: 'claude-code' | 'codex'): Promise<ClientProt
   return client === 'codex' ? (await import('../../hooks/codex.js')).codex : (await import('../../hooks/claude-code.js')).claudeCode;
 }
 
-type Ledgers = typeof ledgersModule;
-
-function hookContext(cli: Cli, ledgers: Ledgers | undefined): HookContext {
-  const env = cli.io.env;
-  const open = (workspace: Workspace, create: boolean) => {
-    if (!ledgers) throw new Error('bug: the ledger was not loaded for this hook event');
-    return ledgers.openLedgerAt(ledgers.workspaceLedger(env, workspace), create);
-  };
+function hookContext(cli: Cli): HookContext {
   return {
-    home: vouchHome(env),
-    env,
-    openLedgerForRead: (workspace) => open(workspace, false),
-    openLedgerForWrite: (workspace) => open(workspace, true)!,
-    ...(cli.io.signal && { signal: cli.io.signal }),
-    ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }),
+    ...gateContext(cli.session),
     self: { argv: cli.io.self ? [cli.io.self.node, cli.io.self.entry] : ['vouch'] },
-    fallbackCwd: env.CLAUDE_PROJECT_DIR ?? cli.dir ?? cli.io.cwd,
+    fallbackCwd: cli.io.env.CLAUDE_PROJECT_DIR ?? cli.dir ?? cli.io.cwd,
   };
 }

@@ -1,11 +1,11 @@
 import { paint } from '../../render/color.js';
+import { selectChecks } from '../../spec/select.js';
 import { statusWord } from '../../render/status.js';
 import { table } from '../../render/table.js';
 import { ago, duration } from '../../render/time.js';
 import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { ledgerOf, openLedgerForRead, selectChecks, specOf, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch log [ID] [--limit N] [--json]
 
@@ -21,12 +21,12 @@ nothing is ever overwritten.
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('log', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
   const limit = integerFlag('log', 'limit', values.limit, 1) ?? 20;
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const workspace = cli.session.workspace();
+  const spec = (await cli.session.spec(workspace));
   if (positionals.length > 1) selectChecks(spec, positionals);
   const checkId = positionals[0];
-  const ledger = openLedgerForRead(ledgerOf(cli.io.env, workspace, spec));
-  const receipts = ledger ? await ledger.listReceipts({ limit, ...(checkId !== undefined && { checkId }) }).finally(() => ledger.close()) : [];
+  const ledger = await cli.session.read(workspace);
+  const receipts = ledger ? await ledger.listReceipts({ limit, ...(checkId !== undefined && { checkId }) }) : [];
   if (values.json) {
     json(
       cli,

@@ -2,7 +2,6 @@ import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import type { Cli } from '../io.js';
-import { workspaceOf } from '../session.js';
 
 export const help = `usage: vouch mcp [-C DIR]
 
@@ -32,7 +31,7 @@ exit: 0 when the client closes the connection, 2 when no workspace is found`;
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   parse('mcp', args, {}, false);
   // Chosen once, at start: a client cannot move the server to another workspace.
-  const workspace = workspaceOf(cli);
+  const workspace = cli.session.workspace();
   // The SDK is loaded only here, so no other command pays for it.
   const { serveMcp } = await import('../../mcp/serve.js');
   await serveMcp({

@@ -2,12 +2,9 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fail } from '../../core/problem.js';
-import { loadSpec } from '../../spec/load.js';
-import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, type Cli } from '../io.js';
-import { ledgerOfWorkspace, openLedgerForRead, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch report [--out FILE]
 
@@ -26,19 +23,14 @@ shown as text, never as markup.`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('report', args, { out: { type: 'string' } }, false);
-  const workspace = workspaceOf(cli);
-  const home = vouchHome(cli.io.env);
+  const session = cli.session;
+  const workspace = session.workspace();
+  const home = session.home;
   const { buildReport, ReportSource, specTrust } = await import('../../report/index.js');
-  const loaded = loadSpec(workspace.specPath, cli.io.cwd);
+  const loaded = await session.load(workspace);
   const spec = loaded.ok ? specTrust(home, workspace.root, loaded.value) : ({ kind: 'invalid', message: loaded.error.message } as const);
-  const at = ledgerOfWorkspace(cli.io.env, workspace);
-  const ledger = openLedgerForRead(at);
-  let page: string;
-  try {
-    page = await buildReport(new ReportSource(workspace, spec, ledger, home, cli.io.env, new Date(), () => openLedgerForRead(at)));
-  } finally {
-    await ledger?.close();
-  }
+  const ledger = await session.read(workspace);
+  const page = await buildReport(new ReportSource(workspace, spec, ledger, home, cli.io.env, new Date()));
   if (values.out === '-') {
     cli.data.write(page);
     return EXIT.ok;

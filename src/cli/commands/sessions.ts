@@ -5,7 +5,6 @@ import { ago } from '../../render/time.js';
 import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { ledgerOfWorkspace, openLedgerForRead, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch sessions [SESSION] [--limit N] [--json]
 
@@ -27,16 +26,12 @@ never evidence that anything passed. Only receipts are.
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('sessions', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
   const limit = integerFlag('sessions', 'limit', values.limit, 1) ?? 20;
-  const workspace = workspaceOf(cli);
-  const ledger = openLedgerForRead(ledgerOfWorkspace(cli.io.env, workspace));
+  const workspace = cli.session.workspace();
+  const ledger = await cli.session.read(workspace);
   const sessions: Summary[] = [];
   if (ledger) {
-    try {
-      const ids = positionals.length > 0 ? positionals : await ledger.recentSessions(limit);
-      for (const id of ids) sessions.push(summarizeSession(id, await ledger.sessionEntries(id)));
-    } finally {
-      await ledger.close();
-    }
+    const ids = positionals.length > 0 ? positionals : await ledger.recentSessions(limit);
+    for (const id of ids) sessions.push(summarizeSession(id, await ledger.sessionEntries(id)));
   }
   if (values.json) {
     json(cli, { sessions });

@@ -8,7 +8,6 @@ import type { Manifest } from '../../scope/manifest.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { ledgerOfWorkspace, openLedgerForRead, workspaceOf } from '../session.js';
 
 export const help = `usage: vouch show RECEIPT [--files] [--json]
 
@@ -30,26 +29,22 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (id.length < 6) {
     return fail({ code: 'usage', message: 'a receipt id prefix needs at least 6 characters', found: id, where: 'vouch show' });
   }
-  const workspace = workspaceOf(cli);
-  const ledger = openLedgerForRead(ledgerOfWorkspace(cli.io.env, workspace));
+  const workspace = cli.session.workspace();
+  const ledger = await cli.session.read(workspace);
   if (!ledger) return fail({ code: 'receipt_not_found', message: `no receipt "${id}": nothing has been recorded in this workspace yet`, hint: 'run `vouch verify`' });
-  try {
-    const found = await ledger.findReceipt(id);
-    if (found.kind === 'none') return fail({ code: 'receipt_not_found', message: `no receipt "${id}" in this ledger`, hint: '`vouch log` lists receipt ids' });
-    if (found.kind === 'ambiguous') {
-      return fail({ code: 'receipt_ambiguous', message: `"${id}" matches several receipts: ${found.ids.join(', ')}`, hint: 'give more characters of the id' });
-    }
-    const receipt = found.receipt;
-    const manifest = receipt.intact ? await ledger.getManifest(receipt.body.manifest_digest) : undefined;
-    if (values.json) {
-      json(cli, { seq: receipt.seq, hash: receipt.hash, intact: receipt.intact, signature: receipt.signature, receipt: receipt.body, manifest: manifest ?? null });
-    } else {
-      out(cli, renderReceipt(receipt, manifest, values.files === true, paint(cli.color)));
-    }
-    return EXIT.ok;
-  } finally {
-    await ledger.close();
+  const found = await ledger.findReceipt(id);
+  if (found.kind === 'none') return fail({ code: 'receipt_not_found', message: `no receipt "${id}" in this ledger`, hint: '`vouch log` lists receipt ids' });
+  if (found.kind === 'ambiguous') {
+    return fail({ code: 'receipt_ambiguous', message: `"${id}" matches several receipts: ${found.ids.join(', ')}`, hint: 'give more characters of the id' });
   }
+  const receipt = found.receipt;
+  const manifest = receipt.intact ? await ledger.getManifest(receipt.body.manifest_digest) : undefined;
+  if (values.json) {
+    json(cli, { seq: receipt.seq, hash: receipt.hash, intact: receipt.intact, signature: receipt.signature, receipt: receipt.body, manifest: manifest ?? null });
+  } else {
+    out(cli, renderReceipt(receipt, manifest, values.files === true, paint(cli.color)));
+  }
+  return EXIT.ok;
 }
 
 function signatureKeyid(stored: string): string {

@@ -1,11 +1,13 @@
 import { fail } from '../../core/problem.js';
 import { checkStatuses } from '../../engine/status.js';
 import { paint } from '../../render/color.js';
-import { allPass, renderStatusTable, renderSummary, statusJson } from '../../render/status.js';
+import { allPass } from '../../engine/outcome.js';
+import { renderStatusTable, renderSummary, statusJson } from '../../render/status.js';
+import { selectChecks } from '../../spec/select.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { engineContext, enterWorkspace, ledgerOf, openLedgerForRead, selectChecks, specForRun, workspaceOf } from '../workspace-session.js';
+import { enterWorkspace } from '../workspace-dir.js';
 
 export const help = `usage: vouch status [ID...] [--json]
 
@@ -20,16 +22,16 @@ exit: 0 every selected blocking check PASS, 1 otherwise, 2 usage/spec/ledger pro
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('status', args, { json: { type: 'boolean' } });
-  const workspace = workspaceOf(cli);
-  const spec = await specForRun(workspace, cli);
+  const session = cli.session;
+  const workspace = session.workspace();
+  const spec = await session.spec(workspace);
   const checks = selectChecks(spec, positionals);
-  const at = ledgerOf(cli.io.env, workspace, spec);
-  const ctx = { ...engineContext(cli, workspace, spec), cwdIsRoot: enterWorkspace(workspace) };
-  const result = await checkStatuses(ctx, checks, { openLedger: () => openLedgerForRead(at) });
+  const ctx = session.engine(workspace, spec, 'cli', { cwdIsRoot: enterWorkspace(workspace) });
+  const result = await checkStatuses(ctx, checks, { openLedger: () => session.read(workspace) });
   if (result.kind === 'trust_error') return fail(result.problem);
   const statuses = result.statuses;
   if (values.json) {
-    json(cli, statusJson(statuses));
+    json(cli, statusJson(statuses, checks));
   } else {
     const p = paint(cli.color);
     out(cli, renderStatusTable(statuses, p));

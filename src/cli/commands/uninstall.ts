@@ -1,4 +1,4 @@
-import * as mcp from '../../install/mcp/command.js';
+import * as mcp from './install-mcp.js';
 import { runConfigEdit } from '../config-edit.js';
 import type { Cli } from '../io.js';
 import { refuseInAgentRun } from '../person-only.js';

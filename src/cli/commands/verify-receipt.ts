@@ -11,7 +11,6 @@ import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { workspaceOf } from '../session.js';
 
 export const help = `usage: vouch verify-receipt FILE --key PUB [--against-workspace] [--require-pass] [--json]
 
@@ -63,7 +62,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     .filter((entry) => entry.content !== '');
   if (lines.length === 0) return fail({ code: 'bundle_invalid', message: 'the bundle holds no envelope', where: path, expected: 'one DSSE envelope (JSON) per line' });
 
-  const root = values['against-workspace'] ? workspaceOf(cli).root : undefined;
+  const root = values['against-workspace'] ? cli.session.workspace().root : undefined;
   const checks: EnvelopeCheck[] = lines.map(({ line, content }) => {
     const check = checkEnvelope(line, content, keys);
     if (!check.summary) return check;

@@ -9,16 +9,16 @@ import type { StoredReceipt } from '../../receipt/receipt.js';
 import { explainReason } from '../../render/reasons.js';
 import { paint } from '../../render/color.js';
 import { renderVerifyLine } from '../../render/receipt-line.js';
-import { allPass, renderSummary } from '../../render/status.js';
+import { allPass } from '../../engine/outcome.js';
+import { renderSummary } from '../../render/status.js';
+import { selectChecks } from '../../spec/select.js';
 import { localDraft } from '../../remote/record.js';
 import { verifyRemotely, type RemoteOutcome } from '../../remote/submit.js';
 import { remoteBase } from '../../remote/url.js';
 import { verifierKeyring } from '../../remote/pinned.js';
-import { vouchHome } from '../../workspace/home.js';
 import { integerFlag } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';
-import { ledgerOf, openLedgerForWrite, selectChecks, specOf, workspaceOf } from '../session.js';
 
 export interface RemoteFlags {
   readonly remote: string;
@@ -37,10 +37,11 @@ export interface RemoteFlags {
  * local ones. Whatever fails is UNKNOWN and nothing runs locally instead.
  */
 export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly string[]): Promise<number> {
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const session = cli.session;
+  const workspace = session.workspace();
+  const spec = await session.spec(workspace);
   const checks = selectChecks(spec, ids);
-  const home = vouchHome(cli.io.env);
+  const home = session.home;
   const base = remoteBase(values.remote, values['insecure-loopback'] === true);
   if (!base.ok) return fail(base.error);
   const pinned = pinnedKey(values.pubkey, spec.verifierKey, home, cli.io.cwd);
@@ -98,14 +99,10 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
   const accepted = outcomes.filter((o): o is Extract<RemoteOutcome, { kind: 'accepted' }> => o.kind === 'accepted');
   const recorded = new Map<string, StoredReceipt>();
   if (accepted.length > 0) {
-    const ledger = openLedgerForWrite(ledgerOf(cli.io.env, workspace, spec));
-    try {
-      const sign = key.value ? signerFor(key.value) : undefined;
-      for (const outcome of accepted) {
-        recorded.set(outcome.check.id, await ledger.appendReceipt(localDraft(outcome, base.value.origin + base.value.pathname), outcome.manifest, { ...(sign && { sign }) }));
-      }
-    } finally {
-      await ledger.close();
+    const ledger = await session.write(workspace);
+    const sign = key.value ? signerFor(key.value) : undefined;
+    for (const outcome of accepted) {
+      recorded.set(outcome.check.id, await ledger.appendReceipt(localDraft(outcome, base.value.origin + base.value.pathname), outcome.manifest, { ...(sign && { sign }) }));
     }
   }
 

@@ -1,15 +1,16 @@
 import { fail } from '../../core/problem.js';
-import type { Ledger } from '../../ledger/ledger.js';
 import { verifyChecks } from '../../engine/verify.js';
 import { paint } from '../../render/color.js';
 import { Progress } from '../../render/progress.js';
 import { renderVerifyLine } from '../../render/receipt-line.js';
-import { allPass, renderSummary } from '../../render/status.js';
+import { ranEntry, runOk, unrecordedEntry } from '../../engine/outcome.js';
+import { renderSummary } from '../../render/status.js';
+import { selectChecks } from '../../spec/select.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { notAllowedWords } from '../../trust/trust.js';
 import { err, json, out, type Cli } from '../io.js';
-import { engineContext, enterWorkspace, ledgerOf, openLedgerForWrite, selectChecks, specForRun, workspaceOf } from '../workspace-session.js';
+import { enterWorkspace } from '../workspace-dir.js';
 
 export const help = `usage: vouch verify [ID...] [--json]
        vouch verify [ID...] --remote URL [--pubkey HEX|PEM|NAME] [--token-env NAME]
@@ -59,20 +60,19 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   }
   const remoteOnly = (['pubkey', 'token-env', 'insecure-loopback', 'wait'] as const).find((flag) => values[flag] !== undefined);
   if (remoteOnly) return fail({ code: 'usage', message: `--${remoteOnly} is used only with --remote URL`, where: 'vouch verify' });
-  const workspace = workspaceOf(cli);
-  const spec = await specForRun(workspace, cli);
+  const session = cli.session;
+  const workspace = session.workspace();
+  const spec = await session.spec(workspace);
   const checks = selectChecks(spec, positionals);
   const errPaint = paint(cli.color && cli.io.stderrIsTTY);
   const progress = cli.io.stderrIsTTY ? new Progress(cli.io.stderr, errPaint) : undefined;
   const p = paint(cli.color);
 
   let result;
-  const opened: { ledger?: Ledger } = {};
   try {
-    const at = ledgerOf(cli.io.env, workspace, spec);
-    const ctx = { ...engineContext(cli, workspace, spec), cwdIsRoot: enterWorkspace(workspace) };
+    const ctx = session.engine(workspace, spec, 'cli', { cwdIsRoot: enterWorkspace(workspace) });
     result = await verifyChecks(ctx, checks, {
-      openLedger: () => (opened.ledger = openLedgerForWrite(at)),
+      openLedger: () => session.write(workspace),
       ...(cli.io.signal && { signal: cli.io.signal }),
       onEvent: (event) => {
         if (event.kind === 'check_started') {
@@ -85,7 +85,6 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     });
   } finally {
     progress?.stop();
-    await opened.ledger?.close();
   }
 
   if (result.kind === 'trust_error') return fail(result.problem);
@@ -95,45 +94,22 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
       `${errPaint.red('vouch:')} nothing was run: ${notAllowedWords(result.trust).replace(/^vouch\.yaml/, workspace.specPath)}.\n` +
         `  ${errPaint.cyan('hint:')} read it (it decides what runs on this machine), then run \`vouch allow\``,
     );
-    if (values.json) {
-      json(cli, {
-        ok: false,
-        checks: checks.map((c) => ({ id: c.id, status: 'UNKNOWN', reason: 'spec_not_allowed', blocking: c.block, receipt: null, detail: null })),
-      });
-    }
+    if (values.json) json(cli, { ok: false, checks: checks.map((c) => unrecordedEntry(c, 'spec_not_allowed', null)) });
     return EXIT.notOk;
   }
 
-  const rows = result.receipts.map((receipt) => {
-    const check = checks.find((c) => c.id === receipt.body.check_id)!;
-    return { receipt, id: check.id, status: receipt.body.verdict, reason: receipt.body.reason, blocking: check.block };
-  });
   // Stopped (Ctrl-C) before every selected check ran: the ones never started
   // count as what they are, UNKNOWN, so the summary is over all that was asked for.
-  const ran = new Set(rows.map((r) => r.id));
-  const notRun = checks.filter((c) => !ran.has(c.id)).map((c) => ({ id: c.id, status: 'UNKNOWN' as const, reason: 'interrupted' as const, blocking: c.block }));
-  const all = [...rows, ...notRun];
-  const ok = allPass(all) && notRun.length === 0;
+  const ran = result.receipts.map((receipt) => ranEntry(checks.find((c) => c.id === receipt.body.check_id)!, receipt));
+  const started = new Set(ran.map((r) => r.id));
+  const notRun = checks.filter((c) => !started.has(c.id)).map((c) => unrecordedEntry(c, 'interrupted', 'not started: vouch was stopped first; nothing recorded'));
+  const all = [...ran, ...notRun];
+  const ok = runOk(all, checks.length);
   if (values.json) {
-    json(cli, {
-      ok,
-      checks: [
-        ...rows.map(({ receipt, blocking }) => ({
-          id: receipt.body.check_id,
-          status: receipt.body.verdict,
-          reason: receipt.body.reason,
-          blocking,
-          receipt: receipt.body.id,
-          detail: receipt.body.detail,
-          exit_code: receipt.body.exit_code,
-          duration_ms: receipt.body.duration_ms,
-        })),
-        ...notRun.map((c) => ({ ...c, receipt: null, detail: 'not started: vouch was stopped first; nothing recorded', exit_code: null, duration_ms: null })),
-      ],
-    });
+    json(cli, { ok, checks: all });
   } else {
     if (notRun.length > 0) {
-      err(cli, `${errPaint.yellow('vouch:')} stopped: ${rows.length} of ${checks.length} selected checks ran; not started (nothing recorded): ${notRun.map((c) => c.id).join(', ')}`);
+      err(cli, `${errPaint.yellow('vouch:')} stopped: ${ran.length} of ${checks.length} selected checks ran; not started (nothing recorded): ${notRun.map((c) => c.id).join(', ')}`);
     }
     out(cli, renderSummary(all, p));
   }

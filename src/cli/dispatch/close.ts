@@ -6,7 +6,6 @@ import { renderDispatch } from '../../render/fleet.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { specOf, workspaceOf } from '../session.js';
 import { findDispatch, moved, signerOf, withStore } from './common.js';
 
 /** Terminates a dispatch from whatever state it is in, recording why. Its verdict stays what it was. */
@@ -15,8 +14,8 @@ export async function dispatchClose(cli: Cli, args: readonly string[]): Promise<
   const [id, ...extra] = positionals;
   if (!id || extra.length > 0) return fail({ code: 'usage', message: 'expected exactly one dispatch id', where: 'vouch dispatch close', hint: '`vouch fleet --open` lists open dispatches' });
   if (values.reason !== undefined && values.reason.trim() === '') return fail({ code: 'usage', message: '--reason is empty', where: 'vouch dispatch close', expected: 'why the dispatch is closed, in words' });
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const workspace = cli.session.workspace();
+  const spec = (await cli.session.spec(workspace));
   const sign = await signerOf(cli, workspace, spec);
   const dispatch = await withStore(cli, workspace, spec, false, id, async (store) => {
     const found = await findDispatch(store, id);

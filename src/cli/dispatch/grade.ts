@@ -10,8 +10,8 @@ import { renderDispatch } from '../../render/fleet.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';
-import { specOf, workspaceOf } from '../session.js';
-import { findDispatch, gateContextOf, moved, signerOf, withStore } from './common.js';
+import { findDispatch, moved, signerOf, withStore } from './common.js';
+import { gateContext } from '../../session/contexts.js';
 
 /**
  * The checker, from the command line: grades a reported dispatch at its
@@ -26,10 +26,10 @@ export async function dispatchGrade(cli: Cli, args: readonly string[]): Promise<
   if (!id || extra.length > 0) return fail({ code: 'usage', message: 'expected exactly one dispatch id', where: 'vouch dispatch grade', hint: '`vouch fleet --open` lists open dispatches' });
   // Grading is the checker's act: receipts an agent could make are never what grades it.
   refuseInAgentRun(cli.io.env, 'vouch dispatch grade');
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const workspace = cli.session.workspace();
+  const spec = (await cli.session.spec(workspace));
   const sign = await signerOf(cli, workspace, spec);
-  const ctx = gateContextOf(cli);
+  const ctx = gateContext(cli.session);
   const p = paint(cli.color);
 
   const result = await withStore(cli, workspace, spec, false, id, async (store, ledger) => {

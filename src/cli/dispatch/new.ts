@@ -11,7 +11,6 @@ import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';
-import { specOf, workspaceOf } from '../session.js';
 import { findDispatch, readInput, signerOf, withStore } from './common.js';
 
 /** The largest prompt recorded: a prompt, not a data set. */
@@ -53,8 +52,8 @@ export async function dispatchNew(cli: Cli, args: readonly string[]): Promise<nu
     return fail({ code: 'usage', message: '--parent is not a dispatch id', where, expected: 'a dispatch id or a unique prefix of 6+ characters', found: values.parent });
   }
 
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const workspace = cli.session.workspace();
+  const spec = (await cli.session.spec(workspace));
   const sign = await signerOf(cli, workspace, spec);
   const created = await withStore(cli, workspace, spec, true, null, async (store, ledger) => {
     // A dispatch names a card that is on record, or none: a typo must not attach work to nothing.

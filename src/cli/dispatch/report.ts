@@ -8,7 +8,6 @@ import { renderDispatch } from '../../render/fleet.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
-import { specOf, workspaceOf } from '../session.js';
 import { findDispatch, moved, readInput, signerOf, withStore } from './common.js';
 
 /** Records the agent's claim: its words, validated for shape, never evidence. */
@@ -22,8 +21,8 @@ export async function dispatchReport(cli: Cli, args: readonly string[]): Promise
   const claim = parseClaim(input.text, input.display);
   if (!claim.ok) return fail(claim.error);
 
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const workspace = cli.session.workspace();
+  const spec = (await cli.session.spec(workspace));
   const sign = await signerOf(cli, workspace, spec);
   const dispatch = await withStore(cli, workspace, spec, false, id, async (store) => {
     const found = await findDispatch(store, id);

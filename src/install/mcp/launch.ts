@@ -1,4 +1,4 @@
-import type { VouchExecutable } from '../../cli/io.js';
+import type { VouchExecutable } from '../executable.js';
 
 /** How a client starts `vouch mcp` for one workspace: absolute paths only, so no PATH or cwd is needed. */
 export interface McpLaunch {

@@ -3,7 +3,6 @@ import { judgeCompletion } from '../../cards/completion.js';
 import { isClosed } from '../../cards/fold.js';
 import { cardToActOn, notFound } from '../../cards/load.js';
 import { cardJson } from '../../cards/read.js';
-import { ledgerOfWorkspace, openLedgerForRead } from '../../cli/session.js';
 import { cardContextOf, cardId, cardLines, cardOutput } from '../card-call.js';
 import { answer, defineTool } from '../tool.js';
 
@@ -19,19 +18,15 @@ export const cardShowTool = defineTool({
   readOnly: true,
   async run(args, call) {
     const ctx = cardContextOf(call);
-    const ledger = openLedgerForRead(ledgerOfWorkspace(call.env, call.workspace));
+    const ledger = await call.session.read(call.workspace);
     if (!ledger) return notFound(args.card_id);
-    try {
-      const view = await cardToActOn(ctx, ledger, args.card_id);
-      const judged = isClosed(view.state) ? null : await judgeCompletion(call.workspace, call.home, ledger, view);
-      const completeNow = judged === null ? null : judged.ok ? { ok: true } : { ok: false, code: judged.problem.code, message: judged.problem.message };
-      const lines = [
-        ...cardLines(view),
-        completeNow === null ? 'The card is closed.' : completeNow.ok ? 'It would close now: call vouch_card_complete.' : `It would not close now: ${completeNow.code}: ${completeNow.message}`,
-      ];
-      return answer({ card: cardJson(view) as z.output<typeof cardOutput>, complete_now: completeNow }, lines.join('\n'));
-    } finally {
-      await ledger.close();
-    }
+    const view = await cardToActOn(ctx, ledger, args.card_id);
+    const judged = isClosed(view.state) ? null : await judgeCompletion({ workspace: call.workspace, home: call.home, specs: call.session }, ledger, view);
+    const completeNow = judged === null ? null : judged.ok ? { ok: true } : { ok: false, code: judged.problem.code, message: judged.problem.message };
+    const lines = [
+      ...cardLines(view),
+      completeNow === null ? 'The card is closed.' : completeNow.ok ? 'It would close now: call vouch_card_complete.' : `It would not close now: ${completeNow.code}: ${completeNow.message}`,
+    ];
+    return answer({ card: cardJson(view) as z.output<typeof cardOutput>, complete_now: completeNow }, lines.join('\n'));
   },
 });

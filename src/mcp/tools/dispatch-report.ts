@@ -1,8 +1,6 @@
 import * as z from 'zod';
 import { digestJson } from '../../core/digest.js';
 import { fail } from '../../core/problem.js';
-import { ledgerOf, openLedgerForWrite } from '../../cli/session.js';
-import { entrySigner } from '../../crypto/entry-signer.js';
 import { claimSchema, normalizeClaim } from '../../fleet/claim.js';
 import { notFound, refusalProblem } from '../../fleet/problems.js';
 import { Dispatches } from '../../fleet/store.js';
@@ -38,32 +36,28 @@ export const dispatchReportTool = defineTool({
   }),
   readOnly: false,
   async run(args, call) {
-    const spec = call.spec();
-    const signer = await entrySigner(call.home, call.env, spec, call.workspace.root);
+    const spec = (await call.spec());
+    const signer = await call.session.signer(call.workspace, spec);
     if (!signer.ok) return fail(signer.error);
     const claim = normalizeClaim(args.claim);
-    const ledger = openLedgerForWrite(ledgerOf(call.env, call.workspace, spec));
-    try {
-      const store = new Dispatches(ledger, { home: call.home, requireSignature: spec.requireSignature });
-      const found = await store.find(args.dispatch_id);
-      if (found.kind === 'none') return fail(notFound(args.dispatch_id));
-      if (found.kind === 'ambiguous') return fail({ code: 'dispatch_not_found', message: `"${args.dispatch_id}" matches several dispatches: ${found.ids.join(', ')}`, hint: 'give the whole id' });
-      const moved = await store.move(
-        found.dispatch.id,
-        { event: 'reported', why: 'reported with the MCP tool vouch_dispatch_report', claim, claim_sha256: digestJson(claim), via: 'mcp', claimant_pid: process.pid, transcript_prompt: null },
-        currentWriter('mcp'),
-        signer.value,
-      );
-      if (!moved.ok) return fail(refusalProblem(moved.error));
-      const d = moved.value;
-      const transition = d.transitions[d.transitions.length - 1]!;
-      const text = [
-        `dispatch ${d.id}: reported (tier ${d.order?.tier ?? '?'}). Your claim is on record: ${claim.deliverables.length} deliverable${claim.deliverables.length === 1 ? '' : 's'}.`,
-        `It is ungraded until a checker outside this server grades it with the checks of vouch.yaml at tier ${d.order?.tier ?? '?'} (\`vouch dispatch grade ${d.id}\`, or your SubagentStop).`,
-      ].join('\n');
-      return answer({ id: d.id, state: d.state, verdict: d.verdict, tier: d.order?.tier ?? null, transition: transition.id }, text);
-    } finally {
-      await ledger.close();
-    }
+    const ledger = await call.session.write(call.workspace);
+    const store = new Dispatches(ledger, { home: call.home, requireSignature: spec.requireSignature });
+    const found = await store.find(args.dispatch_id);
+    if (found.kind === 'none') return fail(notFound(args.dispatch_id));
+    if (found.kind === 'ambiguous') return fail({ code: 'dispatch_not_found', message: `"${args.dispatch_id}" matches several dispatches: ${found.ids.join(', ')}`, hint: 'give the whole id' });
+    const moved = await store.move(
+      found.dispatch.id,
+      { event: 'reported', why: 'reported with the MCP tool vouch_dispatch_report', claim, claim_sha256: digestJson(claim), via: 'mcp', claimant_pid: process.pid, transcript_prompt: null },
+      currentWriter('mcp'),
+      signer.value,
+    );
+    if (!moved.ok) return fail(refusalProblem(moved.error));
+    const d = moved.value;
+    const transition = d.transitions[d.transitions.length - 1]!;
+    const text = [
+      `dispatch ${d.id}: reported (tier ${d.order?.tier ?? '?'}). Your claim is on record: ${claim.deliverables.length} deliverable${claim.deliverables.length === 1 ? '' : 's'}.`,
+      `It is ungraded until a checker outside this server grades it with the checks of vouch.yaml at tier ${d.order?.tier ?? '?'} (\`vouch dispatch grade ${d.id}\`, or your SubagentStop).`,
+    ].join('\n');
+    return answer({ id: d.id, state: d.state, verdict: d.verdict, tier: d.order?.tier ?? null, transition: transition.id }, text);
   },
 });

@@ -1,8 +1,7 @@
 import * as z from 'zod';
 import { fail } from '../../core/problem.js';
 import { checkStatuses } from '../../engine/status.js';
-import { ledgerOf, openLedgerForRead } from '../../cli/session.js';
-import { allPass, statusEntry } from '../../render/status.js';
+import { allPass, statusEntry } from '../../engine/outcome.js';
 import { answer, defineTool } from '../tool.js';
 import { namedChecks, specTrust } from '../workspace-call.js';
 import { checkIds, checkStatus, trust } from '../schemas.js';
@@ -25,13 +24,13 @@ export const statusTool = defineTool({
   }),
   readOnly: true,
   async run(args, call) {
-    const spec = call.spec();
+    const spec = (await call.spec());
     const checks = namedChecks(spec, args.check_ids);
     const allowed = specTrust(call, spec);
-    const result = await checkStatuses(call.engine(spec), checks, { openLedger: () => openLedgerForRead(ledgerOf(call.env, call.workspace, spec)) });
+    const result = await checkStatuses(call.engine(spec), checks, { openLedger: () => call.session.read(call.workspace) });
     if (result.kind === 'trust_error') return fail(result.problem);
     // Only the fields the output schema names: the engine's own (fresh, fingerprint) would make a client that validates reject the whole answer.
-    const entries = result.statuses.map((s) => ({ ...statusEntry(s), proves: checks.find((c) => c.id === s.id)!.proves }));
+    const entries = result.statuses.map((s) => statusEntry(s, checks.find((c) => c.id === s.id)!));
     const ok = allPass(entries);
     const blocking = entries.filter((e) => e.blocking);
     const lines = [

@@ -1,9 +1,7 @@
 import * as z from 'zod';
 import { fail } from '../../core/problem.js';
 import { verifyChecks } from '../../engine/verify.js';
-import { ledgerOf, openLedgerForWrite } from '../../cli/session.js';
-import type { Ledger } from '../../ledger/ledger.js';
-import { allPass } from '../../render/status.js';
+import { allPass } from '../../engine/outcome.js';
 import { duration } from '../../render/time.js';
 import type { CheckDef } from '../../spec/model.js';
 import { answer, defineTool } from '../tool.js';
@@ -31,7 +29,7 @@ export const verifyTool = defineTool({
   readOnly: false,
   async run(args, call) {
     // Unknown ids fail at once, without queueing behind a running verification.
-    namedChecks(call.spec(), args.check_ids);
+    namedChecks((await call.spec()), args.check_ids);
     if (call.verifications.pending > 0) call.progress.notify('waiting for another verification in this workspace to finish');
     return call.verifications.run(() => verifyNow(args.check_ids, call));
   },
@@ -39,17 +37,16 @@ export const verifyTool = defineTool({
 
 async function verifyNow(ids: readonly string[], call: WorkspaceCall) {
   // Read again: the spec may have been edited while this call waited.
-  const spec = call.spec();
+  const spec = (await call.spec());
   const checks = namedChecks(spec, ids);
   // Cancelled while it waited: nobody is listening for the answer, so run nothing.
   if (call.signal.aborted) {
     const trusted = specTrust(call, spec);
     return answer({ workspace: call.workspace.root, ok: false, ran: false, spec: { sha256: spec.sha256, trust: trusted }, checks: [] }, 'Cancelled before it started: nothing was run.');
   }
-  const opened: { ledger?: Ledger } = {};
-  try {
+  {
     const result = await verifyChecks(call.engine(spec), checks, {
-      openLedger: () => (opened.ledger = openLedgerForWrite(ledgerOf(call.env, call.workspace, spec))),
+      openLedger: () => call.session.write(call.workspace),
       signal: call.signal,
       onEvent: (event) => {
         if (event.kind === 'check_started') {
@@ -80,8 +77,6 @@ async function verifyNow(ids: readonly string[], call: WorkspaceCall) {
       ...(ok ? [] : ['vouch_receipt shows the redacted end of the output of a receipt.']),
     ].join('\n');
     return answer({ ...base, ok, ran: rows.length > 0, spec: { sha256: spec.sha256, trust: 'allowed' as const }, checks: rows }, text);
-  } finally {
-    await opened.ledger?.close();
   }
 }
 

@@ -1,24 +1,15 @@
 import { actorOf } from '../../../cards/roles.js';
 import type { CardContext } from '../../../cards/context.js';
 import { fail } from '../../../core/problem.js';
-import { vouchHome } from '../../../workspace/home.js';
+import { cardContext as sessionCardContext } from '../../../session/contexts.js';
 import type { Workspace } from '../../../workspace/find.js';
 import type { Cli } from '../../io.js';
-import { ledgerOfWorkspace, openLedgerForRead, openLedgerForWrite, workspaceOf } from '../../session.js';
 
 /** The card engine's context for one CLI invocation: the workspace, and who acts (VOUCH_ROLE, or the default). */
-export function cardContext(cli: Cli, workspace: Workspace = workspaceOf(cli)): CardContext {
+export function cardContext(cli: Cli, workspace: Workspace = cli.session.workspace()): CardContext {
   const by = actorOf(cli.io.env, 'cli');
   if (!by.ok) return fail(by.error);
-  return {
-    workspace,
-    home: vouchHome(cli.io.env),
-    env: cli.io.env,
-    by: by.value,
-    openLedgerForWrite: () => openLedgerForWrite(ledgerOfWorkspace(cli.io.env, workspace)),
-    openLedgerForRead: () => openLedgerForRead(ledgerOfWorkspace(cli.io.env, workspace)),
-    ...(cli.io.signal && { signal: cli.io.signal }),
-  };
+  return sessionCardContext(cli.session, workspace, by.value);
 }
 
 /** The one card id a subcommand takes. */

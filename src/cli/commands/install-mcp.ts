@@ -1,15 +1,14 @@
 import { fail } from '../../core/problem.js';
 import { closest } from '../../core/suggest.js';
-import { parse } from '../../cli/args.js';
-import { EXIT } from '../../cli/exit.js';
-import { applyIntents } from '../../cli/config-edit.js';
-import { err, json, type Cli } from '../../cli/io.js';
-import { workspaceOf } from '../../cli/session.js';
+import { parse } from '../args.js';
+import { EXIT } from '../exit.js';
+import { applyIntents } from '../config-edit.js';
+import { err, json, type Cli } from '../io.js';
 import { vouchHome } from '../../workspace/home.js';
-import type { ClientPlace } from './client.js';
-import { MCP_CLIENTS } from './clients/index.js';
-import { mcpLaunch } from './launch.js';
-import { mcpIntent, type McpEdit } from './intent.js';
+import type { ClientPlace } from '../../install/mcp/client.js';
+import { MCP_CLIENTS } from '../../install/mcp/clients/index.js';
+import { mcpLaunch } from '../../install/mcp/launch.js';
+import { mcpIntent, type McpEdit } from '../../install/mcp/intent.js';
 
 const CLIENT_IDS = MCP_CLIENTS.map((c) => c.id);
 
@@ -85,7 +84,7 @@ function resolve(cli: Cli, values: { readonly client?: string; readonly name?: s
   }
   if (!cli.io.self) return fail({ code: 'usage', message: 'cannot tell where this vouch is installed', hint: 'run vouch through its executable (dist/cli.js)' });
 
-  const workspace = workspaceOf(cli);
+  const workspace = cli.session.workspace();
   const home = vouchHome(cli.io.env);
   const place = { workspaceRoot: workspace.root, home, env: cli.io.env };
   const launch = mcpLaunch(cli.io.self, workspace.root, home, cli.io.env);

@@ -1,10 +1,10 @@
-import { EXIT } from '../cli/exit.js';
-import { err, type Cli } from '../cli/io.js';
-import { engineContext, ledgerOf, openLedgerForRead, specOf, workspaceOf } from '../cli/session.js';
-import { fail } from '../core/problem.js';
-import { checkStatuses } from '../engine/status.js';
-import { paint } from '../render/color.js';
-import { allPass, renderStatusTable, renderSummary } from '../render/status.js';
+import { fail } from '../../core/problem.js';
+import { checkStatuses } from '../../engine/status.js';
+import { paint } from '../../render/color.js';
+import { allPass } from '../../engine/outcome.js';
+import { renderStatusTable, renderSummary } from '../../render/status.js';
+import { EXIT } from '../exit.js';
+import { err, type Cli } from '../io.js';
 
 /**
  * git's pre-push hook: the push goes ahead only while every blocking check is
@@ -16,10 +16,11 @@ export async function prePush(cli: Cli, event: string | undefined): Promise<numb
   if (event !== 'pre-push') {
     return fail({ code: 'usage', message: `unknown git hook "${event ?? ''}"`, where: 'vouch hook git', expected: 'pre-push', hint: 'run `vouch hook --help`' });
   }
-  const workspace = workspaceOf(cli);
-  const spec = specOf(workspace, cli);
+  const session = cli.session;
+  const workspace = session.workspace();
+  const spec = await session.spec(workspace);
   const blocking = spec.checks.filter((check) => check.block);
-  const result = await checkStatuses(engineContext(cli, workspace, spec, 'hook'), blocking, { openLedger: () => openLedgerForRead(ledgerOf(cli.io.env, workspace, spec)) });
+  const result = await checkStatuses(session.engine(workspace, spec, 'hook'), blocking, { openLedger: () => session.read(workspace) });
   if (result.kind === 'trust_error') return fail(result.problem);
   const p = paint(cli.color && cli.io.stderrIsTTY);
   if (blocking.length > 0 && allPass(result.statuses)) {
