@@ -87,7 +87,7 @@ try {
     tokens.map(async (token, c) => {
       for (let j = c; j < JOBS; j += CLIENTS) {
         const t0 = performance.now();
-        const response = await fetch(`${address}/v1/jobs?spec_sha256=${specSha}&check=t`, {
+        const response = await fetch(`${address}/v1/jobs?spec_sha256=${specSha}&check=t&nonce=${randomBytes(32).toString('hex')}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip' },
           body: archive,

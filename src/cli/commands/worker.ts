@@ -1,4 +1,4 @@
-import { detectSandbox } from '../../service/sandbox.js';
+import type { LeaseLoss } from '../../service/jobs.js';
 import { runWorker, type WorkerEvent } from '../../service/worker.js';
 import { signerFor } from '../../crypto/signature.js';
 import { vouchHome } from '../../workspace/home.js';
@@ -6,7 +6,7 @@ import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, type Cli } from '../io.js';
 import { pgTarget } from '../pg-target.js';
-import { positiveFlag, serviceKey, serviceSecrets, servicePool } from '../service-setup.js';
+import { describeSandbox, positiveFlag, SANDBOX_FLAGS, serviceKey, servicePool, UNPACK_MS, workerSandbox } from '../service-setup.js';
 
 export const help = `usage: vouch worker --key NAME [--ledger URL] [--lease-seconds N]
                     [--poll-ms N] [--max-tree-mb N] [--max-attempts N] [--max-jobs N]
@@ -51,6 +51,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
       'max-tree-mb': { type: 'string' },
       'max-attempts': { type: 'string' },
       'max-jobs': { type: 'string' },
+      ...SANDBOX_FLAGS,
     },
     false,
   );
@@ -58,10 +59,11 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const key = serviceKey(home, values.key, 'worker');
   const at = pgTarget(cli, values.ledger, 'worker');
   const maxJobs = values['max-jobs'] === undefined ? undefined : positiveFlag('worker', 'max-jobs', values['max-jobs'], 1);
+  // Before the database: a worker that cannot confine its checks takes no job at all.
+  const sandbox = workerSandbox('worker', home, key, values);
   const pool = await servicePool(at, 2);
-  const sandbox = detectSandbox({ hide: serviceSecrets(home, key) });
   err(cli, `vouch worker: ledger ${at.display}, key ${key.name} (${key.publicKey.keyid.slice(0, 16)})`);
-  err(cli, sandbox.record.kind === 'bubblewrap' ? 'vouch worker: sandbox: bubblewrap (no network, only the job directory writable)' : `vouch worker: NO SANDBOX: ${sandbox.record.why}`);
+  err(cli, `vouch worker: sandbox: ${describeSandbox(sandbox)}`);
   const stop = cli.io.signal ?? new AbortController().signal;
   try {
     await runWorker(
@@ -71,6 +73,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
         sign: signerFor(key),
         sandbox,
         maxTreeBytes: positiveFlag('worker', 'max-tree-mb', values['max-tree-mb'], 1024) * 1024 * 1024,
+        maxUnpackMs: UNPACK_MS,
         leaseSeconds: positiveFlag('worker', 'lease-seconds', values['lease-seconds'], 30),
         maxAttempts: positiveFlag('worker', 'max-attempts', values['max-attempts'], 3),
         pollMs: positiveFlag('worker', 'poll-ms', values['poll-ms'], 250),
@@ -94,13 +97,26 @@ export function describe(event: WorkerEvent): string {
       return `job ${event.job}: done, ${event.receipts.length} receipt${event.receipts.length === 1 ? '' : 's'} ${event.receipts.join(' ')}`;
     case 'refused':
       return `job ${event.job}: refused (${event.code}): ${event.message}`;
+    case 'incomplete':
+      return `job ${event.job}: failed (no_receipt): ${event.message}; recorded ${event.receipts.length} receipt${event.receipts.length === 1 ? '' : 's'} ${event.receipts.join(' ')}`;
     case 'lease_lost':
-      return `job ${event.job}: lease lost to another worker; nothing recorded by this one`;
+      return `job ${event.job}: ${leaseLossText(event.loss)}; nothing recorded by this worker`;
     case 'released':
       return `job ${event.job}: stopped; back in the queue`;
     case 'swept':
       return `worker: removed ${event.path}, left by a worker that died mid-job`;
     case 'error':
       return `${event.job ? `job ${event.job}` : 'worker'}: error: ${event.message} (retrying)`;
+  }
+}
+
+function leaseLossText(loss: LeaseLoss): string {
+  switch (loss.kind) {
+    case 'expired':
+      return "this worker's own lease ran out before it was renewed (no heartbeat in time)";
+    case 'taken':
+      return `lease lost: another worker (${loss.by}) took the job over after this worker's lease ran out`;
+    case 'ended':
+      return `lease lost: the job ended meanwhile (${loss.state})`;
   }
 }
