@@ -49,6 +49,7 @@ Every route but healthz needs
 
 Tokens, one per client, stored as SHA-256 only:
   token add NAME     prints the new token once; keep it, it cannot be shown again
+                     (a name whose token was revoked gets a new one)
   token list         names, created, revoked
   token revoke NAME  the token stops working at once
 
