@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { postgresLocation } from '../src/ledger/location.js';
 import { migrate } from '../src/ledger/postgres/migrate.js';
 import { openPool, type PgLocation } from '../src/ledger/postgres/pool.js';
+import { describe } from '../src/cli/commands/worker.js';
 import { claimJob, completeJob, failJob, heartbeat } from '../src/service/jobs.js';
 import { beginJob, finishUpload, storePart } from '../src/service/upload.js';
 import { draftOf, manifestOf } from './helpers/drafts.js';
@@ -110,5 +111,24 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     await storePart(pool, begun.id, 1, Buffer.from('b'));
     await finishUpload(pool, begun.id, 2, 2, 'd'.repeat(64));
     expect(await claimJob(pool, 'w', 30, 3)).toMatchObject({ id: begun.id, archiveParts: 2, nonce: 'f'.repeat(64), clientGit: { head: 'c'.repeat(40), dirty: true } });
+  });
+
+  it('a job whose receipts do not cover every requested check ends failed with the reason, its receipts kept', async () => {
+    const submitted = await job('partial');
+    if (submitted.kind !== 'queued') throw new Error('not queued');
+    await claimJob(pool, 'worker-p', 30, 3);
+    const done = await completeJob(pool, submitted.id, 'worker-p', receipt(), sign, sandbox, { code: 'no_receipt', message: 'no receipt for "u"' });
+    expect(done.kind).toBe('completed');
+    const row = await pool.query('SELECT state, error FROM jobs WHERE id = $1', [submitted.id]);
+    expect(row.rows[0]).toEqual({ state: 'failed', error: { code: 'no_receipt', message: 'no receipt for "u"' } });
+    expect((await pool.query('SELECT count(*)::int AS n FROM job_receipts WHERE job_id = $1', [submitted.id])).rows[0].n).toBe(1);
+  });
+
+  it('the worker\'s log says what became of a lost lease: its own ran out, another worker took the job, or the job ended', () => {
+    expect(describe({ kind: 'lease_lost', job: 'j', loss: { kind: 'expired' } })).toBe(
+      "job j: this worker's own lease ran out before it was renewed (no heartbeat in time); nothing recorded by this worker",
+    );
+    expect(describe({ kind: 'lease_lost', job: 'j', loss: { kind: 'taken', by: 'host:7:1' } })).toContain('another worker (host:7:1) took the job over');
+    expect(describe({ kind: 'lease_lost', job: 'j', loss: { kind: 'ended', state: 'done' } })).toContain('the job ended meanwhile (done)');
   });
 });
