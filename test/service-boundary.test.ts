@@ -271,6 +271,26 @@ checks:
     },
   );
 
+  it.runIf(process.getuid?.() === 0 && existsSync('/usr/bin/setpriv'))('attack 2: a worker that is not root holds the same layers (here run as nobody): no capabilities, the filter, the limits', async () => {
+    const { service, token, spec } = await setup(['--workers', '0']);
+    // The worker's home (its key) must be its own: hand it to nobody, and let nobody reach it.
+    chmodSync(join(service.home, '..'), 0o755);
+    spawnSync('chown', ['-R', '65534:65534', service.home]);
+    const child = spawn(
+      '/usr/bin/setpriv',
+      ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, CLI, 'worker', '--ledger', service.ledger, '--key', 'server', '--poll-ms', '50', '--max-jobs', '1'],
+      { env: { PATH: process.env.PATH, HOME: '/nonexistent', VOUCH_HOME: service.home, NO_COLOR: '1' }, cwd: '/' },
+    );
+    let log = '';
+    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const rig = await client(spec);
+    const result = await remote(rig, service.address, token, ['--wait', '120']);
+    expect(await exited, log).toBe(0);
+    expect(log).toMatch(/sandbox: bubblewrap: .*checks as uid 65534, no capabilities, seccomp vouch-deny-1\/\w+, limits/);
+    expect(result.json().checks[0], result.stderr).toMatchObject({ status: 'PASS', sandbox: { kind: 'bubblewrap', confinement: { uid: 65534, cap_eff: '0000000000000000', gaps: [] } } });
+  });
+
   it('attack 3, a decompression bomb: 2 MB of gzip (a valid tree, then 2 GiB of zeros) is read to the archive\'s end marker only, and the job runs its check', async () => {
     const { service, token, spec, specSha } = await setup();
     const tree = await tarGz([
