@@ -17,7 +17,8 @@ import { describe } from './worker.js';
 
 export const help = `usage: vouch serve --key NAME [--listen HOST:PORT] [--ledger URL] [--workers N]
                    [--max-upload-mb N] [--max-job-seconds N] [--max-jobs-per-client N]
-                   [--lease-seconds N]
+                   [--lease-seconds N] [--allow-unconfined] [--job-memory-mb N]
+                   [--job-processes N] [--job-file-mb N]
        vouch serve token add NAME | token list | token revoke NAME   [--ledger URL] [--json]
        vouch serve allow FILE | deny SHA256 | allowed                 [--json]
 
@@ -38,14 +39,19 @@ with the public key they pinned (\`vouch verify --remote\`).
   --max-job-seconds N      largest sum of check timeouts one job may have (default 1800): 422
   --max-jobs-per-client N  jobs one client may have queued or running (default 4): 429
   --lease-seconds N        for the workers here, as \`vouch worker\` (default 30)
+  --allow-unconfined, --job-memory-mb N, --job-processes N, --job-file-mb N
+                           for the workers here, as \`vouch worker\` (which see):
+                           a server whose workers cannot confine their checks
+                           refuses to start without --allow-unconfined
 
-Routes: POST /v1/jobs?spec_sha256=HEX&check=ID... (body: gzip'd tar of the
-tree, Content-Type application/gzip) → 202 {job: {id, state, url}};
+Routes: POST /v1/jobs?spec_sha256=HEX&check=ID...&nonce=HEX[&git_head=ID&git_dirty=0|1]
+(body: gzip'd tar of the tree, Content-Type application/gzip, read only after
+every limit is checked, stored in parts) → 202 {job: {id, state, url}};
 GET /v1/jobs/ID → {job: state, attempts, receipts...}; GET /v1/receipts/ID →
 {receipt: {id, seq, hash, job, body, signature}, manifest}; GET /v1/healthz.
 Every route but healthz needs
-"Authorization: Bearer TOKEN"; errors are {"error": {"code", "message",
-"limit"?, "found"?, "hint"?}}.
+"Authorization: Bearer TOKEN"; every error, on any route, is {"error": {"code",
+"message", "limit"?, "found"?, "hint"?}}.
 
 Tokens, one per client, stored as SHA-256 only:
   token add NAME     prints the new token once; keep it, it cannot be shown again
@@ -59,7 +65,7 @@ only when its tree's vouch.yaml is byte for byte a spec allowed here.
   deny SHA256        withdraw one
   allowed            list the allowed hashes
 
-exit: 0 done, 1 nothing to revoke/deny, 2 usage, key or database problem, 130/143
+exit: 0 done, 1 nothing to revoke/deny, 2 usage, key, database or sandbox problem, 130/143
 stopped by SIGINT/SIGTERM (its workers' running jobs back in the queue)`;
 
 const OPTIONS = {

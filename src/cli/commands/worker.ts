@@ -10,6 +10,7 @@ import { describeSandbox, positiveFlag, SANDBOX_FLAGS, serviceKey, servicePool, 
 
 export const help = `usage: vouch worker --key NAME [--ledger URL] [--lease-seconds N]
                     [--poll-ms N] [--max-tree-mb N] [--max-attempts N] [--max-jobs N]
+                    [--allow-unconfined] [--job-memory-mb N] [--job-processes N] [--job-file-mb N]
 
 Runs jobs submitted to \`vouch serve\`, one at a time: claims the oldest
 queued job (FOR UPDATE SKIP LOCKED, so any number of workers on any number
@@ -26,18 +27,26 @@ the job, only while it still holds the job's lease.
                       worker that dies loses its job after that, and another
                       retries it
   --poll-ms N         how often an idle worker looks for work (default 250)
-  --max-tree-mb N     largest unpacked tree (default 1024)
+  --max-tree-mb N     largest archive once inflated, headers included (default 1024)
   --max-attempts N    a job started N times without finishing fails (default 3)
   --max-jobs N        exit after N jobs (default: run until SIGINT/SIGTERM)
+  --allow-unconfined  run checks even where a layer of the sandbox does not hold
+  --job-memory-mb N   writable memory per process of a check (default 4096)
+  --job-processes N   processes and threads of one check (default 1024)
+  --job-file-mb N     largest file a check may write (default 1024)
 
-Where bubblewrap works, each check runs inside it: no network, the system
-read-only, only the job directory writable, nothing of the host's homes or
-this VOUCH_HOME visible. Where it does not, the worker says so at start and
-every receipt records "sandbox": {"kind": "none", "why": ...}.
+Each check runs in bubblewrap: a user namespace, as nobody on the host when
+the worker is root (setpriv), no capabilities, a seccomp deny-list, the
+limits above (prlimit), no network, a fresh /proc, the system read-only,
+only the job directory writable, nothing of the host's homes or this
+VOUCH_HOME visible. Git never runs on an upload. The worker probes this at
+start and prints what held; every receipt records it. A worker that cannot
+confine its checks refuses to start (sandbox_unavailable, exit 2) unless
+--allow-unconfined, and then every receipt says what did not hold.
 
 SIGINT/SIGTERM: the running check is stopped and its job goes back to the
 queue for another worker. exit: 0 after --max-jobs jobs, 130/143 stopped by
-SIGINT/SIGTERM, 2 usage, key or database problem`;
+SIGINT/SIGTERM, 2 usage, key, database or sandbox problem`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse(
