@@ -336,6 +336,8 @@ checks:
       { name: 'src/a.txt', body: 'hello\n' },
     ]);
     expect((await service.fetch(jobsPath(specSha, ['ok']), { method: 'POST', token, body: archive })).status).toBe(202);
+    const empty = await service.fetch(jobsPath(specSha, ['ok']), { method: 'POST', token, body: Buffer.alloc(0) });
+    expect(empty).toMatchObject({ status: 400, json: { error: { code: 'bad_request' } } });
     const busy = await rawPost(service.address, jobsPath(specSha, ['ok']), headers(512 * 1024), () => undefined);
     expect(busy).toMatchObject({ status: 429, json: { error: { code: 'too_many_jobs', limit: 1, found: 1 } } });
     expect(await sql(db.url, `SELECT 1 FROM ${name}.jobs`)).toHaveLength(1);

@@ -148,6 +148,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       hint: 'send less: only git-tracked files and declared scopes are packed; or ask the operator to raise --max-upload-mb',
     });
     if (declared > limits.maxUploadBytes) return refuseUpload(request, reply, tooLarge(declared));
+    // fastify hands no stream over for an empty body.
+    const body = request.body as Readable | undefined;
+    if (typeof body?.pipe !== 'function' || declared === 0) {
+      return send(reply, { code: 'bad_request', message: `the body must be the tree as a gzip'd tar, and it is empty`, hint: 'send it with Content-Type: application/gzip' });
+    }
     const asked = jobRequest(request.query, client, options.home, limits);
     if ('code' in asked) return refuseUpload(request, reply, asked);
 
@@ -170,7 +175,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         hint: 'wait for one to finish (GET /v1/jobs/ID) and submit again',
       });
     }
-    const received = await receiveUpload(request.body as Readable, pool, begun.id, limits.maxUploadBytes, limits.uploadMs).catch(async (error: unknown) => {
+    const received = await receiveUpload(body, pool, begun.id, limits.maxUploadBytes, limits.uploadMs).catch(async (error: unknown) => {
       await abandonUpload(pool, begun.id).catch(() => undefined);
       throw error;
     });
