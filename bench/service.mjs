@@ -67,12 +67,16 @@ try {
     server.once('exit', () => reject(new Error(serverLog)));
   });
   const workers = [];
+  let workerLog = '';
   for (let i = 0; i < WORKERS; i++) {
-    const worker = spawn(process.execPath, [CLI, 'worker', '--ledger', ledger, '--key', 'server', '--poll-ms', '50', '--lease-seconds', String(LEASE_SECONDS)], { env, cwd: home, stdio: 'ignore' });
+    const worker = spawn(process.execPath, [CLI, 'worker', '--ledger', ledger, '--key', 'server', '--poll-ms', '50', '--lease-seconds', String(LEASE_SECONDS)], { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
+    worker.stderr.on('data', (c) => (workerLog += c));
     children.push(worker);
     workers.push(worker);
   }
-  const sandbox = /sandbox {2}(.*)/.exec(serverLog)?.[1] ?? 'unknown';
+  // How the workers confine the checks: the first worker's start-up line.
+  for (let i = 0; i < 100 && !/sandbox: /.test(workerLog); i++) await new Promise((r) => setTimeout(r, 100));
+  const sandbox = /sandbox: (.*)/.exec(workerLog)?.[1] ?? 'unknown';
   const specSha = createHash('sha256').update(spec).digest('hex');
   const tree = join(home, 'tree');
   execFileSync('mkdir', ['-p', join(tree, 'src')]);
@@ -87,7 +91,7 @@ try {
     tokens.map(async (token, c) => {
       for (let j = c; j < JOBS; j += CLIENTS) {
         const t0 = performance.now();
-        const response = await fetch(`${address}/v1/jobs?spec_sha256=${specSha}&check=t`, {
+        const response = await fetch(`${address}/v1/jobs?spec_sha256=${specSha}&check=t&nonce=${randomBytes(32).toString('hex')}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip' },
           body: archive,

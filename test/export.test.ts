@@ -238,7 +238,30 @@ describe('vouch verify-receipt', () => {
     writeFileSync(rig.path('hostile.jsonl'), bundleText([signWithKeyFile(rig.home, 'default', canonicalize(statement))]));
     const { code, report } = await verifyReceipt(rig, 'hostile.jsonl', '--key', 'default', '--against-workspace');
     expect(code).toBe(1);
-    expect(report.envelopes[0].findings.map((f: any) => `${f.code}:${f.path}`)).toEqual(names.map((name) => `file_refused:${name}`));
+    // It names no check either, so no definition here is the one it ran.
+    expect(report.envelopes[0].findings.map((f: any) => `${f.code}:${f.path}`)).toEqual([...names.map((name) => `file_refused:${name}`), 'definition_changed:undefined']);
+  });
+
+  it('--against-workspace --require-pass refuses a PASS whose check is defined differently now (status says STALE definition_changed)', async () => {
+    const rig = await exported();
+    const bundle = await exportBundle(rig, '--check', 't', '--check', 'build');
+    expect((await verifyReceipt(rig, bundle, '--key', 'default', '--against-workspace', '--require-pass')).code).toBe(0);
+    // Same files, another command: the old PASS proves nothing about what `t` runs now.
+    await rig.spec(SPEC.replace('{id: t, run: ["true"]', '{id: t, run: ["sh", "-c", "exit 0"]'));
+    expect((await rig.run(['status', 't', '--json'])).json().checks[0]).toMatchObject({ status: 'STALE', reason: 'definition_changed' });
+    const { code, report } = await verifyReceipt(rig, bundle, '--key', 'default', '--against-workspace', '--require-pass');
+    expect(code).toBe(1);
+    expect(report.envelopes.map((e: any) => [e.check, e.findings.map((f: any) => f.code)])).toEqual([
+      ['t', ['definition_changed']],
+      ['build', []],
+    ]);
+    expect(report.envelopes[0].findings[0].detail).toContain('check "t" is defined differently now');
+    const text = await rig.run(['verify-receipt', bundle, '--key', 'default', '--against-workspace']);
+    expect(text.stdout).toContain('definition_changed');
+    // A check removed from vouch.yaml is no more the one that ran.
+    await rig.spec(SPEC.replace(/ {2}- \{id: t,.*\n/, ''));
+    const gone = await verifyReceipt(rig, bundle, '--key', 'default', '--against-workspace');
+    expect(gone.report.envelopes[0].findings).toEqual([{ code: 'definition_changed', detail: 'vouch.yaml here defines no check "t"' }]);
   });
 
   it('--require-pass fails a signed, intact statement whose verdict is not PASS', async () => {

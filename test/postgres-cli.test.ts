@@ -40,18 +40,18 @@ describePg('the PostgreSQL ledger through the CLI (VOUCH_LEDGER, ledger:, vouch 
     expect(existsSync(rig.path('.vouch/ledger.db'))).toBe(false);
     const status = await rig.run(['db', 'status', '--json'], { env });
     expect(status.code).toBe(1);
-    expect(status.json()).toMatchObject({ ok: false, schema: 'never_migrated', version: 0, latest: 2 });
+    expect(status.json()).toMatchObject({ ok: false, schema: 'never_migrated', version: 0, latest: 3 });
   });
 
   it('db migrate is versioned and idempotent: from 0 to the latest once, then nothing to do', async () => {
     const rig = new Rig();
     const url = `${db.url}?schema=migrate_twice`;
     const first = await rig.run(['db', 'migrate', '--ledger', url, '--json']);
-    expect(first.json()).toMatchObject({ ok: true, schema: 'migrate_twice', from: 0, to: 2 });
+    expect(first.json()).toMatchObject({ ok: true, schema: 'migrate_twice', from: 0, to: 3 });
     const second = await rig.run(['db', 'migrate', '--ledger', url, '--json']);
-    expect(second.json()).toMatchObject({ ok: true, from: 2, to: 2 });
+    expect(second.json()).toMatchObject({ ok: true, from: 3, to: 3 });
     const recorded = await sql<{ value: string }>(db.url, "SELECT value FROM migrate_twice.meta WHERE key = 'schema_version'");
-    expect(recorded).toEqual([{ value: '2' }]);
+    expect(recorded).toEqual([{ value: '3' }]);
     expect((await rig.run(['db', 'status', '--ledger', url])).code).toBe(0);
   });
 

@@ -3,7 +3,9 @@ import type { Pool } from 'pg';
 import { postgresLocation } from '../src/ledger/location.js';
 import { migrate } from '../src/ledger/postgres/migrate.js';
 import { openPool, type PgLocation } from '../src/ledger/postgres/pool.js';
-import { claimJob, completeJob, failJob, heartbeat, submitJob } from '../src/service/jobs.js';
+import { describe } from '../src/cli/commands/worker.js';
+import { claimJob, completeJob, failJob, heartbeat } from '../src/service/jobs.js';
+import { beginJob, finishUpload, storePart } from '../src/service/upload.js';
 import { draftOf, manifestOf } from './helpers/drafts.js';
 import { describePg, tempDatabase, type TempDatabase } from './helpers/pg.js';
 
@@ -26,7 +28,15 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     await db?.drop();
   });
 
-  const job = (client = 'c') => submitJob(pool, { client, specSha256: 'a'.repeat(64), checks: ['t'], archive: Buffer.from('x'), archiveSha256: 'b'.repeat(64), timeLimitSeconds: 10 }, 100);
+  let nonces = 0;
+  /** A job submitted as the server does: opened before its upload is read, the upload stored, then queued. */
+  const job = async (client = 'c') => {
+    const begun = await beginJob(pool, { client, specSha256: 'a'.repeat(64), checks: ['t'], timeLimitSeconds: 10, nonce: (++nonces).toString(16).padStart(32, '0'), clientGit: null }, 100);
+    if (begun.kind !== 'receiving') return { kind: begun.kind } as const;
+    await storePart(pool, begun.id, 0, Buffer.from('x'));
+    await finishUpload(pool, begun.id, 1, 1, 'b'.repeat(64));
+    return { kind: 'queued', id: begun.id } as const;
+  };
   const receipt = () => [{ draft: draftOf('t', manifestOf('m')), manifest: manifestOf('m') }];
 
   it('a worker whose lease ran out writes nothing; the worker that took the job over completes it once, and only once', async () => {
@@ -36,14 +46,19 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     expect(first?.id).toBe(submitted.id);
     // Worker A hangs past its lease.
     await pool.query(`UPDATE jobs SET lease_until = clock_timestamp() - interval '1 second' WHERE id = $1`, [submitted.id]);
-    expect(await heartbeat(pool, submitted.id, 'worker-a', 30)).toBe(false);
+    // Its own lease ran out, and nobody has taken the job yet: that is what the worker is told.
+    expect(await heartbeat(pool, submitted.id, 'worker-a', 30)).toEqual({ kind: 'expired' });
     const second = await claimJob(pool, 'worker-b', 30, 3);
-    expect(second).toMatchObject({ id: submitted.id, attempt: 2 });
-    expect(await completeJob(pool, submitted.id, 'worker-a', receipt(), sign, sandbox)).toEqual({ kind: 'lease_lost' });
-    expect(await failJob(pool, submitted.id, 'worker-a', { code: 'archive_refused', message: 'x' })).toBe(false);
+    expect(second).toMatchObject({ id: submitted.id, attempt: 2, archiveParts: 1 });
+    // Now another worker holds it: worker A is told who.
+    expect(await heartbeat(pool, submitted.id, 'worker-a', 30)).toEqual({ kind: 'taken', by: 'worker-b' });
+    expect(await completeJob(pool, submitted.id, 'worker-a', receipt(), sign, sandbox)).toEqual({ kind: 'lease_lost', loss: { kind: 'taken', by: 'worker-b' } });
+    expect(await failJob(pool, submitted.id, 'worker-a', { code: 'archive_refused', message: 'x' })).toEqual({ kind: 'lease_lost', loss: { kind: 'taken', by: 'worker-b' } });
     const done = await completeJob(pool, submitted.id, 'worker-b', receipt(), sign, sandbox);
     expect(done.kind).toBe('completed');
-    expect(await completeJob(pool, submitted.id, 'worker-b', receipt(), sign, sandbox)).toEqual({ kind: 'lease_lost' });
+    expect(await completeJob(pool, submitted.id, 'worker-b', receipt(), sign, sandbox)).toEqual({ kind: 'lease_lost', loss: { kind: 'ended', state: 'done' } });
+    // An ended job's upload is not kept.
+    expect((await pool.query('SELECT count(*)::int AS n FROM job_archive_parts WHERE job_id = $1', [submitted.id])).rows[0].n).toBe(0);
     const linked = await pool.query('SELECT count(*)::int AS n FROM job_receipts WHERE job_id = $1', [submitted.id]);
     expect(linked.rows[0].n).toBe(1);
   });
@@ -82,5 +97,38 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     expect(await claimJob(pool, 'crash-last', 30, 2)).toBeUndefined();
     const row = await pool.query('SELECT state, error FROM jobs WHERE id = $1', [submitted.id]);
     expect(row.rows[0]).toMatchObject({ state: 'failed', error: { code: 'attempts_exhausted' } });
+  });
+
+  it('a job still receiving its upload counts against its client and is never claimed; a second submission with its nonce finds it', async () => {
+    await pool.query(`UPDATE jobs SET state = 'done' WHERE state IN ('queued', 'running')`);
+    const request = { client: 'uploader', specSha256: 'a'.repeat(64), checks: ['t'], timeLimitSeconds: 10, nonce: 'f'.repeat(64), clientGit: { head: 'c'.repeat(40), dirty: true } };
+    const begun = await beginJob(pool, request, 1);
+    if (begun.kind !== 'receiving') throw new Error(begun.kind);
+    expect(await claimJob(pool, 'w', 30, 3)).toBeUndefined();
+    expect(await beginJob(pool, { ...request, nonce: 'e'.repeat(64) }, 1)).toEqual({ kind: 'busy', open: 1 });
+    expect(await beginJob(pool, request, 1)).toEqual({ kind: 'existing', id: begun.id, state: 'receiving' });
+    await storePart(pool, begun.id, 0, Buffer.from('a'));
+    await storePart(pool, begun.id, 1, Buffer.from('b'));
+    await finishUpload(pool, begun.id, 2, 2, 'd'.repeat(64));
+    expect(await claimJob(pool, 'w', 30, 3)).toMatchObject({ id: begun.id, archiveParts: 2, nonce: 'f'.repeat(64), clientGit: { head: 'c'.repeat(40), dirty: true } });
+  });
+
+  it('a job whose receipts do not cover every requested check ends failed with the reason, its receipts kept', async () => {
+    const submitted = await job('partial');
+    if (submitted.kind !== 'queued') throw new Error('not queued');
+    await claimJob(pool, 'worker-p', 30, 3);
+    const done = await completeJob(pool, submitted.id, 'worker-p', receipt(), sign, sandbox, { code: 'no_receipt', message: 'no receipt for "u"' });
+    expect(done.kind).toBe('completed');
+    const row = await pool.query('SELECT state, error FROM jobs WHERE id = $1', [submitted.id]);
+    expect(row.rows[0]).toEqual({ state: 'failed', error: { code: 'no_receipt', message: 'no receipt for "u"' } });
+    expect((await pool.query('SELECT count(*)::int AS n FROM job_receipts WHERE job_id = $1', [submitted.id])).rows[0].n).toBe(1);
+  });
+
+  it('the worker\'s log says what became of a lost lease: its own ran out, another worker took the job, or the job ended', () => {
+    expect(describe({ kind: 'lease_lost', job: 'j', loss: { kind: 'expired' } })).toBe(
+      "job j: this worker's own lease ran out before it was renewed (no heartbeat in time); nothing recorded by this worker",
+    );
+    expect(describe({ kind: 'lease_lost', job: 'j', loss: { kind: 'taken', by: 'host:7:1' } })).toContain('another worker (host:7:1) took the job over');
+    expect(describe({ kind: 'lease_lost', job: 'j', loss: { kind: 'ended', state: 'done' } })).toContain('the job ended meanwhile (done)');
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { packTarGz } from '../src/archive/pack.js';
 import { describePg, sql, tempDatabase, type TempDatabase } from './helpers/pg.js';
 import { Rig } from './helpers/rig.js';
-import { Service } from './helpers/service.js';
+import { jobsPath, Service } from './helpers/service.js';
 
 /** Bounded: 4 clients x 6 jobs, 3 workers, one killed with SIGKILL mid-job; all on loopback. */
 const CLIENTS = 4;
@@ -38,7 +38,7 @@ describePg('load: clients, workers, a worker killed mid-job', () => {
         { path: `src/file.txt`, bytes: Buffer.from(`job ${n}\n`), executable: false },
       ]);
       for (let attempt = 0; attempt < 200; attempt++) {
-        const answer = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=quick&check=slow`, { method: 'POST', token, body: archive });
+        const answer = await service.fetch(jobsPath(specSha, ['quick', 'slow']), { method: 'POST', token, body: archive });
         if (answer.status === 202) return answer.json.job.id as string;
         expect(answer.status).toBe(429);
         await new Promise((resolve) => setTimeout(resolve, 150));

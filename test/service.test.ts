@@ -10,7 +10,7 @@ import { bodyAt } from './helpers/ledger-db.js';
 import { McpSession, textOf } from './helpers/mcp.js';
 import { describePg, sql, tempDatabase, type TempDatabase } from './helpers/pg.js';
 import { Rig } from './helpers/rig.js';
-import { Service } from './helpers/service.js';
+import { jobsPath, Service } from './helpers/service.js';
 
 const CHECKS = `version: 1
 checks:
@@ -190,7 +190,7 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     expect(long.json().checks[0].detail).toMatch(/job_time_limit \(HTTP 422\).*limit 200, found 240/);
     const specSha = createHash('sha256').update(spec).digest('hex');
     const archive = await packTarGz([{ path: 'vouch.yaml', bytes: Buffer.from(spec), executable: false }]);
-    const one = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', token, body: archive });
+    const one = await service.fetch(jobsPath(specSha, ['ok']), { method: 'POST', token, body: archive });
     expect(one.status).toBe(202);
   });
 
@@ -203,7 +203,7 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
   ])('an upload sent as %s (%s) is 415 unsupported_media_type, never parsed or queued', async (type, body) => {
     const { service, token, spec } = await setup(['--workers', '0']);
     const specSha = createHash('sha256').update(spec).digest('hex');
-    const sent = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', token, body: Buffer.from(body), contentType: type });
+    const sent = await service.fetch(jobsPath(specSha, ['ok']), { method: 'POST', token, body: Buffer.from(body), contentType: type });
     expect(sent.status).toBe(415);
     expect(sent.json.error).toMatchObject({ code: 'unsupported_media_type', found: type });
     expect(sent.json.error.hint).toContain('application/gzip');
@@ -214,7 +214,7 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const { service, token, spec } = await setup(['--workers', '0']);
     const specSha = createHash('sha256').update(spec).digest('hex');
     const archive = await packTarGz([{ path: 'vouch.yaml', bytes: Buffer.from(spec), executable: false }]);
-    const response = await fetch(`${service.address}/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: new Uint8Array(archive) });
+    const response = await fetch(`${service.address}${jobsPath(specSha, ['ok'])}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: new Uint8Array(archive) });
     expect(response.status).toBe(415);
     expect(((await response.json()) as any).error).toMatchObject({ code: 'unsupported_media_type', found: '(none)' });
   });
@@ -236,7 +236,7 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const rig = await client(spec);
     const archive = await packTarGz([{ path: 'vouch.yaml', bytes: Buffer.from(spec), executable: false }]);
     const specSha = createHash('sha256').update(spec).digest('hex');
-    const submit = () => service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', token, body: archive });
+    const submit = () => service.fetch(jobsPath(specSha, ['ok']), { method: 'POST', token, body: archive });
     expect((await submit()).status).toBe(202);
     expect((await submit()).status).toBe(202);
     const third = await submit();
@@ -274,14 +274,16 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     expect(existsSync(rig.path('.vouch/ledger.db'))).toBe(false);
   });
 
-  it('server down: UNKNOWN/remote_unavailable, nothing run locally in its place, nothing recorded', async () => {
+  it('server down: tried again within --wait, then UNKNOWN/remote_unavailable, nothing run locally in its place, nothing recorded', async () => {
     const { service, token, spec } = await setup(['--workers', '0']);
     const rig = await client(spec);
     service.process!.kill('SIGKILL');
     await new Promise((resolve) => service.process!.once('exit', resolve));
-    const result = await remote(rig, service.address, token);
+    const result = await remote(rig, service.address, token, ['--wait', '2']);
     expect(result.code).toBe(1);
     expect(result.json().checks.map((c: any) => `${c.status}:${c.reason}`)).toEqual(['UNKNOWN:remote_unavailable', 'UNKNOWN:remote_unavailable']);
+    expect(result.stderr).toMatch(/verifier unavailable \(POST \/v1\/jobs: ECONNREFUSED\); trying again in/);
+    expect(result.json().checks[0].detail).toMatch(/ECONNREFUSED \(still, after \d+ tries within --wait\)/);
     expect(existsSync(rig.path('ran-ok'))).toBe(false);
     expect(existsSync(rig.path('.vouch/ledger.db'))).toBe(false);
   });
@@ -398,7 +400,7 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
       ['not a tar', Buffer.from('definitely not gzip'), 'not_an_archive'],
     ];
     for (const [name, archive, reason] of cases) {
-      const submitted = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', token, body: archive });
+      const submitted = await service.fetch(jobsPath(specSha, ['ok']), { method: 'POST', token, body: archive });
       expect(submitted.status, name).toBe(202);
       const job = await service.settle(submitted.json.job.id, token);
       expect(job, name).toMatchObject({ state: 'failed', receipts: [], error: { code: 'archive_refused' } });
@@ -415,7 +417,7 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
       { path: 'vouch.yaml', bytes: Buffer.from(spec), executable: false },
       { path: 'src/a.txt', bytes: Buffer.from('hello\n'), executable: false },
     ]);
-    const submitted = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=slow`, { method: 'POST', token, body: archive });
+    const submitted = await service.fetch(jobsPath(specSha, ['slow']), { method: 'POST', token, body: archive });
     expect(submitted.status).toBe(202);
     const id = submitted.json.job.id as string;
     const first = service.worker(['--poll-ms', '50']);
@@ -449,7 +451,7 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const { service, token, spec } = await setup();
     const specSha = createHash('sha256').update(spec).digest('hex');
     const archive = await packTarGz([{ path: 'vouch.yaml', bytes: Buffer.from(`${spec}# changed\n`), executable: false }]);
-    const submitted = await service.fetch(`/v1/jobs?spec_sha256=${specSha}&check=ok`, { method: 'POST', token, body: archive });
+    const submitted = await service.fetch(jobsPath(specSha, ['ok']), { method: 'POST', token, body: archive });
     const job = await service.settle(submitted.json.job.id, token);
     expect(job).toMatchObject({ state: 'failed', error: { code: 'spec_mismatch' } });
   });
@@ -510,7 +512,7 @@ checks:
       const result = await remote(rig, service.address, token);
       // net, key and etc exit 7 when the sandbox stopped them: FAIL is the sandbox working.
       expect(result.json().checks.map((c: any) => `${c.id}:${c.status}`), result.stderr).toEqual(['net:FAIL', 'key:FAIL', 'etc:FAIL', 'tmp:PASS', 'inside:PASS']);
-      expect(result.json().checks[0].sandbox).toEqual({ kind: 'bubblewrap', network: false, writable: 'job directory' });
+      expect(result.json().checks[0].sandbox).toMatchObject({ kind: 'bubblewrap', network: false, writable: 'job directory', confinement: { gaps: [] } });
       expect(existsSync(`/etc/${marker}`)).toBe(false);
       // The sandbox's /tmp is its own tmpfs: nothing written there reaches the host's.
       expect(existsSync(`/tmp/${marker}`)).toBe(false);

@@ -68,6 +68,7 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'dispatch_damaged':
     case 'grader_is_claimant':
     case 'claim_invalid':
+    case 'sandbox_unavailable':
       return EXIT.usage;
     case 'illegal_transition':
       return EXIT.illegalTransition;

@@ -106,7 +106,9 @@ export type ProblemCode =
   /** The process asking to grade is the one that relayed the claim: nothing grades itself. */
   | 'grader_is_claimant'
   /** An agent's claim (the report JSON) is not valid. */
-  | 'claim_invalid';
+  | 'claim_invalid'
+  /** A verifier worker cannot confine the checks it would run (no bubblewrap, or a layer that did not hold) and was not told --allow-unconfined. */
+  | 'sandbox_unavailable';
 
 export interface Problem {
   readonly code: ProblemCode;

@@ -95,6 +95,12 @@ export interface RunOptions {
   readonly onEvent?: (event: VerifyEvent) => void;
   /** Set by the verifier service, which has checked the spec against its own trust list and signs with its own key. */
   readonly service?: ServiceRun;
+  /**
+   * The git facts to record, given by the caller; git is then never run.
+   * The verifier service passes the client's claim: running git in an
+   * uploaded tree would run the upload's .git/config (core.fsmonitor...).
+   */
+  readonly git?: GitState | null;
 }
 
 /**
@@ -104,7 +110,7 @@ export interface RunOptions {
  * it froze when it opened, from a spec allowed then).
  */
 export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: ReceiptSink, options: RunOptions = {}): Promise<StoredReceipt[]> {
-  const git = gitState(ctx.workspace.root);
+  const git = options.git !== undefined ? Promise.resolve(options.git) : gitState(ctx.workspace.root);
   const reader = new TreeReader(ctx);
   const receipts: StoredReceipt[] = [];
   try {

@@ -14,6 +14,8 @@ export type BundleCode =
   | 'file_missing'
   /** --against-workspace: a named file was not read (outside the workspace, credential-shaped, not a regular file, unreadable). */
   | 'file_refused'
+  /** --against-workspace: the check's definition in this workspace's vouch.yaml is not the one the receipt ran (or the check is gone). */
+  | 'definition_changed'
   /** --require-pass: the receipt's verdict is not PASS. */
   | 'not_pass';
 
@@ -30,6 +32,8 @@ export interface StatementSummary {
   readonly check: string | null;
   readonly receipt: string | null;
   readonly verdict: string | null;
+  /** The digest of the check's definition when it ran. */
+  readonly definition: string | null;
   /** Every file the statement names (materials and subjects), by path and SHA-256. */
   readonly files: readonly { readonly name: string; readonly sha256: string }[];
 }

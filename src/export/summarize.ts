@@ -35,7 +35,8 @@ export function summarizeStatement(statement: unknown): StatementSummary | strin
     if (typeof materials === 'string') return materials;
     const byproducts = isObject(predicate.byproducts) ? predicate.byproducts : {};
     const receipt = isObject(byproducts.receipt) ? text(byproducts.receipt.id) : null;
-    return { predicate: 'link', check: text(predicate.name), receipt, verdict: text(byproducts.verdict), files: [...materials, ...subject] };
+    const environment = isObject(predicate.environment) ? predicate.environment : {};
+    return { predicate: 'link', check: text(predicate.name), receipt, verdict: text(byproducts.verdict), definition: text(environment.definition_digest), files: [...materials, ...subject] };
   }
   if (statement.predicateType === TEST_RESULT_PREDICATE) {
     const configuration = Array.isArray(predicate.configuration) ? predicate.configuration : [];
@@ -43,7 +44,8 @@ export function summarizeStatement(statement: unknown): StatementSummary | strin
     const annotations = ref && isObject(ref.annotations) ? ref.annotations : {};
     const verdict = text(annotations.verdict) ?? (predicate.result === 'PASSED' ? 'PASS' : predicate.result === 'FAILED' ? 'FAIL' : null);
     const receipt = ref ? (ref.name as string).slice('vouch-receipt:'.length) : null;
-    return { predicate: 'test-result', check: text(annotations.check_id), receipt, verdict, files: subject };
+    const environment = isObject(annotations.environment) ? annotations.environment : {};
+    return { predicate: 'test-result', check: text(annotations.check_id), receipt, verdict, definition: text(environment.definition_digest), files: subject };
   }
   return `predicateType ${JSON.stringify(statement.predicateType)} is not one vouch exports (${LINK_PREDICATE} or ${TEST_RESULT_PREDICATE})`;
 }

@@ -1,5 +1,6 @@
 import type { Sha256 } from '../core/digest.js';
 import type { Reason, Verdict } from '../core/status.js';
+import type { SandboxRecord } from './sandbox-record.js';
 
 /** Who asked for a run. A label for the record, not an authentication. */
 export type Actor = 'cli' | 'hook' | 'mcp' | 'service';
@@ -97,13 +98,19 @@ export interface GateStamp {
 /** How the verifier service ran a job's checks. */
 export interface ServiceRecord {
   readonly job: string;
-  /** 'bubblewrap': no network, only the job directory writable; 'none': the worker's own permissions (see `why`). */
+  /** 'bubblewrap': no network, only the job directory writable, and what else held; 'none': the worker's own permissions (see `why`). */
   readonly sandbox: SandboxRecord;
+  /** The fresh nonce the client sent with the job: a receipt replayed from another job does not carry it. Absent on receipts of older verifiers. */
+  readonly nonce?: string;
+  /**
+   * Where the receipt's `git` came from: 'client' means it is what the
+   * client said of its own work tree, unverified. The verifier never runs
+   * git on an upload (an upload's .git is refused).
+   */
+  readonly git_source?: 'client';
 }
 
-export type SandboxRecord =
-  | { readonly kind: 'bubblewrap'; readonly network: false; readonly writable: 'job directory' }
-  | { readonly kind: 'none'; readonly why: string };
+export type { SandboxRecord } from './sandbox-record.js';
 
 /**
  * A remote receipt as accepted: the verifier's exact signed body and its

@@ -36,11 +36,14 @@ export interface Expected {
   readonly specSha256: string;
   readonly check: CheckDef;
   readonly job: string;
+  /** The fresh nonce this client sent with the job. */
+  readonly nonce: string;
 }
 
 /**
  * Whether a verified remote receipt is evidence about *these* files under
- * *this* spec: the spec hash, the check's definition, the job it answers,
+ * *this* spec: the spec hash, the check's definition, the job it answers
+ * and the nonce this client sent with it,
  * the fingerprint over that definition and the manifest it names, the
  * manifest given beside it (it must hash to that name), and the sources and
  * tests in it equal, path by path and hash by hash, to the local ones.
@@ -51,6 +54,10 @@ export function bindsTo(body: ReceiptBody, expected: Expected, manifest: Manifes
   if (body.check_id !== expected.check.id) return `the receipt is for check "${body.check_id}", not "${expected.check.id}"`;
   if (body.definition_digest !== expected.check.definitionDigest) return `the receipt is for another definition of check "${expected.check.id}"`;
   if (body.service?.job !== expected.job) return `the receipt answers job ${String(body.service?.job)}, not ${expected.job}`;
+  // The server names the job; only the nonce, fresh from this client, shows the receipt was made for this submission.
+  if (body.service.nonce !== expected.nonce) {
+    return `the receipt does not carry the nonce this client sent with job ${expected.job} (${body.service.nonce === undefined ? 'it has none' : 'it has another'}): a receipt replayed from an earlier job is never accepted`;
+  }
   if (body.fingerprint !== fingerprintDigest(body.definition_digest, body.manifest_digest)) return 'the fingerprint does not bind the definition to the manifest';
   if (!manifest) return 'the server sent no manifest for the receipt';
   if (manifestDigest(manifest) !== body.manifest_digest) return 'the manifest sent does not hash to the manifest_digest the receipt signs';

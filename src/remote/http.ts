@@ -2,7 +2,8 @@
 export type Reply =
   | { readonly kind: 'ok'; readonly status: number; readonly body: Record<string, unknown> }
   | { readonly kind: 'refused'; readonly status: number; readonly code: string; readonly message: string; readonly hint: string | null; readonly limit: unknown; readonly found: unknown }
-  | { readonly kind: 'unavailable'; readonly detail: string };
+  /** `transient`: a 5xx or a network failure (refused, reset, no answer in time), worth trying again; a redirect or a body that is not JSON is not. */
+  | { readonly kind: 'unavailable'; readonly detail: string; readonly transient: boolean };
 
 export interface Request {
   readonly method: 'GET' | 'POST';
@@ -19,7 +20,7 @@ export interface Request {
  * replay the upload and the token to another origin, or downgrade to
  * http); any 3xx is an unusable answer. A 4xx is the server's refusal, with
  * its reason; a 5xx, a network error, a timeout or a body that is not JSON
- * is "unavailable".
+ * is "unavailable" (the first three transient).
  */
 export async function call(base: URL, request: Request): Promise<Reply> {
   const url = new URL(request.path, base.href.endsWith('/') ? base : new URL(`${base.href}/`));
@@ -40,20 +41,22 @@ export async function call(base: URL, request: Request): Promise<Reply> {
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const reason = (error as Error).name === 'TimeoutError' ? 'no answer in time' : cause?.code ?? cause?.message ?? (error as Error).message;
-    return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: ${reason}` };
+    if (request.signal?.aborted) return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: stopped`, transient: false };
+    return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: ${reason}`, transient: true };
   }
   if (response.status >= 300 && response.status < 400) {
     await response.body?.cancel();
-    return { kind: 'unavailable', detail: `the server answered with a redirect (${response.status} to ${response.headers.get('location') ?? 'nowhere'}), which vouch never follows` };
+    return { kind: 'unavailable', detail: `the server answered with a redirect (${response.status} to ${response.headers.get('location') ?? 'nowhere'}), which vouch never follows`, transient: false };
   }
   let body: unknown;
   try {
     body = await response.json();
   } catch {
-    return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: ${response.status}, and the answer is not JSON` };
+    return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: ${response.status}, and the answer is not JSON`, transient: response.status >= 500 };
   }
   if (response.status >= 500 || typeof body !== 'object' || body === null) {
-    return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: the server failed (${response.status})` };
+    const said = (body as { error?: { message?: unknown } } | null)?.error?.message;
+    return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: the server failed (${response.status})${typeof said === 'string' ? `: ${said}` : ''}`, transient: response.status >= 500 };
   }
   if (response.status >= 400) {
     const error: Record<string, unknown> = (body as { error?: Record<string, unknown> }).error ?? {};

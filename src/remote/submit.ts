@@ -6,7 +6,10 @@ import type { ReceiptBody } from '../receipt/receipt.js';
 import type { Manifest } from '../scope/manifest.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import { bindsTo, verifySignedBody } from './bind.js';
-import { call, type Reply } from './http.js';
+import { randomBytes } from 'node:crypto';
+import type { GitState } from '../engine/git.js';
+import type { Reply } from './http.js';
+import { callWithRetry } from './retry.js';
 import { collectTree } from './tree.js';
 
 export interface RemoteRequest {
@@ -18,7 +21,9 @@ export interface RemoteRequest {
   readonly files: TreeReader;
   readonly spec: Spec;
   readonly checks: readonly CheckDef[];
-  /** Give up waiting for the job after this long. */
+  /** What git says of this work tree, sent as the client's claim (the verifier never runs git on the upload). */
+  readonly git: GitState | null;
+  /** Give up waiting for the job after this long (transient failures are retried within it). */
   readonly waitMs: number;
   readonly pollMs: number;
   readonly signal?: AbortSignal;
@@ -28,7 +33,8 @@ export interface RemoteRequest {
 export type RemoteProgress =
   | { readonly kind: 'packed'; readonly files: number; readonly bytes: number; readonly skipped: number }
   | { readonly kind: 'submitted'; readonly job: string }
-  | { readonly kind: 'waiting'; readonly job: string; readonly state: string; readonly seconds: number };
+  | { readonly kind: 'waiting'; readonly job: string; readonly state: string; readonly seconds: number }
+  | { readonly kind: 'retrying'; readonly detail: string; readonly inMs: number };
 
 export type RemoteReason = 'remote_unavailable' | 'remote_refused' | 'remote_unverified';
 
@@ -66,18 +72,29 @@ export async function verifyRemotely(request: RemoteRequest): Promise<RemoteOutc
   const archive = await packTarGz(tree.files);
   request.onProgress?.({ kind: 'packed', files: tree.files.length, bytes: archive.length, skipped: tree.skipped.length });
 
-  const query = new URLSearchParams([['spec_sha256', request.spec.sha256], ...request.checks.map((check): [string, string] => ['check', check.id])]);
-  const submitted = await call(request.base, { method: 'POST', path: `v1/jobs?${query.toString()}`, token: request.token, body: archive, ...(request.signal && { signal: request.signal }) });
+  // Fresh for this job: every receipt of it must carry the nonce, so a server cannot pass off a receipt of another job.
+  const nonce = randomBytes(32).toString('hex');
+  const query = new URLSearchParams([
+    ['spec_sha256', request.spec.sha256],
+    ...request.checks.map((check): [string, string] => ['check', check.id]),
+    ['nonce', nonce],
+    ...(request.git ? [...(request.git.head ? [['git_head', request.git.head] as [string, string]] : []), ['git_dirty', request.git.dirty ? '1' : '0'] as [string, string]] : []),
+  ]);
+  const started = Date.now();
+  const deadline = started + request.waitMs;
+  const onRetry = (detail: string, inMs: number) => request.onProgress?.({ kind: 'retrying', detail, inMs });
+  const call = (path: string, body?: Buffer) =>
+    callWithRetry(request.base, { method: body ? 'POST' : 'GET', path, token: request.token, ...(body && { body }), ...(request.signal && { signal: request.signal }) }, deadline, onRetry);
+  const submitted = await call(`v1/jobs?${query.toString()}`, archive);
   if (submitted.kind !== 'ok') return fromReply(submitted);
   const job = (submitted.body.job as { id?: unknown } | undefined)?.id;
   if (typeof job !== 'string') return everyone('remote_unavailable', 'the server accepted the job but named no job id');
   request.onProgress?.({ kind: 'submitted', job });
 
-  const started = Date.now();
   let view: JobAnswer | undefined;
   for (;;) {
     if (request.signal?.aborted) return everyone('remote_unavailable', 'stopped while waiting for the verifier', job);
-    const polled = await call(request.base, { method: 'GET', path: `v1/jobs/${job}`, token: request.token, ...(request.signal && { signal: request.signal }) });
+    const polled = await call(`v1/jobs/${job}`);
     if (polled.kind !== 'ok') return fromReply(polled, job);
     view = polled.body.job as JobAnswer | undefined;
     if (!view || typeof view.state !== 'string') return everyone('remote_unavailable', 'the server answered without a job state', job);
@@ -103,7 +120,7 @@ export async function verifyRemotely(request: RemoteRequest): Promise<RemoteOutc
       outcomes.push({ kind: 'unknown', check, reason: 'remote_unverified', detail: `job ${job} lists ${entries.length} receipts for this check, not exactly one`, job });
       continue;
     }
-    outcomes.push(await fetchAndBind(request, check, job, entries[0]!.id, now[i]!.manifest));
+    outcomes.push(await fetchAndBind(request, call, check, { job, nonce }, entries[0]!.id, now[i]!.manifest));
   }
   return outcomes;
 }
@@ -114,10 +131,17 @@ interface JobAnswer {
   readonly receipts?: readonly { readonly id: string; readonly check_id: string }[];
 }
 
-async function fetchAndBind(request: RemoteRequest, check: CheckDef, job: string, receiptId: string, localInputs: Manifest): Promise<RemoteOutcome> {
+async function fetchAndBind(
+  request: RemoteRequest,
+  call: (path: string) => Promise<Reply>,
+  check: CheckDef,
+  { job, nonce }: { readonly job: string; readonly nonce: string },
+  receiptId: string,
+  localInputs: Manifest,
+): Promise<RemoteOutcome> {
   const unverified = (detail: string): RemoteOutcome => ({ kind: 'unknown', check, reason: 'remote_unverified', detail, job });
   if (!/^[0-9a-z]{26}$/.test(receiptId)) return unverified('the job names a receipt id that is not one');
-  const fetched = await call(request.base, { method: 'GET', path: `v1/receipts/${receiptId}`, token: request.token, ...(request.signal && { signal: request.signal }) });
+  const fetched = await call(`v1/receipts/${receiptId}`);
   if (fetched.kind === 'unavailable') return { kind: 'unknown', check, reason: 'remote_unavailable', detail: fetched.detail, job };
   if (fetched.kind === 'refused') return { kind: 'unknown', check, reason: 'remote_refused', detail: refusalText(fetched), job };
   const receipt = fetched.body.receipt as { body?: unknown; signature?: unknown } | undefined;
@@ -127,7 +151,7 @@ async function fetchAndBind(request: RemoteRequest, check: CheckDef, job: string
   if (!signed.ok) return unverified(`receipt ${receiptId}: ${signed.detail}`);
   if (signed.body.id !== receiptId) return unverified(`the signed receipt is ${signed.body.id}, not ${receiptId} as the job says`);
   const manifest = (fetched.body.manifest ?? null) as Manifest | null;
-  const unbound = bindsTo(signed.body, { specSha256: request.spec.sha256, check, job }, manifest, localInputs);
+  const unbound = bindsTo(signed.body, { specSha256: request.spec.sha256, check, job, nonce }, manifest, localInputs);
   if (unbound !== undefined) return unverified(`receipt ${receiptId} does not bind: ${unbound}`);
   return { kind: 'accepted', check, job, receiptId, text: receipt.body, signature: signature!, keyid: signed.keyid, body: signed.body, manifest: manifest! };
 }

@@ -17,8 +17,8 @@ export interface PackedTree {
 /**
  * What is sent to the verifier: vouch.yaml, every git-tracked file, and
  * every file in the selected checks' declared sources and tests. Never a
- * credential-shaped path (whatever git tracks), never anything under .git
- * or .vouch, never a symlink or special file: only regular files, read now.
+ * credential-shaped path (whatever git tracks), never a .git (directory or
+ * file, at any depth) or anything under .vouch, never a symlink or special file: only regular files, read now.
  * The scopes are found in one walk of `snapshot`.
  */
 export async function collectTree(snapshot: Snapshot, checks: readonly CheckDef[]): Promise<PackedTree> {
@@ -32,7 +32,8 @@ export async function collectTree(snapshot: Snapshot, checks: readonly CheckDef[
   const files: PackFile[] = [];
   const skipped: { path: string; why: 'credential' | 'not_regular_file' | 'unreadable' }[] = [];
   for (const path of [...paths].sort()) {
-    if (path.startsWith('.git/') || path.startsWith('.vouch/')) continue;
+    // The verifier refuses an upload holding .git anywhere (a submodule's .git file too) or .vouch at its root.
+    if (path.split('/').some((segment) => segment.toLowerCase() === '.git') || path.startsWith('.vouch/')) continue;
     if (isCredentialPath(path)) {
       skipped.push({ path, why: 'credential' });
       continue;

@@ -19,6 +19,8 @@ export function explainBundleCode(code: BundleCode): string {
       return 'the file the receipt covered is gone';
     case 'file_refused':
       return 'the named file was not read: outside the workspace, credential-shaped, or not a regular file';
+    case 'definition_changed':
+      return "the check's definition in vouch.yaml is not the one the receipt ran: the receipt is STALE here";
     case 'not_pass':
       return 'the receipt is signed and intact, but its verdict is not PASS';
     default:

@@ -1,6 +1,7 @@
 /**
  * The API's error answers: a stable code, what happened, the limit and what
- * was found where a limit was hit, and what to do. Every 4xx carries one.
+ * was found where a limit was hit, and what to do. Every answer that is
+ * not a success carries one, on every route (unknown ones included).
  */
 export type ApiErrorCode =
   | 'unauthorized'
@@ -12,7 +13,8 @@ export type ApiErrorCode =
   | 'job_time_limit'
   | 'too_many_jobs'
   | 'not_found'
-  | 'internal';
+  | 'internal'
+  | 'unavailable';
 
 export interface ApiError {
   readonly code: ApiErrorCode;
@@ -43,5 +45,7 @@ export function apiStatus(code: ApiErrorCode): number {
       return 429;
     case 'internal':
       return 500;
+    case 'unavailable':
+      return 503;
   }
 }

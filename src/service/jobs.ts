@@ -1,16 +1,17 @@
-import type { Pool } from 'pg';
-import { newId } from '../core/ids.js';
+import type { Pool, PoolClient } from 'pg';
 import { appendLocked, lockHead } from '../ledger/postgres/append.js';
 import { inTransaction } from '../ledger/postgres/pool.js';
 import type { Signer } from '../ledger/ledger.js';
 import type { ReceiptDraft, SandboxRecord } from '../receipt/receipt.js';
+import type { GitState } from '../engine/git.js';
 import type { Manifest } from '../scope/manifest.js';
 
-export type JobState = 'queued' | 'running' | 'done' | 'failed';
+/** 'receiving': its upload is still arriving (no worker claims it yet). */
+export type JobState = 'receiving' | 'queued' | 'running' | 'done' | 'failed';
 
 /** Why a job ended without receipts: stable codes, shown to the client. */
 export interface JobError {
-  readonly code: 'spec_not_allowed' | 'spec_mismatch' | 'check_not_found' | 'archive_refused' | 'attempts_exhausted';
+  readonly code: 'spec_not_allowed' | 'spec_mismatch' | 'check_not_found' | 'archive_refused' | 'attempts_exhausted' | 'no_receipt';
   readonly message: string;
 }
 
@@ -27,39 +28,6 @@ export interface JobView {
   readonly error: JobError | null;
   readonly sandbox: SandboxRecord | null;
   readonly receipts: readonly { readonly id: string; readonly check_id: string; readonly verdict: string; readonly reason: string }[];
-}
-
-export interface NewJob {
-  readonly client: string;
-  readonly specSha256: string;
-  readonly checks: readonly string[];
-  readonly archive: Buffer;
-  readonly archiveSha256: string;
-  readonly timeLimitSeconds: number;
-}
-
-export type SubmitResult = { readonly kind: 'queued'; readonly id: string } | { readonly kind: 'busy'; readonly open: number };
-
-/**
- * Queues a job unless the client already has `maxOpen` queued or running.
- * The count and the insert happen under a per-client advisory lock, so two
- * submissions at once cannot both slip under the limit.
- */
-export async function submitJob(pool: Pool, job: NewJob, maxOpen: number): Promise<SubmitResult> {
-  return inTransaction(pool, async (client) => {
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('vouch-client:' || $1))`, [job.client]);
-    const open = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE client = $1 AND state IN ('queued', 'running')`, [job.client]))
-      .rows[0]!.n;
-    if (open >= maxOpen) return { kind: 'busy', open };
-    const id = newId();
-    await client.query(
-      `INSERT INTO jobs (id, client, state, spec_sha256, check_ids, archive, archive_sha256, archive_bytes, time_limit_s)
-       VALUES ($1, $2, 'queued', $3, $4, $5, $6, $7, $8)`,
-      [id, job.client, job.specSha256, JSON.stringify(job.checks), job.archive, job.archiveSha256, job.archive.length, job.timeLimitSeconds],
-    );
-    await client.query(`SELECT pg_notify('vouch_jobs', $1)`, [id]);
-    return { kind: 'queued', id };
-  });
 }
 
 interface JobRow {
@@ -109,14 +77,19 @@ export async function jobView(pool: Pool, id: string, clientName: string): Promi
   };
 }
 
-/** A job a worker holds: what it needs to run it. */
+/** A job a worker holds: what it needs to run it. Its archive is read part by part (archive-parts.ts). */
 export interface ClaimedJob {
   readonly id: string;
   readonly specSha256: string;
   readonly checks: readonly string[];
-  readonly archive: Buffer;
+  /** How many parts the archive was stored in. */
+  readonly archiveParts: number;
   readonly timeLimitSeconds: number;
   readonly attempt: number;
+  /** The client's fresh nonce, which every receipt of the job carries. */
+  readonly nonce: string | null;
+  /** What the client said of its git work tree (never checked: the verifier runs no git on an upload). */
+  readonly clientGit: GitState | null;
 }
 
 /**
@@ -129,8 +102,8 @@ export async function claimJob(pool: Pool, worker: string, leaseSeconds: number,
   return inTransaction(pool, async (client) => {
     for (;;) {
       const row = (
-        await client.query<{ id: string; spec_sha256: string; check_ids: string[]; archive: Buffer; time_limit_s: number; attempts: number }>(
-          `SELECT id, spec_sha256, check_ids, archive, time_limit_s, attempts FROM jobs
+        await client.query<{ id: string; spec_sha256: string; check_ids: string[]; archive_parts: number; time_limit_s: number; attempts: number; nonce: string | null; client_git: GitState | null }>(
+          `SELECT id, spec_sha256, check_ids, archive_parts, time_limit_s, attempts, nonce, client_git FROM jobs
            WHERE state = 'queued' OR (state = 'running' AND lease_until < clock_timestamp())
            ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
         )
@@ -138,9 +111,10 @@ export async function claimJob(pool: Pool, worker: string, leaseSeconds: number,
       if (!row) return undefined;
       if (row.attempts >= maxAttempts) {
         await client.query(
-          `UPDATE jobs SET state = 'failed', finished_at = clock_timestamp(), lease_owner = NULL, lease_until = NULL, archive = NULL, error = $2 WHERE id = $1`,
+          `UPDATE jobs SET state = 'failed', finished_at = clock_timestamp(), lease_owner = NULL, lease_until = NULL, error = $2 WHERE id = $1`,
           [row.id, JSON.stringify({ code: 'attempts_exhausted', message: `the job was started ${row.attempts} times and no worker finished it` } satisfies JobError)],
         );
+        await dropArchive(client, row.id);
         continue;
       }
       await client.query(
@@ -149,19 +123,46 @@ export async function claimJob(pool: Pool, worker: string, leaseSeconds: number,
          WHERE id = $1`,
         [row.id, worker, leaseSeconds],
       );
-      return { id: row.id, specSha256: row.spec_sha256, checks: row.check_ids, archive: row.archive, timeLimitSeconds: row.time_limit_s, attempt: row.attempts + 1 };
+      return {
+        id: row.id,
+        specSha256: row.spec_sha256,
+        checks: row.check_ids,
+        archiveParts: row.archive_parts,
+        timeLimitSeconds: row.time_limit_s,
+        attempt: row.attempts + 1,
+        nonce: row.nonce,
+        clientGit: row.client_git,
+      };
     }
   });
 }
 
-/** Extends the lease; false when this worker no longer holds it (it expired and another claimed the job). */
-export async function heartbeat(pool: Pool, jobId: string, worker: string, leaseSeconds: number): Promise<boolean> {
+/**
+ * Why a worker no longer holds a job: its own lease ran out before it was
+ * renewed (no other worker has taken the job yet), another worker took the
+ * job over, or the job has ended meanwhile.
+ */
+export type LeaseLoss = { readonly kind: 'expired' } | { readonly kind: 'taken'; readonly by: string } | { readonly kind: 'ended'; readonly state: string };
+
+export type LeaseCheck = { readonly kind: 'held' } | LeaseLoss;
+
+/** Extends the lease while this worker holds it unexpired; otherwise says what became of it. */
+export async function heartbeat(pool: Pool, jobId: string, worker: string, leaseSeconds: number): Promise<LeaseCheck> {
   const result = await pool.query(
     `UPDATE jobs SET lease_until = clock_timestamp() + make_interval(secs => $3)
      WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_until > clock_timestamp()`,
     [jobId, worker, leaseSeconds],
   );
-  return result.rowCount === 1;
+  if (result.rowCount === 1) return { kind: 'held' };
+  return leaseLoss(pool, jobId, worker);
+}
+
+/** What became of a lease this worker found it no longer holds. */
+async function leaseLoss(db: Pool | PoolClient, jobId: string, worker: string): Promise<LeaseLoss> {
+  const row = (await db.query<{ state: string; lease_owner: string | null }>('SELECT state, lease_owner FROM jobs WHERE id = $1', [jobId])).rows[0];
+  if (!row || (row.state !== 'running' && row.state !== 'queued')) return { kind: 'ended', state: row?.state ?? 'gone' };
+  if (row.lease_owner !== null && row.lease_owner !== worker) return { kind: 'taken', by: row.lease_owner };
+  return { kind: 'expired' };
 }
 
 /** One receipt a worker made, not yet in the chain. */
@@ -170,13 +171,15 @@ export interface PendingReceipt {
   readonly manifest: Manifest;
 }
 
-export type CompleteResult = { readonly kind: 'completed'; readonly receipts: readonly string[] } | { readonly kind: 'lease_lost' };
+export type CompleteResult = { readonly kind: 'completed'; readonly receipts: readonly string[] } | { readonly kind: 'lease_lost'; readonly loss: LeaseLoss };
 
 /**
- * Appends a job's receipts and marks it done in one transaction, only if
- * this worker still holds an unexpired lease. A worker whose lease was lost
+ * Appends a job's receipts and ends it in one transaction, only if this
+ * worker still holds an unexpired lease. A worker whose lease was lost
  * writes nothing: the job's receipts come from exactly one run, and
  * job_receipts' primary key (job, check) refuses a second one regardless.
+ * With `error` the job ends failed, its receipts kept (a requested check
+ * that has none: the job did not do what was asked).
  */
 export async function completeJob(
   pool: Pool,
@@ -185,13 +188,14 @@ export async function completeJob(
   receipts: readonly PendingReceipt[],
   sign: Signer,
   sandbox: SandboxRecord,
+  error?: JobError,
 ): Promise<CompleteResult> {
   return inTransaction(pool, async (client) => {
     const held = await client.query(
       `SELECT 1 FROM jobs WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_until > clock_timestamp() FOR UPDATE`,
       [jobId, worker],
     );
-    if (held.rowCount !== 1) return { kind: 'lease_lost' };
+    if (held.rowCount !== 1) return { kind: 'lease_lost', loss: await leaseLoss(client, jobId, worker) };
     const head = await lockHead(client);
     const ids: string[] = [];
     for (const pending of receipts) {
@@ -200,21 +204,33 @@ export async function completeJob(
       ids.push(stored.body.id);
     }
     await client.query(
-      `UPDATE jobs SET state = 'done', finished_at = clock_timestamp(), lease_owner = NULL, lease_until = NULL, archive = NULL, sandbox = $2 WHERE id = $1`,
-      [jobId, JSON.stringify(sandbox)],
+      `UPDATE jobs SET state = $3, finished_at = clock_timestamp(), lease_owner = NULL, lease_until = NULL, sandbox = $2, error = $4 WHERE id = $1`,
+      [jobId, JSON.stringify(sandbox), error ? 'failed' : 'done', error ? JSON.stringify(error) : null],
     );
+    await dropArchive(client, jobId);
     return { kind: 'completed', receipts: ids };
   });
 }
 
+export type FailResult = { readonly kind: 'failed' } | { readonly kind: 'lease_lost'; readonly loss: LeaseLoss };
+
 /** Ends a job that cannot run (spec not allowed, archive refused) with the reason; no receipt. */
-export async function failJob(pool: Pool, jobId: string, worker: string, error: JobError): Promise<boolean> {
-  const result = await pool.query(
-    `UPDATE jobs SET state = 'failed', finished_at = clock_timestamp(), lease_owner = NULL, lease_until = NULL, archive = NULL, error = $3
-     WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_until > clock_timestamp()`,
-    [jobId, worker, JSON.stringify(error)],
-  );
-  return result.rowCount === 1;
+export async function failJob(pool: Pool, jobId: string, worker: string, error: JobError): Promise<FailResult> {
+  return inTransaction(pool, async (client) => {
+    const result = await client.query(
+      `UPDATE jobs SET state = 'failed', finished_at = clock_timestamp(), lease_owner = NULL, lease_until = NULL, error = $3
+       WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_until > clock_timestamp()`,
+      [jobId, worker, JSON.stringify(error)],
+    );
+    if (result.rowCount !== 1) return { kind: 'lease_lost', loss: await leaseLoss(client, jobId, worker) };
+    await dropArchive(client, jobId);
+    return { kind: 'failed' };
+  });
+}
+
+/** An ended job's upload is not kept. */
+async function dropArchive(client: PoolClient, jobId: string): Promise<void> {
+  await client.query('DELETE FROM job_archive_parts WHERE job_id = $1', [jobId]);
 }
 
 /** Gives a job back to the queue (the worker is stopping): another worker starts it afresh. */

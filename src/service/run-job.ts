@@ -1,12 +1,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { unpackTarGz } from '../archive/unpack.js';
 import { sha256 } from '../core/digest.js';
 import { runChecks } from '../engine/verify.js';
 import type { Signer } from '../ledger/ledger.js';
 import { SPEC_FILE, parseSpec } from '../spec/load.js';
 import { workspaceAt } from '../workspace/find.js';
-import { CollectingLedger } from './collect-ledger.js';
+import { CollectingReceipts } from './collect-receipts.js';
 import type { ClaimedJob, JobError, PendingReceipt } from './jobs.js';
 import type { Sandbox } from './sandbox.js';
 import { allowedServiceSpec } from './server-trust.js';
@@ -17,29 +18,36 @@ export interface JobRunner {
   readonly home: string;
   readonly sign: Signer;
   readonly sandbox: Sandbox;
-  /** Bytes a job's tree may unpack to. */
+  /** Bytes a job's archive may inflate to (headers and padding included). */
   readonly maxTreeBytes: number;
+  /** Milliseconds unpacking one archive may take. */
+  readonly maxUnpackMs: number;
 }
 
 export type JobOutcome =
-  | { readonly kind: 'ran'; readonly receipts: readonly PendingReceipt[] }
+  /** Receipts to record; with `error`, the job still ends failed (a requested check got no receipt). */
+  | { readonly kind: 'ran'; readonly receipts: readonly PendingReceipt[]; readonly error?: JobError }
   | { readonly kind: 'refused'; readonly error: JobError }
   | { readonly kind: 'stopped' };
 
 /**
- * Runs one job on a clean copy: a fresh temporary directory holding the
- * unpacked tree (`tree/`), an empty home and tmp for the checks, all removed
- * afterwards. The tree's vouch.yaml must be byte for byte a spec the
- * operator allowed on this server, and the one the client named; the
- * engine then runs exactly its checks, signing with the server's key.
+ * Runs one job on a clean copy: a fresh directory of the worker's (0700)
+ * holding `job/`, the only place the checks may write, with the unpacked
+ * tree (`job/tree`), an empty home and tmp; all removed afterwards. The
+ * tree's vouch.yaml must be byte for byte a spec the operator allowed on
+ * this server, and the one the client named; the engine then runs exactly
+ * its checks, confined, signing with the server's key. Nothing from the
+ * upload runs outside the sandbox: git is never run on it (the client's
+ * claim about git is recorded as the client's).
  */
-export async function runJob(job: ClaimedJob, runner: JobRunner, signal: AbortSignal, stopping: () => boolean): Promise<JobOutcome> {
+export async function runJob(job: ClaimedJob, archive: Readable, runner: JobRunner, signal: AbortSignal, stopping: () => boolean): Promise<JobOutcome> {
   // Named for this worker, so that one started later can tell a dead worker's leftovers (leftovers.ts).
   const base = mkdtempSync(jobDirPrefix());
   try {
-    const tree = join(base, 'tree');
-    mkdirSync(tree);
-    const unpacked = await unpackTarGz(job.archive, tree, { maxBytes: runner.maxTreeBytes, maxEntries: 100_000 });
+    const jobRoot = join(base, 'job');
+    const tree = join(jobRoot, 'tree');
+    mkdirSync(tree, { recursive: true });
+    const unpacked = await unpackTarGz(archive, tree, { maxBytes: runner.maxTreeBytes, maxEntries: 100_000, maxMs: runner.maxUnpackMs });
     if (!unpacked.ok) {
       const { refusal } = unpacked;
       return refused('archive_refused', `the archive was refused${refusal.entry ? ` at ${JSON.stringify(refusal.entry)}` : ''}: ${refusal.detail} (${refusal.reason})`);
@@ -64,23 +72,30 @@ export async function runJob(job: ClaimedJob, runner: JobRunner, signal: AbortSi
     const unknown = job.checks.filter((_, i) => checks[i] === undefined);
     if (unknown.length > 0) return refused('check_not_found', `no check ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the spec`);
 
-    const home = join(base, 'home');
-    const tmp = join(base, 'tmp');
+    const home = join(jobRoot, 'home');
+    const tmp = join(jobRoot, 'tmp');
     mkdirSync(home);
     mkdirSync(tmp);
-    const ledger = new CollectingLedger();
+    runner.sandbox.handOver?.(jobRoot);
+    const ledger = new CollectingReceipts();
     const env = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: tmp, LANG: 'C.UTF-8' };
     // The trust decision (this server's list) and the key (this server's) were made here, not by the spec.
     await runChecks({ workspace: workspaceAt(tree), spec, actor: 'service', env }, checks.filter((check) => check !== undefined), ledger, {
       sign: runner.sign,
       signal,
+      git: job.clientGit,
       service: {
-        record: { job: job.id, sandbox: runner.sandbox.record },
-        ...(runner.sandbox.wrapFor && { wrap: runner.sandbox.wrapFor(base) }),
+        record: { job: job.id, sandbox: runner.sandbox.record, ...(job.nonce !== null && { nonce: job.nonce }), git_source: 'client' },
+        ...(runner.sandbox.wrapFor && { wrap: runner.sandbox.wrapFor(jobRoot, base) }),
       },
     });
     // Stopped by the worker's own shutdown: the job goes back to the queue, its partial receipts are dropped.
     if (stopping()) return { kind: 'stopped' };
+    const missing = job.checks.filter((id) => !ledger.pending.some((pending) => pending.draft.check_id === id));
+    if (missing.length > 0) {
+      const why = signal.aborted ? `the job was stopped (${String(signal.reason)}) before they ran` : 'the engine made none';
+      return { kind: 'ran', receipts: ledger.pending, error: { code: 'no_receipt', message: `no receipt for ${missing.map((id) => JSON.stringify(id)).join(', ')}: ${why}` } };
+    }
     return { kind: 'ran', receipts: ledger.pending };
   } finally {
     rmSync(base, { recursive: true, force: true });

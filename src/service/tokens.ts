@@ -17,9 +17,20 @@ export interface TokenListing {
 
 export type AddResult = { readonly kind: 'added'; readonly token: string } | { readonly kind: 'exists' };
 
+/**
+ * A new token for a client: a new name, or a name whose token was revoked
+ * (the client gets a new token; the revoked one stays dead, and the
+ * client's earlier jobs stay its own). A name with a live token is left as
+ * it is.
+ */
 export async function addToken(pool: Pool, name: string): Promise<AddResult> {
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const inserted = await pool.query('INSERT INTO service_tokens (name, token_sha256) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, sha256(token)]);
+  const inserted = await pool.query(
+    `INSERT INTO service_tokens (name, token_sha256) VALUES ($1, $2)
+     ON CONFLICT (name) DO UPDATE SET token_sha256 = EXCLUDED.token_sha256, created_at = now(), revoked_at = NULL
+     WHERE service_tokens.revoked_at IS NOT NULL`,
+    [name, sha256(token)],
+  );
   return inserted.rowCount === 1 ? { kind: 'added', token } : { kind: 'exists' };
 }
 

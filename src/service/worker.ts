@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
-import { claimJob, completeJob, failJob, heartbeat, releaseJob, type ClaimedJob } from './jobs.js';
+import { archiveStream } from './archive-parts.js';
+import { claimJob, completeJob, failJob, heartbeat, releaseJob, type ClaimedJob, type LeaseLoss } from './jobs.js';
 import { sweepLeftovers } from './leftovers.js';
 import { runJob, type JobRunner } from './run-job.js';
 
@@ -21,7 +22,10 @@ export type WorkerEvent =
   | { readonly kind: 'claimed'; readonly job: string; readonly attempt: number; readonly worker: string }
   | { readonly kind: 'completed'; readonly job: string; readonly receipts: readonly string[] }
   | { readonly kind: 'refused'; readonly job: string; readonly code: string; readonly message: string }
-  | { readonly kind: 'lease_lost'; readonly job: string }
+  /** Receipts recorded, but a requested check has none: the job ended failed. */
+  | { readonly kind: 'incomplete'; readonly job: string; readonly receipts: readonly string[]; readonly message: string }
+  /** The worker no longer held the job, and why; it recorded nothing. */
+  | { readonly kind: 'lease_lost'; readonly job: string; readonly loss: LeaseLoss }
   | { readonly kind: 'released'; readonly job: string }
   /** A dead worker's job directory, removed at start-up. */
   | { readonly kind: 'swept'; readonly path: string }
@@ -39,7 +43,8 @@ export function workerName(): string {
  * its lease is renewed every third of its length; if a renewal finds the
  * lease lost, the run is stopped and nothing is written (another worker
  * has the job). A job past its time limit is stopped and recorded with
- * UNKNOWN/interrupted receipts: it ends, it is not lost.
+ * UNKNOWN/interrupted receipts: it ends, it is not lost; a check it never
+ * reached has no receipt, so the job ends failed (no_receipt).
  */
 export async function runWorker(options: WorkerOptions, stop: AbortSignal): Promise<void> {
   const name = workerName();
@@ -67,24 +72,24 @@ export async function runWorker(options: WorkerOptions, stop: AbortSignal): Prom
 
 async function work(job: ClaimedJob, name: string, options: WorkerOptions, stop: AbortSignal): Promise<void> {
   const run = new AbortController();
-  let leaseLost = false;
+  let lost: LeaseLoss | undefined;
   const onStop = () => run.abort('worker stopping');
   stop.addEventListener('abort', onStop, { once: true });
   const limit = setTimeout(() => run.abort('time limit'), job.timeLimitSeconds * 1000);
   const beat = setInterval(() => {
     heartbeat(options.pool, job.id, name, options.leaseSeconds)
-      .then((held) => {
-        if (!held) {
-          leaseLost = true;
+      .then((lease) => {
+        if (lease.kind !== 'held') {
+          lost ??= lease;
           run.abort('lease lost');
         }
       })
       .catch(() => undefined);
   }, (options.leaseSeconds * 1000) / 3);
   try {
-    const outcome = await runJob(job, options, run.signal, () => stop.aborted || leaseLost);
-    if (leaseLost) {
-      options.onEvent?.({ kind: 'lease_lost', job: job.id });
+    const outcome = await runJob(job, archiveStream(options.pool, job.id, job.archiveParts), options, run.signal, () => stop.aborted || lost !== undefined);
+    if (lost) {
+      options.onEvent?.({ kind: 'lease_lost', job: job.id, loss: lost });
       return;
     }
     switch (outcome.kind) {
@@ -92,14 +97,17 @@ async function work(job: ClaimedJob, name: string, options: WorkerOptions, stop:
         await releaseJob(options.pool, job.id, name);
         options.onEvent?.({ kind: 'released', job: job.id });
         return;
-      case 'refused':
-        if (await failJob(options.pool, job.id, name, outcome.error)) options.onEvent?.({ kind: 'refused', job: job.id, code: outcome.error.code, message: outcome.error.message });
-        else options.onEvent?.({ kind: 'lease_lost', job: job.id });
+      case 'refused': {
+        const result = await failJob(options.pool, job.id, name, outcome.error);
+        if (result.kind === 'failed') options.onEvent?.({ kind: 'refused', job: job.id, code: outcome.error.code, message: outcome.error.message });
+        else options.onEvent?.({ kind: 'lease_lost', job: job.id, loss: result.loss });
         return;
+      }
       case 'ran': {
-        const result = await completeJob(options.pool, job.id, name, outcome.receipts, options.sign, options.sandbox.record);
-        if (result.kind === 'completed') options.onEvent?.({ kind: 'completed', job: job.id, receipts: result.receipts });
-        else options.onEvent?.({ kind: 'lease_lost', job: job.id });
+        const result = await completeJob(options.pool, job.id, name, outcome.receipts, options.sign, options.sandbox.record, outcome.error);
+        if (result.kind === 'lease_lost') options.onEvent?.({ kind: 'lease_lost', job: job.id, loss: result.loss });
+        else if (outcome.error) options.onEvent?.({ kind: 'incomplete', job: job.id, receipts: result.receipts, message: outcome.error.message });
+        else options.onEvent?.({ kind: 'completed', job: job.id, receipts: result.receipts });
         return;
       }
     }

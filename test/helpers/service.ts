@@ -1,6 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { Rig } from './rig.js';
+
+/** POST /v1/jobs for these checks, with a fresh nonce as every client sends one. */
+export function jobsPath(specSha: string, checks: readonly string[], nonce: string = randomBytes(32).toString('hex')): string {
+  return `/v1/jobs?spec_sha256=${specSha}${checks.map((check) => `&check=${check}`).join('')}&nonce=${nonce}`;
+}
 
 /**
  * A real `vouch serve` on 127.0.0.1 (port 0: any free port) over a migrated
@@ -50,9 +56,9 @@ export class Service {
     return added.stdout.trim();
   }
 
-  /** Starts `vouch serve` and waits for the address it prints. */
-  async start(extra: readonly string[] = []): Promise<this> {
-    const child = this.rig.spawn(['serve', '--ledger', this.ledger, '--key', 'server', '--listen', '127.0.0.1:0', ...extra], this.env);
+  /** Starts `vouch serve` and waits for the address it prints; `env` adds to its environment. */
+  async start(extra: readonly string[] = [], env: Record<string, string> = {}): Promise<this> {
+    const child = this.rig.spawn(['serve', '--ledger', this.ledger, '--key', 'server', '--listen', '127.0.0.1:0', ...extra], { env: { ...this.env.env, ...env } });
     this.process = child;
     child.stderr?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
     this.address = await new Promise<string>((resolve, reject) => {

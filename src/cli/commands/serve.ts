@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fail } from '../../core/problem.js';
 import { signerFor } from '../../crypto/signature.js';
-import { detectSandbox } from '../../service/sandbox.js';
 import { refuseInAgentRun } from '../person-only.js';
 import { allowServiceSpec, denyServiceSpec, listServiceSpecs } from '../../service/server-trust.js';
 import { addToken, CLIENT_NAME, listTokens, revokeToken } from '../../service/tokens.js';
@@ -13,12 +12,13 @@ import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';
 import { pgTarget, type PgTarget } from '../pg-target.js';
-import { positiveFlag, serviceKey, serviceSecrets, servicePool } from '../service-setup.js';
+import { describeSandbox, positiveFlag, SANDBOX_FLAGS, serviceKey, servicePool, UNPACK_MS, workerSandbox } from '../service-setup.js';
 import { describe } from './worker.js';
 
 export const help = `usage: vouch serve --key NAME [--listen HOST:PORT] [--ledger URL] [--workers N]
                    [--max-upload-mb N] [--max-job-seconds N] [--max-jobs-per-client N]
-                   [--lease-seconds N]
+                   [--lease-seconds N] [--allow-unconfined] [--job-memory-mb N]
+                   [--job-processes N] [--job-file-mb N]
        vouch serve token add NAME | token list | token revoke NAME   [--ledger URL] [--json]
        vouch serve allow FILE | deny SHA256 | allowed                 [--json]
 
@@ -39,17 +39,23 @@ with the public key they pinned (\`vouch verify --remote\`).
   --max-job-seconds N      largest sum of check timeouts one job may have (default 1800): 422
   --max-jobs-per-client N  jobs one client may have queued or running (default 4): 429
   --lease-seconds N        for the workers here, as \`vouch worker\` (default 30)
+  --allow-unconfined, --job-memory-mb N, --job-processes N, --job-file-mb N
+                           for the workers here, as \`vouch worker\` (which see):
+                           a server whose workers cannot confine their checks
+                           refuses to start without --allow-unconfined
 
-Routes: POST /v1/jobs?spec_sha256=HEX&check=ID... (body: gzip'd tar of the
-tree, Content-Type application/gzip) → 202 {job: {id, state, url}};
+Routes: POST /v1/jobs?spec_sha256=HEX&check=ID...&nonce=HEX[&git_head=ID&git_dirty=0|1]
+(body: gzip'd tar of the tree, Content-Type application/gzip, read only after
+every limit is checked, stored in parts) → 202 {job: {id, state, url}};
 GET /v1/jobs/ID → {job: state, attempts, receipts...}; GET /v1/receipts/ID →
 {receipt: {id, seq, hash, job, body, signature}, manifest}; GET /v1/healthz.
 Every route but healthz needs
-"Authorization: Bearer TOKEN"; errors are {"error": {"code", "message",
-"limit"?, "found"?, "hint"?}}.
+"Authorization: Bearer TOKEN"; every error, on any route, is {"error": {"code",
+"message", "limit"?, "found"?, "hint"?}}.
 
 Tokens, one per client, stored as SHA-256 only:
   token add NAME     prints the new token once; keep it, it cannot be shown again
+                     (a name whose token was revoked gets a new one)
   token list         names, created, revoked
   token revoke NAME  the token stops working at once
 
@@ -59,7 +65,7 @@ only when its tree's vouch.yaml is byte for byte a spec allowed here.
   deny SHA256        withdraw one
   allowed            list the allowed hashes
 
-exit: 0 done, 1 nothing to revoke/deny, 2 usage, key or database problem, 130/143
+exit: 0 done, 1 nothing to revoke/deny, 2 usage, key, database or sandbox problem, 130/143
 stopped by SIGINT/SIGTERM (its workers' running jobs back in the queue)`;
 
 const OPTIONS = {
@@ -72,6 +78,7 @@ const OPTIONS = {
   'max-jobs-per-client': { type: 'string' },
   'lease-seconds': { type: 'string' },
   json: { type: 'boolean' },
+  ...SANDBOX_FLAGS,
 } as const;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
@@ -107,12 +114,15 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
     maxUploadBytes: positiveFlag('serve', 'max-upload-mb', values['max-upload-mb'], 50) * 1024 * 1024,
     maxJobSeconds: positiveFlag('serve', 'max-job-seconds', values['max-job-seconds'], 1800),
     maxOpenJobs: positiveFlag('serve', 'max-jobs-per-client', values['max-jobs-per-client'], 4),
+    // An upload that has not arrived in this time is dropped (a slow client cannot hold a slot for ever).
+    uploadMs: 300_000,
   };
   const leaseSeconds = positiveFlag('serve', 'lease-seconds', values['lease-seconds'], 30);
+  // Before the database: workers that cannot confine their checks take no job at all (--workers 0 runs none).
+  const sandbox = workers > 0 ? workerSandbox('serve', home, key, values) : undefined;
   const pool = await servicePool(at, 4 + workers);
-  const sandbox = detectSandbox({ hide: serviceSecrets(home, key) });
   const { buildServer } = await import('../../service/server.js');
-  const app = await buildServer({ pool, home, limits, version: VERSION });
+  const app = await buildServer({ pool, home, limits, version: VERSION, log: (line) => err(cli, `vouch serve: error: ${line}`) });
   const stop = cli.io.signal ?? new AbortController().signal;
   let address: string;
   try {
@@ -126,16 +136,21 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   err(cli, `  ledger   ${at.display}`);
   err(cli, `  key      ${key.name}  keyid ${key.publicKey.keyid}`);
   err(cli, `           public key (give clients this, out of band): ${key.publicKey.hex}`);
-  err(cli, sandbox.record.kind === 'bubblewrap' ? '  sandbox  bubblewrap: no network, only the job directory writable' : `  sandbox  NONE: ${sandbox.record.why}`);
+  err(cli, `  sandbox  ${sandbox ? describeSandbox(sandbox) : 'none needed here (--workers 0: the workers elsewhere say theirs)'}`);
   err(cli, `  limits   upload ${limits.maxUploadBytes / 1024 / 1024} MiB, job ${limits.maxJobSeconds} s, ${limits.maxOpenJobs} open jobs per client`);
   err(cli, `  trust    ${allowed.length} allowed spec${allowed.length === 1 ? '' : 's'}${allowed.length === 0 ? ': every job is refused until `vouch serve allow FILE`' : ''}`);
   err(cli, `  workers  ${workers} in this process${workers === 0 ? ' (run `vouch worker` elsewhere)' : ''}`);
   // The address on stdout alone, for scripts that start a server on port 0.
   out(cli, address);
 
-  const running = Array.from({ length: workers }, () =>
-    runWorker({ pool, home, sign: signerFor(key), sandbox, maxTreeBytes: 1024 * 1024 * 1024, leaseSeconds, maxAttempts: 3, pollMs: 250, onEvent: (event) => err(cli, describe(event)) }, stop),
-  );
+  const running = sandbox
+    ? Array.from({ length: workers }, () =>
+        runWorker(
+          { pool, home, sign: signerFor(key), sandbox, maxTreeBytes: 1024 * 1024 * 1024, maxUnpackMs: UNPACK_MS, leaseSeconds, maxAttempts: 3, pollMs: 250, onEvent: (event) => err(cli, describe(event)) },
+          stop,
+        ),
+      )
+    : [];
   await new Promise<void>((resolveStop) => (stop.aborted ? resolveStop() : stop.addEventListener('abort', () => resolveStop(), { once: true })));
   await app.close();
   await Promise.all(running);

@@ -4,6 +4,7 @@ import { fail } from '../../core/problem.js';
 import { publicKeyArg } from '../../crypto/key-arg.js';
 import type { EnvelopeCheck } from '../../export/bundle-finding.js';
 import { checkEnvelope } from '../../export/check-envelope.js';
+import { compareDefinition } from '../../export/current-definition.js';
 import { compareWithWorkspace } from '../../export/current-files.js';
 import { renderBundleChecks } from '../../render/bundle.js';
 import { paint } from '../../render/color.js';
@@ -23,7 +24,9 @@ exports. Needs no ledger; FILE - reads standard input.
                        a file holding one (PEM or hex), or a key name under VOUCH_HOME/keys
   --against-workspace  also check that every file the statements name (sources,
                        tests, artifacts) has the recorded SHA-256 in this
-                       workspace now (files added since are not detected)
+                       workspace now (files added since are not detected), and
+                       that the check is defined in its vouch.yaml exactly as
+                       when it ran (definition digest; else definition_changed)
   --require-pass       also fail a statement whose verdict is not PASS
   --json               {"ok", "file", "envelopes": [{"line", "ok", "predicate",
                        "check", "receipt", "verdict", "files", "findings": [{"code", "detail", "path"?}]}]}
@@ -62,13 +65,17 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     .filter((entry) => entry.content !== '');
   if (lines.length === 0) return fail({ code: 'bundle_invalid', message: 'the bundle holds no envelope', where: path, expected: 'one DSSE envelope (JSON) per line' });
 
-  const root = values['against-workspace'] ? cli.session.workspace().root : undefined;
+  const workspace = values['against-workspace'] ? cli.session.workspace() : undefined;
+  const root = workspace?.root;
+  const spec = workspace ? await cli.session.spec(workspace) : undefined;
   const checks: EnvelopeCheck[] = lines.map(({ line, content }) => {
     const check = checkEnvelope(line, content, keys);
     if (!check.summary) return check;
     const findings = [...check.findings];
     if (values['require-pass'] && check.summary.verdict !== 'PASS') findings.push({ code: 'not_pass', detail: `the verdict is ${check.summary.verdict ?? 'missing'}` });
     if (root !== undefined) findings.push(...compareWithWorkspace(root, check.summary.files));
+    const definition = spec && compareDefinition(spec, check.summary);
+    if (definition) findings.push(definition);
     return { ...check, findings };
   });
   const ok = checks.every((check) => check.findings.length === 0);

@@ -4,6 +4,7 @@ import { keyringOf } from '../../crypto/keyring.js';
 import { signingKeyFor } from '../../crypto/select.js';
 import { signerFor } from '../../crypto/signature.js';
 import { publicKeyFromHex } from '../../crypto/ed25519.js';
+import { gitState } from '../../engine/git.js';
 import { TreeReader } from '../../engine/tree-reader.js';
 import type { StoredReceipt } from '../../receipt/receipt.js';
 import { explainReason } from '../../render/reasons.js';
@@ -73,6 +74,8 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
     files,
     spec,
     checks,
+    // This work tree's git facts, as this client sees them: the receipt records them as the client's claim.
+    git: await gitState(workspace.root),
     waitMs: waitSeconds * 1000,
     pollMs: 300,
     ...(cli.io.signal && { signal: cli.io.signal }),
@@ -83,6 +86,9 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
           return;
         case 'submitted':
           err(cli, errPaint.dim(`submitted job ${event.job} to ${base.value.origin}`));
+          return;
+        case 'retrying':
+          err(cli, errPaint.dim(`verifier unavailable (${event.detail}); trying again in ${(event.inMs / 1000).toFixed(1)} s`));
           return;
         case 'waiting':
         {

@@ -36,12 +36,14 @@ VOUCH_TOKEN (or --token-env NAME), waits (progress on stderr), and accepts a
 receipt only if it is signed by the pinned key (--pubkey: 64 hex, a PEM or
 hex file, or a key name in VOUCH_HOME/keys; default verifier_key in
 vouch.yaml; never fetched from the server) and binds to this spec, this
-check and these files. Accepted receipts are recorded in the local ledger,
+check, these files and the fresh nonce sent with the job (a receipt
+replayed from another job is refused). Accepted receipts are recorded in the local ledger,
 marked with the verifier's key id. https:// only; http:// only to a loopback
 address with --insecure-loopback. Redirects are refused. Anything that does
 not verify, and a server that cannot be reached, is UNKNOWN (exit 1):
 nothing runs locally in its place. --wait SECONDS bounds the wait for the
-job (default: the sum of the checks' timeouts plus 600). --json adds
+job (default: the sum of the checks' timeouts plus 600); a 5xx, a refused or
+reset connection is tried again within it, with growing pauses. --json adds
 "remote", "verifier" and per check "job", "remote_receipt" and "sandbox".
 exit: 0 every selected blocking check PASS, 1 otherwise, 2 usage/spec/ledger problem`;
 

@@ -1,4 +1,4 @@
-import { detectSandbox } from '../../service/sandbox.js';
+import type { LeaseLoss } from '../../service/jobs.js';
 import { runWorker, type WorkerEvent } from '../../service/worker.js';
 import { signerFor } from '../../crypto/signature.js';
 import { vouchHome } from '../../workspace/home.js';
@@ -6,10 +6,11 @@ import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, type Cli } from '../io.js';
 import { pgTarget } from '../pg-target.js';
-import { positiveFlag, serviceKey, serviceSecrets, servicePool } from '../service-setup.js';
+import { describeSandbox, positiveFlag, SANDBOX_FLAGS, serviceKey, servicePool, UNPACK_MS, workerSandbox } from '../service-setup.js';
 
 export const help = `usage: vouch worker --key NAME [--ledger URL] [--lease-seconds N]
                     [--poll-ms N] [--max-tree-mb N] [--max-attempts N] [--max-jobs N]
+                    [--allow-unconfined] [--job-memory-mb N] [--job-processes N] [--job-file-mb N]
 
 Runs jobs submitted to \`vouch serve\`, one at a time: claims the oldest
 queued job (FOR UPDATE SKIP LOCKED, so any number of workers on any number
@@ -26,18 +27,26 @@ the job, only while it still holds the job's lease.
                       worker that dies loses its job after that, and another
                       retries it
   --poll-ms N         how often an idle worker looks for work (default 250)
-  --max-tree-mb N     largest unpacked tree (default 1024)
+  --max-tree-mb N     largest archive once inflated, headers included (default 1024)
   --max-attempts N    a job started N times without finishing fails (default 3)
   --max-jobs N        exit after N jobs (default: run until SIGINT/SIGTERM)
+  --allow-unconfined  run checks even where a layer of the sandbox does not hold
+  --job-memory-mb N   writable memory per process of a check (default 4096)
+  --job-processes N   processes and threads of one check (default 1024)
+  --job-file-mb N     largest file a check may write (default 1024)
 
-Where bubblewrap works, each check runs inside it: no network, the system
-read-only, only the job directory writable, nothing of the host's homes or
-this VOUCH_HOME visible. Where it does not, the worker says so at start and
-every receipt records "sandbox": {"kind": "none", "why": ...}.
+Each check runs in bubblewrap: a user namespace, as nobody on the host when
+the worker is root (setpriv), no capabilities, a seccomp deny-list, the
+limits above (prlimit), no network, a fresh /proc, the system read-only,
+only the job directory writable, nothing of the host's homes or this
+VOUCH_HOME visible. Git never runs on an upload. The worker probes this at
+start and prints what held; every receipt records it. A worker that cannot
+confine its checks refuses to start (sandbox_unavailable, exit 2) unless
+--allow-unconfined, and then every receipt says what did not hold.
 
 SIGINT/SIGTERM: the running check is stopped and its job goes back to the
 queue for another worker. exit: 0 after --max-jobs jobs, 130/143 stopped by
-SIGINT/SIGTERM, 2 usage, key or database problem`;
+SIGINT/SIGTERM, 2 usage, key, database or sandbox problem`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse(
@@ -51,6 +60,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
       'max-tree-mb': { type: 'string' },
       'max-attempts': { type: 'string' },
       'max-jobs': { type: 'string' },
+      ...SANDBOX_FLAGS,
     },
     false,
   );
@@ -58,10 +68,11 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const key = serviceKey(home, values.key, 'worker');
   const at = pgTarget(cli, values.ledger, 'worker');
   const maxJobs = values['max-jobs'] === undefined ? undefined : positiveFlag('worker', 'max-jobs', values['max-jobs'], 1);
+  // Before the database: a worker that cannot confine its checks takes no job at all.
+  const sandbox = workerSandbox('worker', home, key, values);
   const pool = await servicePool(at, 2);
-  const sandbox = detectSandbox({ hide: serviceSecrets(home, key) });
   err(cli, `vouch worker: ledger ${at.display}, key ${key.name} (${key.publicKey.keyid.slice(0, 16)})`);
-  err(cli, sandbox.record.kind === 'bubblewrap' ? 'vouch worker: sandbox: bubblewrap (no network, only the job directory writable)' : `vouch worker: NO SANDBOX: ${sandbox.record.why}`);
+  err(cli, `vouch worker: sandbox: ${describeSandbox(sandbox)}`);
   const stop = cli.io.signal ?? new AbortController().signal;
   try {
     await runWorker(
@@ -71,6 +82,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
         sign: signerFor(key),
         sandbox,
         maxTreeBytes: positiveFlag('worker', 'max-tree-mb', values['max-tree-mb'], 1024) * 1024 * 1024,
+        maxUnpackMs: UNPACK_MS,
         leaseSeconds: positiveFlag('worker', 'lease-seconds', values['lease-seconds'], 30),
         maxAttempts: positiveFlag('worker', 'max-attempts', values['max-attempts'], 3),
         pollMs: positiveFlag('worker', 'poll-ms', values['poll-ms'], 250),
@@ -94,13 +106,26 @@ export function describe(event: WorkerEvent): string {
       return `job ${event.job}: done, ${event.receipts.length} receipt${event.receipts.length === 1 ? '' : 's'} ${event.receipts.join(' ')}`;
     case 'refused':
       return `job ${event.job}: refused (${event.code}): ${event.message}`;
+    case 'incomplete':
+      return `job ${event.job}: failed (no_receipt): ${event.message}; recorded ${event.receipts.length} receipt${event.receipts.length === 1 ? '' : 's'} ${event.receipts.join(' ')}`;
     case 'lease_lost':
-      return `job ${event.job}: lease lost to another worker; nothing recorded by this one`;
+      return `job ${event.job}: ${leaseLossText(event.loss)}; nothing recorded by this worker`;
     case 'released':
       return `job ${event.job}: stopped; back in the queue`;
     case 'swept':
       return `worker: removed ${event.path}, left by a worker that died mid-job`;
     case 'error':
       return `${event.job ? `job ${event.job}` : 'worker'}: error: ${event.message} (retrying)`;
+  }
+}
+
+function leaseLossText(loss: LeaseLoss): string {
+  switch (loss.kind) {
+    case 'expired':
+      return "this worker's own lease ran out before it was renewed (no heartbeat in time)";
+    case 'taken':
+      return `lease lost: another worker (${loss.by}) took the job over after this worker's lease ran out`;
+    case 'ended':
+      return `lease lost: the job ended meanwhile (${loss.state})`;
   }
 }

@@ -77,4 +77,29 @@ export const PG_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (job_id, check_id)
   );
   `,
+  // 3: the verifier service's boundary. An upload is stored in parts of at
+  // most 1 MiB as it arrives, and read back part by part, so neither the
+  // server nor a worker ever holds a whole archive in memory; the client's
+  // nonce (one job per client and nonce: a retried submission finds its
+  // job) and its claim about its git work tree travel with the job.
+  // 'receiving' is a job whose upload is still arriving: it counts against
+  // the client's open jobs and no worker claims it.
+  `
+  CREATE TABLE job_archive_parts (
+    job_id text COLLATE "C" NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    part integer NOT NULL,
+    bytes bytea NOT NULL,
+    PRIMARY KEY (job_id, part)
+  );
+  ALTER TABLE jobs ADD COLUMN nonce text, ADD COLUMN client_git jsonb, ADD COLUMN archive_parts integer NOT NULL DEFAULT 0;
+  INSERT INTO job_archive_parts (job_id, part, bytes) SELECT id, 0, archive FROM jobs WHERE archive IS NOT NULL;
+  UPDATE jobs SET archive_parts = 1 WHERE archive IS NOT NULL;
+  ALTER TABLE jobs DROP COLUMN archive;
+  ALTER TABLE jobs DROP CONSTRAINT jobs_state_check;
+  ALTER TABLE jobs ADD CONSTRAINT jobs_state_check CHECK (state IN ('receiving', 'queued', 'running', 'done', 'failed'));
+  CREATE UNIQUE INDEX jobs_client_nonce ON jobs (client, nonce);
+  DROP INDEX jobs_open_by_client;
+  CREATE INDEX jobs_open_by_client ON jobs (client) WHERE state IN ('receiving', 'queued', 'running');
+  CREATE INDEX jobs_receiving ON jobs (created_at) WHERE state = 'receiving';
+  `,
 ];

@@ -1,0 +1,58 @@
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** System directories a check may read (read-only); everything else of the host is absent. */
+const READ_ONLY = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
+
+/**
+ * An operator may keep VOUCH_HOME, or point the key file, under a directory
+ * the sandbox binds (/etc, /opt): the allowlist alone would then show the
+ * private key to every check. So each hidden path that exists is covered
+ * where it really lies (symbolic links resolved: a link inside the sandbox
+ * leads to the covered place). A path the checks' user cannot reach at all
+ * (`reachable` says no: a root worker's 0700 home) needs no cover, and
+ * could not get one: bubblewrap, running as that user, cannot reach it either.
+ */
+export function maskArgs(hide: readonly string[], reachable: (path: string) => boolean = () => true): string[] {
+  const reals = new Map<string, boolean>();
+  for (const path of hide) {
+    try {
+      const real = realpathSync(resolve(path));
+      if (reachable(real)) reals.set(real, statSync(real).isDirectory());
+    } catch {
+      // Absent on the host: absent inside too.
+    }
+  }
+  const dirs = [...reals].filter(([, isDir]) => isDir).map(([real]) => real);
+  // A path inside a covered directory is already gone; covering it again would recreate it there.
+  const under = (path: string) => dirs.some((dir) => path !== dir && (dir === '/' || path.startsWith(`${dir}/`)));
+  const args: string[] = [];
+  for (const [real, isDir] of reals) {
+    if (under(real)) continue;
+    if (isDir) args.push('--tmpfs', real);
+    else args.push('--ro-bind', '/dev/null', real);
+  }
+  return args;
+}
+
+/**
+ * The namespaces and the file system of the sandbox: no network (a fresh
+ * network namespace has only loopback), its own PID (so a fresh /proc that
+ * shows only the job's processes, never the worker), IPC, UTS and cgroup
+ * namespaces, a new session (no terminal to inject into), the system
+ * directories read-only, a private /tmp of bounded size, and the job
+ * directory the only writable place. The host's home directories and the
+ * database's sockets are simply not there; the worker's VOUCH_HOME and key
+ * file are covered wherever they lie. The masks come after the system binds
+ * (to cover what they bound) and before the job directory's bind (so a job
+ * directory under VOUCH_HOME is still there). When the worker dies, so does
+ * the sandbox.
+ */
+export function bwrapArgs(jobRoot: string, cwd: string, masks: readonly string[], tmpBytes: number | null): string[] {
+  const args = ['--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--hostname', 'vouch-job'];
+  for (const dir of READ_ONLY) args.push('--ro-bind-try', dir, dir);
+  args.push('--dev', '/dev', '--proc', '/proc', ...(tmpBytes !== null ? ['--size', String(tmpBytes)] : []), '--tmpfs', '/tmp', ...masks);
+  if (jobRoot !== '/') args.push('--bind', jobRoot, jobRoot);
+  args.push('--chdir', cwd, '--');
+  return args;
+}
