@@ -1,65 +1,145 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { BUILD_ID } from '../build-id.js';
+import type { Sha256 } from '../core/digest.js';
+import type { RefusedFile } from '../scope/manifest.js';
+import type { ScanProblem } from '../scope/scan.js';
 import { STAT_WORDS } from './stat-key.js';
 
 const BUILD = BUILD_ID ?? 'source';
 
 /**
- * The stat cache on disk: one blob per workspace, so loading it is one read
- * and a handful of typed-array views rather than one row per file.
+ * The stat cache on disk: one blob per workspace, laid out so that loading
+ * it is one read, a MAC check and a handful of typed-array views. Nothing is
+ * decoded into strings until it is asked for: a warm `status` hands the path
+ * bytes straight to a batch lstat (scope/stat-batch.ts) and never builds a
+ * string per path.
  *
  *   0   "VOUCHSC" + format byte
- *   8   u32 entry count N, u32 header bytes H, u32 text bytes T, u32 zero
- *   24  header: JSON {"root": workspace root, "build": BUILD_ID}, padded to 8 bytes
+ *   8   u32 entries N, header bytes H, path bytes P, listing bytes L,
+ *       record slots R, zero
+ *   32  header: JSON {root, build, records}, padded to 8 bytes
  *   ..  stats: N x 6 signed 64-bit integers (stat-key.ts), native byte order
- *   ..  kinds: N bytes (1 directory, 2 file), padded to 8 bytes
- *   ..  text: UTF-8, 2N strings joined by NUL: N paths, then N payloads
- *       (a file's SHA-256 hex, or a directory's listing: dir-listing.ts)
+ *   ..  record slots: R x u32 (which entries each record covers)
+ *   ..  path starts: N x u32 (byte offset of each path in the path text)
+ *   ..  kinds: N bytes (1 directory, 2 file), record groups: R bytes,
+ *       padded to 8
+ *   ..  digests: N x 32 bytes, a file's SHA-256 (zero for a directory)
+ *   ..  paths: P bytes, each path followed by NUL
+ *   ..  listings: L bytes, one per entry followed by NUL: a directory's
+ *       listing (dir-listing.ts), "?" for a directory whose stat alone is
+ *       known, empty for a file
  *   end HMAC-SHA256 of everything before it, keyed by a secret kept in
  *       VOUCH_HOME (key.ts)
  *
+ * A record is one scope's result (cache/stat-cache.ts, "records"): its
+ * manifest digest, problems and refused files in the header, and its
+ * entries (files first, in manifest order, then directories) in the slot
+ * section, each file with its group.
+ *
  * Whatever does not check out (short, foreign magic, wrong MAC, another
- * workspace's root, another build of vouch, inconsistent counts) decodes to
- * undefined: the caller
- * starts from an empty cache, it never trusts a damaged or foreign one.
+ * workspace's root, another build of vouch, inconsistent counts or offsets)
+ * decodes to undefined: the caller starts from an empty cache, it never
+ * trusts a damaged or foreign one.
  */
 export interface CacheImage {
   readonly root: string;
-  readonly paths: readonly string[];
+  readonly count: number;
   readonly kinds: Uint8Array;
   /** STAT_WORDS per entry. */
   readonly stats: BigInt64Array;
-  readonly payloads: readonly string[];
+  /** 32 bytes per entry. */
+  readonly digests: Uint8Array;
+  /** Every path followed by NUL, in entry order. */
+  readonly paths: Buffer;
+  readonly pathStarts: Uint32Array;
+  /** Every entry's listing text followed by NUL, in entry order. */
+  readonly listings: Buffer;
+  readonly records: readonly RecordImage[];
+}
+
+/** One scope's remembered result, as stored. */
+export interface RecordImage {
+  /** The scope's key (scope/scope-key.ts). */
+  readonly key: string;
+  readonly digest: Sha256;
+  readonly problems: readonly ScanProblem[];
+  readonly refused: readonly RefusedFile[];
+  /** The first `files` slots are the manifest's files, in order; the rest are directories. */
+  readonly files: number;
+  readonly slots: Uint32Array;
+  /** One group code per file slot (GROUP_CODES). */
+  readonly groups: Uint8Array;
 }
 
 export const KIND_DIR = 1;
 export const KIND_FILE = 2;
+export const DIGEST_BYTES = 32;
 
 /** The last byte is the format: any change to what is stored, payloads included, takes a new one. */
-const MAGIC = Buffer.from('VOUCHSC\u0002', 'latin1');
-const FIXED = 24;
+const MAGIC = Buffer.from('VOUCHSC\u0003', 'latin1');
+const FIXED = 32;
 const MAC_BYTES = 32;
 
 const pad8 = (n: number): number => (n + 7) & ~7;
 
+interface Layout {
+  readonly statsAt: number;
+  readonly slotsAt: number;
+  readonly startsAt: number;
+  readonly kindsAt: number;
+  readonly groupsAt: number;
+  readonly digestsAt: number;
+  readonly pathsAt: number;
+  readonly listingsAt: number;
+  readonly end: number;
+}
+
+function layout(count: number, headerBytes: number, pathBytes: number, listingBytes: number, slots: number): Layout {
+  const statsAt = FIXED + pad8(headerBytes);
+  const slotsAt = statsAt + count * STAT_WORDS * 8;
+  const startsAt = slotsAt + slots * 4;
+  const kindsAt = startsAt + count * 4;
+  const groupsAt = kindsAt + count;
+  const digestsAt = pad8(groupsAt + slots);
+  const pathsAt = digestsAt + count * DIGEST_BYTES;
+  const listingsAt = pathsAt + pathBytes;
+  return { statsAt, slotsAt, startsAt, kindsAt, groupsAt, digestsAt, pathsAt, listingsAt, end: listingsAt + listingBytes };
+}
+
+interface RecordHeader {
+  readonly key: string;
+  readonly digest: Sha256;
+  readonly problems: readonly ScanProblem[];
+  readonly refused: readonly RefusedFile[];
+  readonly files: number;
+  readonly slots: number;
+}
+
 export function encodeCache(image: CacheImage, key: Buffer): Buffer {
-  const count = image.paths.length;
-  const header = Buffer.from(JSON.stringify({ root: image.root, build: BUILD }), 'utf8');
-  const text = Buffer.from(`${image.paths.join('\0')}\0${image.payloads.join('\0')}`, 'utf8');
-  const statsAt = FIXED + pad8(header.length);
-  const kindsAt = statsAt + count * STAT_WORDS * 8;
-  const textAt = kindsAt + pad8(count);
-  const macAt = textAt + text.length;
-  const blob = Buffer.alloc(macAt + MAC_BYTES);
+  const { count } = image;
+  const records: RecordHeader[] = image.records.map((r) => ({ key: r.key, digest: r.digest, problems: r.problems, refused: r.refused, files: r.files, slots: r.slots.length }));
+  const slotCount = image.records.reduce((sum, r) => sum + r.slots.length, 0);
+  const header = Buffer.from(JSON.stringify({ root: image.root, build: BUILD, records }), 'utf8');
+  const at = layout(count, header.length, image.paths.length, image.listings.length, slotCount);
+  const blob = Buffer.alloc(at.end + MAC_BYTES);
   MAGIC.copy(blob, 0);
-  blob.writeUInt32LE(count, 8);
-  blob.writeUInt32LE(header.length, 12);
-  blob.writeUInt32LE(text.length, 16);
+  [count, header.length, image.paths.length, image.listings.length, slotCount].forEach((n, i) => blob.writeUInt32LE(n, 8 + 4 * i));
   header.copy(blob, FIXED);
-  Buffer.from(image.stats.buffer, image.stats.byteOffset, count * STAT_WORDS * 8).copy(blob, statsAt);
-  Buffer.from(image.kinds.buffer, image.kinds.byteOffset, count).copy(blob, kindsAt);
-  text.copy(blob, textAt);
-  mac(key, blob.subarray(0, macAt)).copy(blob, macAt);
+  bytesOf(image.stats, count * STAT_WORDS * 8).copy(blob, at.statsAt);
+  let slotAt = at.slotsAt;
+  let groupAt = at.groupsAt;
+  for (const record of image.records) {
+    bytesOf(record.slots, record.slots.length * 4).copy(blob, slotAt);
+    bytesOf(record.groups, record.groups.length).copy(blob, groupAt);
+    slotAt += record.slots.length * 4;
+    groupAt += record.slots.length;
+  }
+  bytesOf(image.pathStarts, count * 4).copy(blob, at.startsAt);
+  bytesOf(image.kinds, count).copy(blob, at.kindsAt);
+  bytesOf(image.digests, count * DIGEST_BYTES).copy(blob, at.digestsAt);
+  image.paths.copy(blob, at.pathsAt);
+  image.listings.copy(blob, at.listingsAt);
+  mac(key, blob.subarray(0, at.end)).copy(blob, at.end);
   return blob;
 }
 
@@ -68,38 +148,63 @@ export function decodeCache(blob: Buffer, key: Buffer, root: string, build: stri
   if (blob.length < FIXED + MAC_BYTES || !blob.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
   const macAt = blob.length - MAC_BYTES;
   if (!timingSafeEqual(mac(key, blob.subarray(0, macAt)), blob.subarray(macAt))) return undefined;
-  const count = blob.readUInt32LE(8);
-  const headerBytes = blob.readUInt32LE(12);
-  const textBytes = blob.readUInt32LE(16);
-  const statsAt = FIXED + pad8(headerBytes);
-  const kindsAt = statsAt + count * STAT_WORDS * 8;
-  const textAt = kindsAt + pad8(count);
-  if (textAt + textBytes !== macAt) return undefined;
-  let header: unknown;
+  const [count, headerBytes, pathBytes, listingBytes, slotCount] = [0, 1, 2, 3, 4].map((i) => blob.readUInt32LE(8 + 4 * i)) as [number, number, number, number, number];
+  const at = layout(count, headerBytes, pathBytes, listingBytes, slotCount);
+  if (at.end !== macAt) return undefined;
+  let header: { root?: unknown; build?: unknown; records?: unknown } | null;
   try {
-    header = JSON.parse(blob.toString('utf8', FIXED, FIXED + headerBytes));
+    header = JSON.parse(blob.toString('utf8', FIXED, FIXED + headerBytes)) as typeof header;
   } catch {
     return undefined;
   }
   // The MAC key is per user: the root tells one workspace's cache from
   // another's. The build: another vouch may store or mean things otherwise.
-  const fields = header as { root?: unknown; build?: unknown } | null;
-  if (fields?.root !== root || fields.build !== build) return undefined;
-  const strings = count === 0 ? [] : blob.toString('utf8', textAt, macAt).split('\0');
-  if (strings.length !== (count === 0 ? 0 : 2 * count)) return undefined;
-  const statBytes = count * STAT_WORDS * 8;
-  // A typed-array view needs an aligned offset; copy when the read buffer is not.
-  const stats =
-    (blob.byteOffset + statsAt) % 8 === 0
-      ? new BigInt64Array(blob.buffer, blob.byteOffset + statsAt, count * STAT_WORDS)
-      : new BigInt64Array(Uint8Array.prototype.slice.call(blob, statsAt, statsAt + statBytes).buffer);
+  if (header?.root !== root || header.build !== build || !Array.isArray(header.records)) return undefined;
+  // A typed-array view needs an aligned offset; copy once when the read buffer is not.
+  const aligned = (blob.byteOffset & 7) === 0 ? blob : Buffer.from(blob);
+  const stats = new BigInt64Array(aligned.buffer, aligned.byteOffset + at.statsAt, count * STAT_WORDS);
+  const slots = new Uint32Array(aligned.buffer, aligned.byteOffset + at.slotsAt, slotCount);
+  const pathStarts = new Uint32Array(aligned.buffer, aligned.byteOffset + at.startsAt, count);
+  const kinds = aligned.subarray(at.kindsAt, at.kindsAt + count);
+  const groups = aligned.subarray(at.groupsAt, at.groupsAt + slotCount);
+  const paths = aligned.subarray(at.pathsAt, at.pathsAt + pathBytes);
+  // Every path must start inside the text and end with its NUL before the next.
+  for (let i = 0; i < count; i++) {
+    const start = pathStarts[i]!;
+    const next = i + 1 < count ? pathStarts[i + 1]! : pathBytes;
+    if (start >= next || next > pathBytes || paths[next - 1] !== 0) return undefined;
+  }
+  const records: RecordImage[] = [];
+  let offset = 0;
+  for (const record of header.records as RecordHeader[]) {
+    const n = record.slots;
+    if (!Number.isInteger(n) || n < 0 || offset + n > slotCount || !(record.files >= 0 && record.files <= n)) return undefined;
+    const own = slots.subarray(offset, offset + n);
+    if (own.some((slot) => slot >= count)) return undefined;
+    records.push({ key: record.key, digest: record.digest, problems: record.problems, refused: record.refused, files: record.files, slots: own, groups: groups.subarray(offset, offset + n) });
+    offset += n;
+  }
+  if (offset !== slotCount) return undefined;
   return {
     root,
-    paths: strings.slice(0, count),
-    kinds: blob.subarray(kindsAt, kindsAt + count),
+    count,
+    kinds,
     stats,
-    payloads: strings.slice(count),
+    digests: aligned.subarray(at.digestsAt, at.digestsAt + count * DIGEST_BYTES),
+    paths,
+    pathStarts,
+    listings: aligned.subarray(at.listingsAt, at.listingsAt + listingBytes),
+    records,
   };
+}
+
+/** The paths of an image as strings (tests, diagnostics). */
+export function pathsOf(image: CacheImage): string[] {
+  return Array.from({ length: image.count }, (_, i) => image.paths.toString('utf8', image.pathStarts[i], image.paths.indexOf(0, image.pathStarts[i])));
+}
+
+function bytesOf(array: ArrayBufferView, length: number): Buffer {
+  return Buffer.from(array.buffer, array.byteOffset, length);
 }
 
 function mac(key: Buffer, data: Buffer): Buffer {

@@ -214,7 +214,17 @@ describe('StatCache', () => {
     it('a cache forged without the key: the edited file mapped to its old hash', () => {
       const ws = saved();
       const forged = encodeCache(
-        { root: ws.root, paths: ['src/f0.ts'], kinds: Uint8Array.of(2), stats: BigInt64Array.of(2049n, 10n, 0o100644n, 42n, OLD, OLD), payloads: [OTHER_SHA] },
+        {
+          root: ws.root,
+          count: 1,
+          kinds: Uint8Array.of(2),
+          stats: BigInt64Array.of(2049n, 10n, 0o100644n, 42n, OLD, OLD),
+          digests: Buffer.from(OTHER_SHA, 'hex'),
+          paths: Buffer.from('src/f0.ts\0'),
+          pathStarts: Uint32Array.of(0),
+          listings: Buffer.from('\0'),
+          records: [],
+        },
         Buffer.alloc(32, 7),
       );
       writeFileSync(ws.file, forged);

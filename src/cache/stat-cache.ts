@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sha256 } from '../core/digest.js';
-import { decodeCache, encodeCache, KIND_DIR, KIND_FILE, type CacheImage } from './blob.js';
+import type { RefusedFile } from '../scope/manifest.js';
+import type { ScanProblem } from '../scope/scan.js';
+import { decodeCache, DIGEST_BYTES, encodeCache, KIND_DIR, KIND_FILE, type CacheImage, type RecordImage } from './blob.js';
 import { decodeListing, encodeListing, type DirListing } from './dir-listing.js';
 import { isRacy, putStat, sameStat, STAT_WORDS, type StatIdentity } from './stat-key.js';
 
@@ -10,6 +12,25 @@ import { isRacy, putStat, sameStat, STAT_WORDS, type StatIdentity } from './stat
 export type CacheOrigin = 'loaded' | 'absent' | 'rejected';
 
 const CACHE_FILE = 'statcache';
+/** The listing text of a directory whose stat alone is remembered (a probe on the way to a base). */
+const STAT_ONLY = '?';
+
+/** One scope's remembered result (see `record`). */
+export interface ScopeRecord {
+  readonly key: string;
+  readonly digest: Sha256;
+  readonly problems: readonly ScanProblem[];
+  readonly refused: readonly RefusedFile[];
+  /** The first `files` slots are the manifest's files, in order; the rest are directories. */
+  readonly files: number;
+  readonly slots: Uint32Array;
+  readonly groups: Uint8Array;
+}
+
+interface LiveRecord extends ScopeRecord {
+  /** The change counter when it was made: a slot changed after this makes the record stale. */
+  readonly builtAt: number;
+}
 
 /**
  * Remembers, per workspace-relative path, the stat identity of a file with
@@ -18,18 +39,33 @@ const CACHE_FILE = 'statcache';
  * nothing racy is ever remembered, so a hit means the bytes (or the names)
  * are the ones read before.
  *
- * The cache is one blob in the workspace's state directory, written whole
- * to a temporary file and renamed over the old one: concurrent vouch
- * processes each leave a complete cache (the last rename wins), never a
- * mixture; a torn, foreign or forged blob fails its MAC and is ignored.
+ * It also remembers, per scope, the result of its last scan ("records"):
+ * the entries it covered (every file, every directory it listed or passed
+ * through to reach its bases) and what the scan found. When a fresh lstat of
+ * each of those entries matches, nothing in the scope can have changed, and
+ * the result is the answer without walking or matching a glob
+ * (scope/remembered.ts).
+ *
+ * The cache is one blob in the workspace's state directory (blob.ts),
+ * decoded lazily: paths become strings only when something looks one up.
+ * It is written whole to a temporary file and renamed over the old one:
+ * concurrent vouch processes each leave a complete cache (the last rename
+ * wins), never a mixture; a torn, foreign or forged blob fails its MAC and
+ * is ignored.
  */
 export class StatCache {
-  private paths: string[] = [];
+  private count = 0;
   private kinds = new Uint8Array(64);
   private stats = new BigInt64Array(64 * STAT_WORDS);
   private words = new Int32Array(this.stats.buffer);
-  private payloads: string[] = [];
-  private readonly index = new Map<string, number>();
+  private digests = new Uint8Array(64 * DIGEST_BYTES);
+  /** The loaded image's path and listing bytes, for the slots it holds. */
+  private loaded: Pick<CacheImage, 'count' | 'paths' | 'pathStarts' | 'listings'> | undefined;
+  private listingStarts: Uint32Array | undefined;
+  /** Paths and listing texts decoded or written in this process, by slot. */
+  private readonly paths: (string | undefined)[] = [];
+  private readonly texts: (string | undefined)[] = [];
+  private index: Map<string, number> | undefined;
   /** Decoded listings by slot. */
   private readonly listings: (DirListing | undefined)[] = [];
   /**
@@ -41,6 +77,10 @@ export class StatCache {
   private writtenAt = new Uint32Array(64);
   private readonly relistedAt = new Map<number, number>();
   private clock = 0;
+  /** Bumped whenever a slot changes; a record is live while none of its slots changed after it was made. */
+  private changes = 0;
+  private changedAt = new Uint32Array(64);
+  private readonly records = new Map<string, LiveRecord>();
   private readonly probe = new BigInt64Array(STAT_WORDS);
   private readonly probeWords = new Int32Array(this.probe.buffer);
   private dirty = false;
@@ -82,18 +122,18 @@ export class StatCache {
 
   /** Where a file's entry is, whatever its stat; undefined when there is none. */
   fileSlot(path: string): number | undefined {
-    const slot = this.index.get(path);
+    const slot = this.slotOf(path);
     return slot !== undefined && this.kinds[slot] === KIND_FILE ? slot : undefined;
   }
 
   /** The hash in a file slot (from fileSlot), if `stat` is exactly the stat it was read with. */
   hashAt(slot: number, stat: StatIdentity): Sha256 | undefined {
-    return this.kinds[slot] === KIND_FILE && this.matches(slot, stat) ? (this.payloads[slot] as Sha256) : undefined;
+    return this.kinds[slot] === KIND_FILE && this.matches(slot, stat) ? this.shaAt(slot) : undefined;
   }
 
   /** The remembered listing of a directory, if `stat` is exactly the stat it was listed with. */
   listing(path: string, stat: StatIdentity): DirListing | undefined {
-    const slot = this.index.get(path);
+    const slot = this.slotOf(path);
     if (slot === undefined || this.kinds[slot] !== KIND_DIR || !this.matches(slot, stat)) return undefined;
     return this.listingOf(slot);
   }
@@ -105,7 +145,7 @@ export class StatCache {
    */
   rememberFile(path: string, stat: StatIdentity, sha256: Sha256, readStartNs: bigint): boolean {
     if (isRacy(stat, readStartNs)) return false;
-    this.put(path, KIND_FILE, stat, sha256);
+    this.put(path, KIND_FILE, stat, '', sha256);
     return true;
   }
 
@@ -113,27 +153,135 @@ export class StatCache {
   rememberDir(path: string, stat: StatIdentity, listing: DirListing, readStartNs: bigint): boolean {
     if (isRacy(stat, readStartNs)) return false;
     const text = encodeListing(listing);
-    const before = this.index.get(path);
-    const changed = before === undefined || this.kinds[before] !== KIND_DIR || this.payloads[before] !== text;
-    const slot = this.put(path, KIND_DIR, stat, text);
+    const before = this.slotOf(path);
+    const changed = before === undefined || this.kinds[before] !== KIND_DIR || this.textAt(before) !== text;
+    const slot = this.put(path, KIND_DIR, stat, text, undefined);
     if (changed) this.relistedAt.set(slot, ++this.clock);
     this.listings[slot] = listing;
     return true;
   }
 
+  /**
+   * Remembers a directory's stat without its listing (a directory on the way
+   * to a scope's base, which a record must see unchanged), unless an entry
+   * with this very stat is there already or the stat is racy.
+   */
+  rememberDirStat(path: string, stat: StatIdentity, readStartNs: bigint): boolean {
+    const slot = this.slotOf(path);
+    if (slot !== undefined && this.kinds[slot] === KIND_DIR && this.matches(slot, stat)) return true;
+    if (isRacy(stat, readStartNs)) {
+      this.forget(path);
+      return false;
+    }
+    this.put(path, KIND_DIR, stat, STAT_ONLY, undefined);
+    return true;
+  }
+
   /** Forgets a path whose remembered stat no longer holds. */
   forget(path: string): void {
-    const slot = this.index.get(path);
+    const slot = this.slotOf(path);
     if (slot === undefined) return;
-    this.index.delete(path);
+    this.index!.delete(path);
     this.listings[slot] = undefined;
     this.kinds[slot] = 0;
+    this.changedAt[slot] = ++this.changes;
     this.dirty = true;
   }
 
   /** Number of live entries (for tests and the benchmark). */
   get size(): number {
-    return this.index.size;
+    return this.ensureIndex().size;
+  }
+
+  /** Slots in use, dead ones included: the bound of every slot number. */
+  get slotCount(): number {
+    return this.count;
+  }
+
+  /** A scope's record, while none of the entries it covers changed in this process since it was made. */
+  record(key: string): ScopeRecord | undefined {
+    const record = this.records.get(key);
+    if (!record) return undefined;
+    for (const slot of record.slots) if (this.kinds[slot] === 0 || this.changedAt[slot]! > record.builtAt) return undefined;
+    return record;
+  }
+
+  /**
+   * Remembers a scope's result: its files (with their groups) and the
+   * directories it depends on must each have a live entry holding what the
+   * scan saw (a file's entry, its hash). Anything not remembered (racy,
+   * unreadable) leaves the scope without a record: the next call walks it.
+   */
+  rememberRecord(record: Omit<ScopeRecord, 'slots' | 'groups' | 'files'>, files: readonly (readonly [path: string, sha256: Sha256, groupCode: number])[], dirs: readonly string[]): boolean {
+    const slots = new Uint32Array(files.length + dirs.length);
+    const groups = new Uint8Array(files.length + dirs.length);
+    const fail = () => {
+      if (this.records.delete(record.key)) this.dirty = true;
+      return false;
+    };
+    for (const [i, [path, sha256, group]] of files.entries()) {
+      const slot = this.fileSlot(path);
+      if (slot === undefined || this.shaAt(slot) !== sha256) return fail();
+      slots[i] = slot;
+      groups[i] = group;
+    }
+    for (const [i, dir] of dirs.entries()) {
+      const slot = this.slotOf(dir);
+      if (slot === undefined || this.kinds[slot] !== KIND_DIR) return fail();
+      slots[files.length + i] = slot;
+    }
+    this.records.set(record.key, { ...record, files: files.length, slots, groups, builtAt: this.changes });
+    this.dirty = true;
+    return true;
+  }
+
+  /** The path of a slot. */
+  pathOf(slot: number): string {
+    let path = this.paths[slot];
+    if (path === undefined) {
+      const loaded = this.loaded!;
+      const start = loaded.pathStarts[slot]!;
+      path = loaded.paths.toString('utf8', start, loaded.paths.indexOf(0, start));
+      this.paths[slot] = path;
+    }
+    return path;
+  }
+
+  /** The SHA-256 in a file slot, as hex. */
+  shaAt(slot: number): Sha256 {
+    return Buffer.from(this.digests.buffer, this.digests.byteOffset + slot * DIGEST_BYTES, DIGEST_BYTES).toString('hex') as Sha256;
+  }
+
+  /** The size word of a slot. */
+  sizeAt(slot: number): number {
+    return Number(this.stats[slot * STAT_WORDS + 3]);
+  }
+
+  /** True when word group `i` of `words` (as stat-batch.ts packs them) is the stat remembered in `slot`. */
+  sameAt(slot: number, words: Int32Array, i: number): boolean {
+    return sameStat(words, i, this.words, slot);
+  }
+
+  /**
+   * The paths of some slots as NUL-terminated bytes with the offset of each,
+   * the form stat-batch.ts takes: the loaded bytes themselves when every slot
+   * was loaded, else built afresh.
+   */
+  pathBytes(slots: Uint32Array): { text: Buffer; starts: Uint32Array } {
+    const loaded = this.loaded;
+    if (loaded && slots.every((slot) => slot < loaded.count)) {
+      return { text: loaded.paths, starts: slots.map((slot) => loaded.pathStarts[slot]!) };
+    }
+    const starts = new Uint32Array(slots.length);
+    const parts: string[] = [];
+    let at = 0;
+    slots.forEach((slot, i) => {
+      const path = this.pathOf(slot);
+      starts[i] = at;
+      at += Buffer.byteLength(path) + 1;
+      parts.push(path, '\0');
+    });
+    return { text: Buffer.from(parts.join('')), starts };
   }
 
   /**
@@ -161,21 +309,35 @@ export class StatCache {
     return sameStat(this.probeWords, 0, this.words, slot);
   }
 
-  private put(path: string, kind: number, stat: StatIdentity, payload: string): number {
-    let slot = this.index.get(path);
+  private slotOf(path: string): number | undefined {
+    return this.ensureIndex().get(path);
+  }
+
+  /** The path index, built on the first lookup: the warm path of a remembered scope never needs it. */
+  private ensureIndex(): Map<string, number> {
+    if (this.index) return this.index;
+    const index = new Map<string, number>();
+    for (let slot = 0; slot < this.count; slot++) if (this.kinds[slot] !== 0) index.set(this.pathOf(slot), slot);
+    return (this.index = index);
+  }
+
+  private put(path: string, kind: number, stat: StatIdentity, text: string, sha256: Sha256 | undefined): number {
+    const index = this.ensureIndex();
+    let slot = index.get(path);
     if (slot === undefined) {
-      slot = this.paths.length;
-      this.grow(slot + 1);
-      this.paths.push(path);
-      this.payloads.push(payload);
-      this.index.set(path, slot);
-    } else {
-      this.payloads[slot] = payload;
-      this.listings[slot] = undefined;
+      slot = this.count++;
+      this.grow(this.count);
+      this.paths[slot] = path;
+      index.set(path, slot);
     }
+    this.texts[slot] = text;
+    this.listings[slot] = undefined;
     this.kinds[slot] = kind;
     this.writtenAt[slot] = this.clock;
+    this.changedAt[slot] = ++this.changes;
     putStat(this.stats, slot, stat);
+    if (sha256 === undefined) this.digests.fill(0, slot * DIGEST_BYTES, (slot + 1) * DIGEST_BYTES);
+    else this.digests.set(Buffer.from(sha256, 'hex'), slot * DIGEST_BYTES);
     this.dirty = true;
     return slot;
   }
@@ -187,41 +349,61 @@ export class StatCache {
     kinds.set(this.kinds);
     const stats = new BigInt64Array(capacity * STAT_WORDS);
     stats.set(this.stats);
+    const digests = new Uint8Array(capacity * DIGEST_BYTES);
+    digests.set(this.digests);
     const writtenAt = new Uint32Array(capacity);
     writtenAt.set(this.writtenAt);
-    this.writtenAt = writtenAt;
+    const changedAt = new Uint32Array(capacity);
+    changedAt.set(this.changedAt);
     this.kinds = kinds;
     this.stats = stats;
     this.words = new Int32Array(stats.buffer);
+    this.digests = digests;
+    this.writtenAt = writtenAt;
+    this.changedAt = changedAt;
   }
 
   private adopt(image: CacheImage): void {
-    const count = image.paths.length;
-    this.grow(count);
+    this.grow(image.count);
+    this.count = image.count;
     this.kinds.set(image.kinds);
     this.stats.set(image.stats);
-    // Fresh arrays from decodeCache, owned from here on.
-    this.paths = image.paths as string[];
-    this.payloads = image.payloads as string[];
-    for (let slot = 0; slot < count; slot++) this.index.set(this.paths[slot]!, slot);
+    this.digests.set(image.digests);
+    this.loaded = image;
+    for (const record of image.records) this.records.set(record.key, { ...record, builtAt: 0 });
+  }
+
+  /** The listing text of a slot ('' for a file). */
+  private textAt(slot: number): string {
+    let text = this.texts[slot];
+    if (text === undefined) {
+      const loaded = this.loaded!;
+      const starts = (this.listingStarts ??= nulStarts(loaded.listings, loaded.count));
+      const start = starts[slot]!;
+      text = loaded.listings.toString('utf8', start, loaded.listings.indexOf(0, start));
+      this.texts[slot] = text;
+    }
+    return text;
   }
 
   /**
    * The live entries, without those a fresher listing of their directory no
-   * longer names (deleted files and whole deleted trees).
+   * longer names (deleted files and whole deleted trees), and the live
+   * records whose entries all stay.
    */
   private image(): CacheImage {
-    const keep = new Int8Array(this.paths.length); // 0 unknown, 1 keep, -1 drop
+    const keep = new Int8Array(this.count); // 0 unknown, 1 keep, -1 drop
     const names = new Map<number, Set<string>>();
+    const index = this.ensureIndex();
     // A saved cache is consistent and loading keeps it so: an entry can have
     // vanished only from a directory listed afresh since, or below one.
     const decide = (slot: number): boolean => {
       if (keep[slot] !== 0) return keep[slot] === 1;
       let kept = this.kinds[slot] !== 0;
       if (kept && this.relistedAt.size > 0) {
-        const path = this.paths[slot]!;
+        const path = this.pathOf(slot);
         const slash = path.lastIndexOf('/');
-        const parent = path === '' ? undefined : this.index.get(slash < 0 ? '' : path.slice(0, slash));
+        const parent = path === '' ? undefined : index.get(slash < 0 ? '' : path.slice(0, slash));
         if (parent !== undefined && parent !== slot && this.kinds[parent] === KIND_DIR) {
           if ((this.relistedAt.get(parent) ?? 0) > this.writtenAt[slot]!) {
             let listed = names.get(parent);
@@ -238,24 +420,65 @@ export class StatCache {
       return kept;
     };
     const slots: number[] = [];
-    for (let slot = 0; slot < this.paths.length; slot++) if (decide(slot)) slots.push(slot);
-    const stats = new BigInt64Array(slots.length * STAT_WORDS);
-    const kinds = new Uint8Array(slots.length);
+    const renumber = new Int32Array(this.count).fill(-1);
+    for (let slot = 0; slot < this.count; slot++) {
+      if (decide(slot)) {
+        renumber[slot] = slots.length;
+        slots.push(slot);
+      }
+    }
+    const count = slots.length;
+    const stats = new BigInt64Array(count * STAT_WORDS);
+    const kinds = new Uint8Array(count);
+    const digests = new Uint8Array(count * DIGEST_BYTES);
+    const pathStarts = new Uint32Array(count);
+    const pathParts: string[] = [];
+    const listingParts: string[] = [];
+    let at = 0;
     slots.forEach((slot, i) => {
       stats.set(this.stats.subarray(slot * STAT_WORDS, (slot + 1) * STAT_WORDS), i * STAT_WORDS);
       kinds[i] = this.kinds[slot]!;
+      digests.set(this.digests.subarray(slot * DIGEST_BYTES, (slot + 1) * DIGEST_BYTES), i * DIGEST_BYTES);
+      const path = this.pathOf(slot);
+      pathStarts[i] = at;
+      at += Buffer.byteLength(path) + 1;
+      pathParts.push(path, '\0');
+      listingParts.push(this.textAt(slot), '\0');
     });
+    const records: RecordImage[] = [];
+    for (const [key, record] of this.records) {
+      // A record keeps only while it is live and every entry it covers is kept.
+      if (this.record(key) === undefined || record.slots.some((slot) => renumber[slot]! < 0)) continue;
+      const { builtAt: _builtAt, ...stored } = record;
+      records.push({ ...stored, slots: Uint32Array.from(record.slots, (slot) => renumber[slot]!) });
+    }
     return {
       root: this.root,
-      paths: slots.map((slot) => this.paths[slot]!),
+      count,
       kinds,
       stats,
-      payloads: slots.map((slot) => this.payloads[slot]!),
+      digests,
+      paths: Buffer.from(pathParts.join('')),
+      pathStarts,
+      listings: Buffer.from(listingParts.join('')),
+      records,
     };
   }
 
-  /** A directory slot's listing; undefined when its stored text is damaged (it is then never handed out). */
+  /** A directory slot's listing; undefined when its stored text is damaged or only its stat is known (it is then never handed out). */
   private listingOf(slot: number): DirListing | undefined {
-    return (this.listings[slot] ??= decodeListing(this.payloads[slot]!));
+    return (this.listings[slot] ??= decodeListing(this.textAt(slot)));
   }
+}
+
+/** Where each of `count` NUL-terminated strings starts. */
+function nulStarts(text: Buffer, count: number): Uint32Array {
+  const starts = new Uint32Array(count);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    starts[i] = at;
+    const nul = text.indexOf(0, at);
+    at = nul < 0 ? text.length : nul + 1;
+  }
+  return starts;
 }

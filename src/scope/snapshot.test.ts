@@ -51,14 +51,26 @@ function sameSizeEdit(path: string, content: string): void {
 }
 
 describe('Snapshot with a stat cache', () => {
-  it('reads nothing again for an unchanged tree: every listing and hash comes from the cache', async () => {
+  it('reads nothing again for an unchanged tree: the scope is answered by its record, after one lstat per entry', async () => {
     const root = tree({ 'src/a.ts': 'a', 'src/sub/b.ts': 'b', 'docs/x.md': 'x' });
     const cache = StatCache.inMemory(root);
     const first = await scan(root, cache);
     expect(first.snapshot.counts).toMatchObject({ filesHashed: 2, filesRemembered: 0 });
     const second = await scan(root, cache);
-    expect(second.snapshot.counts).toEqual({ dirsListed: 0, dirsRemembered: 2, filesHashed: 0, filesRemembered: 2 });
+    // src, src/sub, src/a.ts, src/sub/b.ts: nothing listed, nothing matched.
+    expect(second.snapshot.counts).toEqual({ dirsListed: 0, dirsRemembered: 0, filesHashed: 0, filesRemembered: 0, scopesRemembered: 1, pathsChecked: 4 });
     expect(second.result).toEqual(first.result);
+  });
+
+  it('walks a scope without a record from the cache: every listing and hash is remembered', async () => {
+    const root = tree({ 'src/a.ts': 'a', 'src/sub/b.ts': 'b', 'docs/x.md': 'x' });
+    const cache = StatCache.inMemory(root);
+    const first = await scan(root, cache);
+    // Another scope (another key): no record, but the same files and directories.
+    const other = { ...SCOPE, exclude: ['**/*.md'] };
+    const second = await scan(root, cache, LATER(), other);
+    expect(second.snapshot.counts).toEqual({ dirsListed: 0, dirsRemembered: 2, filesHashed: 0, filesRemembered: 2, scopesRemembered: 0, pathsChecked: 0 });
+    expect(second.result.manifest).toEqual(first.result.manifest);
   });
 
   it('never descends where no glob can match (packages/a/docs is not even listed)', async () => {

@@ -8,6 +8,8 @@ import { hashFile, type HashOutcome, type Identity } from './hash-file.js';
 import { workersFor } from './hash-pool-policy.js';
 import { isInside } from './inside.js';
 import type { RefusalReason } from './manifest.js';
+import { answerFromRecords, rememberScan, type RememberedScan } from './remembered.js';
+import type { ScanResult } from './scan.js';
 import { orderListing, type EntryKind, type Listing } from './walk.js';
 
 /** What reading one candidate file gave. */
@@ -53,12 +55,14 @@ export interface HashJob {
  */
 export class Snapshot {
   /** What this snapshot had to do, for tests and the benchmark: cache hits are work not done. */
-  readonly counts = { dirsListed: 0, dirsRemembered: 0, filesHashed: 0, filesRemembered: 0 };
+  readonly counts = { dirsListed: 0, dirsRemembered: 0, filesHashed: 0, filesRemembered: 0, scopesRemembered: 0, pathsChecked: 0 };
   // What this snapshot saw, for later scans in it. One scan never asks for
   // the same directory or file twice, so the memos are consulted only once
   // a scan has finished (status makes one scan; init makes several).
   private readonly listings = new LazyMemo<Listing>();
   private readonly outcomes = new LazyMemo<FileOutcome>();
+  /** lstat of directories, taken once per snapshot: a probe on the way to a base and the listing share it. */
+  private readonly dirStats = new Map<string, DirStat>();
   private scans = 0;
   private readonly readStartNs: bigint;
   private readonly prefix: string;
@@ -88,6 +92,50 @@ export class Snapshot {
       this.listings.set(dir, listing);
     }
     return listing;
+  }
+
+  /**
+   * The remembered result of each scope key whose record still holds (see
+   * remembered.ts); undefined for the others, which the caller scans.
+   */
+  remembered(keys: readonly string[]): (RememberedScan | undefined)[] {
+    const cache = this.options.cache;
+    if (!cache) return keys.map(() => undefined);
+    return answerFromRecords(cache, keys, this.root, this.prefix === '', this.counts);
+  }
+
+  /** Keeps a scope's result as its record, with the directories it depends on; false when it cannot be kept (something racy). */
+  keep(key: string, scan: ScanResult, manifestDigest: Sha256, dirs: readonly string[]): boolean {
+    const cache = this.options.cache;
+    return cache !== undefined && rememberScan(cache, key, scan, manifestDigest, dirs);
+  }
+
+  /**
+   * What lstat says a path is, for a directory on the way to a scope's
+   * base: undefined when absent (or not reachable: a file on the way). A
+   * directory is remembered by its stat, which a record of a scope below it
+   * needs unchanged.
+   */
+  dirStat(path: string): BigIntStats | undefined {
+    const found = this.lstatDir(path);
+    if (!('stat' in found)) return undefined;
+    const cache = this.options.cache;
+    if (cache && found.stat.isDirectory()) cache.rememberDirStat(path, found.stat, this.readStartNs);
+    return found.stat;
+  }
+
+  private lstatDir(path: string): DirStat {
+    let found = this.dirStats.get(path);
+    if (!found) {
+      try {
+        const stat = lstatSync(this.absolute(path), { bigint: true, throwIfNoEntry: false });
+        found = stat ? { stat } : { code: 'ENOENT' };
+      } catch (error) {
+        found = { code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
+      }
+      this.dirStats.set(path, found);
+    }
+    return found;
   }
 
   /** The outcome of each candidate, in order; a file already read in this snapshot is not read again. */
@@ -187,12 +235,9 @@ export class Snapshot {
     if (cache) {
       // Stat before listing: a change after this moment moves the stat the
       // listing is remembered under.
-      try {
-        stat = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
-      } catch (error) {
-        return { kind: 'unreadable', code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
-      }
-      if (!stat) return { kind: 'absent' };
+      const found = this.lstatDir(dir);
+      if (!('stat' in found)) return found.code === 'ENOENT' || found.code === 'ENOTDIR' ? { kind: 'absent' } : { kind: 'unreadable', code: found.code };
+      stat = found.stat;
       // The walk reached this path as a directory; a link here now is a swap, not something to follow.
       if (stat.isSymbolicLink()) return { kind: 'replaced' };
       if (!stat.isDirectory()) return { kind: 'absent' };
@@ -221,6 +266,8 @@ export class Snapshot {
     return { kind: 'ok', ...listing };
   }
 }
+
+type DirStat = { readonly stat: BigIntStats } | { readonly code: string };
 
 /** A string-keyed memo that costs two array pushes per entry until the first lookup builds its map. */
 class LazyMemo<V> {
