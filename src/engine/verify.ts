@@ -5,7 +5,8 @@ import type { Ledger } from '../ledger/ledger.js';
 import type { Actor, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
-import { isInside } from '../scope/scan.js';
+import { isInside, scopeBases } from '../scope/scan.js';
+import { minimalBases } from '../scope/walk.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
 import { trustState } from '../trust/trust.js';
@@ -93,7 +94,8 @@ export interface RunOptions {
  * it froze when it opened, from a spec allowed then).
  */
 export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: Ledger, options: RunOptions = {}): Promise<StoredReceipt[]> {
-  const git = gitState(ctx.workspace.root);
+  // Untracked files matter only where the checks look (git.ts).
+  const git = gitState(ctx.workspace.root, minimalBases(checks.flatMap(scopeBases)));
   const reader = new TreeReader(ctx);
   const receipts: StoredReceipt[] = [];
   try {

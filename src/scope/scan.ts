@@ -302,6 +302,20 @@ class CompiledScope {
   }
 }
 
+/**
+ * The literal directories (or files) a scope's globs start from: nothing in
+ * the scope lies outside them. '' is the root.
+ */
+export function scopeBases(scope: ScopeDecl): string[] {
+  const globs = [...scope.sources, ...scope.tests, ...scope.artifacts];
+  return minimalBases(
+    globs.map((glob) => {
+      const scanned = picomatch.scan(glob);
+      return scanned.isGlob ? scanned.base : glob;
+    }),
+  );
+}
+
 function parentOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
