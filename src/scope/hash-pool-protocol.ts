@@ -7,6 +7,8 @@ export interface WorkerInput {
   /** [dev, ino] lstat saw, or null when the file was not looked at before. */
   readonly expected: readonly (readonly [bigint, bigint] | null)[];
   readonly within: string;
+  /** The lean per-file sequence (hash-file.ts): the caller checks the directories afterwards. */
+  readonly lean: boolean;
   /** SharedArrayBuffer holding one Int32: the next unclaimed index. */
   readonly counter: SharedArrayBuffer;
   readonly batch: number;

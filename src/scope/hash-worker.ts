@@ -15,7 +15,7 @@ for (;;) {
   const outcomes = [];
   for (let i = start; i < end; i++) {
     const expected = input.expected[i];
-    outcomes.push(encodeOutcome(hashFile(input.paths[i]!, input.within, expected ? { dev: expected[0], ino: expected[1] } : undefined)));
+    outcomes.push(encodeOutcome(hashFile(input.paths[i]!, input.within, expected ? { dev: expected[0], ino: expected[1] } : undefined, input.lean)));
   }
   parentPort!.postMessage({ start, outcomes });
 }

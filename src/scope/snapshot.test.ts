@@ -203,6 +203,31 @@ describe('Snapshot with a stat cache', () => {
     expect(absolute.manifest.files.map((f) => f[0])).toEqual(['src/a.ts', 'src/sub/b.ts']);
   });
 
+  it('a directory swapped for a link leading outside between listing and reading: the lean read is caught by the re-check, never hashed', async () => {
+    const root = tree({ 'src/sub/a.ts': 'inside' });
+    const outside = tree({ 'a.ts': 'secret' });
+    const snapshot = new Snapshot(root, { cache: StatCache.inMemory(root), readStart: LATER() });
+    expect(snapshot.list('src')).toMatchObject({ kind: 'ok', names: ['sub'] });
+    expect(snapshot.list('src/sub')).toMatchObject({ kind: 'ok', names: ['a.ts'] });
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    renameSync(join(root, 'src/sub'), join(root, 'src/sub-old'));
+    symlinkSync(outside, join(root, 'src/sub'));
+    const [outcome] = await snapshot.read([{ path: 'src/sub/a.ts', kind: 'file' }]);
+    expect(outcome).toMatchObject({ kind: 'problem', reason: 'changed_during_hash' });
+  });
+
+  it('reads files the lean way only with a cache: without one, every read asks where its descriptor leads', async () => {
+    const root = tree({ 'src/sub/a.ts': 'inside' });
+    const outside = tree({ 'a.ts': 'secret' });
+    const snapshot = new Snapshot(root, { readStart: new Date() });
+    snapshot.list('src');
+    snapshot.list('src/sub');
+    renameSync(join(root, 'src/sub'), join(root, 'src/sub-old'));
+    symlinkSync(outside, join(root, 'src/sub'));
+    const [outcome] = await snapshot.read([{ path: 'src/sub/a.ts', kind: 'file' }]);
+    expect(outcome).toMatchObject({ kind: 'problem', reason: 'changed_during_hash' });
+  });
+
   it('judges several scopes against one listing and one read of each file', async () => {
     const root = tree({ 'src/a.ts': 'a', 'src/b.ts': 'b' });
     const snapshot = new Snapshot(root, { readStart: new Date() });

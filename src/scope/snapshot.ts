@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { StatCache } from '../cache/stat-cache.js';
-import { wallClockNs } from '../cache/stat-key.js';
+import { putStat, sameStat, STAT_WORDS, wallClockNs } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
 import { isCredentialPath } from './credentials.js';
 import { hashFile, type HashOutcome, type Identity } from './hash-file.js';
@@ -9,6 +9,7 @@ import { workersFor } from './hash-pool-policy.js';
 import { isInside } from './inside.js';
 import type { RefusalReason } from './manifest.js';
 import { answerFromRecords, rememberScan, type RememberedScan } from './remembered.js';
+import { lstatBatch } from './stat-batch.js';
 import type { ScanResult } from './scan.js';
 import { orderListing, type EntryKind, type Listing } from './walk.js';
 
@@ -156,16 +157,69 @@ export class Snapshot {
     this.counts.filesHashed += jobs.length;
     const worker = this.options.hashWorker;
     const threads = workersFor(jobs, worker);
+    // With a cache every directory was lstat'ed before it was listed, so
+    // files are read the lean way and the directories checked afterwards.
+    const lean = this.options.cache !== undefined;
     const hashed =
       worker && threads > 0
-        ? await (await import('./hash-pool.js')).hashInWorkers(jobs, this.root, worker, { threads })
-        : jobs.map((job) => hashFile(job.absolute, this.root, job.expected));
+        ? await (await import('./hash-pool.js')).hashInWorkers(jobs, this.root, worker, { threads, lean })
+        : jobs.map((job) => hashFile(job.absolute, this.root, job.expected, lean));
+    if (lean) this.recheck(jobs, hashed);
     jobs.forEach((job, j) => {
       const outcome = this.remember(job.path, hashed[j]!);
       this.outcomes.set(job.path, outcome);
       result[jobAt[j]!] = outcome;
     });
     return result;
+  }
+
+  /**
+   * What the lean read (hash-file.ts) left to check: that no directory on
+   * the way to a file read changed while it was read. A directory swapped
+   * for a link (to read a file outside the workspace through it) changes the
+   * stat of the directory itself or of the one holding it; both were
+   * lstat'ed before listing. Files below a directory that moved are read
+   * again, the careful way (O_NOFOLLOW, where the descriptor leads, fstat
+   * before and after).
+   */
+  private recheck(jobs: readonly HashJob[], hashed: HashOutcome[]): void {
+    const dirs = new Map<string, BigIntStats>();
+    for (const job of jobs) {
+      for (let end = job.path.lastIndexOf('/'); ; end = job.path.lastIndexOf('/', end - 1)) {
+        const dir = end < 0 ? '' : job.path.slice(0, end);
+        if (dirs.has(dir)) break;
+        const seen = this.dirStats.get(dir);
+        if (seen && 'stat' in seen) dirs.set(dir, seen.stat);
+        if (end < 0) break;
+      }
+    }
+    if (dirs.size === 0) return;
+    const paths = [...dirs.keys()];
+    const starts = new Uint32Array(paths.length);
+    let at = 0;
+    paths.forEach((path, i) => {
+      starts[i] = at;
+      at += Buffer.byteLength(path) + 1;
+    });
+    const now = lstatBatch(this.root, Buffer.from(paths.map((path) => `${path}\0`).join('')), starts, this.prefix === '');
+    const words = new Int32Array(now.stats.buffer);
+    const before = new BigInt64Array(STAT_WORDS);
+    const beforeWords = new Int32Array(before.buffer);
+    const moved = new Set<string>();
+    paths.forEach((path, i) => {
+      putStat(before, 0, dirs.get(path)!);
+      if (now.errs[i] !== 0 || !sameStat(words, i, beforeWords, 0)) moved.add(path);
+    });
+    if (moved.size === 0) return;
+    jobs.forEach((job, j) => {
+      for (let end = job.path.lastIndexOf('/'); ; end = job.path.lastIndexOf('/', end - 1)) {
+        if (moved.has(end < 0 ? '' : job.path.slice(0, end))) {
+          hashed[j] = hashFile(job.absolute, this.root, job.expected, false);
+          return;
+        }
+        if (end < 0) return;
+      }
+    });
   }
 
   /** Answers from what is known without reading the file; otherwise queues it as a job. */
