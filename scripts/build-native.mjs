@@ -24,11 +24,12 @@ if (process.env.VOUCH_SKIP_NATIVE === '1') {
 } else {
   const [command, ...args] = nodeGyp();
   const result = spawnSync(command, [...args, 'rebuild', '--release'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
-  if (result.status === 0) {
+  // Success is the addon on disk: a node-gyp stand-in can exit 0 having built nothing.
+  if (result.status === 0 && existsSync(join(root, 'build', 'Release', 'vouch_native.node'))) {
     // Only the addon is needed at run time: the object files can go.
     rmSync(join(root, 'build', 'Release', 'obj.target'), { recursive: true, force: true });
   } else {
-    const why = result.error ? result.error.message : `node-gyp exited ${result.status ?? result.signal}`;
+    const why = result.error ? result.error.message : result.status === 0 ? 'node-gyp built no addon' : `node-gyp exited ${result.status ?? result.signal}`;
     const last = `${result.stderr ?? ''}`.trim().split('\n').filter((line) => /ERR!/.test(line)).slice(0, 3).join('; ');
     say(`the native stat path was not built (${why}${last ? `: ${last}` : ''}); vouch works without it, using its JavaScript fallback`);
     rmSync(join(root, 'build'), { recursive: true, force: true });
