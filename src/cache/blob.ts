@@ -25,11 +25,16 @@ const BUILD = BUILD_ID ?? 'source';
  *       padded to 8
  *   ..  digests: N x 32 bytes, a file's SHA-256 (zero for a directory)
  *   ..  paths: P bytes, each path followed by NUL
+ *   ..  HMAC-SHA256 of everything before it, keyed by a secret kept in
+ *       VOUCH_HOME (key.ts)
  *   ..  listings: L bytes, one per entry followed by NUL: a directory's
  *       listing (dir-listing.ts), "?" for a directory whose stat alone is
  *       known, empty for a file
- *   end HMAC-SHA256 of everything before it, keyed by a secret kept in
- *       VOUCH_HOME (key.ts)
+ *   end HMAC-SHA256 of the first MAC and the listings
+ *
+ * Two MACs so that a warm call, which needs no listing, checks only the
+ * part it reads; the listings (a third of the file) are checked when the
+ * first one is asked for, and bound to the rest by the first MAC.
  *
  * A record is one scope's result (cache/stat-cache.ts, "records"): its
  * manifest digest, problems and refused files in the header, and its
@@ -54,6 +59,8 @@ export interface CacheImage {
   readonly pathStarts: Uint32Array;
   /** Every entry's listing text followed by NUL, in entry order. */
   readonly listings: Buffer;
+  /** Whether `listings` carries its MAC (checked once, when first asked): a cache whose listings fail it is used without them. */
+  readonly listingsSound: () => boolean;
   readonly records: readonly RecordImage[];
 }
 
@@ -83,6 +90,7 @@ const MAC_BYTES = 32;
 const pad8 = (n: number): number => (n + 7) & ~7;
 
 interface Layout {
+  readonly macAt: number;
   readonly statsAt: number;
   readonly slotsAt: number;
   readonly startsAt: number;
@@ -102,8 +110,9 @@ function layout(count: number, headerBytes: number, pathBytes: number, listingBy
   const groupsAt = kindsAt + count;
   const digestsAt = pad8(groupsAt + slots);
   const pathsAt = digestsAt + count * DIGEST_BYTES;
-  const listingsAt = pathsAt + pathBytes;
-  return { statsAt, slotsAt, startsAt, kindsAt, groupsAt, digestsAt, pathsAt, listingsAt, end: listingsAt + listingBytes };
+  const macAt = pathsAt + pathBytes;
+  const listingsAt = macAt + MAC_BYTES;
+  return { macAt, statsAt, slotsAt, startsAt, kindsAt, groupsAt, digestsAt, pathsAt, listingsAt, end: listingsAt + listingBytes };
 }
 
 interface RecordHeader {
@@ -115,7 +124,7 @@ interface RecordHeader {
   readonly slots: number;
 }
 
-export function encodeCache(image: CacheImage, key: Buffer): Buffer {
+export function encodeCache(image: Omit<CacheImage, 'listingsSound'>, key: Buffer): Buffer {
   const { count } = image;
   const records: RecordHeader[] = image.records.map((r) => ({ key: r.key, digest: r.digest, problems: r.problems, refused: r.refused, files: r.files, slots: r.slots.length }));
   const slotCount = image.records.reduce((sum, r) => sum + r.slots.length, 0);
@@ -138,19 +147,20 @@ export function encodeCache(image: CacheImage, key: Buffer): Buffer {
   bytesOf(image.kinds, count).copy(blob, at.kindsAt);
   bytesOf(image.digests, count * DIGEST_BYTES).copy(blob, at.digestsAt);
   image.paths.copy(blob, at.pathsAt);
+  mac(key, blob.subarray(0, at.macAt)).copy(blob, at.macAt);
   image.listings.copy(blob, at.listingsAt);
-  mac(key, blob.subarray(0, at.end)).copy(blob, at.end);
+  mac(key, blob.subarray(at.macAt, at.end)).copy(blob, at.end);
   return blob;
 }
 
 /** `build` is this build's id; tests of a built CLI pass the id of that build. */
 export function decodeCache(blob: Buffer, key: Buffer, root: string, build: string = BUILD): CacheImage | undefined {
-  if (blob.length < FIXED + MAC_BYTES || !blob.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  const macAt = blob.length - MAC_BYTES;
-  if (!timingSafeEqual(mac(key, blob.subarray(0, macAt)), blob.subarray(macAt))) return undefined;
+  if (blob.length < FIXED + 2 * MAC_BYTES || !blob.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
   const [count, headerBytes, pathBytes, listingBytes, slotCount] = [0, 1, 2, 3, 4].map((i) => blob.readUInt32LE(8 + 4 * i)) as [number, number, number, number, number];
   const at = layout(count, headerBytes, pathBytes, listingBytes, slotCount);
-  if (at.end !== macAt) return undefined;
+  // The counts are not yet trusted: they must describe exactly this many bytes before anything is read by them.
+  if (at.end + MAC_BYTES !== blob.length) return undefined;
+  if (!timingSafeEqual(mac(key, blob.subarray(0, at.macAt)), blob.subarray(at.macAt, at.macAt + MAC_BYTES))) return undefined;
   let header: { root?: unknown; build?: unknown; records?: unknown } | null;
   try {
     header = JSON.parse(blob.toString('utf8', FIXED, FIXED + headerBytes)) as typeof header;
@@ -185,6 +195,7 @@ export function decodeCache(blob: Buffer, key: Buffer, root: string, build: stri
     offset += n;
   }
   if (offset !== slotCount) return undefined;
+  let sound: boolean | undefined;
   return {
     root,
     count,
@@ -194,6 +205,7 @@ export function decodeCache(blob: Buffer, key: Buffer, root: string, build: stri
     paths,
     pathStarts,
     listings: aligned.subarray(at.listingsAt, at.listingsAt + listingBytes),
+    listingsSound: () => (sound ??= timingSafeEqual(mac(key, aligned.subarray(at.macAt, at.end)), aligned.subarray(at.end, at.end + MAC_BYTES))),
     records,
   };
 }

@@ -55,12 +55,12 @@ interface LiveRecord extends ScopeRecord {
  */
 export class StatCache {
   private count = 0;
-  private kinds = new Uint8Array(64);
-  private stats = new BigInt64Array(64 * STAT_WORDS);
-  private words = new Int32Array(this.stats.buffer);
-  private digests = new Uint8Array(64 * DIGEST_BYTES);
+  private kinds: Uint8Array = new Uint8Array(64);
+  private stats: BigInt64Array = new BigInt64Array(64 * STAT_WORDS);
+  private words: Int32Array = new Int32Array(this.stats.buffer);
+  private digests: Uint8Array = new Uint8Array(64 * DIGEST_BYTES);
   /** The loaded image's path and listing bytes, for the slots it holds. */
-  private loaded: Pick<CacheImage, 'count' | 'paths' | 'pathStarts' | 'listings'> | undefined;
+  private loaded: Pick<CacheImage, 'count' | 'paths' | 'pathStarts' | 'listings' | 'listingsSound'> | undefined;
   private listingStarts: Uint32Array | undefined;
   /** Paths and listing texts decoded or written in this process, by slot. */
   private readonly paths: (string | undefined)[] = [];
@@ -202,6 +202,8 @@ export class StatCache {
   record(key: string): ScopeRecord | undefined {
     const record = this.records.get(key);
     if (!record) return undefined;
+    // Nothing changed since it was made (the common case): no slot to look at.
+    if (this.changes === record.builtAt) return record;
     for (const slot of record.slots) if (this.kinds[slot] === 0 || this.changedAt[slot]! > record.builtAt) return undefined;
     return record;
   }
@@ -364,11 +366,15 @@ export class StatCache {
   }
 
   private adopt(image: CacheImage): void {
-    this.grow(image.count);
+    // The image's own arrays, not copies: a warm call writes nothing, and the
+    // first new entry (grow) copies them.
     this.count = image.count;
-    this.kinds.set(image.kinds);
-    this.stats.set(image.stats);
-    this.digests.set(image.digests);
+    this.kinds = image.kinds;
+    this.stats = image.stats;
+    this.words = new Int32Array(image.stats.buffer, image.stats.byteOffset, image.count * STAT_WORDS * 2);
+    this.digests = image.digests;
+    this.writtenAt = new Uint32Array(image.count);
+    this.changedAt = new Uint32Array(image.count);
     this.loaded = image;
     for (const record of image.records) this.records.set(record.key, { ...record, builtAt: 0 });
   }
@@ -378,6 +384,8 @@ export class StatCache {
     let text = this.texts[slot];
     if (text === undefined) {
       const loaded = this.loaded!;
+      // Listings that fail their MAC are not used: a directory is then listed again.
+      if (!loaded.listingsSound()) return this.kinds[slot] === KIND_DIR ? STAT_ONLY : '';
       const starts = (this.listingStarts ??= nulStarts(loaded.listings, loaded.count));
       const start = starts[slot]!;
       text = loaded.listings.toString('utf8', start, loaded.listings.indexOf(0, start));
@@ -391,7 +399,7 @@ export class StatCache {
    * longer names (deleted files and whole deleted trees), and the live
    * records whose entries all stay.
    */
-  private image(): CacheImage {
+  private image(): Omit<CacheImage, 'listingsSound'> {
     const keep = new Int8Array(this.count); // 0 unknown, 1 keep, -1 drop
     const names = new Map<number, Set<string>>();
     const index = this.ensureIndex();
