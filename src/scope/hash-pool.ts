@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { hashFile, type HashOutcome } from './hash-file.js';
-import { decodeOutcome, type WorkerInput, type WorkerMessage } from './hash-pool-protocol.js';
+import { decodeOutcome, packJobs, type WorkerInput, type WorkerMessage } from './hash-pool-protocol.js';
 import { MAX_BATCH, MAX_WORKERS } from './hash-pool-policy.js';
 import type { HashJob } from './snapshot.js';
 
@@ -28,8 +28,7 @@ export async function hashInWorkers(jobs: readonly HashJob[], within: string, wo
   // Small claims when there are few files (each may be big), 64 when many.
   const batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(jobs.length / ((threads + 1) * 8))));
   const input: WorkerInput = {
-    paths: jobs.map((job) => job.absolute),
-    expected: jobs.map((job) => (job.expected ? [BigInt(job.expected.dev), BigInt(job.expected.ino)] : null)),
+    ...packJobs(jobs),
     within,
     lean: options.lean === true,
     counter,
