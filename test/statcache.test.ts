@@ -72,13 +72,15 @@ describe('the stat cache, through the CLI', () => {
     await rig.run(['verify']);
     await pastRacyMargin();
     for (let round = 0; round < 3; round++) {
-      // No cache: every process learns every file and writes the whole cache.
+      // No cache and no scope record: every process learns every file and writes the whole cache.
       if (existsSync(rig.path('.vouch/statcache'))) writeFileSync(rig.path('.vouch/statcache'), '');
+      rmSync(rig.path('.vouch/scopes'), { recursive: true, force: true });
       const results = await Promise.all(Array.from({ length: 6 }, () => rig.run(['status', '--json'])));
       for (const result of results) expect(result.json().checks[0].status).toBe('PASS');
       expect(pathsOf(cacheOf(rig)!).length).toBe(200 + 21);
     }
     expect(readdirSync(rig.path('.vouch')).filter((name) => name.includes('.tmp'))).toEqual([]);
+    expect(readdirSync(rig.path('.vouch/scopes')).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 
   it('a cold status over many files (enough for worker threads when cores are idle) finds the one file edited', async () => {

@@ -1,8 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { BUILD_ID } from '../build-id.js';
-import type { Sha256 } from '../core/digest.js';
-import type { RefusedFile } from '../scope/manifest.js';
-import type { ScanProblem } from '../scope/scan.js';
 import { STAT_WORDS } from './stat-key.js';
 
 const BUILD = BUILD_ID ?? 'source';
@@ -10,19 +7,14 @@ const BUILD = BUILD_ID ?? 'source';
 /**
  * The stat cache on disk: one blob per workspace, laid out so that loading
  * it is one read, a MAC check and a handful of typed-array views. Nothing is
- * decoded into strings until it is asked for: a warm `status` hands the path
- * bytes straight to a batch lstat (scope/stat-batch.ts) and never builds a
- * string per path.
+ * decoded into strings until it is asked for.
  *
  *   0   "VOUCHSC" + format byte
- *   8   u32 entries N, header bytes H, path bytes P, listing bytes L,
- *       record slots R, zero
- *   32  header: JSON {root, build, records}, padded to 8 bytes
+ *   8   u32 entries N, header bytes H, path bytes P, listing bytes L, two zeros
+ *   32  header: JSON {root, build}, padded to 8 bytes
  *   ..  stats: N x 6 signed 64-bit integers (stat-key.ts), native byte order
- *   ..  record slots: R x u32 (which entries each record covers)
  *   ..  path starts: N x u32 (byte offset of each path in the path text)
- *   ..  kinds: N bytes (1 directory, 2 file), record groups: R bytes,
- *       padded to 8
+ *   ..  kinds: N bytes (1 directory, 2 file), padded to 8
  *   ..  digests: N x 32 bytes, a file's SHA-256 (zero for a directory)
  *   ..  paths: P bytes, each path followed by NUL
  *   ..  HMAC-SHA256 of everything before it, keyed by a secret kept in
@@ -35,11 +27,6 @@ const BUILD = BUILD_ID ?? 'source';
  * Two MACs so that a warm call, which needs no listing, checks only the
  * part it reads; the listings (a third of the file) are checked when the
  * first one is asked for, and bound to the rest by the first MAC.
- *
- * A record is one scope's result (cache/stat-cache.ts, "records"): its
- * manifest digest, problems and refused files in the header, and its
- * entries (files first, in manifest order, then directories) in the slot
- * section, each file with its group.
  *
  * Whatever does not check out (short, foreign magic, wrong MAC, another
  * workspace's root, another build of vouch, inconsistent counts or offsets)
@@ -61,21 +48,6 @@ export interface CacheImage {
   readonly listings: Buffer;
   /** Whether `listings` carries its MAC (checked once, when first asked): a cache whose listings fail it is used without them. */
   readonly listingsSound: () => boolean;
-  readonly records: readonly RecordImage[];
-}
-
-/** One scope's remembered result, as stored. */
-export interface RecordImage {
-  /** The scope's key (scope/scope-key.ts). */
-  readonly key: string;
-  readonly digest: Sha256;
-  readonly problems: readonly ScanProblem[];
-  readonly refused: readonly RefusedFile[];
-  /** The first `files` slots are the manifest's files, in order; the rest are directories. */
-  readonly files: number;
-  readonly slots: Uint32Array;
-  /** One group code per file slot (GROUP_CODES). */
-  readonly groups: Uint8Array;
 }
 
 export const KIND_DIR = 1;
@@ -92,57 +64,34 @@ const pad8 = (n: number): number => (n + 7) & ~7;
 interface Layout {
   readonly macAt: number;
   readonly statsAt: number;
-  readonly slotsAt: number;
   readonly startsAt: number;
   readonly kindsAt: number;
-  readonly groupsAt: number;
   readonly digestsAt: number;
   readonly pathsAt: number;
   readonly listingsAt: number;
   readonly end: number;
 }
 
-function layout(count: number, headerBytes: number, pathBytes: number, listingBytes: number, slots: number): Layout {
+function layout(count: number, headerBytes: number, pathBytes: number, listingBytes: number): Layout {
   const statsAt = FIXED + pad8(headerBytes);
-  const slotsAt = statsAt + count * STAT_WORDS * 8;
-  const startsAt = slotsAt + slots * 4;
+  const startsAt = statsAt + count * STAT_WORDS * 8;
   const kindsAt = startsAt + count * 4;
-  const groupsAt = kindsAt + count;
-  const digestsAt = pad8(groupsAt + slots);
+  const digestsAt = pad8(kindsAt + count);
   const pathsAt = digestsAt + count * DIGEST_BYTES;
   const macAt = pathsAt + pathBytes;
   const listingsAt = macAt + MAC_BYTES;
-  return { macAt, statsAt, slotsAt, startsAt, kindsAt, groupsAt, digestsAt, pathsAt, listingsAt, end: listingsAt + listingBytes };
-}
-
-interface RecordHeader {
-  readonly key: string;
-  readonly digest: Sha256;
-  readonly problems: readonly ScanProblem[];
-  readonly refused: readonly RefusedFile[];
-  readonly files: number;
-  readonly slots: number;
+  return { macAt, statsAt, startsAt, kindsAt, digestsAt, pathsAt, listingsAt, end: listingsAt + listingBytes };
 }
 
 export function encodeCache(image: Omit<CacheImage, 'listingsSound'>, key: Buffer): Buffer {
   const { count } = image;
-  const records: RecordHeader[] = image.records.map((r) => ({ key: r.key, digest: r.digest, problems: r.problems, refused: r.refused, files: r.files, slots: r.slots.length }));
-  const slotCount = image.records.reduce((sum, r) => sum + r.slots.length, 0);
-  const header = Buffer.from(JSON.stringify({ root: image.root, build: BUILD, records }), 'utf8');
-  const at = layout(count, header.length, image.paths.length, image.listings.length, slotCount);
+  const header = Buffer.from(JSON.stringify({ root: image.root, build: BUILD }), 'utf8');
+  const at = layout(count, header.length, image.paths.length, image.listings.length);
   const blob = Buffer.alloc(at.end + MAC_BYTES);
   MAGIC.copy(blob, 0);
-  [count, header.length, image.paths.length, image.listings.length, slotCount].forEach((n, i) => blob.writeUInt32LE(n, 8 + 4 * i));
+  [count, header.length, image.paths.length, image.listings.length].forEach((n, i) => blob.writeUInt32LE(n, 8 + 4 * i));
   header.copy(blob, FIXED);
   bytesOf(image.stats, count * STAT_WORDS * 8).copy(blob, at.statsAt);
-  let slotAt = at.slotsAt;
-  let groupAt = at.groupsAt;
-  for (const record of image.records) {
-    bytesOf(record.slots, record.slots.length * 4).copy(blob, slotAt);
-    bytesOf(record.groups, record.groups.length).copy(blob, groupAt);
-    slotAt += record.slots.length * 4;
-    groupAt += record.slots.length;
-  }
   bytesOf(image.pathStarts, count * 4).copy(blob, at.startsAt);
   bytesOf(image.kinds, count).copy(blob, at.kindsAt);
   bytesOf(image.digests, count * DIGEST_BYTES).copy(blob, at.digestsAt);
@@ -156,12 +105,12 @@ export function encodeCache(image: Omit<CacheImage, 'listingsSound'>, key: Buffe
 /** `build` is this build's id; tests of a built CLI pass the id of that build. */
 export function decodeCache(blob: Buffer, key: Buffer, root: string, build: string = BUILD): CacheImage | undefined {
   if (blob.length < FIXED + 2 * MAC_BYTES || !blob.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  const [count, headerBytes, pathBytes, listingBytes, slotCount] = [0, 1, 2, 3, 4].map((i) => blob.readUInt32LE(8 + 4 * i)) as [number, number, number, number, number];
-  const at = layout(count, headerBytes, pathBytes, listingBytes, slotCount);
+  const [count, headerBytes, pathBytes, listingBytes] = [0, 1, 2, 3].map((i) => blob.readUInt32LE(8 + 4 * i)) as [number, number, number, number];
+  const at = layout(count, headerBytes, pathBytes, listingBytes);
   // The counts are not yet trusted: they must describe exactly this many bytes before anything is read by them.
   if (at.end + MAC_BYTES !== blob.length) return undefined;
   if (!timingSafeEqual(mac(key, blob.subarray(0, at.macAt)), blob.subarray(at.macAt, at.macAt + MAC_BYTES))) return undefined;
-  let header: { root?: unknown; build?: unknown; records?: unknown } | null;
+  let header: { root?: unknown; build?: unknown } | null;
   try {
     header = JSON.parse(blob.toString('utf8', FIXED, FIXED + headerBytes)) as typeof header;
   } catch {
@@ -169,14 +118,12 @@ export function decodeCache(blob: Buffer, key: Buffer, root: string, build: stri
   }
   // The MAC key is per user: the root tells one workspace's cache from
   // another's. The build: another vouch may store or mean things otherwise.
-  if (header?.root !== root || header.build !== build || !Array.isArray(header.records)) return undefined;
+  if (header?.root !== root || header.build !== build) return undefined;
   // A typed-array view needs an aligned offset; copy once when the read buffer is not.
   const aligned = (blob.byteOffset & 7) === 0 ? blob : Buffer.from(blob);
   const stats = new BigInt64Array(aligned.buffer, aligned.byteOffset + at.statsAt, count * STAT_WORDS);
-  const slots = new Uint32Array(aligned.buffer, aligned.byteOffset + at.slotsAt, slotCount);
   const pathStarts = new Uint32Array(aligned.buffer, aligned.byteOffset + at.startsAt, count);
   const kinds = aligned.subarray(at.kindsAt, at.kindsAt + count);
-  const groups = aligned.subarray(at.groupsAt, at.groupsAt + slotCount);
   const paths = aligned.subarray(at.pathsAt, at.pathsAt + pathBytes);
   // Every path must start inside the text and end with its NUL before the next.
   for (let i = 0; i < count; i++) {
@@ -184,17 +131,6 @@ export function decodeCache(blob: Buffer, key: Buffer, root: string, build: stri
     const next = i + 1 < count ? pathStarts[i + 1]! : pathBytes;
     if (start >= next || next > pathBytes || paths[next - 1] !== 0) return undefined;
   }
-  const records: RecordImage[] = [];
-  let offset = 0;
-  for (const record of header.records as RecordHeader[]) {
-    const n = record.slots;
-    if (!Number.isInteger(n) || n < 0 || offset + n > slotCount || !(record.files >= 0 && record.files <= n)) return undefined;
-    const own = slots.subarray(offset, offset + n);
-    if (own.some((slot) => slot >= count)) return undefined;
-    records.push({ key: record.key, digest: record.digest, problems: record.problems, refused: record.refused, files: record.files, slots: own, groups: groups.subarray(offset, offset + n) });
-    offset += n;
-  }
-  if (offset !== slotCount) return undefined;
   let sound: boolean | undefined;
   return {
     root,
@@ -206,7 +142,6 @@ export function decodeCache(blob: Buffer, key: Buffer, root: string, build: stri
     pathStarts,
     listings: aligned.subarray(at.listingsAt, at.listingsAt + listingBytes),
     listingsSound: () => (sound ??= timingSafeEqual(mac(key, aligned.subarray(at.macAt, at.end)), aligned.subarray(at.end, at.end + MAC_BYTES))),
-    records,
   };
 }
 

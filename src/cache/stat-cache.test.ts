@@ -245,7 +245,6 @@ describe('StatCache', () => {
           paths: Buffer.from('src/f0.ts\0'),
           pathStarts: Uint32Array.of(0),
           listings: Buffer.from('\0'),
-          records: [],
         },
         Buffer.alloc(32, 7),
       );

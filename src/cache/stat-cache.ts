@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sha256 } from '../core/digest.js';
-import type { RefusedFile } from '../scope/manifest.js';
-import type { ScanProblem } from '../scope/scan.js';
-import { decodeCache, DIGEST_BYTES, encodeCache, KIND_DIR, KIND_FILE, type CacheImage, type RecordImage } from './blob.js';
+import { decodeCache, DIGEST_BYTES, encodeCache, KIND_DIR, KIND_FILE, type CacheImage } from './blob.js';
+import { RecordStore } from './record-store.js';
 import { decodeListing, encodeListing, type DirListing } from './dir-listing.js';
 import { isRacy, putStat, sameStat, STAT_WORDS, type StatIdentity } from './stat-key.js';
 
@@ -15,23 +14,6 @@ const CACHE_FILE = 'statcache';
 /** The listing text of a directory whose stat alone is remembered (a probe on the way to a base). */
 const STAT_ONLY = '?';
 
-/** One scope's remembered result (see `record`). */
-export interface ScopeRecord {
-  readonly key: string;
-  readonly digest: Sha256;
-  readonly problems: readonly ScanProblem[];
-  readonly refused: readonly RefusedFile[];
-  /** The first `files` slots are the manifest's files, in order; the rest are directories. */
-  readonly files: number;
-  readonly slots: Uint32Array;
-  readonly groups: Uint8Array;
-}
-
-interface LiveRecord extends ScopeRecord {
-  /** The change counter when it was made: a slot changed after this makes the record stale. */
-  readonly builtAt: number;
-}
-
 /**
  * Remembers, per workspace-relative path, the stat identity of a file with
  * its SHA-256, and of a directory with its listing. A remembered value is
@@ -39,15 +21,13 @@ interface LiveRecord extends ScopeRecord {
  * nothing racy is ever remembered, so a hit means the bytes (or the names)
  * are the ones read before.
  *
- * It also remembers, per scope, the result of its last scan ("records"):
- * the entries it covered (every file, every directory it listed or passed
- * through to reach its bases) and what the scan found. When a fresh lstat of
- * each of those entries matches, nothing in the scope can have changed, and
- * the result is the answer without walking or matching a glob
- * (scope/remembered.ts).
+ * Beside it, per scope, the result of its last scan with a copy of the
+ * stats it depends on (`records`, record-store.ts): answering a scope from
+ * its record needs nothing of this cache, which is then never read.
  *
- * The cache is one blob in the workspace's state directory (blob.ts),
- * decoded lazily: paths become strings only when something looks one up.
+ * The cache is one blob in the workspace's state directory (blob.ts), read
+ * when first asked something and decoded lazily: paths become strings only
+ * when something looks one up.
  * It is written whole to a temporary file and renamed over the old one:
  * concurrent vouch processes each leave a complete cache (the last rename
  * wins), never a mixture; a torn, foreign or forged blob fails its MAC and
@@ -77,41 +57,51 @@ export class StatCache {
   private writtenAt = new Uint32Array(64);
   private readonly relistedAt = new Map<number, number>();
   private clock = 0;
-  /** Bumped whenever a slot changes; a record is live while none of its slots changed after it was made. */
-  private changes = 0;
-  private changedAt = new Uint32Array(64);
-  private readonly records = new Map<string, LiveRecord>();
   private readonly probe = new BigInt64Array(STAT_WORDS);
   private readonly probeWords = new Int32Array(this.probe.buffer);
   private dirty = false;
+  private found: CacheOrigin | undefined;
+  /** The scopes' remembered results. */
+  readonly records: RecordStore;
 
   private constructor(
     private readonly file: string | undefined,
     private readonly root: string,
     private readonly key: Buffer,
-    readonly origin: CacheOrigin,
-  ) {}
+    stateDir: string | undefined,
+  ) {
+    this.records = new RecordStore(stateDir, root, key);
+    if (file === undefined) this.found = 'absent';
+  }
 
-  /** Loads the workspace's cache, or starts an empty one when it is absent, damaged or foreign. */
+  /** The workspace's cache: read when first asked something; empty when absent, damaged or foreign. */
   static open(stateDir: string, root: string, key: Buffer): StatCache {
-    const file = join(stateDir, CACHE_FILE);
-    let blob: Buffer;
-    try {
-      blob = readFileSync(file);
-    } catch {
-      return new StatCache(file, root, key, 'absent');
-    }
-    const image = decodeCache(blob, key, root);
-    const cache = new StatCache(file, root, key, image ? 'loaded' : 'rejected');
-    if (image) cache.adopt(image);
-    // A rejected cache is replaced on the next save.
-    cache.dirty = image === undefined;
-    return cache;
+    return new StatCache(join(stateDir, CACHE_FILE), root, key, stateDir);
   }
 
   /** An in-memory cache that is never saved (tests, one-off scans). */
   static inMemory(root: string): StatCache {
-    return new StatCache(undefined, root, Buffer.alloc(32), 'absent');
+    return new StatCache(undefined, root, Buffer.alloc(32), undefined);
+  }
+
+  /** How the cache file was found (reading it, if it was not read yet). */
+  get origin(): CacheOrigin {
+    return this.load();
+  }
+
+  private load(): CacheOrigin {
+    if (this.found !== undefined) return this.found;
+    let blob: Buffer;
+    try {
+      blob = readFileSync(this.file!);
+    } catch {
+      return (this.found = 'absent');
+    }
+    const image = decodeCache(blob, this.key, this.root);
+    if (image) this.adopt(image);
+    // A rejected cache is replaced on the next save.
+    else this.dirty = true;
+    return (this.found = image ? 'loaded' : 'rejected');
   }
 
   /** The remembered hash of a file, if `stat` is exactly the stat it was read with. */
@@ -184,57 +174,12 @@ export class StatCache {
     this.index!.delete(path);
     this.listings[slot] = undefined;
     this.kinds[slot] = 0;
-    this.changedAt[slot] = ++this.changes;
     this.dirty = true;
   }
 
   /** Number of live entries (for tests and the benchmark). */
   get size(): number {
     return this.ensureIndex().size;
-  }
-
-  /** Slots in use, dead ones included: the bound of every slot number. */
-  get slotCount(): number {
-    return this.count;
-  }
-
-  /** A scope's record, while none of the entries it covers changed in this process since it was made. */
-  record(key: string): ScopeRecord | undefined {
-    const record = this.records.get(key);
-    if (!record) return undefined;
-    // Nothing changed since it was made (the common case): no slot to look at.
-    if (this.changes === record.builtAt) return record;
-    for (const slot of record.slots) if (this.kinds[slot] === 0 || this.changedAt[slot]! > record.builtAt) return undefined;
-    return record;
-  }
-
-  /**
-   * Remembers a scope's result: its files (with their groups) and the
-   * directories it depends on must each have a live entry holding what the
-   * scan saw (a file's entry, its hash). Anything not remembered (racy,
-   * unreadable) leaves the scope without a record: the next call walks it.
-   */
-  rememberRecord(record: Omit<ScopeRecord, 'slots' | 'groups' | 'files'>, files: readonly (readonly [path: string, sha256: Sha256, groupCode: number])[], dirs: readonly string[]): boolean {
-    const slots = new Uint32Array(files.length + dirs.length);
-    const groups = new Uint8Array(files.length + dirs.length);
-    const fail = () => {
-      if (this.records.delete(record.key)) this.dirty = true;
-      return false;
-    };
-    for (const [i, [path, sha256, group]] of files.entries()) {
-      const slot = this.fileSlot(path);
-      if (slot === undefined || this.shaAt(slot) !== sha256) return fail();
-      slots[i] = slot;
-      groups[i] = group;
-    }
-    for (const [i, dir] of dirs.entries()) {
-      const slot = this.slotOf(dir);
-      if (slot === undefined || this.kinds[slot] !== KIND_DIR) return fail();
-      slots[files.length + i] = slot;
-    }
-    this.records.set(record.key, { ...record, files: files.length, slots, groups, builtAt: this.changes });
-    this.dirty = true;
-    return true;
   }
 
   /** The path of a slot. */
@@ -254,36 +199,20 @@ export class StatCache {
     return Buffer.from(this.digests.buffer, this.digests.byteOffset + slot * DIGEST_BYTES, DIGEST_BYTES).toString('hex') as Sha256;
   }
 
-  /** The size word of a slot. */
-  sizeAt(slot: number): number {
-    return Number(this.stats[slot * STAT_WORDS + 3]);
+  /** The stat words of a slot (a view: copy before the cache changes). */
+  statAt(slot: number): BigInt64Array {
+    return this.stats.subarray(slot * STAT_WORDS, (slot + 1) * STAT_WORDS);
   }
 
-  /** True when word group `i` of `words` (as stat-batch.ts packs them) is the stat remembered in `slot`. */
-  sameAt(slot: number, words: Int32Array, i: number): boolean {
-    return sameStat(words, i, this.words, slot);
+  /** The SHA-256 bytes of a file slot (a view). */
+  digestAt(slot: number): Uint8Array {
+    return this.digests.subarray(slot * DIGEST_BYTES, (slot + 1) * DIGEST_BYTES);
   }
 
-  /**
-   * The paths of some slots as NUL-terminated bytes with the offset of each,
-   * the form stat-batch.ts takes: the loaded bytes themselves when every slot
-   * was loaded, else built afresh.
-   */
-  pathBytes(slots: Uint32Array): { text: Buffer; starts: Uint32Array } {
-    const loaded = this.loaded;
-    if (loaded && slots.every((slot) => slot < loaded.count)) {
-      return { text: loaded.paths, starts: slots.map((slot) => loaded.pathStarts[slot]!) };
-    }
-    const starts = new Uint32Array(slots.length);
-    const parts: string[] = [];
-    let at = 0;
-    slots.forEach((slot, i) => {
-      const path = this.pathOf(slot);
-      starts[i] = at;
-      at += Buffer.byteLength(path) + 1;
-      parts.push(path, '\0');
-    });
-    return { text: Buffer.from(parts.join('')), starts };
+  /** Where a directory's entry (with its listing, or its stat alone) is; undefined when there is none. */
+  dirSlot(path: string): number | undefined {
+    const slot = this.slotOf(path);
+    return slot !== undefined && this.kinds[slot] === KIND_DIR ? slot : undefined;
   }
 
   /**
@@ -291,6 +220,7 @@ export class StatCache {
    * written costs speed on the next call, never correctness.
    */
   save(): void {
+    this.records.save();
     if (!this.dirty || this.file === undefined || !existsSync(join(this.file, '..'))) return;
     const temp = `${this.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
@@ -312,12 +242,14 @@ export class StatCache {
   }
 
   private slotOf(path: string): number | undefined {
+    this.load();
     return this.ensureIndex().get(path);
   }
 
   /** The path index, built on the first lookup: the warm path of a remembered scope never needs it. */
   private ensureIndex(): Map<string, number> {
     if (this.index) return this.index;
+    this.load();
     const index = new Map<string, number>();
     for (let slot = 0; slot < this.count; slot++) if (this.kinds[slot] !== 0) index.set(this.pathOf(slot), slot);
     return (this.index = index);
@@ -336,7 +268,6 @@ export class StatCache {
     this.listings[slot] = undefined;
     this.kinds[slot] = kind;
     this.writtenAt[slot] = this.clock;
-    this.changedAt[slot] = ++this.changes;
     putStat(this.stats, slot, stat);
     if (sha256 === undefined) this.digests.fill(0, slot * DIGEST_BYTES, (slot + 1) * DIGEST_BYTES);
     else this.digests.set(Buffer.from(sha256, 'hex'), slot * DIGEST_BYTES);
@@ -355,14 +286,11 @@ export class StatCache {
     digests.set(this.digests);
     const writtenAt = new Uint32Array(capacity);
     writtenAt.set(this.writtenAt);
-    const changedAt = new Uint32Array(capacity);
-    changedAt.set(this.changedAt);
     this.kinds = kinds;
     this.stats = stats;
     this.words = new Int32Array(stats.buffer);
     this.digests = digests;
     this.writtenAt = writtenAt;
-    this.changedAt = changedAt;
   }
 
   private adopt(image: CacheImage): void {
@@ -374,9 +302,7 @@ export class StatCache {
     this.words = new Int32Array(image.stats.buffer, image.stats.byteOffset, image.count * STAT_WORDS * 2);
     this.digests = image.digests;
     this.writtenAt = new Uint32Array(image.count);
-    this.changedAt = new Uint32Array(image.count);
     this.loaded = image;
-    for (const record of image.records) this.records.set(record.key, { ...record, builtAt: 0 });
   }
 
   /** The listing text of a slot ('' for a file). */
@@ -396,8 +322,7 @@ export class StatCache {
 
   /**
    * The live entries, without those a fresher listing of their directory no
-   * longer names (deleted files and whole deleted trees), and the live
-   * records whose entries all stay.
+   * longer names (deleted files and whole deleted trees).
    */
   private image(): Omit<CacheImage, 'listingsSound'> {
     const keep = new Int8Array(this.count); // 0 unknown, 1 keep, -1 drop
@@ -428,13 +353,7 @@ export class StatCache {
       return kept;
     };
     const slots: number[] = [];
-    const renumber = new Int32Array(this.count).fill(-1);
-    for (let slot = 0; slot < this.count; slot++) {
-      if (decide(slot)) {
-        renumber[slot] = slots.length;
-        slots.push(slot);
-      }
-    }
+    for (let slot = 0; slot < this.count; slot++) if (decide(slot)) slots.push(slot);
     const count = slots.length;
     const stats = new BigInt64Array(count * STAT_WORDS);
     const kinds = new Uint8Array(count);
@@ -453,13 +372,6 @@ export class StatCache {
       pathParts.push(path, '\0');
       listingParts.push(this.textAt(slot), '\0');
     });
-    const records: RecordImage[] = [];
-    for (const [key, record] of this.records) {
-      // A record keeps only while it is live and every entry it covers is kept.
-      if (this.record(key) === undefined || record.slots.some((slot) => renumber[slot]! < 0)) continue;
-      const { builtAt: _builtAt, ...stored } = record;
-      records.push({ ...stored, slots: Uint32Array.from(record.slots, (slot) => renumber[slot]!) });
-    }
     return {
       root: this.root,
       count,
@@ -469,7 +381,6 @@ export class StatCache {
       paths: Buffer.from(pathParts.join('')),
       pathStarts,
       listings: Buffer.from(listingParts.join('')),
-      records,
     };
   }
 

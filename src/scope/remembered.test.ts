@@ -3,11 +3,12 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeCache, encodeCache } from '../cache/blob.js';
+import { decodeRecord, encodeRecord } from '../cache/scope-record.js';
 import { cacheKey } from '../cache/key.js';
 import { StatCache } from '../cache/stat-cache.js';
 import { sha256 } from '../core/digest.js';
 import type { Group } from './manifest.js';
+import { scopeKey } from './remembered.js';
 import { scanScopes, type ScopeDecl } from './scan.js';
 import { Snapshot } from './snapshot.js';
 
@@ -261,19 +262,25 @@ describe('records on disk', () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'vouch-remembered-home-')));
     dirs.push(home);
     mkdirSync(join(root, '.vouch'));
-    return { root, state: join(root, '.vouch'), key: cacheKey(home)!, file: join(root, '.vouch', 'statcache') };
+    const key = scopeKey({ scope: scope(), groups: SOURCES });
+    return { root, state: join(root, '.vouch'), key: cacheKey(home)!, file: join(root, '.vouch', 'scopes', key), scopeKey: key };
   }
 
-  it('are saved and answer the next process, and only when something changed is the cache written again', async () => {
+  it('are saved one file per scope and answer the next process without reading the stat cache; nothing is written again', async () => {
     const ws = workspace();
     const first = StatCache.open(ws.state, ws.root, ws.key);
     await scanWith(ws.root, first, [scope()]);
     first.save();
     const before = readFileSync(ws.file);
+    const statcache = readFileSync(join(ws.state, 'statcache'));
+    // The stat cache replaced by garbage: a remembered scope never reads it.
+    writeFileSync(join(ws.state, 'statcache'), 'garbage');
     const second = StatCache.open(ws.state, ws.root, ws.key);
     expect((await scanWith(ws.root, second, [scope()])).counts.scopesRemembered).toBe(1);
     second.save();
     expect(readFileSync(ws.file).equals(before)).toBe(true);
+    expect(readFileSync(join(ws.state, 'statcache'), 'utf8')).toBe('garbage');
+    expect(statcache.length).toBeGreaterThan(0);
   });
 
   it('a forged record (its files mapped to other hashes, MAC by another key) is never trusted', async () => {
@@ -281,33 +288,45 @@ describe('records on disk', () => {
     const cache = StatCache.open(ws.state, ws.root, ws.key);
     const honest = await scanWith(ws.root, cache, [scope()]);
     cache.save();
-    const image = decodeCache(readFileSync(ws.file), ws.key, ws.root)!;
-    expect(image.records).toHaveLength(1);
-    // What an agent would want: src/a.ts recorded with the hash of other bytes.
-    const digests = Uint8Array.from(image.digests);
-    digests.fill(7, 0, digests.length);
-    writeFileSync(ws.file, encodeCache({ ...image, digests }, Buffer.alloc(32, 9)));
-    const loaded = StatCache.open(ws.state, ws.root, ws.key);
-    expect(loaded.origin).toBe('rejected');
-    const again = await scanWith(ws.root, loaded, [scope()]);
+    const record = decodeRecord(readFileSync(ws.file), ws.key, ws.root, ws.scopeKey)!;
+    expect(record.files).toBe(2);
+    // What an agent would want: the files recorded with the hashes of other bytes.
+    const forged = { ...record, digests: new Uint8Array(record.digests.length).fill(7) };
+    writeFileSync(ws.file, encodeRecord(forged, ws.root, Buffer.alloc(32, 9)));
+    const again = await scanWith(ws.root, StatCache.open(ws.state, ws.root, ws.key), [scope()]);
     expect(again.counts.scopesRemembered).toBe(0);
     expect(again.results).toEqual(honest.results);
+    // Signed with the right key it would be believed: the key is the boundary (README, Security model).
+    writeFileSync(ws.file, encodeRecord(forged, ws.root, ws.key));
+    expect((await scanWith(ws.root, StatCache.open(ws.state, ws.root, ws.key), [scope()])).counts.scopesRemembered).toBe(1);
   });
 
-  it('a damaged record section is never trusted', async () => {
+  it("another scope's record copied over this one, or one from another workspace, is never trusted", async () => {
     const ws = workspace();
     const cache = StatCache.open(ws.state, ws.root, ws.key);
     await scanWith(ws.root, cache, [scope()]);
     cache.save();
     const blob = readFileSync(ws.file);
-    // The header (records' digests and problems) and the record slots.
-    for (const at of [40, 60, blob.length - 100]) {
+    expect(decodeRecord(blob, ws.key, ws.root, ws.scopeKey)).toBeDefined();
+    expect(decodeRecord(blob, ws.key, ws.root, 'f'.repeat(32))).toBeUndefined();
+    expect(decodeRecord(blob, ws.key, `${ws.root}-other`, ws.scopeKey)).toBeUndefined();
+  });
+
+  it('a damaged record is never trusted', async () => {
+    const ws = workspace();
+    const cache = StatCache.open(ws.state, ws.root, ws.key);
+    await scanWith(ws.root, cache, [scope()]);
+    cache.save();
+    const blob = readFileSync(ws.file);
+    for (const at of [0, 12, 40, Math.floor(blob.length / 2), blob.length - 40, blob.length - 1]) {
       const damaged = Buffer.from(blob);
       damaged[at]! ^= 0x10;
       writeFileSync(ws.file, damaged);
-      const loaded = StatCache.open(ws.state, ws.root, ws.key);
-      expect(loaded.origin, `byte ${at}`).toBe('rejected');
-      expect((await scanWith(ws.root, loaded, [scope()])).counts.scopesRemembered).toBe(0);
+      expect(decodeRecord(damaged, ws.key, ws.root, ws.scopeKey), `byte ${at}`).toBeUndefined();
+      expect((await scanWith(ws.root, StatCache.open(ws.state, ws.root, ws.key), [scope()])).counts.scopesRemembered, `byte ${at}`).toBe(0);
+    }
+    for (const length of [0, 31, blob.length - 1]) {
+      expect(decodeRecord(blob.subarray(0, length), ws.key, ws.root, ws.scopeKey), `length ${length}`).toBeUndefined();
     }
   });
 });

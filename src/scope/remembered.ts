@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { ScopeRecord, StatCache } from '../cache/stat-cache.js';
+import { recordPath, recordSha, type ScopeRecord } from '../cache/scope-record.js';
+import type { StatCache } from '../cache/stat-cache.js';
+import { sameStat, STAT_WORDS } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
 import type { Group, Manifest, ManifestFile } from './manifest.js';
 import type { ScanResult, ScopeRequest } from './scan.js';
@@ -38,55 +40,36 @@ export interface WarmCounts {
 }
 
 /**
- * Answers each key whose record is live and whose every entry (file or
- * directory) lstats exactly as remembered: one batch lstat of the union of
- * their entries, no directory listed, no glob matched, no string built per
- * path. Any other key gets undefined, and its caller walks.
+ * Answers each key whose record (cache/scope-record.ts) holds: one batch
+ * lstat of every entry it depends on, each matching the stat it remembers,
+ * and the record is the answer: no directory listed, no glob matched, no
+ * string built per path, nothing of the stat cache read. Any other key gets
+ * undefined, and its caller walks.
  *
  * Sound because of what a record holds: every directory the scope's walk
  * listed or passed through on the way to a base, and every file it hashed,
  * each remembered only when not racy (stat-key.ts). A file added, removed or
  * renamed changes its directory's mtime and ctime; an edit, chmod or swap
  * changes the file's own stat; a directory on the way replaced by a link
- * changes its parent's and its own. Scopes whose result involved a link, or
- * anything that could not be read, are never recorded (scan.ts).
+ * changes its own. Scopes whose result involved a link, or anything that
+ * could not be read, are never recorded (scan.ts).
  */
 export function answerFromRecords(cache: StatCache, keys: readonly string[], root: string, relative: boolean, counts: WarmCounts): (RememberedScan | undefined)[] {
-  const records = keys.map((key) => cache.record(key));
-  const union: number[] = [];
-  const seen = new Uint8Array(cache.slotCount);
-  for (const record of records) {
-    if (!record) continue;
-    for (const slot of record.slots) {
-      if (seen[slot] === 0) {
-        seen[slot] = 1;
-        union.push(slot);
-      }
-    }
-  }
-  if (union.length === 0) return records.map(() => undefined);
-  const slots = Uint32Array.from(union);
-  const { text, starts } = cache.pathBytes(slots);
-  const { stats, errs } = lstatBatch(root, text, starts, relative);
-  counts.pathsChecked += slots.length;
-  const words = new Int32Array(stats.buffer);
-  // Reuses the marks: 2 for an entry that changed.
-  let anyChanged = false;
-  slots.forEach((slot, i) => {
-    if (errs[i] !== 0 || !cache.sameAt(slot, words, i)) {
-      seen[slot] = 2;
-      anyChanged = true;
-    }
-  });
-  return records.map((record) => {
-    if (!record || (anyChanged && record.slots.some((slot) => seen[slot] === 2))) return undefined;
+  return keys.map((key) => {
+    const record = cache.records.get(key);
+    if (!record) return undefined;
+    const { stats, errs } = lstatBatch(root, record.paths, record.pathStarts, relative);
+    counts.pathsChecked += record.count;
+    const now = new Int32Array(stats.buffer);
+    const then = new Int32Array(record.stats.buffer, record.stats.byteOffset, record.count * STAT_WORDS * 2);
+    for (let i = 0; i < record.count; i++) if (errs[i] !== 0 || !sameStat(now, i, then, i)) return undefined;
     counts.scopesRemembered++;
-    return resultOf(cache, record);
+    return resultOf(record);
   });
 }
 
 /** A record as a scan result; the manifest is built only when someone reads it (a fresh PASS never does). */
-function resultOf(cache: StatCache, record: ScopeRecord): RememberedScan {
+function resultOf(record: ScopeRecord): RememberedScan {
   let manifest: Manifest | undefined;
   return {
     manifestDigest: record.digest,
@@ -95,8 +78,7 @@ function resultOf(cache: StatCache, record: ScopeRecord): RememberedScan {
       if (!manifest) {
         const files: ManifestFile[] = [];
         for (let i = 0; i < record.files; i++) {
-          const slot = record.slots[i]!;
-          files.push([cache.pathOf(slot), cache.shaAt(slot), cache.sizeAt(slot), GROUPS[record.groups[i]!]!]);
+          files.push([recordPath(record, i), recordSha(record, i), Number(record.stats[i * STAT_WORDS + 3]), GROUPS[record.groups[i]!]!]);
         }
         manifest = { files, refused: record.refused };
       }
@@ -105,8 +87,54 @@ function resultOf(cache: StatCache, record: ScopeRecord): RememberedScan {
   };
 }
 
-/** Stores a scan's result as the scope's record (see StatCache.rememberRecord). */
+/**
+ * Stores a scan's result as the scope's record, with a copy of the stat of
+ * every file (and its hash) and directory it depends on, as the stat cache
+ * holds them now: each must be there (nothing racy, nothing unreadable), or
+ * the scope gets no record and the next call walks it.
+ */
 export function rememberScan(cache: StatCache, key: string, scan: ScanResult, manifestDigest: Sha256, dirs: readonly string[]): boolean {
-  const files = scan.manifest.files.map(([path, sha256, , group]) => [path, sha256, GROUP_CODES[group]] as const);
-  return cache.rememberRecord({ key, digest: manifestDigest, problems: scan.problems, refused: scan.manifest.refused }, files, dirs);
+  const files = scan.manifest.files;
+  const count = files.length + dirs.length;
+  const stats = new BigInt64Array(count * STAT_WORDS);
+  const digests = new Uint8Array(files.length * 32);
+  const groups = new Uint8Array(files.length);
+  for (const [i, [path, sha256, , group]] of files.entries()) {
+    const slot = cache.fileSlot(path);
+    if (slot === undefined || cache.shaAt(slot) !== sha256) return dropped(cache, key);
+    stats.set(cache.statAt(slot), i * STAT_WORDS);
+    digests.set(cache.digestAt(slot), i * 32);
+    groups[i] = GROUP_CODES[group];
+  }
+  for (const [j, dir] of dirs.entries()) {
+    const slot = cache.dirSlot(dir);
+    if (slot === undefined) return dropped(cache, key);
+    stats.set(cache.statAt(slot), (files.length + j) * STAT_WORDS);
+  }
+  const names = [...files.map((file) => file[0]), ...dirs];
+  const pathStarts = new Uint32Array(count);
+  let at = 0;
+  names.forEach((name, i) => {
+    pathStarts[i] = at;
+    at += Buffer.byteLength(name) + 1;
+  });
+  cache.records.put({
+    key,
+    digest: manifestDigest,
+    problems: scan.problems,
+    refused: scan.manifest.refused,
+    count,
+    files: files.length,
+    stats,
+    pathStarts,
+    groups,
+    digests,
+    paths: Buffer.from(names.map((name) => `${name}\0`).join('')),
+  });
+  return true;
+}
+
+function dropped(cache: StatCache, key: string): false {
+  cache.records.drop(key);
+  return false;
 }
