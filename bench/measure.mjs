@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 /** Runs `argv` once; returns milliseconds. Throws when it fails, so a broken run is never timed. */
 export function timeOnce(argv, options = {}) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], ...options });
+  // `input`: written to the command's stdin (a hook's payload).
+  const result = spawnSync(argv[0], argv.slice(1), { stdio: [options.input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'], ...options });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   const okCodes = options.okCodes ?? [0];
   if (result.error || !okCodes.includes(result.status)) {

@@ -7,9 +7,9 @@ export function renderMarkdown(results) {
   const rows = [];
   const yes = (met) => (met ? 'yes' : 'no');
   const row = (item, vouch, reference, result, target, met) => rows.push(`| ${item} | ${vouch} | ${reference} | ${result} | ${target} | ${typeof met === 'string' ? met : yes(met)} |`);
-  const { status, cold, large, verify, ledger, startup } = items;
+  const { status, cold, large, verify, ledger, startup, hooks, verifyMonorepo } = items;
   if (status) {
-    row(`1. \`vouch status\`, unchanged tree (${status.tree.files.toLocaleString('en')} files, ${status.tree.dirs.toLocaleString('en')} folders, 3 checks)`, ms(status.vouch), `git status: ${ms(status.reference)}`, `**${status.ratio}x** git status`, status.target, status.met);
+    row(`1. \`vouch status\`, unchanged tree (${status.tree.files.toLocaleString('en')} files, ${status.tree.dirs.toLocaleString('en')} folders, ${(status.tree.ignored ?? 0).toLocaleString('en')} more in node_modules, 4 checks)`, ms(status.vouch), `git status: ${ms(status.reference)}`, `**${status.ratio}x** git status`, status.target, status.met);
   }
   if (cold) {
     row(
@@ -27,6 +27,16 @@ export function renderMarkdown(results) {
   if (verify) {
     row('4. `vouch verify` of a check running `true`', ms(verify.vouch), `true: ${ms(verify.reference)}; node -e 0: ${ms(verify.node)}`, `**+${verify.added_ms} ms** (+${verify.added_over_node_ms} ms over node + true)`, verify.target, verify.met);
   }
+  if (verifyMonorepo) {
+    row(
+      `4b. \`vouch verify\` of a check running \`true\` over ${verifyMonorepo.files.toLocaleString('en')} files of the monorepo`,
+      ms(verifyMonorepo.vouch),
+      `node -e 0: ${ms(verifyMonorepo.reference)}; git status -uno: ${ms(verifyMonorepo.uno)}`,
+      `**${verifyMonorepo.over_budget_ms > 0 ? '+' : ''}${verifyMonorepo.over_budget_ms} ms** against node + git status -uno + 40 ms (${verifyMonorepo.budget_ms} ms)`,
+      verifyMonorepo.target,
+      verifyMonorepo.met,
+    );
+  }
   if (ledger) {
     row(
       `5. \`vouch status\` with ${ledger.receipts.toLocaleString('en')} receipts`,
@@ -39,6 +49,10 @@ export function renderMarkdown(results) {
   }
   if (startup) {
     row('6. `vouch --version`', ms(startup.vouch), `node -e 0: ${ms(startup.reference)}`, `**+${startup.added_ms} ms** (status, 1 file: +${startup.status_added_ms} ms)`, startup.target, startup.met);
+  }
+  if (hooks) {
+    row('7. Stop hook with a fresh PASS (monorepo, 4 checks)', ms(hooks.stop), `git status: ${ms(hooks.reference)}`, `**${hooks.ratio}x** git status`, hooks.stop_target, hooks.stop_met);
+    row('8. PreToolUse hook (an Edit)', ms(hooks.pre), `node -e 0: ${ms(hooks.node)}`, `**+${hooks.pre_added_ms} ms**`, hooks.pre_target, hooks.pre_met);
   }
   return `## vouch benchmark, ${results.started.slice(0, 16).replace('T', ' ')} UTC
 

@@ -69,7 +69,23 @@ export function buildMonorepo(root, { files = 30_000, dirs = 13_000, packages = 
       write(join(folder, `module-${f}${EXTS[Math.floor(rand() * EXTS.length)]}`), sourceText(rand, Math.max(20, size)));
     }
   }
-  return { files: fileCount, dirs: dirCount, bytes };
+  // Installed dependencies, as a real checkout has them: ignored by git
+  // (.gitignore) and by vouch (no glob names node_modules), never counted.
+  const deps = buildNodeModules(join(root, 'node_modules'), rand, Math.round(files / 4));
+  for (let p = 0; p < packages; p += 10) buildNodeModules(join(root, 'packages', `pkg-${String(p).padStart(3, '0')}`, 'node_modules'), rand, 40);
+  return { files: fileCount, dirs: dirCount, bytes, ignored: deps };
+}
+
+/** About `files` files of installed packages (name/lib/..., package.json, small sources). */
+function buildNodeModules(dir, rand, files) {
+  let written = 0;
+  for (let p = 0; written < files; p++) {
+    const pkg = join(dir, `dep-${p}`, 'lib', 'internal');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(dir, `dep-${p}`, 'package.json'), `{"name":"dep-${p}"}`);
+    for (let f = 0; f < 12 && written < files; f++, written++) writeFileSync(join(pkg, `m${f}.js`), sourceText(rand, 200 + Math.floor(rand() * 1800)));
+  }
+  return written;
 }
 
 /** `count` files of `mib` MiB of random bytes each. */

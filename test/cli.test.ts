@@ -133,6 +133,28 @@ checks:
     expect(git('status', '--porcelain')).toBe('');
   });
 
+  it('calls the tree dirty for a tracked change anywhere or an untracked file in scope, never for an untracked file elsewhere (no full git status)', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a', 'notes.md': 'n' });
+    const { execFileSync } = await import('node:child_process');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: rig.root }).toString().trim();
+    git('init', '-q');
+    rig.write({ 'vouch.yaml': 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n' });
+    await rig.run(['allow']);
+    const recorded = async () => (await rig.run(['show', (await rig.run(['verify', '--json'])).json().checks[0].receipt, '--json'])).json().receipt.git;
+    expect(await recorded()).toEqual({ head: null, dirty: true });
+    git('add', '.');
+    git('commit', '-qm', 'init');
+    const head = git('rev-parse', 'HEAD');
+    rig.write({ 'scratch/todo.txt': 'x' });
+    expect(await recorded()).toEqual({ head, dirty: false });
+    rig.write({ 'src/new.ts': 'n' });
+    expect(await recorded()).toEqual({ head, dirty: true });
+    git('add', 'src/new.ts');
+    git('commit', '-qm', 'new');
+    rig.write({ 'notes.md': 'changed' });
+    expect(await recorded()).toEqual({ head: git('rev-parse', 'HEAD'), dirty: true });
+  });
+
   it('publishes the JSON Schema generated from the validator (schema/vouch.schema.json is in step)', () => {
     const published = JSON.parse(readFileSync(new URL('../schema/vouch.schema.json', import.meta.url), 'utf8'));
     expect(published).toEqual(specJsonSchema());

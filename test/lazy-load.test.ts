@@ -81,6 +81,21 @@ describe('lazy loading', () => {
     expect(await loadedMarkers(rig, ['checks'], { markers: YAML_MARKER })).toEqual(['yaml']);
   });
 
+  it('the write guard answered from the spec cache loads no YAML parser, and an edited spec is read afresh (its new protect: list holds)', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    const spec = 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\nprotect: ["tests/**"]\n';
+    await rig.spec(spec);
+    await rig.run(['verify']);
+    await rig.run(['verify']);
+    const pre = (path: string) => JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path } });
+    expect(await loadedMarkers(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre('tests/x.ts'), markers: YAML_MARKER })).toEqual([]);
+    expect((await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: pre('tests/x.ts') })).stdout).toContain('"permissionDecision":"deny"');
+    // Edited (not even allowed again): the bytes are not the cached spec's, so the YAML is read and its new glob protects.
+    rig.write({ 'vouch.yaml': `${spec}  - "docs/**"\n`.replace('protect: ["tests/**"]\n  - "docs/**"', 'protect:\n  - "tests/**"\n  - "docs/**"') });
+    expect(await loadedMarkers(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre('docs/x.md'), markers: YAML_MARKER })).toEqual(['yaml']);
+    expect((await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: pre('docs/x.md') })).stdout).toContain('"permissionDecision":"deny"');
+  });
+
   it('the report and the dispatch engine stay off the hot paths: status and the write guard load neither', async () => {
     const rig = new Rig().write({ 'src/a.ts': 'a' });
     await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeCache } from '../src/cache/blob.js';
+import { decodeCache, pathsOf } from '../src/cache/blob.js';
 import { RACY_MARGIN_NS } from '../src/cache/stat-key.js';
 import { Rig } from './helpers/rig.js';
 
@@ -21,7 +21,7 @@ const pastRacyMargin = () => new Promise((resolve) => setTimeout(resolve, Number
 /** The CLI's cache, checked as the CLI checks it (MAC, root), for the build that wrote it. */
 function cacheOf(rig: Rig) {
   const blob = readFileSync(rig.path('.vouch/statcache'));
-  const build = JSON.parse(blob.toString('utf8', 24, 24 + blob.readUInt32LE(12))).build as string;
+  const build = JSON.parse(blob.toString('utf8', 32, 32 + blob.readUInt32LE(12))).build as string;
   return decodeCache(blob, readFileSync(join(rig.home, 'cache.key')), rig.root, build);
 }
 
@@ -41,9 +41,9 @@ describe('the stat cache, through the CLI', () => {
     await pastRacyMargin();
 
     expect(await status(rig)).toMatchObject({ status: 'PASS' });
-    const cached = cacheOf(rig);
-    expect(cached?.paths).toContain('src/a.ts');
-    expect(cached?.paths.length).toBe(31 + 6); // 31 files, src/ and its 5 directories
+    const cached = pathsOf(cacheOf(rig)!);
+    expect(cached).toContain('src/a.ts');
+    expect(cached.length).toBe(31 + 6); // 31 files, src/ and its 5 directories
     expect(await status(rig)).toMatchObject({ status: 'PASS' });
 
     sameSizeEdit(rig, 'src/a.ts', 'bbbb');
@@ -62,7 +62,7 @@ describe('the stat cache, through the CLI', () => {
     }
     await pastRacyMargin();
     expect(await status(rig)).toMatchObject({ status: 'PASS' });
-    expect(cacheOf(rig)?.paths).toContain('src/a.ts');
+    expect(pathsOf(cacheOf(rig)!)).toContain('src/a.ts');
   });
 
   it('stays whole when several vouch processes write it at once (last writer wins, nothing torn)', async () => {
@@ -72,13 +72,15 @@ describe('the stat cache, through the CLI', () => {
     await rig.run(['verify']);
     await pastRacyMargin();
     for (let round = 0; round < 3; round++) {
-      // No cache: every process learns every file and writes the whole cache.
+      // No cache and no scope record: every process learns every file and writes the whole cache.
       if (existsSync(rig.path('.vouch/statcache'))) writeFileSync(rig.path('.vouch/statcache'), '');
+      rmSync(rig.path('.vouch/scopes'), { recursive: true, force: true });
       const results = await Promise.all(Array.from({ length: 6 }, () => rig.run(['status', '--json'])));
       for (const result of results) expect(result.json().checks[0].status).toBe('PASS');
-      expect(cacheOf(rig)?.paths.length).toBe(200 + 21);
+      expect(pathsOf(cacheOf(rig)!).length).toBe(200 + 21);
     }
     expect(readdirSync(rig.path('.vouch')).filter((name) => name.includes('.tmp'))).toEqual([]);
+    expect(readdirSync(rig.path('.vouch/scopes')).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 
   it('a cold status over many files (enough for worker threads when cores are idle) finds the one file edited', async () => {
@@ -89,6 +91,63 @@ describe('the stat cache, through the CLI', () => {
     rig.write({ 'src/d7/f1087.ts': 'export const v = -1;\n' });
     writeFileSync(rig.path('.vouch/statcache'), '');
     expect(await status(rig)).toMatchObject({ status: 'STALE', changed: { added: [], removed: [], modified: ['src/d7/f1087.ts'] } });
+  });
+
+  describe.each([
+    ['the native stat path', {}],
+    ['the JavaScript fallback (VOUCH_NATIVE=0)', { VOUCH_NATIVE: '0' }],
+  ])('a warm status answered from the remembered scope, through %s', (_name, env) => {
+    const SPEC_TWO = `${SPEC}  - id: docs
+    run: ["true"]
+    sources: ["docs/**"]
+`;
+    const statuses = async (rig: Rig): Promise<Record<string, any>> => Object.fromEntries(((await rig.run(['status', '--json'], { env })).json().checks as { id: string }[]).map((c) => [c.id, c]));
+
+    it('finds a file added, one removed, a same-size edit and a symlink swapped in, after answering from memory', async () => {
+      const rig = new Rig().write({ 'src/a.ts': 'aaaa', 'src/deep/b.ts': 'b', 'src/deep/c.ts': 'c', 'docs/x.md': 'x' });
+      await rig.spec(SPEC_TWO);
+      expect((await rig.run(['verify', '--json'], { env })).json().checks.map((c: { status: string }) => c.status)).toEqual(['PASS', 'PASS']);
+      await pastRacyMargin();
+      // Learnt once, then answered from the records.
+      for (let i = 0; i < 2; i++) expect(await statuses(rig)).toMatchObject({ unit: { status: 'PASS' }, docs: { status: 'PASS' } });
+
+      rig.write({ 'src/deep/new.ts': 'n' });
+      expect(await statuses(rig)).toMatchObject({ unit: { status: 'STALE', changed: { added: ['src/deep/new.ts'] } }, docs: { status: 'PASS' } });
+      rmSync(rig.path('src/deep/new.ts'));
+      expect(await statuses(rig)).toMatchObject({ unit: { status: 'PASS' } });
+      rmSync(rig.path('src/deep/c.ts'));
+      expect(await statuses(rig)).toMatchObject({ unit: { status: 'STALE', changed: { removed: ['src/deep/c.ts'] } } });
+      rig.write({ 'src/deep/c.ts': 'c' });
+      await pastRacyMargin();
+      expect(await statuses(rig)).toMatchObject({ unit: { status: 'PASS' } });
+      expect(await statuses(rig)).toMatchObject({ unit: { status: 'PASS' } });
+      sameSizeEdit(rig, 'src/a.ts', 'zzzz');
+      expect(await statuses(rig)).toMatchObject({ unit: { status: 'STALE', changed: { modified: ['src/a.ts'] } }, docs: { status: 'PASS' } });
+      sameSizeEdit(rig, 'src/a.ts', 'aaaa');
+      rig.write({ 'elsewhere/b.ts': 'b' });
+      rmSync(rig.path('src/deep/b.ts'));
+      rig.symlink('../../elsewhere/b.ts', 'src/deep/b.ts');
+      const linked = await statuses(rig);
+      // Same bytes through the link: the manifest is the same, and the link was looked at, not remembered.
+      expect(linked).toMatchObject({ unit: { status: 'PASS' } });
+      rig.write({ 'elsewhere/b.ts': 'B' });
+      expect(await statuses(rig)).toMatchObject({ unit: { status: 'STALE', changed: { modified: ['src/deep/b.ts'] } } });
+    });
+
+    it("a check's changed definition is judged on the new scope, never the remembered one", async () => {
+      const rig = new Rig().write({ 'src/a.ts': 'a', 'src/gen/g.ts': 'g' });
+      await rig.spec(SPEC);
+      await rig.run(['verify'], { env });
+      await pastRacyMargin();
+      expect(await statuses(rig)).toMatchObject({ unit: { status: 'PASS' } });
+      await rig.spec(`${SPEC}    exclude: ["src/gen/**"]\n`);
+      expect(await statuses(rig)).toMatchObject({ unit: { status: 'STALE', reason: 'definition_changed' } });
+      await rig.run(['verify'], { env });
+      await pastRacyMargin();
+      for (let i = 0; i < 2; i++) expect(await statuses(rig)).toMatchObject({ unit: { status: 'PASS' } });
+      const shown = (await rig.run(['show', (await statuses(rig)).unit.receipt, '--files', '--json'])).json();
+      expect(shown.manifest.files.map((f: string[]) => f[0])).toEqual(['src/a.ts']);
+    });
   });
 
   it('status creates no state: without a ledger there is no cache either', async () => {

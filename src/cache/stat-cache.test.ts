@@ -178,7 +178,8 @@ describe('StatCache', () => {
     it('a flipped byte anywhere (torn write, bit rot, hand edit)', () => {
       const ws = saved();
       const blob = readFileSync(ws.file);
-      for (const at of [0, 10, 30, Math.floor(blob.length / 2), blob.length - 40, blob.length - 1]) {
+      const listingsAt = blob.length - 32 - blob.readUInt32LE(20);
+      for (const at of [0, 10, 30, Math.floor(listingsAt / 2), listingsAt - 33, listingsAt - 1]) {
         const damaged = Buffer.from(blob);
         damaged[at]! ^= 0x01;
         writeFileSync(ws.file, damaged);
@@ -186,6 +187,27 @@ describe('StatCache', () => {
         expect(cache.origin, `byte ${at}`).toBe('rejected');
         expect(cache.size).toBe(0);
       }
+    });
+
+    it('a flipped byte in the listings (checked apart, when first asked for): no listing is handed out, the rest stays', () => {
+      const ws = workspace();
+      const first = StatCache.open(ws.state, ws.root, ws.key);
+      const dir = stat({ mode: 0o40755n, ino: 1n });
+      first.rememberDir('src', dir, { names: ['a.ts'], kinds: 'f' }, NOW);
+      first.rememberFile('src/a.ts', stat({ ino: 2n }), SHA, NOW);
+      first.save();
+      const blob = readFileSync(ws.file);
+      const listingsAt = blob.length - 32 - blob.readUInt32LE(20);
+      for (const at of [listingsAt, blob.length - 33, blob.length - 1]) {
+        const damaged = Buffer.from(blob);
+        damaged[at]! ^= 0x01;
+        writeFileSync(ws.file, damaged);
+        const cache = StatCache.open(ws.state, ws.root, ws.key);
+        expect(cache.listing('src', dir), `byte ${at}`).toBeUndefined();
+        expect(cache.hash('src/a.ts', stat({ ino: 2n }))).toBe(SHA);
+      }
+      writeFileSync(ws.file, blob);
+      expect(StatCache.open(ws.state, ws.root, ws.key).listing('src', dir)).toEqual({ names: ['a.ts'], kinds: 'f' });
     });
 
     it('a truncated file (a writer that died mid-write)', () => {
@@ -214,7 +236,16 @@ describe('StatCache', () => {
     it('a cache forged without the key: the edited file mapped to its old hash', () => {
       const ws = saved();
       const forged = encodeCache(
-        { root: ws.root, paths: ['src/f0.ts'], kinds: Uint8Array.of(2), stats: BigInt64Array.of(2049n, 10n, 0o100644n, 42n, OLD, OLD), payloads: [OTHER_SHA] },
+        {
+          root: ws.root,
+          count: 1,
+          kinds: Uint8Array.of(2),
+          stats: BigInt64Array.of(2049n, 10n, 0o100644n, 42n, OLD, OLD),
+          digests: Buffer.from(OTHER_SHA, 'hex'),
+          paths: Buffer.from('src/f0.ts\0'),
+          pathStarts: Uint32Array.of(0),
+          listings: Buffer.from('\0'),
+        },
         Buffer.alloc(32, 7),
       );
       writeFileSync(ws.file, forged);

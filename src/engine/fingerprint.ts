@@ -41,10 +41,13 @@ export async function computeFingerprints(
 }
 
 function fingerprintOf(check: CheckDef, scan: ScanResult): Fingerprint {
-  const digestOfManifest = manifestDigest(scan.manifest);
+  const digestOfManifest = scan.manifestDigest ?? manifestDigest(scan.manifest);
   return {
     digest: fingerprintDigest(check.definitionDigest, digestOfManifest),
-    manifest: scan.manifest,
+    // Read only when needed: a remembered scan builds its manifest on demand.
+    get manifest() {
+      return scan.manifest;
+    },
     manifestDigest: digestOfManifest,
     problems: scan.problems,
   };

@@ -16,15 +16,38 @@ function git(root: string, args: string[]): Promise<string | undefined> {
 /**
  * HEAD and the dirty flag, for the record. Null when the workspace is not in
  * a git work tree or git is not installed: a receipt never invents a commit.
+ *
+ * Dirty means no commit holds the bytes: a tracked file changed anywhere, or
+ * an untracked (not ignored) file below `bases` (the literal directories the
+ * checks' globs start from, '' for the root). Untracked files elsewhere are
+ * not looked for: that is the part of `git status` that lists every
+ * directory of the tree. Without `bases`, untracked files anywhere count.
  */
-export async function gitState(root: string): Promise<GitState | null> {
+export async function gitState(root: string, bases?: readonly string[]): Promise<GitState | null> {
+  const untracked = bases === undefined ? ['status', '--porcelain', '-z', '--untracked-files=normal'] : ['ls-files', '-z', '--others', '--exclude-standard', '--', ...pathspecs(bases)];
+  // One status for HEAD and the tracked files, beside the untracked look-up.
+  const [status, others] = await Promise.all([
+    git(root, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no']),
+    bases === undefined || bases.length > 0 ? git(root, untracked) : Promise.resolve(''),
+  ]);
+  if (status === undefined) return fallbackState(root);
+  const entries = status.split('\0').filter((entry) => entry !== '');
+  const oid = entries.find((entry) => entry.startsWith('# branch.oid '))?.slice('# branch.oid '.length);
+  const changed = entries.some((entry) => !entry.startsWith('# '));
+  return { head: oid === undefined || oid === '(initial)' ? null : oid, dirty: changed || others === undefined || others.length > 0 };
+}
+
+/** Git pathspecs naming exactly these workspace-relative directories or files. */
+function pathspecs(bases: readonly string[]): string[] {
+  return bases.map((base) => (base === '' ? ':(top)' : `:(top,literal)${base}`));
+}
+
+/** When status itself fails: outside a work tree there is nothing to record; inside, the tree is called dirty. */
+async function fallbackState(root: string): Promise<GitState | null> {
   const inside = await git(root, ['rev-parse', '--is-inside-work-tree']);
   if (inside?.trim() !== 'true') return null;
-  const [head, status] = await Promise.all([
-    git(root, ['rev-parse', '--verify', '--quiet', 'HEAD']),
-    git(root, ['status', '--porcelain', '-z', '--untracked-files=normal']),
-  ]);
-  return { head: head?.trim() || null, dirty: status === undefined ? true : status.length > 0 };
+  const head = await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  return { head: head?.trim() || null, dirty: true };
 }
 
 /** Where a commit stands against a branch (or any ref naming a commit). */

@@ -6,7 +6,8 @@ import { agentRun } from '../core/agent-run.js';
 import type { Actor, GateStamp, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
-import { isInside } from '../scope/scan.js';
+import { isInside, scopeBases } from '../scope/scan.js';
+import { minimalBases } from '../scope/walk.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
 import { executableDrift, toolConfigDetail, toolConfigDrift, type Pins } from '../trust/pins.js';
@@ -110,7 +111,8 @@ export interface RunOptions {
  * it froze when it opened, from a spec allowed then).
  */
 export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: ReceiptSink, options: RunOptions = {}): Promise<StoredReceipt[]> {
-  const git = options.git !== undefined ? Promise.resolve(options.git) : gitState(ctx.workspace.root);
+  // Untracked files matter only where the checks look (git.ts); the verifier service passes the client's facts instead.
+  const git = options.git !== undefined ? Promise.resolve(options.git) : gitState(ctx.workspace.root, minimalBases(checks.flatMap(scopeBases)));
   const reader = new TreeReader(ctx);
   const receipts: StoredReceipt[] = [];
   try {

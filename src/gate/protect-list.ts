@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { existsSync, readFileSync } from 'node:fs';
+import { cacheKey } from '../cache/key.js';
+import { cachedSpec } from '../cache/spec-cache.js';
+import { sha256 } from '../core/digest.js';
 import { checkGlob } from '../scope/paths.js';
 import type { Workspace } from '../workspace/find.js';
 
@@ -10,16 +12,29 @@ export interface ProtectList {
 }
 
 /**
- * The spec's protect: globs for the guard, read from the YAML alone: the
- * guard runs before every write, so it does not validate the whole spec, and
- * a spec broken elsewhere still protects what it lists. Each glob is checked
+ * The spec's protect: globs for the guard. While vouch.yaml's bytes are
+ * those of the validated spec in the spec cache (`home`'s, authenticated by
+ * its key), its protect: list; otherwise read from the YAML alone: the guard
+ * runs before every write, so it does not validate the whole spec, and a
+ * spec broken elsewhere still protects what it lists. Each glob is checked
  * and normalised as the spec loader does.
  */
-export function protectListOf(workspace: Workspace, hasSpec: boolean): ProtectList {
+export async function protectListOf(workspace: Workspace, hasSpec: boolean, home?: string): Promise<ProtectList> {
   if (!hasSpec) return { globs: [], note: null };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(workspace.specPath);
+  } catch {
+    return { globs: [], note: 'vouch.yaml could not be read; only vouch.yaml and .vouch/ are protected' };
+  }
+  // The YAML parser is a third of a hook call's start-up: not loaded while the spec is unchanged.
+  const key = home !== undefined && existsSync(workspace.stateDir) ? cacheKey(home) : undefined;
+  const hit = key && cachedSpec(home!, workspace.root, key, workspace.specPath, sha256(bytes));
+  if (hit) return { globs: hit.protect, note: null };
   let data: unknown;
   try {
-    data = parse(readFileSync(workspace.specPath, 'utf8'));
+    const { parseLeniently } = await import('./protect-yaml.js');
+    data = parseLeniently(bytes.toString('utf8'));
   } catch {
     return { globs: [], note: 'vouch.yaml could not be read; only vouch.yaml and .vouch/ are protected' };
   }

@@ -13,6 +13,6 @@ export async function watchCall(client: string, session: string, cwd: string, ct
   const place = locateForHook(cwd);
   if (place.kind !== 'spec') return;
   if (isWatched(ctx.home, client, session, place.workspace.root)) return;
-  const { globs } = protectListOf(place.workspace, existsSync(place.workspace.specPath));
+  const { globs } = await protectListOf(place.workspace, existsSync(place.workspace.specPath), ctx.home);
   await watchSession(ctx.home, client, session, place.workspace, globs, ctx.env, (ctx.now ?? (() => new Date()))());
 }

@@ -61,6 +61,16 @@ describe('hashInWorkers', () => {
     expect(pooled.map(identity)).toEqual(jobs.map((job) => identity(hashFile(job.absolute, root))));
   });
 
+  it('reads the lean way on every thread when asked (the paths and identities go to the workers packed, not cloned one by one)', async () => {
+    const { root, jobs } = workspace(400);
+    const swapped = jobs.map((job, i) => (i === 5 ? { ...job, expected: { dev: 1n, ino: 1n } } : job));
+    const tally = { byWorkers: 0 };
+    const lean = await hashInWorkers(swapped, root, WORKER, { lean: true, help: false, tally, threads: 1 });
+    expect(tally.byWorkers).toBe(swapped.length);
+    expect(lean.map(plain)).toEqual(swapped.map((job) => plain(hashFile(job.absolute, root, job.expected))));
+    expect(lean[5]).toMatchObject({ ok: false, why: 'changed_during_hash' });
+  });
+
   it('refuses a file swapped between lstat and open in a worker too', async () => {
     const { root, jobs } = workspace(10);
     const swapped = jobs.map((job, i) => (i === 3 ? { ...job, expected: { dev: 1n, ino: 1n } } : job));

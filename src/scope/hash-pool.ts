@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { hashFile, type HashOutcome } from './hash-file.js';
-import { decodeOutcome, type WorkerInput, type WorkerMessage } from './hash-pool-protocol.js';
+import { decodeOutcome, packJobs, type WorkerInput, type WorkerMessage } from './hash-pool-protocol.js';
 import { MAX_BATCH, MAX_WORKERS } from './hash-pool-policy.js';
 import type { HashJob } from './snapshot.js';
 
@@ -17,6 +17,8 @@ export interface PoolOptions {
   readonly help?: boolean;
   /** Counts the files the workers hashed (the rest fell to this thread). */
   readonly tally?: { byWorkers: number };
+  /** The lean per-file sequence (hash-file.ts): the caller checks the directories afterwards. */
+  readonly lean?: boolean;
 }
 
 export async function hashInWorkers(jobs: readonly HashJob[], within: string, worker: URL, options: PoolOptions = {}): Promise<HashOutcome[]> {
@@ -26,9 +28,9 @@ export async function hashInWorkers(jobs: readonly HashJob[], within: string, wo
   // Small claims when there are few files (each may be big), 64 when many.
   const batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(jobs.length / ((threads + 1) * 8))));
   const input: WorkerInput = {
-    paths: jobs.map((job) => job.absolute),
-    expected: jobs.map((job) => (job.expected ? [BigInt(job.expected.dev), BigInt(job.expected.ino)] : null)),
+    ...packJobs(jobs),
     within,
+    lean: options.lean === true,
     counter,
     batch,
   };
@@ -37,14 +39,14 @@ export async function hashInWorkers(jobs: readonly HashJob[], within: string, wo
   while (options.help !== false) {
     const start = Atomics.add(next, 0, batch);
     if (start >= jobs.length) break;
-    for (let i = start; i < Math.min(start + batch, jobs.length); i++) results[i] = hashJob(jobs[i]!, within);
+    for (let i = start; i < Math.min(start + batch, jobs.length); i++) results[i] = hashJob(jobs[i]!, within, input.lean);
   }
   await Promise.all(finished);
-  return jobs.map((job, i) => results[i] ?? hashJob(job, within));
+  return jobs.map((job, i) => results[i] ?? hashJob(job, within, input.lean));
 }
 
-function hashJob(job: HashJob, within: string): HashOutcome {
-  return hashFile(job.absolute, within, job.expected);
+function hashJob(job: HashJob, within: string, lean: boolean): HashOutcome {
+  return hashFile(job.absolute, within, job.expected, lean);
 }
 
 function runWorker(url: URL, input: WorkerInput, results: (HashOutcome | undefined)[], tally: { byWorkers: number } | undefined): Promise<void> {

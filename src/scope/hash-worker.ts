@@ -4,18 +4,20 @@
 // unchanged while read) holds whichever thread read it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { hashFile } from './hash-file.js';
-import { encodeOutcome, type WorkerInput } from './hash-pool-protocol.js';
+import { encodeOutcome, PackedJobs, type WorkerInput } from './hash-pool-protocol.js';
 
 const input = workerData as WorkerInput;
 const next = new Int32Array(input.counter);
+const jobs = new PackedJobs(input);
+const count = jobs.count;
 for (;;) {
   const start = Atomics.add(next, 0, input.batch);
-  if (start >= input.paths.length) break;
-  const end = Math.min(start + input.batch, input.paths.length);
+  if (start >= count) break;
+  const end = Math.min(start + input.batch, count);
   const outcomes = [];
   for (let i = start; i < end; i++) {
-    const expected = input.expected[i];
-    outcomes.push(encodeOutcome(hashFile(input.paths[i]!, input.within, expected ? { dev: expected[0], ino: expected[1] } : undefined)));
+    const job = jobs.job(i);
+    outcomes.push(encodeOutcome(hashFile(job.absolute, input.within, job.expected, input.lean)));
   }
   parentPort!.postMessage({ start, outcomes });
 }

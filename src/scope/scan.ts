@@ -1,9 +1,11 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { excludesTree, globMatcher, mayMatchBelow, type DirTest } from './glob-dirs.js';
 import { isInside } from './inside.js';
-import { byPath, type Group, type Manifest, type ManifestFile, type RefusedFile } from './manifest.js';
+import type { Sha256 } from '../core/digest.js';
+import { byPath, manifestDigest, type Group, type Manifest, type ManifestFile, type RefusedFile } from './manifest.js';
+import { scopeKey } from './remembered.js';
 import type { Snapshot } from './snapshot.js';
 import { minimalBases, walk, type EntryKind } from './walk.js';
 
@@ -36,6 +38,8 @@ export interface ScanResult {
   readonly manifest: Manifest;
   /** Empty when the scope was read completely and every glob matched. */
   readonly problems: readonly ScanProblem[];
+  /** The manifest's digest, when it is already known (a remembered result, or one just recorded). */
+  readonly manifestDigest?: Sha256;
 }
 
 /** One scope to scan, with the groups of it wanted (inputs only, before a run). */
@@ -63,10 +67,35 @@ const SLICE = 30;
  * for a scope only from that scope's bases and by that scope's rules.
  */
 export async function scanScopes(snapshot: Snapshot, requests: readonly ScopeRequest[]): Promise<ScanResult[]> {
-  const results: ScanResult[] = [];
-  for (let at = 0; at < requests.length; at += SLICE) results.push(...(await scanSlice(snapshot, requests.slice(at, at + SLICE))));
-  return results;
+  // First what the scopes' records can answer (remembered.ts), then one walk for the rest.
+  const keys = requests.map(scopeKey);
+  const results: (ScanResult | undefined)[] = snapshot.remembered(keys);
+  const pending = requests.flatMap((_, i) => (results[i] === undefined ? [i] : []));
+  for (let at = 0; at < pending.length; at += SLICE) {
+    const slice = pending.slice(at, at + SLICE);
+    const scanned = await scanSlice(snapshot, slice.map((i) => requests[i]!));
+    scanned.forEach(({ result, dirs }, j) => {
+      const i = slice[j]!;
+      if (dirs === undefined) {
+        results[i] = result;
+        return;
+      }
+      const digest = manifestDigest(result.manifest);
+      snapshot.keep(keys[i]!, result, digest, dirs);
+      results[i] = { ...result, manifestDigest: digest };
+    });
+  }
+  return results as ScanResult[];
 }
+
+/** A scope's scan, with the directories its result depends on; undefined when the result must not be remembered. */
+interface SliceResult {
+  readonly result: ScanResult;
+  readonly dirs: readonly string[] | undefined;
+}
+
+/** Problems that a scan reproduces from the same listings: a remembered result may carry them. Anything else (a link leading out, a file changing, a directory unreadable) is looked at afresh every time. */
+const STABLE_PROBLEMS: ReadonlySet<ScanProblemReason> = new Set(['scope_empty', 'artifact_missing']);
 
 interface Candidate {
   readonly path: string;
@@ -75,10 +104,10 @@ interface Candidate {
   readonly groups: (Group | undefined)[];
 }
 
-async function scanSlice(snapshot: Snapshot, requests: readonly ScopeRequest[]): Promise<ScanResult[]> {
+async function scanSlice(snapshot: Snapshot, requests: readonly ScopeRequest[]): Promise<SliceResult[]> {
   const root = snapshot.root;
   const scopes = requests.map((request) => new CompiledScope(request.scope, request.groups));
-  const chains = new ChainChecker(root);
+  const chains = new ChainChecker(root, (dir) => snapshot.dirStat(dir));
   const candidates: Candidate[] = [];
   const literals = new Map<string, Candidate>();
   /** For each walk base, the scopes (bit mask) that start there. */
@@ -90,12 +119,15 @@ async function scanSlice(snapshot: Snapshot, requests: readonly ScopeRequest[]):
       const chain = chains.check(dir);
       if (chain.kind === 'escape') {
         scope.problems.push({ reason: 'path_escape', path: chain.at, detail: `a symlink on the path of "${pattern.glob}" leads outside the workspace` });
+        scope.recordable = false;
         continue;
       }
       if (chain.kind === 'link') {
         scope.refused.push([chain.at, 'symlink_to_directory']);
+        scope.recordable = false;
         continue;
       }
+      for (const probe of chains.dependsOn(dir)) scope.dirs.add(probe);
       if (!pattern.literal) {
         basesAt.set(pattern.base, (basesAt.get(pattern.base) ?? 0) | (1 << s));
         continue;
@@ -120,6 +152,11 @@ async function scanSlice(snapshot: Snapshot, requests: readonly ScopeRequest[]):
     for (let slash = base.indexOf('/'); slash >= 0; slash = base.indexOf('/', slash + 1)) onTheWay.add(base.slice(0, slash));
   }
   const starts = minimalBases([...basesAt.keys()]).map((dir) => ({ dir, context: basesAt.get(dir)! }));
+  // Every directory a scope's walk lists is one its result depends on (its
+  // bases are among those it depends on already, when they exist).
+  const listedFor = (dir: string, mask: number) => {
+    for (let s = 0, bit = 1; bit <= mask; s++, bit <<= 1) if (mask & bit) scopes[s]!.dirs.add(dir);
+  };
   const walked = walk<number>({
     starts,
     enter: (dir, name, parent) => {
@@ -128,6 +165,7 @@ async function scanSlice(snapshot: Snapshot, requests: readonly ScopeRequest[]):
       for (let s = 0, bit = 1; bit <= parent; s++, bit <<= 1) {
         if (parent & bit && !(mask & bit) && scopes[s]!.descend(dir, name)) mask |= bit;
       }
+      if (mask !== 0) listedFor(dir, mask);
       return mask !== 0 || onTheWay.has(dir) ? mask : undefined;
     },
     visit: (path, kind, mask) => {
@@ -159,17 +197,25 @@ async function scanSlice(snapshot: Snapshot, requests: readonly ScopeRequest[]):
   }
 
   const outcomes = await snapshot.read(candidates);
-  candidates.forEach(({ path, groups }, i) => {
+  candidates.forEach(({ path, kind, groups }, i) => {
     const outcome = outcomes[i]!;
+    // Only what the listings and the files' own stats decide can be
+    // remembered: a link is judged by its target, which neither shows.
+    const remembers = kind !== 'symlink' && (outcome.kind === 'hashed' || (outcome.kind === 'refused' && (outcome.why === 'credential' || kind === 'other')));
     groups.forEach((group, s) => {
       if (group === undefined) return;
       const scope = scopes[s]!;
+      if (!remembers) scope.recordable = false;
       if (outcome.kind === 'refused') scope.refused.push([path, outcome.why]);
       else if (outcome.kind === 'problem') scope.problems.push({ reason: outcome.reason, path, detail: outcome.detail });
       else scope.files.push([path, outcome.sha256, outcome.size, group]);
     });
   });
-  return scopes.map((scope) => scope.result());
+  return scopes.map((scope) => {
+    const result = scope.result();
+    const stable = scope.recordable && result.problems.every((problem) => STABLE_PROBLEMS.has(problem.reason));
+    return { result, dirs: stable ? [...scope.dirs] : undefined };
+  });
 }
 
 interface Pattern {
@@ -193,6 +239,10 @@ class CompiledScope {
   readonly files: ManifestFile[] = [];
   readonly refused: RefusedFile[] = [];
   readonly problems: ScanProblem[] = [];
+  /** The directories this scope's result depends on (listed, or on the way to a base). */
+  readonly dirs = new Set<string>();
+  /** False once something was met that a record cannot vouch for (see remembered.ts). */
+  recordable = true;
   private readonly excludes: ((path: string) => boolean)[];
   private readonly excludedTrees: DirTest[];
   private readonly artifacts: Pattern[];
@@ -258,6 +308,20 @@ class CompiledScope {
   }
 }
 
+/**
+ * The literal directories (or files) a scope's globs start from: nothing in
+ * the scope lies outside them. '' is the root.
+ */
+export function scopeBases(scope: ScopeDecl): string[] {
+  const globs = [...scope.sources, ...scope.tests, ...scope.artifacts];
+  return minimalBases(
+    globs.map((glob) => {
+      const scanned = picomatch.scan(glob);
+      return scanned.isGlob ? scanned.base : glob;
+    }),
+  );
+}
+
 function parentOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
@@ -297,6 +361,9 @@ function dedupe(refused: RefusedFile[]): RefusedFile[] {
 
 type Chain = { kind: 'ok' } | { kind: 'escape'; at: string } | { kind: 'link'; at: string };
 
+const S_IFMT = 0o170000n;
+const S_IFDIR = 0o040000n;
+
 /**
  * Checks that no directory on the way from the root to a walk base is a
  * symlink: readdir would follow it. A link leading outside is a path escape;
@@ -305,7 +372,11 @@ type Chain = { kind: 'ok' } | { kind: 'escape'; at: string } | { kind: 'link'; a
  */
 class ChainChecker {
   private readonly cache = new Map<string, Chain>([['', { kind: 'ok' }]]);
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    /** lstat of a directory on the way, through the snapshot (which remembers it). */
+    private readonly stat: (dir: string) => BigIntStats | undefined,
+  ) {}
 
   check(dir: string): Chain {
     const cached = this.cache.get(dir);
@@ -313,9 +384,8 @@ class ChainChecker {
     const parent = this.check(parentOf(dir));
     let result: Chain = parent;
     if (parent.kind === 'ok') {
-      const absolute = join(this.root, dir);
-      const stat = lstatSync(absolute, { throwIfNoEntry: false });
-      if (stat?.isSymbolicLink()) {
+      if (this.stat(dir)?.isSymbolicLink()) {
+        const absolute = join(this.root, dir);
         let real: string | undefined;
         try {
           real = realpathSync(absolute);
@@ -327,5 +397,34 @@ class ChainChecker {
     }
     this.cache.set(dir, result);
     return result;
+  }
+
+  /**
+   * The directories whose stats show that the way to `dir` (checked: no
+   * link on it) is still the same: each one from the top down that exists,
+   * and, where the way ends (something absent, or a file), the directory
+   * above it, whose listing would change if it appeared.
+   */
+  dependsOn(dir: string): string[] {
+    const parts = dir === '' ? [] : dir.split('/');
+    const dirs: string[] = [];
+    let above = '';
+    for (let i = 0; i < parts.length; i++) {
+      const path = parts.slice(0, i + 1).join('/');
+      const stat = this.stat(path);
+      if (!stat || (stat.mode & S_IFMT) !== S_IFDIR) {
+        // Looked at (the root is not otherwise), so that it is remembered.
+        this.stat(above);
+        dirs.push(above);
+        return dirs;
+      }
+      dirs.push(path);
+      above = path;
+    }
+    if (parts.length === 0) {
+      this.stat('');
+      dirs.push('');
+    }
+    return dirs;
   }
 }

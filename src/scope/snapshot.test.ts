@@ -51,14 +51,26 @@ function sameSizeEdit(path: string, content: string): void {
 }
 
 describe('Snapshot with a stat cache', () => {
-  it('reads nothing again for an unchanged tree: every listing and hash comes from the cache', async () => {
+  it('reads nothing again for an unchanged tree: the scope is answered by its record, after one lstat per entry', async () => {
     const root = tree({ 'src/a.ts': 'a', 'src/sub/b.ts': 'b', 'docs/x.md': 'x' });
     const cache = StatCache.inMemory(root);
     const first = await scan(root, cache);
     expect(first.snapshot.counts).toMatchObject({ filesHashed: 2, filesRemembered: 0 });
     const second = await scan(root, cache);
-    expect(second.snapshot.counts).toEqual({ dirsListed: 0, dirsRemembered: 2, filesHashed: 0, filesRemembered: 2 });
+    // src, src/sub, src/a.ts, src/sub/b.ts: nothing listed, nothing matched.
+    expect(second.snapshot.counts).toEqual({ dirsListed: 0, dirsRemembered: 0, filesHashed: 0, filesRemembered: 0, scopesRemembered: 1, pathsChecked: 4 });
     expect(second.result).toEqual(first.result);
+  });
+
+  it('walks a scope without a record from the cache: every listing and hash is remembered', async () => {
+    const root = tree({ 'src/a.ts': 'a', 'src/sub/b.ts': 'b', 'docs/x.md': 'x' });
+    const cache = StatCache.inMemory(root);
+    const first = await scan(root, cache);
+    // Another scope (another key): no record, but the same files and directories.
+    const other = { ...SCOPE, exclude: ['**/*.md'] };
+    const second = await scan(root, cache, LATER(), other);
+    expect(second.snapshot.counts).toEqual({ dirsListed: 0, dirsRemembered: 2, filesHashed: 0, filesRemembered: 2, scopesRemembered: 0, pathsChecked: 0 });
+    expect(second.result.manifest).toEqual(first.result.manifest);
   });
 
   it('never descends where no glob can match (packages/a/docs is not even listed)', async () => {
@@ -189,6 +201,31 @@ describe('Snapshot with a stat cache', () => {
     }
     expect(absolute.problems).toMatchObject([{ reason: 'path_escape', path: 'src/escape.ts' }]);
     expect(absolute.manifest.files.map((f) => f[0])).toEqual(['src/a.ts', 'src/sub/b.ts']);
+  });
+
+  it('a directory swapped for a link leading outside between listing and reading: the lean read is caught by the re-check, never hashed', async () => {
+    const root = tree({ 'src/sub/a.ts': 'inside' });
+    const outside = tree({ 'a.ts': 'secret' });
+    const snapshot = new Snapshot(root, { cache: StatCache.inMemory(root), readStart: LATER() });
+    expect(snapshot.list('src')).toMatchObject({ kind: 'ok', names: ['sub'] });
+    expect(snapshot.list('src/sub')).toMatchObject({ kind: 'ok', names: ['a.ts'] });
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    renameSync(join(root, 'src/sub'), join(root, 'src/sub-old'));
+    symlinkSync(outside, join(root, 'src/sub'));
+    const [outcome] = await snapshot.read([{ path: 'src/sub/a.ts', kind: 'file' }]);
+    expect(outcome).toMatchObject({ kind: 'problem', reason: 'changed_during_hash' });
+  });
+
+  it('reads files the lean way only with a cache: without one, every read asks where its descriptor leads', async () => {
+    const root = tree({ 'src/sub/a.ts': 'inside' });
+    const outside = tree({ 'a.ts': 'secret' });
+    const snapshot = new Snapshot(root, { readStart: new Date() });
+    snapshot.list('src');
+    snapshot.list('src/sub');
+    renameSync(join(root, 'src/sub'), join(root, 'src/sub-old'));
+    symlinkSync(outside, join(root, 'src/sub'));
+    const [outcome] = await snapshot.read([{ path: 'src/sub/a.ts', kind: 'file' }]);
+    expect(outcome).toMatchObject({ kind: 'problem', reason: 'changed_during_hash' });
   });
 
   it('judges several scopes against one listing and one read of each file', async () => {

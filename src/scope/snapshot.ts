@@ -1,13 +1,16 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { StatCache } from '../cache/stat-cache.js';
-import { wallClockNs } from '../cache/stat-key.js';
+import { putStat, sameStat, STAT_WORDS, wallClockNs } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
 import { isCredentialPath } from './credentials.js';
 import { hashFile, type HashOutcome, type Identity } from './hash-file.js';
 import { workersFor } from './hash-pool-policy.js';
 import { isInside } from './inside.js';
 import type { RefusalReason } from './manifest.js';
+import { answerFromRecords, rememberScan, type RememberedScan } from './remembered.js';
+import { lstatBatch } from './stat-batch.js';
+import type { ScanResult } from './scan.js';
 import { orderListing, type EntryKind, type Listing } from './walk.js';
 
 /** What reading one candidate file gave. */
@@ -53,12 +56,14 @@ export interface HashJob {
  */
 export class Snapshot {
   /** What this snapshot had to do, for tests and the benchmark: cache hits are work not done. */
-  readonly counts = { dirsListed: 0, dirsRemembered: 0, filesHashed: 0, filesRemembered: 0 };
+  readonly counts = { dirsListed: 0, dirsRemembered: 0, filesHashed: 0, filesRemembered: 0, scopesRemembered: 0, pathsChecked: 0 };
   // What this snapshot saw, for later scans in it. One scan never asks for
   // the same directory or file twice, so the memos are consulted only once
   // a scan has finished (status makes one scan; init makes several).
   private readonly listings = new LazyMemo<Listing>();
   private readonly outcomes = new LazyMemo<FileOutcome>();
+  /** lstat of directories, taken once per snapshot: a probe on the way to a base and the listing share it. */
+  private readonly dirStats = new Map<string, DirStat>();
   private scans = 0;
   private readonly readStartNs: bigint;
   private readonly prefix: string;
@@ -90,6 +95,50 @@ export class Snapshot {
     return listing;
   }
 
+  /**
+   * The remembered result of each scope key whose record still holds (see
+   * remembered.ts); undefined for the others, which the caller scans.
+   */
+  remembered(keys: readonly string[]): (RememberedScan | undefined)[] {
+    const cache = this.options.cache;
+    if (!cache) return keys.map(() => undefined);
+    return answerFromRecords(cache, keys, this.root, this.prefix === '', this.counts);
+  }
+
+  /** Keeps a scope's result as its record, with the directories it depends on; false when it cannot be kept (something racy). */
+  keep(key: string, scan: ScanResult, manifestDigest: Sha256, dirs: readonly string[]): boolean {
+    const cache = this.options.cache;
+    return cache !== undefined && rememberScan(cache, key, scan, manifestDigest, dirs);
+  }
+
+  /**
+   * What lstat says a path is, for a directory on the way to a scope's
+   * base: undefined when absent (or not reachable: a file on the way). A
+   * directory is remembered by its stat, which a record of a scope below it
+   * needs unchanged.
+   */
+  dirStat(path: string): BigIntStats | undefined {
+    const found = this.lstatDir(path);
+    if (!('stat' in found)) return undefined;
+    const cache = this.options.cache;
+    if (cache && found.stat.isDirectory()) cache.rememberDirStat(path, found.stat, this.readStartNs);
+    return found.stat;
+  }
+
+  private lstatDir(path: string): DirStat {
+    let found = this.dirStats.get(path);
+    if (!found) {
+      try {
+        const stat = lstatSync(this.absolute(path), { bigint: true, throwIfNoEntry: false });
+        found = stat ? { stat } : { code: 'ENOENT' };
+      } catch (error) {
+        found = { code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
+      }
+      this.dirStats.set(path, found);
+    }
+    return found;
+  }
+
   /** The outcome of each candidate, in order; a file already read in this snapshot is not read again. */
   async read(candidates: readonly { readonly path: string; readonly kind: EntryKind }[]): Promise<FileOutcome[]> {
     const result = new Array<FileOutcome>(candidates.length);
@@ -108,16 +157,69 @@ export class Snapshot {
     this.counts.filesHashed += jobs.length;
     const worker = this.options.hashWorker;
     const threads = workersFor(jobs, worker);
+    // With a cache every directory was lstat'ed before it was listed, so
+    // files are read the lean way and the directories checked afterwards.
+    const lean = this.options.cache !== undefined;
     const hashed =
       worker && threads > 0
-        ? await (await import('./hash-pool.js')).hashInWorkers(jobs, this.root, worker, { threads })
-        : jobs.map((job) => hashFile(job.absolute, this.root, job.expected));
+        ? await (await import('./hash-pool.js')).hashInWorkers(jobs, this.root, worker, { threads, lean })
+        : jobs.map((job) => hashFile(job.absolute, this.root, job.expected, lean));
+    if (lean) this.recheck(jobs, hashed);
     jobs.forEach((job, j) => {
       const outcome = this.remember(job.path, hashed[j]!);
       this.outcomes.set(job.path, outcome);
       result[jobAt[j]!] = outcome;
     });
     return result;
+  }
+
+  /**
+   * What the lean read (hash-file.ts) left to check: that no directory on
+   * the way to a file read changed while it was read. A directory swapped
+   * for a link (to read a file outside the workspace through it) changes the
+   * stat of the directory itself or of the one holding it; both were
+   * lstat'ed before listing. Files below a directory that moved are read
+   * again, the careful way (O_NOFOLLOW, where the descriptor leads, fstat
+   * before and after).
+   */
+  private recheck(jobs: readonly HashJob[], hashed: HashOutcome[]): void {
+    const dirs = new Map<string, BigIntStats>();
+    for (const job of jobs) {
+      for (let end = job.path.lastIndexOf('/'); ; end = job.path.lastIndexOf('/', end - 1)) {
+        const dir = end < 0 ? '' : job.path.slice(0, end);
+        if (dirs.has(dir)) break;
+        const seen = this.dirStats.get(dir);
+        if (seen && 'stat' in seen) dirs.set(dir, seen.stat);
+        if (end < 0) break;
+      }
+    }
+    if (dirs.size === 0) return;
+    const paths = [...dirs.keys()];
+    const starts = new Uint32Array(paths.length);
+    let at = 0;
+    paths.forEach((path, i) => {
+      starts[i] = at;
+      at += Buffer.byteLength(path) + 1;
+    });
+    const now = lstatBatch(this.root, Buffer.from(paths.map((path) => `${path}\0`).join('')), starts, this.prefix === '');
+    const words = new Int32Array(now.stats.buffer);
+    const before = new BigInt64Array(STAT_WORDS);
+    const beforeWords = new Int32Array(before.buffer);
+    const moved = new Set<string>();
+    paths.forEach((path, i) => {
+      putStat(before, 0, dirs.get(path)!);
+      if (now.errs[i] !== 0 || !sameStat(words, i, beforeWords, 0)) moved.add(path);
+    });
+    if (moved.size === 0) return;
+    jobs.forEach((job, j) => {
+      for (let end = job.path.lastIndexOf('/'); ; end = job.path.lastIndexOf('/', end - 1)) {
+        if (moved.has(end < 0 ? '' : job.path.slice(0, end))) {
+          hashed[j] = hashFile(job.absolute, this.root, job.expected, false);
+          return;
+        }
+        if (end < 0) return;
+      }
+    });
   }
 
   /** Answers from what is known without reading the file; otherwise queues it as a job. */
@@ -187,12 +289,9 @@ export class Snapshot {
     if (cache) {
       // Stat before listing: a change after this moment moves the stat the
       // listing is remembered under.
-      try {
-        stat = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
-      } catch (error) {
-        return { kind: 'unreadable', code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
-      }
-      if (!stat) return { kind: 'absent' };
+      const found = this.lstatDir(dir);
+      if (!('stat' in found)) return found.code === 'ENOENT' || found.code === 'ENOTDIR' ? { kind: 'absent' } : { kind: 'unreadable', code: found.code };
+      stat = found.stat;
       // The walk reached this path as a directory; a link here now is a swap, not something to follow.
       if (stat.isSymbolicLink()) return { kind: 'replaced' };
       if (!stat.isDirectory()) return { kind: 'absent' };
@@ -221,6 +320,8 @@ export class Snapshot {
     return { kind: 'ok', ...listing };
   }
 }
+
+type DirStat = { readonly stat: BigIntStats } | { readonly code: string };
 
 /** A string-keyed memo that costs two array pushes per entry until the first lookup builds its map. */
 class LazyMemo<V> {

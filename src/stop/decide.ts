@@ -75,7 +75,7 @@ function targetsOf(here: Located, watches: readonly SessionWatch[]): Target[] {
 async function watchHere(ctx: GateContext, request: StopRequest, workspace: Workspace): Promise<void> {
   const loaded = await ctx.specs.load(workspace);
   // A spec that does not validate still protects what its protect: lists (read leniently, as the guard does).
-  const globs = loaded.ok ? loaded.value.protect : protectListOf(workspace, true).globs;
+  const globs = loaded.ok ? loaded.value.protect : (await protectListOf(workspace, true, ctx.home)).globs;
   await watchSession(ctx.home, request.client, request.session, workspace, globs, ctx.env, nowOf(ctx));
 }
 

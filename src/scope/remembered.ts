@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { recordPath, recordSha, type ScopeRecord } from '../cache/scope-record.js';
+import type { StatCache } from '../cache/stat-cache.js';
+import { sameStat, STAT_WORDS } from '../cache/stat-key.js';
+import type { Sha256 } from '../core/digest.js';
+import type { Group, Manifest, ManifestFile } from './manifest.js';
+import type { ScanResult, ScopeRequest } from './scan.js';
+import { lstatBatch } from './stat-batch.js';
+
+// A scope's remembered result (StatCache records): how it is keyed, how a
+// scan's result is stored, and the warm path that answers from it when a
+// fresh lstat of every entry it covers matches.
+
+const GROUP_CODES: Record<Group, number> = { source: 1, test: 2, artifact: 3 };
+const GROUPS: readonly (Group | undefined)[] = [undefined, 'source', 'test', 'artifact'];
+
+/**
+ * What a scan's result depends on besides the files: the scope's globs,
+ * excludes and allow_missing, in the order written (it decides the order of
+ * the problems), and the groups asked for. Not the check's id or command:
+ * two checks with one scope share one record.
+ */
+export function scopeKey(request: ScopeRequest): string {
+  const { sources, tests, artifacts, exclude, allowMissing } = request.scope;
+  return createHash('sha256')
+    .update(JSON.stringify({ v: 1, sources, tests, artifacts, exclude, allowMissing, groups: request.groups }))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** A scan result with its manifest's digest known, so it need not be computed again. */
+export interface RememberedScan extends ScanResult {
+  readonly manifestDigest: Sha256;
+}
+
+/** What the warm path did, for tests and the benchmark. */
+export interface WarmCounts {
+  scopesRemembered: number;
+  pathsChecked: number;
+}
+
+/**
+ * Answers each key whose record (cache/scope-record.ts) holds: one batch
+ * lstat of every entry it depends on, each matching the stat it remembers,
+ * and the record is the answer: no directory listed, no glob matched, no
+ * string built per path, nothing of the stat cache read. Any other key gets
+ * undefined, and its caller walks.
+ *
+ * Sound because of what a record holds: every directory the scope's walk
+ * listed or passed through on the way to a base, and every file it hashed,
+ * each remembered only when not racy (stat-key.ts). A file added, removed or
+ * renamed changes its directory's mtime and ctime; an edit, chmod or swap
+ * changes the file's own stat; a directory on the way replaced by a link
+ * changes its own. Scopes whose result involved a link, or anything that
+ * could not be read, are never recorded (scan.ts).
+ */
+export function answerFromRecords(cache: StatCache, keys: readonly string[], root: string, relative: boolean, counts: WarmCounts): (RememberedScan | undefined)[] {
+  return keys.map((key) => {
+    const record = cache.records.get(key);
+    if (!record) return undefined;
+    const { stats, errs } = lstatBatch(root, record.paths, record.pathStarts, relative);
+    counts.pathsChecked += record.count;
+    const now = new Int32Array(stats.buffer);
+    const then = new Int32Array(record.stats.buffer, record.stats.byteOffset, record.count * STAT_WORDS * 2);
+    for (let i = 0; i < record.count; i++) if (errs[i] !== 0 || !sameStat(now, i, then, i)) return undefined;
+    counts.scopesRemembered++;
+    return resultOf(record);
+  });
+}
+
+/** A record as a scan result; the manifest is built only when someone reads it (a fresh PASS never does). */
+function resultOf(record: ScopeRecord): RememberedScan {
+  let manifest: Manifest | undefined;
+  return {
+    manifestDigest: record.digest,
+    problems: record.problems,
+    get manifest(): Manifest {
+      if (!manifest) {
+        const files: ManifestFile[] = [];
+        for (let i = 0; i < record.files; i++) {
+          files.push([recordPath(record, i), recordSha(record, i), Number(record.stats[i * STAT_WORDS + 3]), GROUPS[record.groups[i]!]!]);
+        }
+        manifest = { files, refused: record.refused };
+      }
+      return manifest;
+    },
+  };
+}
+
+/**
+ * Stores a scan's result as the scope's record, with a copy of the stat of
+ * every file (and its hash) and directory it depends on, as the stat cache
+ * holds them now: each must be there (nothing racy, nothing unreadable), or
+ * the scope gets no record and the next call walks it.
+ */
+export function rememberScan(cache: StatCache, key: string, scan: ScanResult, manifestDigest: Sha256, dirs: readonly string[]): boolean {
+  const files = scan.manifest.files;
+  const count = files.length + dirs.length;
+  const stats = new BigInt64Array(count * STAT_WORDS);
+  const digests = new Uint8Array(files.length * 32);
+  const groups = new Uint8Array(files.length);
+  for (const [i, [path, sha256, , group]] of files.entries()) {
+    const slot = cache.fileSlot(path);
+    if (slot === undefined || cache.shaAt(slot) !== sha256) return dropped(cache, key);
+    stats.set(cache.statAt(slot), i * STAT_WORDS);
+    digests.set(cache.digestAt(slot), i * 32);
+    groups[i] = GROUP_CODES[group];
+  }
+  for (const [j, dir] of dirs.entries()) {
+    const slot = cache.dirSlot(dir);
+    if (slot === undefined) return dropped(cache, key);
+    stats.set(cache.statAt(slot), (files.length + j) * STAT_WORDS);
+  }
+  const names = [...files.map((file) => file[0]), ...dirs];
+  const pathStarts = new Uint32Array(count);
+  let at = 0;
+  names.forEach((name, i) => {
+    pathStarts[i] = at;
+    at += Buffer.byteLength(name) + 1;
+  });
+  cache.records.put({
+    key,
+    digest: manifestDigest,
+    problems: scan.problems,
+    refused: scan.manifest.refused,
+    count,
+    files: files.length,
+    stats,
+    pathStarts,
+    groups,
+    digests,
+    paths: Buffer.from(names.map((name) => `${name}\0`).join('')),
+  });
+  return true;
+}
+
+function dropped(cache: StatCache, key: string): false {
+  cache.records.drop(key);
+  return false;
+}

@@ -1,0 +1,104 @@
+import { existsSync, lstatSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { putStat, STAT_WORDS } from '../cache/stat-key.js';
+
+/**
+ * lstat for many workspace-relative paths at once, with packed results: the
+ * stat identity of path i in `stats` at words [6i, 6i+6) (stat-key.ts), and
+ * its errno in `errs[i]` (0 when it was read; the words are then zero).
+ *
+ * Paths are given as one buffer of NUL-terminated UTF-8 names and the byte
+ * offset where each starts, which is how the stat cache already holds them:
+ * a warm call needs no string per path. The empty path is the root.
+ *
+ * Two implementations give the same answers, word for word
+ * (stat-batch.test.ts runs both on one tree): a small Node-API addon
+ * (native/lstat_batch.c, built at install) that calls fstatat on two
+ * threads, and this module's JavaScript loop over lstatSync, used when the
+ * addon is absent or does not load, or when VOUCH_NATIVE=0.
+ */
+export interface StatBatch {
+  readonly stats: BigInt64Array;
+  readonly errs: Int32Array;
+}
+
+/** Which implementation answers: the addon, or the JavaScript fallback and why. */
+export type StatPath = 'native' | 'js:disabled' | 'js:absent' | 'js:failed';
+
+interface Addon {
+  lstatBatch(root: string, text: Buffer, starts: Uint32Array, out: BigInt64Array, errs: Int32Array): void;
+}
+
+const ADDON = 'vouch_native.node';
+// From src/scope/ (tests), dist/ and dist/chunks/ (the bundle) to the package root.
+const CANDIDATES = ['../../build/Release/', '../build/Release/'];
+
+let loaded: { addon: Addon | undefined; path: StatPath } | undefined;
+
+function load(env: NodeJS.ProcessEnv): { addon: Addon | undefined; path: StatPath } {
+  if (env.VOUCH_NATIVE === '0') return { addon: undefined, path: 'js:disabled' };
+  if (loaded) return loaded;
+  const require = createRequire(import.meta.url);
+  let path: StatPath = 'js:absent';
+  for (const dir of CANDIDATES) {
+    const file = fileURLToPath(new URL(dir + ADDON, import.meta.url));
+    if (!existsSync(file)) continue;
+    try {
+      const addon = require(file) as Partial<Addon>;
+      if (typeof addon.lstatBatch === 'function') return (loaded = { addon: addon as Addon, path: 'native' });
+      path = 'js:failed';
+    } catch {
+      // Built for another Node ABI, or damaged: the fallback answers.
+      path = 'js:failed';
+    }
+  }
+  return (loaded = { addon: undefined, path });
+}
+
+/** The implementation lstatBatch uses with this environment. */
+export function statPath(env: NodeJS.ProcessEnv = process.env): StatPath {
+  return load(env).path;
+}
+
+/**
+ * lstats every path named in `text` at `starts`, relative to `root` (an
+ * absolute, canonical directory). `relative` says the working directory is
+ * the root, so the fallback may name paths to the kernel without it (the
+ * addon always resolves from a descriptor of the root).
+ */
+export function lstatBatch(root: string, text: Buffer, starts: Uint32Array, relative: boolean, env: NodeJS.ProcessEnv = process.env): StatBatch {
+  const stats = new BigInt64Array(starts.length * STAT_WORDS);
+  const errs = new Int32Array(starts.length);
+  const { addon } = load(env);
+  if (addon) addon.lstatBatch(root, text, starts, stats, errs);
+  else lstatEach(root, text, starts, relative, stats, errs);
+  return { stats, errs };
+}
+
+/** The JavaScript fallback: one lstatSync per path, written into the same packed form. */
+export function lstatEach(root: string, text: Buffer, starts: Uint32Array, relative: boolean, stats: BigInt64Array, errs: Int32Array): void {
+  const prefix = relative && process.cwd() === root ? '' : `${root}/`;
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i]!;
+    const end = start < text.length ? text.indexOf(0, start) : -1;
+    if (end < 0) {
+      errs[i] = constants.errno.EINVAL;
+      continue;
+    }
+    const path = start === end ? (prefix === '' ? '.' : root) : prefix + text.toString('utf8', start, end);
+    try {
+      const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+      if (stat) putStat(stats, i, stat);
+      else errs[i] = constants.errno.ENOENT;
+    } catch (error) {
+      errs[i] = errnoOf(error as NodeJS.ErrnoException);
+    }
+  }
+}
+
+function errnoOf(error: NodeJS.ErrnoException): number {
+  const byCode = error.code === undefined ? undefined : (constants.errno as Record<string, number | undefined>)[error.code];
+  return byCode ?? (typeof error.errno === 'number' ? Math.abs(error.errno) : constants.errno.EIO);
+}
