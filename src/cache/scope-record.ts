@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { BUILD_ID } from '../build-id.js';
 import type { Sha256 } from '../core/digest.js';
 import type { RefusedFile } from '../scope/manifest.js';
-import type { ScanProblem } from '../scope/scan.js';
+import type { ScanProblem } from '../scope/scan-types.js';
 import { STAT_WORDS } from './stat-key.js';
 
 const BUILD = BUILD_ID ?? 'source';

@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import type { HashJob } from './snapshot.js';
+import type { HashJob } from './hash-pool-protocol.js';
 
 // When to hash on worker threads. Apart from hash-pool.ts so that deciding
 // does not load node:worker_threads: the hot path never needs it.

@@ -1,3 +1,4 @@
+import type { Identity } from './hash-file.js';
 import type { Sha256 } from '../core/digest.js';
 import type { HashFailure, HashOutcome } from './hash-file.js';
 
@@ -88,4 +89,12 @@ export function decodeOutcome(encoded: EncodedOutcome): HashOutcome {
   if (encoded[0] === 0) return { ok: false, why: encoded[1], detail: encoded[2] };
   const [, sha256, size, dev, ino, mode, bytes, mtimeNs, ctimeNs] = encoded;
   return { ok: true, sha256: sha256 as Sha256, size, stat: { dev, ino, mode, size: bytes, mtimeNs, ctimeNs } };
+}
+
+/** A file the cache could not vouch for: it is opened and hashed. */
+export interface HashJob {
+  readonly path: string;
+  readonly absolute: string;
+  /** The identity lstat saw, when it was looked at: a different file at open time is a swap. */
+  readonly expected?: Identity;
 }

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { hashFile, type HashOutcome } from './hash-file.js';
 import { decodeOutcome, packJobs, type WorkerInput, type WorkerMessage } from './hash-pool-protocol.js';
 import { MAX_BATCH, MAX_WORKERS } from './hash-pool-policy.js';
-import type { HashJob } from './snapshot.js';
+import type { HashJob } from './hash-pool-protocol.js';
 
 /**
  * Hashes many files on this thread and on worker threads at once. Every thread claims batches from one shared counter, so a thread

@@ -4,7 +4,7 @@ import type { StatCache } from '../cache/stat-cache.js';
 import { sameStat, STAT_WORDS } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
 import type { Group, Manifest, ManifestFile } from './manifest.js';
-import type { ScanResult, ScopeRequest } from './scan.js';
+import type { ScanResult, ScopeRequest } from './scan-types.js';
 import { lstatBatch } from './stat-batch.js';
 
 // A scope's remembered result (StatCache records): how it is keyed, how a

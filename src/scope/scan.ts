@@ -3,50 +3,15 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { excludesTree, globMatcher, mayMatchBelow, type DirTest } from './glob-dirs.js';
 import { isInside } from './inside.js';
-import type { Sha256 } from '../core/digest.js';
-import { byPath, manifestDigest, type Group, type Manifest, type ManifestFile, type RefusedFile } from './manifest.js';
+import { byPath, manifestDigest, type Group, type ManifestFile, type RefusedFile } from './manifest.js';
 import { scopeKey } from './remembered.js';
+import type { ScanProblem, ScanProblemReason, ScanResult, ScopeDecl, ScopeRequest } from './scan-types.js';
 import type { Snapshot } from './snapshot.js';
 import { minimalBases, walk, type EntryKind } from './walk.js';
 
 export { isInside } from './inside.js';
 
-/** The scope of one check, as the spec declares it. */
-export interface ScopeDecl {
-  readonly sources: readonly string[];
-  readonly tests: readonly string[];
-  readonly artifacts: readonly string[];
-  readonly exclude: readonly string[];
-  readonly allowMissing: boolean;
-}
-
-export type ScanProblemReason =
-  | 'path_escape'
-  | 'scope_empty'
-  | 'changed_during_hash'
-  | 'scope_unreadable'
-  | 'artifact_missing';
-
-export interface ScanProblem {
-  readonly reason: ScanProblemReason;
-  /** The file, directory or glob concerned. */
-  readonly path: string;
-  readonly detail: string;
-}
-
-export interface ScanResult {
-  readonly manifest: Manifest;
-  /** Empty when the scope was read completely and every glob matched. */
-  readonly problems: readonly ScanProblem[];
-  /** The manifest's digest, when it is already known (a remembered result, or one just recorded). */
-  readonly manifestDigest?: Sha256;
-}
-
-/** One scope to scan, with the groups of it wanted (inputs only, before a run). */
-export interface ScopeRequest {
-  readonly scope: ScopeDecl;
-  readonly groups: readonly Group[];
-}
+export type { ScanProblem, ScanProblemReason, ScanResult, ScopeDecl, ScopeRequest } from './scan-types.js';
 
 /**
  * Lists, classifies and hashes every file in a check's scope, reading

@@ -4,13 +4,14 @@ import type { StatCache } from '../cache/stat-cache.js';
 import { putStat, sameStat, STAT_WORDS, wallClockNs } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
 import { isCredentialPath } from './credentials.js';
-import { hashFile, type HashOutcome, type Identity } from './hash-file.js';
+import { hashFile, type HashOutcome } from './hash-file.js';
 import { workersFor } from './hash-pool-policy.js';
 import { isInside } from './inside.js';
 import type { RefusalReason } from './manifest.js';
 import { answerFromRecords, rememberScan, type RememberedScan } from './remembered.js';
 import { lstatBatch } from './stat-batch.js';
-import type { ScanResult } from './scan.js';
+import type { HashJob } from './hash-pool-protocol.js';
+import type { ScanResult } from './scan-types.js';
 import { orderListing, type EntryKind, type Listing } from './walk.js';
 
 /** What reading one candidate file gave. */
@@ -33,13 +34,7 @@ export interface SnapshotOptions {
   readonly relative?: boolean;
 }
 
-/** A file the cache could not vouch for: it is opened and hashed. */
-export interface HashJob {
-  readonly path: string;
-  readonly absolute: string;
-  /** The identity lstat saw, when it was looked at: a different file at open time is a swap. */
-  readonly expected?: Identity;
-}
+export type { HashJob } from './hash-pool-protocol.js';
 
 /**
  * One pass over a workspace: every directory listed and every file read at
