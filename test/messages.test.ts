@@ -56,9 +56,11 @@ describe('an unknown option', () => {
 
 describe('a command that does not exist', () => {
   it('says it was not found, in which PATH directories vouch looked, and what to do, instead of ENOENT: spawn', async () => {
-    const rig = new Rig().write({ 'src/a.txt': 'a' });
-    await rig.spec('version: 1\nchecks:\n  - {id: ghost, run: ["no-such-program-vouch", "x"], sources: ["src/**"]}\n');
+    const rig = new Rig().write({ 'src/a.txt': 'a', 'vouch.yaml': 'version: 1\nchecks:\n  - {id: ghost, run: ["no-such-program-vouch", "x"], sources: ["src/**"]}\n' });
+    // A check runs with the PATH pinned when a person allowed the spec, so
+    // that is the PATH the message names.
     const path = '/nonexistent/bin:/usr/bin:/bin';
+    expect((await rig.run(['allow'], { env: { PATH: path } })).code).toBe(0);
     const result = await rig.run(['verify'], { env: { PATH: path } });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
@@ -77,9 +79,9 @@ describe('a command that does not exist', () => {
 
   it('a script whose #! interpreter is missing says so, not that the script is missing', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a', 'check.sh': '#!/nonexistent/interpreter\nexit 0\n' });
-    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["./check.sh"], sources: ["src/**"]}\n');
     const { chmodSync } = await import('node:fs');
     chmodSync(rig.path('check.sh'), 0o755);
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["./check.sh"], sources: ["src/**"]}\n');
     const result = await rig.run(['verify']);
     expect(result.stdout).toContain('"./check.sh" exists, but the interpreter on its #! line was not found');
   });

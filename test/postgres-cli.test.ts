@@ -106,6 +106,8 @@ describePg('the PostgreSQL ledger through the CLI (VOUCH_LEDGER, ledger:, vouch 
   it('a `vouch verify` killed with SIGKILL mid-run leaves no partial receipt on PostgreSQL, and the next run works', async () => {
     const { rig, url, schema } = await pgWorkspace('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n  - {id: slow, run: ["./slow.sh"], sources: ["src/**"]}\n');
     rig.script('slow.sh', 'echo $$ > started.pid\nexec sleep 30');
+    // A person allows again once the script exists: allow pins the programs a spec runs.
+    expect((await rig.run(['allow'])).code).toBe(0);
     const env = { VOUCH_LEDGER: url };
     expect((await rig.run(['verify', 't'], { env })).code).toBe(0);
     const child = rig.spawn(['verify', 'slow'], { env });

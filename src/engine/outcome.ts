@@ -1,5 +1,6 @@
 import type { Reason, Status } from '../core/status.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
+import { redact } from '../runner/redact.js';
 import type { CheckDef } from '../spec/model.js';
 import type { CheckStatus } from './status.js';
 
@@ -25,6 +26,15 @@ export function runOk(entries: readonly Pick<VerifyEntry, 'status' | 'blocking' 
   return entries.length === selected && entries.every((e) => e.receipt !== null) && allPass(entries);
 }
 
+/**
+ * What a PASS of the check proves, as published: a default sentence quotes
+ * the command, and a command can carry a secret, so it is redacted like
+ * output is.
+ */
+function provesOf(check: Pick<CheckDef, 'proves'>): string {
+  return redact(check.proves);
+}
+
 /** One check's status as --json and MCP give it: the published fields only, never the engine's own (fresh, fingerprint). */
 export function statusEntry(s: CheckStatus, check: Pick<CheckDef, 'proves'>) {
   return {
@@ -38,7 +48,7 @@ export function statusEntry(s: CheckStatus, check: Pick<CheckDef, 'proves'>) {
     ...(s.changed && { changed: s.changed }),
     ...(s.verifier && { verifier: s.verifier }),
     ...(s.agentRun && { agent_run: s.agentRun }),
-    proves: check.proves,
+    proves: provesOf(check),
   };
 }
 
@@ -59,10 +69,10 @@ export interface VerifyEntry {
 /** A check that ran: its receipt's verdict. */
 export function ranEntry(check: CheckDef, receipt: StoredReceipt): VerifyEntry {
   const b = receipt.body;
-  return { id: check.id, status: b.verdict, reason: b.reason, blocking: check.block, receipt: b.id, detail: b.detail, exit_code: b.exit_code, duration_ms: b.duration_ms, proves: check.proves };
+  return { id: check.id, status: b.verdict, reason: b.reason, blocking: check.block, receipt: b.id, detail: b.detail, exit_code: b.exit_code, duration_ms: b.duration_ms, proves: provesOf(check) };
 }
 
 /** A check with no receipt from this run, and why. */
 export function unrecordedEntry(check: CheckDef, reason: Reason, detail: string | null): VerifyEntry {
-  return { id: check.id, status: 'UNKNOWN', reason, blocking: check.block, receipt: null, detail, exit_code: null, duration_ms: null, proves: check.proves };
+  return { id: check.id, status: 'UNKNOWN', reason, blocking: check.block, receipt: null, detail, exit_code: null, duration_ms: null, proves: provesOf(check) };
 }

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, sep } from 'node:path';
-import { MCP_CLIENTS } from '../install/mcp/clients/index.js';
+import { MCP_CONFIG_PLACES } from '../install/mcp/clients/places.js';
 import { claudeSettingsPath } from '../install/targets/claude-code.js';
 import { codexHooksPath } from '../install/targets/codex.js';
 import { gitHookPath } from '../install/targets/index.js';
@@ -44,7 +44,8 @@ export function configWiring(root: string | null, env: NodeJS.ProcessEnv): Wirin
   file(claudeSettingsPath('user', null, env), 'user', "Claude Code's user settings (its hooks)");
   file(codexHooksPath('user', null, env), 'user', "Codex's user hooks");
   const place = { workspaceRoot: root ?? '', home: env.HOME ?? homedir(), env };
-  for (const client of MCP_CLIENTS) {
+  // The places only: the clients themselves load YAML and TOML writers, which a hook call must not.
+  for (const client of Object.values(MCP_CONFIG_PLACES)) {
     const path = client.configPath(place);
     // Without a workspace, a project-scope client's path comes out relative: it has none here.
     if (isAbsolute(path)) file(path, root !== null && path.startsWith(`${root}${sep}`) ? 'project' : 'user', `${client.label}'s MCP servers (vouch's entry)`);

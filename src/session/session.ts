@@ -3,7 +3,7 @@ import { fail, type Problem } from '../core/problem.js';
 import type { Result } from '../core/result.js';
 import { entrySigner } from '../crypto/entry-signer.js';
 import type { EngineContext } from '../engine/context.js';
-import { LedgerError, type AppendOptions, type Ledger } from '../ledger/ledger.js';
+import type { AppendOptions, Ledger } from '../ledger/ledger.js';
 import { ledgerLocation, type LedgerLocation } from '../ledger/location.js';
 import type { LedgerSource } from '../ledger/source.js';
 import type { Actor } from '../receipt/receipt.js';
@@ -94,7 +94,8 @@ export class Session implements BaseContext, LedgerSource, SpecSource {
   async ledgerAt(workspace: Workspace = this.workspace()): Promise<LedgerLocation> {
     const spec = this.env.VOUCH_LEDGER ? null : await this.specIfValid(workspace);
     const at = ledgerLocation(this.env, workspace.stateDir, spec?.ledger ?? null);
-    if (!at.ok) throw new LedgerError('unreadable', at.error.message, at.error.where ?? 'VOUCH_LEDGER');
+    // A malformed URL is the caller's mistake (a usage error), not a ledger that failed.
+    if (!at.ok) fail(at.error);
     return at.value;
   }
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { asDocument, type McpClient } from '../client.js';
 import { shellWords } from '../shell-words.js';
+import { MCP_CONFIG_PLACES } from './places.js';
 
 /**
  * Claude Code, project scope: `.mcp.json` at the project root, shared with
@@ -9,9 +10,9 @@ import { shellWords } from '../shell-words.js';
  */
 export const claudeCode: McpClient = {
   id: 'claude-code',
-  label: 'Claude Code',
+  label: MCP_CONFIG_PLACES['claude-code'].label,
   format: 'json',
-  configPath: (place) => join(place.workspaceRoot, '.mcp.json'),
+  configPath: MCP_CONFIG_PLACES['claude-code'].configPath,
   where: (place) => `${join(place.workspaceRoot, '.mcp.json')} (project scope); merge the entry into "mcpServers" if the file exists`,
   entry: (launch, name) => ({
     key: ['mcpServers', name],

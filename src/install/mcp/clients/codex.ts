@@ -1,10 +1,7 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import type { ClientPlace, ConfigEntry, McpClient } from '../client.js';
+import type { ConfigEntry, McpClient } from '../client.js';
 import { TOOL_TIMEOUT_SECONDS } from '../launch.js';
 import { tomlArray, tomlKey, tomlString } from '../toml.js';
-
-const codexHome = (place: ClientPlace) => place.env.CODEX_HOME || join(place.env.HOME || homedir(), '.codex');
+import { MCP_CONFIG_PLACES } from './places.js';
 
 /**
  * Codex: one `[mcp_servers.NAME]` table in `$CODEX_HOME/config.toml`
@@ -14,10 +11,10 @@ const codexHome = (place: ClientPlace) => place.env.CODEX_HOME || join(place.env
  */
 export const codex: McpClient = {
   id: 'codex',
-  label: 'Codex',
+  label: MCP_CONFIG_PLACES['codex'].label,
   format: 'toml',
-  configPath: (place) => join(codexHome(place), 'config.toml'),
-  where: (place) => `${join(codexHome(place), 'config.toml')} (every project; the entry pins this workspace with -C)`,
+  configPath: MCP_CONFIG_PLACES['codex'].configPath,
+  where: (place) => `${MCP_CONFIG_PLACES.codex.configPath(place)} (every project; the entry pins this workspace with -C)`,
   entry: (launch, name) => ({
     key: ['mcp_servers', name],
     value: {

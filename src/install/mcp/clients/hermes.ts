@@ -1,10 +1,7 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { asDocument, type ClientPlace, type McpClient } from '../client.js';
+import { asDocument, type McpClient } from '../client.js';
 import { TOOL_TIMEOUT_SECONDS } from '../launch.js';
-
-const hermesHome = (place: ClientPlace) => place.env.HERMES_HOME || join(place.env.HOME || homedir(), '.hermes');
+import { MCP_CONFIG_PLACES } from './places.js';
 
 /**
  * Hermes Agent: `mcp_servers` in `$HERMES_HOME/config.yaml` (default
@@ -13,10 +10,10 @@ const hermesHome = (place: ClientPlace) => place.env.HERMES_HOME || join(place.e
  */
 export const hermes: McpClient = {
   id: 'hermes',
-  label: 'Hermes Agent',
+  label: MCP_CONFIG_PLACES['hermes'].label,
   format: 'yaml',
-  configPath: (place) => join(hermesHome(place), 'config.yaml'),
-  where: (place) => `${join(hermesHome(place), 'config.yaml')} (every session; the entry pins this workspace with -C); merge it under "mcp_servers" if the key exists`,
+  configPath: MCP_CONFIG_PLACES['hermes'].configPath,
+  where: (place) => `${MCP_CONFIG_PLACES.hermes.configPath(place)} (every session; the entry pins this workspace with -C); merge it under "mcp_servers" if the key exists`,
   entry: (launch, name) => ({
     key: ['mcp_servers', name],
     value: {
