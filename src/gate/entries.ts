@@ -1,9 +1,9 @@
+import type { Client } from '../core/client.js';
 import type { Sha256 } from '../core/digest.js';
 import type { Reason, Status } from '../core/status.js';
 import type { GateReason } from './decision.js';
 
-/** The agent client whose hook wrote an entry. */
-export type Client = 'claude-code' | 'codex';
+export type { Client } from '../core/client.js';
 
 /**
  * What an agent's tool call left behind, as its own hook reported it

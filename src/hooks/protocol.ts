@@ -1,4 +1,4 @@
-import type { Client } from '../gate/entries.js';
+import type { Client } from '../core/client.js';
 import type { ToolUse } from '../gate/guard.js';
 
 /** What a hook process answers: its stdout, its stderr and its exit code. */
