@@ -1,5 +1,6 @@
 // Type-aware linting. Focused tests (.only) are errors: they silence the rest of the suite.
 import tseslint from 'typescript-eslint';
+import { layerConfigs } from './eslint/layers.js';
 
 const focused = ['it', 'test', 'describe'].map((object) => ({ object, property: 'only', message: 'Focused tests hide the rest of the suite.' }));
 
@@ -17,6 +18,7 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
     },
   },
+  ...layerConfigs,
   {
     files: ['**/*.test.ts', 'test/**/*.ts'],
     rules: {

@@ -16,7 +16,7 @@ import { editBody } from './helpers/ledger-db.js';
 import { manifestDigest } from '../src/scope/manifest.js';
 import { draftOf, manifestOf } from './helpers/drafts.js';
 import { newId } from '../src/core/ids.js';
-import type { TrailBody } from '../src/gate/entries.js';
+import type { TrailBody } from '../src/ledger/session-entries.js';
 import type { SubjectEventBody } from '../src/ledger/events.js';
 import { describePg, sql, tempDatabase, type TempDatabase } from './helpers/pg.js';
 

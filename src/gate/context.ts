@@ -1,7 +1,7 @@
 import type { BaseContext } from '../core/context.js';
 import type { LedgerSource } from '../ledger/source.js';
 import type { SpecSource } from '../spec/source.js';
-import type { Client } from './entries.js';
+import type { Client } from '../ledger/session-entries.js';
 
 /**
  * Everything the gate needs from the front end that calls it (a hook, a

@@ -1,5 +1,5 @@
 import type { Sha256 } from '../core/digest.js';
-import type { GateBody, StoredSessionEntry, TrailBody } from './entries.js';
+import type { GateBody, StoredSessionEntry, TrailBody } from '../ledger/session-entries.js';
 
 /** Which stop a decision answers: the session's own (Stop) or one subagent's (SubagentStop). */
 export interface StopScope {

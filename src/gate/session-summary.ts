@@ -1,4 +1,4 @@
-import type { GateBody, StoredSessionEntry, TrailBody } from './entries.js';
+import type { GateBody, StoredSessionEntry, TrailBody } from '../ledger/session-entries.js';
 
 /** One agent session as the gate saw it: how its stops were answered, and its own trail. */
 export interface SessionSummary {

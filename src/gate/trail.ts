@@ -1,7 +1,7 @@
 import { digestJson, sha256 } from '../core/digest.js';
 import { newId } from '../core/ids.js';
 import type { GateContext } from './context.js';
-import type { Client, TrailBody } from './entries.js';
+import type { Client, TrailBody } from '../ledger/session-entries.js';
 import { patchPaths, workspaceRelative, type ToolUse } from './guard.js';
 import { locateForHook } from './locate.js';
 import { shellWrites } from './shell/writes.js';

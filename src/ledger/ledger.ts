@@ -1,7 +1,7 @@
 import type { Sha256 } from '../core/digest.js';
 import type { Manifest } from '../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../receipt/receipt.js';
-import type { SessionEntryDraft, StoredSessionEntry } from '../gate/entries.js';
+import type { SessionEntryDraft, StoredSessionEntry } from './session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from './events.js';
 
 /**

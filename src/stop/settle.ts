@@ -4,7 +4,7 @@ import { newId } from '../core/ids.js';
 import { entrySigner } from '../crypto/entry-signer.js';
 import type { GateContext, StopRequest } from '../gate/context.js';
 import type { DispatchNote, GateDecision, GateReason } from '../gate/decision.js';
-import { CLAIM_CHARS, type GateBody } from '../gate/entries.js';
+import { CLAIM_CHARS, type GateBody } from '../ledger/session-entries.js';
 import type { Verdict } from '../gate/grade.js';
 import type { SessionHistory, StopScope } from '../gate/history.js';
 import { LedgerError, type AppendOptions } from '../ledger/ledger.js';

@@ -3,7 +3,7 @@ import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { Manifest } from '../../scope/manifest.js';
 import type { AppendEventOptions, AppendOptions, FindResult, GcPolicy, GcResult, Ledger, LedgerEntry, LedgerStats, ReceiptQuery } from '../ledger.js';
 import type { PgLocation } from './pool.js';
-import type { SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
+import type { SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 
 /**

@@ -4,7 +4,7 @@ import { sha256, type Sha256 } from '../../core/digest.js';
 import { newId } from '../../core/ids.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
-import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
+import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import { EventConflict, NOTHING_REMOVED, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ReceiptQuery } from '../ledger.js';
 import { gcRecord } from '../gc-record.js';

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalize } from '../../core/jcs.js';
 import { sha256, type Sha256 } from '../../core/digest.js';
-import type { TrailBody } from '../../gate/entries.js';
+import type { TrailBody } from '../session-entries.js';
 import type { ReceiptDraft } from '../../receipt/receipt.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import { MIGRATIONS } from './schema.js';

@@ -7,7 +7,7 @@ import { sha256, type Sha256 } from '../../core/digest.js';
 import { newId } from '../../core/ids.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
-import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../../gate/entries.js';
+import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import {
   NOTHING_REMOVED,

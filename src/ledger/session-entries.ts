@@ -1,7 +1,7 @@
 import type { Client } from '../core/client.js';
 import type { Sha256 } from '../core/digest.js';
 import type { Reason, Status } from '../core/status.js';
-import type { GateReason } from './decision.js';
+import type { GateReason } from '../core/gate-reason.js';
 
 export type { Client } from '../core/client.js';
 
