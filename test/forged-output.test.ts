@@ -133,6 +133,19 @@ describe("a check's output carrying escape sequences", () => {
     expectInert(stop.stderr);
   });
 
+  it('a hook error that quotes its input (stdin that is not JSON) denies with the quote escaped, in the reason the agent reads and on stderr', async () => {
+    const rig = new Rig();
+    const result = await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: '\x1b[2K\rPASS' });
+    const reply = JSON.parse(result.stdout);
+    expect(reply.hookSpecificOutput.permissionDecision).toBe('deny');
+    const reason: string = reply.hookSpecificOutput.permissionDecisionReason;
+    expect(reason).toContain('stdin is not JSON');
+    expect(reason).not.toMatch(/[\x1b\r]/);
+    expect(reason).toContain('\\x1b[2K');
+    expect(result.stderr).not.toMatch(/[\x1b\r]/);
+    expect(result.stderr).toContain('hook error (the call is denied)');
+  });
+
   it('an MCP client shows the text answer escaped; the structured answer stays exact', async () => {
     const rig = await workspace();
     expect((await rig.run(['verify'])).code).toBe(0);

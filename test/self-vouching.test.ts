@@ -218,6 +218,19 @@ describe('what runs is the person\'s choice', () => {
     expect((await rig.run(['status', '--json'])).json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'tool_config_changed' });
   });
 
+  it('an .npmrc named in sources (never read: credential-shaped) is said to be so, with where it is proved instead, by checks and by verify', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'x\n', '.npmrc': 'script-shell=/bin/sh\n' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**", ".npmrc"]}\n');
+    const checks = await rig.run(['checks', '--json']);
+    expect(JSON.stringify(checks.json())).toContain('"credentials":[".npmrc"]');
+    const text = await rig.run(['checks']);
+    expect(text.stdout).toContain('names only credential-shaped files (.npmrc), which vouch never reads as scope');
+    expect(text.stdout).toContain('pinned by hash at `vouch allow`');
+    const ran = (await rig.run(['verify', '--json'])).json().checks[0];
+    expect(ran).toMatchObject({ status: 'UNKNOWN', reason: 'scope_empty' });
+    expect(ran.detail).toContain('.npmrc is credential-shaped, never read as scope');
+  });
+
   it('tool_configs: in vouch.yaml pins more files (a name on the cwd chain, a ~/ path)', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'x\n' });
     await rig.spec('version: 1\ntool_configs: [".mocharc.yml", "~/.config/mytool.rc"]\nchecks:\n  - {id: tests, run: ["true"], sources: ["src/**"]}\n');

@@ -43,12 +43,21 @@ export async function runHook(protocol: ClientProtocol, eventArg: string | undef
           dispatches: [],
           dispatch: null,
         };
-        return protocol.blockStop(renderBlockReason(decision, ctx.self), `vouch: hook error (the stop is blocked): ${message}`);
+        const { visible } = await import('../render/visible.js');
+        return protocol.blockStop(renderBlockReason(decision, ctx.self), `vouch: hook error (the stop is blocked): ${visible(message)}`);
       }
-      case 'deny_tool':
-        return { ...protocol.denyTool(`vouch could not check this tool call, so it is denied: ${short}. Tell a person; this is a problem in vouch or its installation.`), stderr: `vouch: hook error (the call is denied): ${message}\n` };
-      case 'pass':
-        return protocol.pass(`vouch: hook error (nothing recorded; the call goes ahead): ${message}`);
+      case 'deny_tool': {
+        // The error can quote the payload (a path, a session id): shown, never played.
+        const { oneLine, visible } = await import('../render/visible.js');
+        return {
+          ...protocol.denyTool(`vouch could not check this tool call, so it is denied: ${oneLine(short)}. Tell a person; this is a problem in vouch or its installation.`),
+          stderr: `vouch: hook error (the call is denied): ${visible(message)}\n`,
+        };
+      }
+      case 'pass': {
+        const { visible } = await import('../render/visible.js');
+        return protocol.pass(`vouch: hook error (nothing recorded; the call goes ahead): ${visible(message)}`);
+      }
     }
   }
 }

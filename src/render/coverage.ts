@@ -20,6 +20,11 @@ export function explainCoverage(warning: CoverageWarning): { message: string; ne
       };
     }
     case 'glob_empty':
+      if (warning.credentials.length > 0)
+        return {
+          message: `${warning.field} glob "${warning.glob}" names only credential-shaped files (${warning.credentials.slice(0, 3).join(', ')}), which vouch never reads as scope: verify answers UNKNOWN (scope_empty)`,
+          next: `remove "${warning.glob}"; a tool config such as .npmrc is pinned by hash at \`vouch allow\` (list others in tool_configs:), and an edit of it makes the check UNKNOWN (tool_config_changed)`,
+        };
       return {
         message: `${warning.field} glob "${warning.glob}" matches no readable file: verify answers UNKNOWN (scope_empty)`,
         next: 'fix the glob (a directory needs "dir/**"), or set allow_missing: true if that is intended',

@@ -66,7 +66,7 @@ describe('coverScopes', () => {
     // tests/** keeps tests/data/case.json, which no tests glob matches.
     expect(coverage!.warnings).toEqual([
       { reason: 'glob_shadowed', field: 'sources', glob: 'tests/*.py', matched: 2, lostTo: ['test'] },
-      { reason: 'glob_empty', field: 'sources', glob: 'src' },
+      { reason: 'glob_empty', field: 'sources', glob: 'src', credentials: [] },
       { reason: 'glob_shadowed', field: 'sources', glob: 'src/**', matched: 2, lostTo: ['test'] },
     ]);
   });
@@ -77,6 +77,8 @@ describe('coverScopes', () => {
     const [strict, lenient] = await coverScopes(snapshot(root), [scope(decl), scope({ ...decl, allowMissing: true })]);
     expect(strict!.warnings.map((w) => `${w.reason} ${w.glob}`)).toEqual(['glob_empty dist/**', 'glob_empty .env']);
     expect(strict!.manifest.refused).toEqual([['.env', 'credential']]);
+    // The credential-shaped file a glob names is said, so the warning can say why it never matches.
+    expect(strict!.warnings.find((w) => w.glob === '.env')).toMatchObject({ credentials: ['.env'] });
     const [shadowing] = await coverScopes(snapshot(root), [scope({ sources: ['tests/**'], tests: ['tests/**'], allowMissing: true })]);
     expect(lenient!.warnings).toEqual([]);
     expect(shadowing!.warnings.map((w) => w.reason)).toEqual(['glob_shadowed']);

@@ -29,7 +29,7 @@ export type CoverageWarning =
   /** The glob matches files, but every one of them is in another group. */
   | { readonly reason: 'glob_shadowed'; readonly field: ScopeField; readonly glob: string; readonly matched: number; readonly lostTo: readonly Group[] }
   /** A source or test glob matches no readable file (and allow_missing is off). */
-  | { readonly reason: 'glob_empty'; readonly field: ScopeField; readonly glob: string };
+  | { readonly reason: 'glob_empty'; readonly field: ScopeField; readonly glob: string; readonly credentials: readonly string[] };
 
 /** One scope's files as they are now, and what each of its globs covers. */
 export interface ScopeCoverage {
@@ -51,7 +51,7 @@ export async function coverScopes(snapshot: Snapshot, scopes: readonly ScopeDecl
   );
   return scans.map((scan, i) => {
     const globs = globCoverage(scopes[i]!, scan.manifest);
-    return { manifest: scan.manifest, globs, warnings: coverageWarnings(scopes[i]!, globs) };
+    return { manifest: scan.manifest, globs, warnings: coverageWarnings(scopes[i]!, globs, scan.manifest) };
   });
 }
 
@@ -91,12 +91,17 @@ export function globCoverage(scope: ScopeDecl, manifest: Manifest): GlobCoverage
  * globs unless allow_missing. An artifact glob that matches nothing yet is
  * not a warning: the run is what makes artifacts.
  */
-export function coverageWarnings(scope: ScopeDecl, globs: readonly GlobCoverage[]): CoverageWarning[] {
+export function coverageWarnings(scope: ScopeDecl, globs: readonly GlobCoverage[], manifest: Manifest): CoverageWarning[] {
   const warnings: CoverageWarning[] = [];
   for (const { field, glob, matched, kept, lostTo } of globs) {
     if (kept > 0) continue;
     if (matched > 0) warnings.push({ reason: 'glob_shadowed', field, glob, matched, lostTo });
-    else if (field !== 'artifacts' && !scope.allowMissing) warnings.push({ reason: 'glob_empty', field, glob });
+    else if (field !== 'artifacts' && !scope.allowMissing) {
+      // Credential-shaped files the glob names: refused as scope, so it can never match them.
+      const match = globMatcher(glob);
+      const credentials = manifest.refused.filter(([path, why]) => why === 'credential' && match(path)).map(([path]) => path);
+      warnings.push({ reason: 'glob_empty', field, glob, credentials });
+    }
   }
   return warnings;
 }

@@ -268,7 +268,7 @@ class CompiledScope {
     // Nearly sorted already (the walk goes in path order): a linear pass.
     this.files.sort(byPath);
     this.refused.sort(byPath);
-    this.problems.push(...unmatched(this.patterns, this.files, this.scope.allowMissing));
+    this.problems.push(...unmatched(this.patterns, this.files, this.refused, this.scope.allowMissing));
     return { manifest: { files: this.files, refused: dedupe(this.refused) }, problems: this.problems };
   }
 }
@@ -300,7 +300,7 @@ function literalKind(root: string, path: string): EntryKind | undefined {
 }
 
 /** Every declared glob must cover at least one hashed file. */
-function unmatched(patterns: readonly Pattern[], files: readonly ManifestFile[], allowMissing: boolean): ScanProblem[] {
+function unmatched(patterns: readonly Pattern[], files: readonly ManifestFile[], refused: readonly RefusedFile[], allowMissing: boolean): ScanProblem[] {
   const pending = new Set(patterns.filter((p) => p.group === 'artifact' || !allowMissing));
   for (const file of files) {
     if (pending.size === 0) break;
@@ -313,11 +313,22 @@ function unmatched(patterns: readonly Pattern[], files: readonly ManifestFile[],
     // nothing" reads as a lie while the files are there.
     const taken = files.filter((file) => pattern.match(file[0]));
     const fields = [...new Set(taken.map((file) => `${file[3]}s`))].join(' and ');
-    const elsewhere = taken.length === 0 ? '' : ` of its own: the ${taken.length} it matches went to ${fields}, whose globs are tried first`;
+    const elsewhere = taken.length === 0 ? credentialNote(pattern, refused) : ` of its own: the ${taken.length} it matches went to ${fields}, whose globs are tried first`;
     return pattern.group === 'artifact'
       ? { reason: 'artifact_missing', path: pattern.glob, detail: `declared artifact "${pattern.glob}" matched no file${elsewhere}` }
       : { reason: 'scope_empty', path: pattern.glob, detail: `${pattern.group} glob "${pattern.glob}" matched no readable file${elsewhere}` };
   });
+}
+
+/**
+ * A glob that names only credential-shaped files (`.npmrc`) can never match:
+ * vouch does not read them as scope. Say so, and where such a file is
+ * proved instead, or "matched no readable file" reads as a lie.
+ */
+function credentialNote(pattern: Pattern, refused: readonly RefusedFile[]): string {
+  const secret = refused.filter(([path, why]) => why === 'credential' && pattern.match(path)).map(([path]) => path);
+  if (secret.length === 0) return '';
+  return `: ${secret.slice(0, 3).join(', ')}${secret.length > 3 ? ` and ${secret.length - 3} more` : ''} ${secret.length === 1 ? 'is' : 'are'} credential-shaped, never read as scope; a tool config such as .npmrc is pinned by hash at \`vouch allow\` instead (list others in tool_configs:)`;
 }
 
 function dedupe(refused: RefusedFile[]): RefusedFile[] {

@@ -27,7 +27,7 @@ whose files all went to another group.
   --files  list each covered file with its group (source, test, or
            artifact when it exists already), and the files refused
   --json   {"spec": {"path", "sha256"}, "checks": [{...the full definition,
-           "warnings": [{"reason", "field", "glob", "matched", "lost_to",
+           "warnings": [{"reason", "field", "glob", "matched", "lost_to", "credentials",
            "message"}], with --files "files": [{"path", "group"}] and
            "refused": [{"path", "why"}]}]}
 
@@ -93,6 +93,7 @@ function coverageJson(coverage: ScopeCoverage, files: boolean) {
       glob: w.glob,
       matched: w.reason === 'glob_shadowed' ? w.matched : 0,
       lost_to: w.reason === 'glob_shadowed' ? w.lostTo : [],
+      credentials: w.reason === 'glob_empty' ? w.credentials : [],
       message: explainCoverage(w).message,
     })),
     ...(files && {
