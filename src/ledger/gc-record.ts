@@ -10,9 +10,10 @@ export interface DoomedEntry {
 /**
  * The chain entry recording a gc, the same on every backend: how many
  * entries went, their seq range, and the SHA-256 over "seq:hash\n" of each
- * in order, which `vouch audit` checks against the pruned table.
+ * in order, which `vouch audit` checks against the pruned table. Linked
+ * into the chain like every entry (chain.ts adds its prev_hash).
  */
-export function gcRecord(id: string, policy: GcPolicy, doomed: readonly DoomedEntry[], prevHash: string | null) {
+export function gcRecord(id: string, policy: GcPolicy, doomed: readonly DoomedEntry[]) {
   return {
     v: 1,
     kind: 'gc',
@@ -23,6 +24,5 @@ export function gcRecord(id: string, policy: GcPolicy, doomed: readonly DoomedEn
     last_seq: doomed[doomed.length - 1]!.seq,
     removed_digest: sha256(doomed.map((row) => `${row.seq}:${row.hash}\n`).join('')),
     policy: { keep_days: policy.keepDays ?? null, keep_per_check: policy.keepPerCheck ?? null },
-    prev_hash: prevHash,
   };
 }

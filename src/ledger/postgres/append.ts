@@ -1,10 +1,9 @@
 import type { PoolClient } from 'pg';
-import { canonicalize } from '../../core/jcs.js';
 import { sha256, type Sha256 } from '../../core/digest.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
-import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
+import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { Signer } from '../ledger.js';
-import { encodeManifest } from './codec.js';
+import { encodeManifest, link } from '../chain.js';
 
 /** The chain's position, locked: the next entry gets seq + 1 and links to hash. */
 export interface LockedHead {
@@ -69,9 +68,7 @@ export async function appendLocked(
 ): Promise<StoredReceipt> {
   const digest = manifestDigest(manifest);
   if (digest !== draft.manifest_digest) throw new Error('bug: receipt manifest_digest does not match its manifest');
-  const body: ReceiptBody = { ...draft, prev_hash: head.hash };
-  const text = canonicalize(body);
-  const signature = sign ? sign(text) : null;
+  const { body, text, signature } = link<ReceiptDraft>(draft, head.hash, sign);
   // Stored once per digest: an unchanged tree adds no manifest bytes.
   await client.query('INSERT INTO manifests (digest, body) VALUES ($1, $2) ON CONFLICT (digest) DO NOTHING', [digest, encodeManifest(manifest)]);
   const { seq, hash } = await insertLocked(client, head, {

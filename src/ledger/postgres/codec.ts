@@ -1,8 +1,6 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { canonicalize } from '../../core/jcs.js';
-import { sha256, type Sha256 } from '../../core/digest.js';
+import type { Sha256 } from '../../core/digest.js';
+import { intact, parseBody } from '../chain.js';
 import type { ReceiptBody, StoredReceipt } from '../../receipt/receipt.js';
-import type { Manifest } from '../../scope/manifest.js';
 import type { LedgerEntry } from '../ledger.js';
 
 /** A chain row as the receipt queries select it. */
@@ -21,28 +19,12 @@ export const RECEIPT_COLUMNS = 'seq, id, hash, body, signature';
  * links and signatures hold is `vouch audit`'s work, not every read's.
  */
 export function decodeReceipt(row: ReceiptRow): StoredReceipt {
-  let body: ReceiptBody;
-  try {
-    body = JSON.parse(row.body) as ReceiptBody;
-  } catch {
-    return { seq: row.seq, hash: row.hash as Sha256, body: { id: row.id } as ReceiptBody, intact: false, signature: row.signature };
-  }
-  const intact = sha256(row.body) === row.hash && body.id === row.id;
-  return { seq: row.seq, hash: row.hash as Sha256, body, intact, signature: row.signature };
+  const body = parseBody<ReceiptBody>(row.body);
+  if (body === undefined) return { seq: row.seq, hash: row.hash as Sha256, body: { id: row.id } as ReceiptBody, intact: false, signature: row.signature };
+  return { seq: row.seq, hash: row.hash as Sha256, body, intact: intact(row.body, row.hash, body, row.id), signature: row.signature };
 }
 
-/** Manifests are stored as deflated canonical JSON, once per digest. */
-export function encodeManifest(manifest: Manifest): Buffer {
-  return deflateRawSync(canonicalize({ files: manifest.files, refused: manifest.refused }));
-}
-
-export function decodeManifest(blob: Buffer): Manifest | undefined {
-  try {
-    return JSON.parse(inflateRawSync(blob).toString('utf8')) as Manifest;
-  } catch {
-    return undefined;
-  }
-}
+export { decodeManifest, encodeManifest } from '../chain.js';
 
 export interface EntryRow {
   state: 'live' | 'pruned';

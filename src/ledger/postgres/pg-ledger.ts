@@ -1,6 +1,5 @@
 import type { Pool } from 'pg';
-import { canonicalize } from '../../core/jcs.js';
-import { sha256, type Sha256 } from '../../core/digest.js';
+import type { Sha256 } from '../../core/digest.js';
 import { newId } from '../../core/ids.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
@@ -12,6 +11,7 @@ import { appendLocked, insertLocked, lockHead } from './append.js';
 import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
 import { requireCurrentSchema } from './migrate.js';
 import { inTransaction, openPool, pgError, type PgLocation } from './pool.js';
+import { intact, link, parseBody, readEvent } from '../chain.js';
 
 /** Rows read per round trip while walking the chain for `vouch audit`. */
 const PAGE = 2000;
@@ -168,15 +168,15 @@ export class PgLedger implements Ledger {
         const manifestsRemoved =
           (await client.query('DELETE FROM manifests m WHERE NOT EXISTS (SELECT 1 FROM chain c WHERE c.manifest = m.digest)')).rowCount ?? 0;
         const prev = (await client.query<{ hash: string }>('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1')).rows[0]?.hash ?? null;
-        const text = canonicalize(gcRecord(gcId, policy, doomed, prev));
+        const gc = link(gcRecord(gcId, policy, doomed), prev as Sha256 | null, policy.sign);
         await insertLocked(client, head, {
           id: gcId,
           kind: 'gc',
           checkId: null,
           manifest: null,
           createdAt: policy.now.getTime(),
-          text,
-          signature: policy.sign ? policy.sign(text) : null,
+          text: gc.text,
+          signature: gc.signature,
         });
         return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId };
       }),
@@ -187,7 +187,7 @@ export class PgLedger implements Ledger {
     return this.guard(() =>
       inTransaction(this.pool, async (client) => {
         const head = await lockHead(client);
-        const text = canonicalize({ ...draft, prev_hash: head.hash });
+        const { text, signature } = link(draft, head.hash, options.sign);
         const { seq, hash } = await insertLocked(client, head, {
           id: draft.id,
           kind: draft.kind,
@@ -195,7 +195,7 @@ export class PgLedger implements Ledger {
           manifest: null,
           createdAt: Date.parse(draft.at),
           text,
-          signature: options.sign ? options.sign(text) : null,
+          signature,
           session: draft.session,
         });
         return { seq, hash, body: draft, intact: true };
@@ -207,14 +207,9 @@ export class PgLedger implements Ledger {
     return this.guard(async () => {
       const rows = (await this.pool.query<ReceiptRow>('SELECT seq, id, hash, body FROM chain WHERE session = $1 ORDER BY seq', [session])).rows;
       return rows.flatMap((row) => {
-        let body: SessionEntryBody;
-        try {
-          body = JSON.parse(row.body) as SessionEntryBody;
-        } catch {
-          return [];
-        }
+        const body = parseBody<SessionEntryBody>(row.body);
         // As in SQLite: a damaged entry still shows the session was gated; its content is not trusted.
-        return [{ seq: row.seq, hash: row.hash as Sha256, body, intact: sha256(row.body) === row.hash && body.id === row.id }];
+        return body === undefined ? [] : [{ seq: row.seq, hash: row.hash as Sha256, body, intact: intact(row.body, row.hash, body, row.id) }];
       });
     });
   }
@@ -240,8 +235,7 @@ export class PgLedger implements Ledger {
           const latest = newest.rows[0]?.id ?? null;
           if (latest !== options.after) throw new EventConflict(draft.subject, latest);
         }
-        const text = canonicalize({ ...draft, prev_hash: head.hash });
-        const signature = options.sign ? options.sign(text) : null;
+        const { text, signature } = link(draft, head.hash, options.sign);
         const { seq, hash } = await insertLocked(client, head, {
           id: draft.id,
           kind: draft.kind,
@@ -262,17 +256,8 @@ export class PgLedger implements Ledger {
       const rows = (
         await this.pool.query<ReceiptRow>('SELECT seq, id, hash, body, signature FROM chain WHERE kind = $1 AND subject = $2 ORDER BY seq', [kind, subject])
       ).rows;
-      return rows.map((row) => {
-        let body: T | undefined;
-        try {
-          body = JSON.parse(row.body) as T;
-        } catch {
-          body = undefined;
-        }
-        const intact = body !== undefined && sha256(row.body) === row.hash && body.id === row.id && body.kind === kind && body.subject === subject;
-        // A damaged event is returned as such, never as what it claims.
-        return { seq: row.seq, hash: row.hash as Sha256, body: body ?? ({ v: 1, kind, id: row.id, at: '', subject, event: 'damaged' } as unknown as T), signature: row.signature, intact };
-      });
+      // A damaged event is returned as such, never as what it claims.
+      return rows.map((row) => readEvent<T>({ ...row, subject }, row.body, kind));
     });
   }
 
@@ -286,16 +271,7 @@ export class PgLedger implements Ledger {
           [kind, limit],
         )
       ).rows;
-      return rows.map((row) => {
-        let body: T | undefined;
-        try {
-          body = JSON.parse(row.body) as T;
-        } catch {
-          body = undefined;
-        }
-        const intact = body !== undefined && sha256(row.body) === row.hash && body.id === row.id && body.kind === kind && body.subject === row.subject;
-        return { seq: row.seq, hash: row.hash as Sha256, body: body ?? ({ v: 1, kind, id: row.id, at: '', subject: row.subject, event: 'damaged' } as unknown as T), signature: row.signature, intact };
-      });
+      return rows.map((row) => readEvent<T>(row, row.body, kind));
     });
   }
 

@@ -1,9 +1,7 @@
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
-import { canonicalize } from '../../core/jcs.js';
-import { sha256, type Sha256 } from '../../core/digest.js';
+import type { Sha256 } from '../../core/digest.js';
 import { newId } from '../../core/ids.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
@@ -27,6 +25,7 @@ import { gcRecord } from '../gc-record.js';
 import { BodyStore } from './body-store.js';
 import { sqlite } from './driver.js';
 import { LEDGER_FORMAT, MIGRATIONS } from './schema.js';
+import { decodeManifest, encodeManifest, intact, link, parseBody, readEvent } from '../chain.js';
 
 interface ChainRow {
   seq: number;
@@ -188,11 +187,8 @@ export class SqliteLedger implements Ledger {
         const stored: StoredReceipt[] = [];
         items.forEach(({ draft, manifest }, i) => {
           const digest = digests[i]!;
-          const body: ReceiptBody = { ...draft, prev_hash: prev };
-          const text = canonicalize(body);
-          const hash = sha256(text);
           // Signed and hashed as canonical text; only how it is stored is compact.
-          const signature = options.sign ? options.sign(text) : null;
+          const { body, text, hash, signature } = link<ReceiptDraft>(draft, prev, options.sign);
           // Stored once per digest: an unchanged tree adds no manifest bytes.
           if (hasManifest.get(digest) === undefined) insertManifest.run(digest, encodeManifest(manifest));
           const compact = this.bodies.encode(body.check_id, text, seq + 1);
@@ -309,10 +305,10 @@ export class SqliteLedger implements Ledger {
           )
           .run();
         const prev = (this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck().get() as Sha256 | undefined) ?? null;
-        const text = canonicalize(gcRecord(gcId, policy, doomed, prev));
+        const gc = link(gcRecord(gcId, policy, doomed), prev, policy.sign);
         this.db
           .prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?)')
-          .run(gcId, 'gc', policy.now.getTime(), sha256(text), text, policy.sign ? policy.sign(text) : null);
+          .run(gcId, 'gc', policy.now.getTime(), gc.hash, gc.text, gc.signature);
         return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId };
       });
       return run.immediate();
@@ -327,9 +323,8 @@ export class SqliteLedger implements Ledger {
       );
       const append = this.db.transaction(() => {
         const prev = (last.get() as Sha256 | undefined) ?? null;
-        const text = canonicalize({ ...draft, prev_hash: prev });
-        const hash = sha256(text);
-        const info = insert.run(draft.id, draft.kind, Date.parse(draft.at), hash, text, draft.session, options.sign ? options.sign(text) : null);
+        const { text, hash, signature } = link(draft, prev, options.sign);
+        const info = insert.run(draft.id, draft.kind, Date.parse(draft.at), hash, text, draft.session, signature);
         return { seq: Number(info.lastInsertRowid), hash, body: draft, intact: true } satisfies StoredSessionEntry;
       });
       return append.immediate();
@@ -341,16 +336,11 @@ export class SqliteLedger implements Ledger {
       const rows = this.db.prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE session = ? ORDER BY seq`).all(session) as ChainRow[];
       return rows.flatMap((row) => {
         const text = this.bodies.decode(row);
-        let body: SessionEntryBody;
-        try {
-          if (text === undefined) return [];
-          body = JSON.parse(text) as SessionEntryBody;
-        } catch {
-          return [];
-        }
+        const body = parseBody<SessionEntryBody>(text);
+        if (body === undefined) return [];
         // A session entry whose bytes do not match its hash still counts as
         // "this session was gated", but its content is not trusted.
-        return [{ seq: row.seq, hash: row.hash as Sha256, body, intact: sha256(text) === row.hash && body.id === row.id }];
+        return [{ seq: row.seq, hash: row.hash as Sha256, body, intact: intact(text!, row.hash, body, row.id) }];
       });
     });
   }
@@ -368,9 +358,7 @@ export class SqliteLedger implements Ledger {
           if (latest !== options.after) throw new EventConflict(draft.subject, latest);
         }
         const prev = (last.get() as Sha256 | undefined) ?? null;
-        const text = canonicalize({ ...draft, prev_hash: prev });
-        const hash = sha256(text);
-        const signature = options.sign ? options.sign(text) : null;
+        const { text, hash, signature } = link(draft, prev, options.sign);
         const info = insert.run(draft.id, draft.kind, Date.parse(draft.at), hash, text, draft.subject, signature);
         return { seq: Number(info.lastInsertRowid), hash, body: draft, signature, intact: true } satisfies StoredEvent<T>;
       });
@@ -479,37 +467,15 @@ export class SqliteLedger implements Ledger {
 
   /** An event as stored: decoded, and believed only when its bytes still hash to its hash and its row agrees with it. */
   private decodeEvent<T extends SubjectEventBody>(row: EventRow, kind: string): StoredEvent<T> {
-    const text = this.bodies.decode(row);
-    let body: T | undefined;
-    try {
-      body = text === undefined ? undefined : (JSON.parse(text) as T);
-    } catch {
-      body = undefined;
-    }
-    const intact = body !== undefined && sha256(text!) === row.hash && body.id === row.id && body.kind === kind && body.subject === row.subject;
-    return {
-      seq: row.seq,
-      hash: row.hash as Sha256,
-      body: body ?? ({ v: 1, kind, id: row.id, at: '', subject: row.subject, event: 'damaged' } as unknown as T),
-      signature: row.signature,
-      intact,
-    };
+    return readEvent<T>(row, this.bodies.decode(row), kind);
   }
 
   private decode(row: ChainRow): StoredReceipt {
     const damaged = { seq: row.seq, hash: row.hash as Sha256, body: { id: row.id } as ReceiptBody, intact: false, signature: row.signature };
     const text = this.bodies.decode(row);
-    if (text === undefined) return damaged;
-    let body: ReceiptBody;
-    try {
-      body = JSON.parse(text) as ReceiptBody;
-    } catch {
-      return damaged;
-    }
-    // The stored text must still hash to the stored hash; whether the chain
-    // links and signatures hold is `vouch audit`'s work, not every read's.
-    const intact = sha256(text) === row.hash && body.id === row.id;
-    return { seq: row.seq, hash: row.hash as Sha256, body, intact, signature: row.signature };
+    const body = parseBody<ReceiptBody>(text);
+    if (body === undefined) return damaged;
+    return { seq: row.seq, hash: row.hash as Sha256, body, intact: intact(text!, row.hash, body, row.id), signature: row.signature };
   }
 
   close(): Promise<void> {
@@ -520,14 +486,3 @@ export class SqliteLedger implements Ledger {
 
 type EventRow = ChainRow & { subject: string };
 
-function encodeManifest(manifest: Manifest): Buffer {
-  return deflateRawSync(canonicalize({ files: manifest.files, refused: manifest.refused }));
-}
-
-function decodeManifest(blob: Buffer): Manifest | undefined {
-  try {
-    return JSON.parse(inflateRawSync(blob).toString('utf8')) as Manifest;
-  } catch {
-    return undefined;
-  }
-}
