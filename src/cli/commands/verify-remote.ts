@@ -10,7 +10,7 @@ import type { StoredReceipt } from '../../receipt/receipt.js';
 import { explainReason } from '../../render/reasons.js';
 import { paint } from '../../render/color.js';
 import { renderVerifyLine } from '../../render/receipt-line.js';
-import { allPass } from '../../engine/outcome.js';
+import { allPass, ranEntry, runOk, unrecordedEntry } from '../../engine/outcome.js';
 import { renderSummary } from '../../render/status.js';
 import { selectChecks } from '../../spec/select.js';
 import { localDraft } from '../../remote/record.js';
@@ -129,21 +129,23 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
       err(cli, `${errPaint.yellow('note:')} the key given with --pubkey is neither verifier_key in vouch.yaml nor in VOUCH_HOME/keys, so \`vouch status\` will not count these receipts until it is pinned there`);
     }
   } else {
+    // The engine's verify projection (outcome.ts), plus what only a remote run has: its job and the verifier's receipt.
+    const entries = rows.map((row) =>
+      row.receipt ? ranEntry(row.outcome.check, row.receipt) : unrecordedEntry(row.outcome.check, row.reason, row.outcome.kind === 'unknown' ? row.outcome.detail : null),
+    );
     json(cli, {
-      ok: allPass(rows) && rows.length === checks.length,
+      ok: runOk(entries, checks.length),
       remote: base.value.origin + base.value.pathname,
       verifier: pinned.keyid,
-      checks: rows.map((row) => ({
-        id: row.id,
-        status: row.status,
-        reason: row.reason,
-        blocking: row.blocking,
-        receipt: row.receipt?.body.id ?? null,
-        detail: row.receipt ? row.receipt.body.detail : row.outcome.kind === 'unknown' ? row.outcome.detail : null,
-        job: row.outcome.job,
-        remote_receipt: row.outcome.kind === 'accepted' ? row.outcome.receiptId : null,
-        ...(row.receipt && { exit_code: row.receipt.body.exit_code, duration_ms: row.receipt.body.duration_ms, sandbox: row.receipt.body.service?.sandbox ?? null }),
-      })),
+      checks: entries.map((entry, i) => {
+        const row = rows[i]!;
+        return {
+          ...entry,
+          job: row.outcome.job,
+          remote_receipt: row.outcome.kind === 'accepted' ? row.outcome.receiptId : null,
+          sandbox: row.receipt?.body.service?.sandbox ?? null,
+        };
+      }),
     });
   }
   return allPass(rows) && rows.length === checks.length ? EXIT.ok : EXIT.notOk;
