@@ -1,9 +1,19 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { BUILD_ID } from '../build-id.js';
 import type { Sha256 } from '../core/digest.js';
-import type { RefusedFile } from '../scope/manifest.js';
-import type { ScanProblem } from '../scope/scan-types.js';
 import { STAT_WORDS } from './stat-key.js';
+
+/**
+ * What a scan found besides its files, kept as the scanner gave it: the
+ * cache stores these, scope/ gives them their meaning (ScanProblem,
+ * RefusedFile), so the cache need not import the scanner's types.
+ */
+export interface StoredProblem {
+  readonly reason: string;
+  readonly path: string;
+  readonly detail: string;
+}
+export type StoredRefusal = readonly [path: string, why: string];
 
 const BUILD = BUILD_ID ?? 'source';
 
@@ -31,8 +41,8 @@ const BUILD = BUILD_ID ?? 'source';
 export interface ScopeRecord {
   readonly key: string;
   readonly digest: Sha256;
-  readonly problems: readonly ScanProblem[];
-  readonly refused: readonly RefusedFile[];
+  readonly problems: readonly StoredProblem[];
+  readonly refused: readonly StoredRefusal[];
   readonly count: number;
   readonly files: number;
   readonly stats: BigInt64Array;
@@ -82,7 +92,7 @@ export function decodeRecord(blob: Buffer, key: Buffer, root: string, scope: str
   const at = layout(count, files, headerBytes, pathBytes);
   if (at.end + MAC_BYTES !== blob.length) return undefined;
   if (!timingSafeEqual(mac(key, blob.subarray(0, at.end)), blob.subarray(at.end))) return undefined;
-  let header: { root?: unknown; build?: unknown; key?: unknown; digest?: Sha256; problems?: ScanProblem[]; refused?: RefusedFile[] } | null;
+  let header: { root?: unknown; build?: unknown; key?: unknown; digest?: Sha256; problems?: StoredProblem[]; refused?: StoredRefusal[] } | null;
   try {
     header = JSON.parse(blob.toString('utf8', FIXED, FIXED + headerBytes)) as typeof header;
   } catch {

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import { err, ok, type Result } from '../core/result.js';
 import { isInside } from '../scope/scan.js';
-import { SPEC_FILE } from '../spec/file.js';
+import { SPEC_FILE } from '../workspace/spec-file.js';
 import { generatePair, publicKeyFromPem, publicKeyOf, publicKeyPem, type PublicKey } from './ed25519.js';
 
 /**

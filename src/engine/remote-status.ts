@@ -41,7 +41,7 @@ export async function judgeRemote(check: CheckDef, receipt: StoredReceipt, now: 
   const body = receipt.body;
   const remote = body.remote!;
   if (!verifiers) return { status: 'UNKNOWN', reason: 'signature_untrusted', detail: 'a remote receipt, and no verifier key to check it against here' };
-  const [{ verifySignedBody }, { verifierKeyring }] = await Promise.all([import('../remote/bind.js'), import('../remote/pinned.js')]);
+  const [{ verifySignedBody }, { verifierKeyring }] = await Promise.all([import('./remote-binding.js'), import('./verifier-key.js')]);
   const signed = verifySignedBody(remote.body, remote.signature, verifierKeyring(verifiers.home, verifiers.verifierKey));
   if (!signed.ok) {
     return signed.why === 'untrusted'

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cacheKey } from '../cache/key.js';
-import { cachedSpec } from '../cache/spec-cache.js';
+import { cachedSpec } from '../spec/spec-cache.js';
 import { sha256 } from '../core/digest.js';
 import { checkGlob } from '../scope/paths.js';
 import type { Workspace } from '../workspace/find.js';

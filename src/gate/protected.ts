@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { SPEC_FILE } from '../spec/file.js';
+import { SPEC_FILE } from '../workspace/spec-file.js';
 import type { GuardRole } from './guard-role.js';
 
 /** Why a path may not be written by the agent. */

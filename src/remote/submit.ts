@@ -5,7 +5,7 @@ import type { Keyring } from '../crypto/keyring.js';
 import type { ReceiptBody } from '../receipt/receipt.js';
 import type { Manifest } from '../scope/manifest.js';
 import type { CheckDef, Spec } from '../spec/model.js';
-import { bindsTo, verifySignedBody } from './bind.js';
+import { bindsTo, verifySignedBody } from '../engine/remote-binding.js';
 import { randomBytes } from 'node:crypto';
 import type { GitState } from '../engine/git.js';
 import type { Reply } from './http.js';

@@ -5,7 +5,7 @@ import type { PackFile } from '../archive/pack.js';
 import { computeFingerprints, INPUT_GROUPS } from '../engine/fingerprint.js';
 import { isCredentialPath } from '../scope/credentials.js';
 import type { Snapshot } from '../scope/snapshot.js';
-import { SPEC_FILE } from '../spec/file.js';
+import { SPEC_FILE } from '../workspace/spec-file.js';
 import type { CheckDef } from '../spec/model.js';
 
 export interface PackedTree {

@@ -3,8 +3,8 @@ import { recordPath, recordSha, type ScopeRecord } from '../cache/scope-record.j
 import type { StatCache } from '../cache/stat-cache.js';
 import { sameStat, STAT_WORDS } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
-import type { Group, Manifest, ManifestFile } from './manifest.js';
-import type { ScanResult, ScopeRequest } from './scan-types.js';
+import type { Group, Manifest, ManifestFile, RefusedFile } from './manifest.js';
+import type { ScanProblem, ScanResult, ScopeRequest } from './scan-types.js';
 import { lstatBatch } from './stat-batch.js';
 
 // A scope's remembered result (StatCache records): how it is keyed, how a
@@ -71,16 +71,19 @@ export function answerFromRecords(cache: StatCache, keys: readonly string[], roo
 /** A record as a scan result; the manifest is built only when someone reads it (a fresh PASS never does). */
 function resultOf(record: ScopeRecord): RememberedScan {
   let manifest: Manifest | undefined;
+  // rememberScan stored these from a ScanResult, and the record's MAC says nobody changed them since.
+  const problems = record.problems as readonly ScanProblem[];
+  const refused = record.refused as readonly RefusedFile[];
   return {
     manifestDigest: record.digest,
-    problems: record.problems,
+    problems,
     get manifest(): Manifest {
       if (!manifest) {
         const files: ManifestFile[] = [];
         for (let i = 0; i < record.files; i++) {
           files.push([recordPath(record, i), recordSha(record, i), Number(record.stats[i * STAT_WORDS + 3]), GROUPS[record.groups[i]!]!]);
         }
-        manifest = { files, refused: record.refused };
+        manifest = { files, refused };
       }
       return manifest;
     },

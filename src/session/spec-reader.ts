@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cacheKey } from '../cache/key.js';
-import { cachedSpec, rememberSpec } from '../cache/spec-cache.js';
+import { cachedSpec, rememberSpec } from '../spec/spec-cache.js';
 import { sha256 } from '../core/digest.js';
 import type { Problem } from '../core/problem.js';
 import { err, type Result } from '../core/result.js';

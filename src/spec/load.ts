@@ -13,7 +13,7 @@ import { normalize } from './normalize.js';
 import { applyRules, type SpecIssue } from './rules.js';
 import { specSchema } from './schema.js';
 
-export { SPEC_FILE } from './file.js';
+export { SPEC_FILE } from '../workspace/spec-file.js';
 
 /** Reads, parses and validates a spec file; every problem is located. */
 export function loadSpec(path: string, displayBase?: string): Result<Spec, Problem> {

@@ -2,7 +2,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import { err, ok, type Result } from '../core/result.js';
-import { SPEC_FILE } from '../spec/file.js';
+import { SPEC_FILE } from './spec-file.js';
 
 /** A directory with vouch.yaml at its root. */
 export interface Workspace {

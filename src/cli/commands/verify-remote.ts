@@ -16,7 +16,7 @@ import { selectChecks } from '../../spec/select.js';
 import { localDraft } from '../../remote/record.js';
 import { verifyRemotely, type RemoteOutcome } from '../../remote/submit.js';
 import { remoteBase } from '../../remote/url.js';
-import { verifierKeyring } from '../../remote/pinned.js';
+import { verifierKeyring } from '../../engine/verifier-key.js';
 import { integerFlag } from '../args.js';
 import { EXIT } from '../exit.js';
 import { err, json, out, type Cli } from '../io.js';

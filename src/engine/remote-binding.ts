@@ -2,7 +2,7 @@ import { canonicalize } from '../core/jcs.js';
 import { sha256 } from '../core/digest.js';
 import type { Keyring } from '../crypto/keyring.js';
 import { checkSignature } from '../crypto/signature.js';
-import { fingerprintDigest, INPUT_GROUPS } from '../engine/fingerprint.js';
+import { fingerprintDigest, INPUT_GROUPS } from './fingerprint.js';
 import type { ReceiptBody } from '../receipt/receipt.js';
 import { manifestDigest, onlyGroups, type Manifest } from '../scope/manifest.js';
 import type { CheckDef } from '../spec/model.js';

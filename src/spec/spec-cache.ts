@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { BUILD_ID } from '../build-id.js';
 import { sha256 as digest, type Sha256 } from '../core/digest.js';
-import type { Spec } from '../spec/model.js';
+import type { Spec } from './model.js';
 
 const FORMAT = 2;
 
