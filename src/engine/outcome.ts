@@ -54,6 +54,11 @@ export interface VerifyEntry {
   readonly exit_code: number | null;
   readonly duration_ms: number | null;
   readonly proves: string;
+  /**
+   * For a check that ran and did not pass: the caller's environment variables
+   * it was not given (names only, never values; see runner/env.ts).
+   */
+  readonly withheld_env?: readonly string[];
 }
 
 /** A check that ran: its receipt's verdict. */

@@ -2,8 +2,11 @@ import { fail } from '../../core/problem.js';
 import { verifyChecks } from '../../engine/verify.js';
 import { paint } from '../../render/color.js';
 import { Progress } from '../../render/progress.js';
-import { renderVerifyLine } from '../../render/receipt-line.js';
-import { ranEntry, runOk, unrecordedEntry } from '../../engine/outcome.js';
+import { renderVerifyLine, renderWithheld } from '../../render/receipt-line.js';
+import { ranEntry, runOk, unrecordedEntry, type VerifyEntry } from '../../engine/outcome.js';
+import { withheldEnvironment } from '../../runner/env.js';
+import type { StoredReceipt } from '../../receipt/receipt.js';
+import type { CheckDef } from '../../spec/model.js';
 import { renderSummary } from '../../render/status.js';
 import { selectChecks } from '../../spec/select.js';
 import { parse } from '../args.js';
@@ -23,7 +26,14 @@ unless this exact vouch.yaml was allowed (\`vouch allow\`).
   --json   one object on stdout: {"ok", "checks": [{"id", "status", "reason",
            "blocking", "receipt", "detail", "exit_code", "duration_ms"}]}
            (a check that never started because vouch was stopped first:
-           UNKNOWN, "interrupted", "receipt": null)
+           UNKNOWN, "interrupted", "receipt": null; a check that ran and
+           did not pass adds "withheld_env": the names, never the values, of
+           your environment variables it was not given)
+
+A check gets a small fixed environment (PATH, HOME, USER, LOGNAME, SHELL,
+locale, TZ, temp dirs, certificate-authority paths such as
+NODE_EXTRA_CA_CERTS) plus the names its \`env:\` lists; when it does not
+pass, vouch names the variables it was not given, so you can list one.
 
 While a check runs, stderr shows which and for how long (on a terminal).
 Stopped (Ctrl-C), it says how many of the selected checks ran and which
@@ -70,9 +80,15 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const progress = cli.io.stderrIsTTY ? new Progress(cli.io.stderr, errPaint) : undefined;
   const p = paint(cli.color);
 
+  const ctx = session.engine(workspace, spec, 'cli', { cwdIsRoot: enterWorkspace(workspace) });
+  // A check that ran and did not pass also names what it was not given from the caller's environment.
+  const entryOf = (check: CheckDef, receipt: StoredReceipt): VerifyEntry => {
+    const entry = ranEntry(check, receipt);
+    return receipt.body.ran && entry.status !== 'PASS' ? { ...entry, withheld_env: withheldEnvironment(ctx.env, check.env) } : entry;
+  };
+
   let result;
   try {
-    const ctx = session.engine(workspace, spec, 'cli', { cwdIsRoot: enterWorkspace(workspace) });
     result = await verifyChecks(ctx, checks, {
       openLedger: () => session.write(workspace),
       ...(cli.io.signal && { signal: cli.io.signal }),
@@ -81,7 +97,11 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
           progress?.start(`${event.check.id}${event.total > 1 ? ` (${event.index + 1}/${event.total})` : ''}`);
         } else {
           progress?.stop();
-          if (!values.json) out(cli, renderVerifyLine(event.receipt, event.check.block, p));
+          if (values.json) return;
+          out(cli, renderVerifyLine(event.receipt, event.check.block, p));
+          const names = entryOf(event.check, event.receipt).withheld_env;
+          const hint = names && renderWithheld(event.check.id, names, p);
+          if (hint) out(cli, hint);
         }
       },
     });
@@ -102,7 +122,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
 
   // Stopped (Ctrl-C) before every selected check ran: the ones never started
   // count as what they are, UNKNOWN, so the summary is over all that was asked for.
-  const ran = result.receipts.map((receipt) => ranEntry(checks.find((c) => c.id === receipt.body.check_id)!, receipt));
+  const ran = result.receipts.map((receipt) => entryOf(checks.find((c) => c.id === receipt.body.check_id)!, receipt));
   const started = new Set(ran.map((r) => r.id));
   const notRun = checks.filter((c) => !started.has(c.id)).map((c) => unrecordedEntry(c, 'interrupted', 'not started: vouch was stopped first; nothing recorded'));
   const all = [...ran, ...notRun];
