@@ -64,6 +64,11 @@ export interface VerifyEntry {
   readonly exit_code: number | null;
   readonly duration_ms: number | null;
   readonly proves: string;
+  /**
+   * For a check that ran and did not pass: the caller's environment variables
+   * it was not given (names only, never values; see runner/env.ts).
+   */
+  readonly withheld_env?: readonly string[];
 }
 
 /** A check that ran: its receipt's verdict. */
@@ -75,4 +80,21 @@ export function ranEntry(check: CheckDef, receipt: StoredReceipt): VerifyEntry {
 /** A check with no receipt from this run, and why. */
 export function unrecordedEntry(check: CheckDef, reason: Reason, detail: string | null): VerifyEntry {
   return { id: check.id, status: 'UNKNOWN', reason, blocking: check.block, receipt: null, detail, exit_code: null, duration_ms: null, proves: provesOf(check) };
+}
+
+/**
+ * What `verify --stale` leaves out: the checks whose status is PASS. The
+ * status rule already says a PASS holds only while the check's files and
+ * definition are unchanged (anything else is STALE, FAIL or UNKNOWN), so
+ * this adds no rule of its own.
+ */
+export function splitFresh(checks: readonly CheckDef[], statuses: readonly CheckStatus[]): { fresh: CheckStatus[]; toRun: CheckDef[] } {
+  const fresh = statuses.filter((s) => s.status === 'PASS');
+  const freshIds = new Set(fresh.map((s) => s.id));
+  return { fresh, toRun: checks.filter((c) => !freshIds.has(c.id)) };
+}
+
+/** A fresh PASS that `verify --stale` did not run, as its --json lists it. */
+export function freshEntry(s: CheckStatus) {
+  return { id: s.id, status: s.status, blocking: s.blocking, receipt: s.receipt, recorded_at: s.recorded_at, ...(s.agentRun && { agent_run: s.agentRun }) };
 }

@@ -2,8 +2,12 @@ import { fail } from '../../core/problem.js';
 import { verifyChecks } from '../../engine/verify.js';
 import { paint } from '../../render/color.js';
 import { Progress } from '../../render/progress.js';
-import { renderVerifyLine } from '../../render/receipt-line.js';
-import { ranEntry, runOk, unrecordedEntry } from '../../engine/outcome.js';
+import { renderVerifyLine, renderWithheld } from '../../render/receipt-line.js';
+import { allPass, freshEntry, ranEntry, runOk, splitFresh, unrecordedEntry, type VerifyEntry } from '../../engine/outcome.js';
+import { checkStatuses, type CheckStatus } from '../../engine/status.js';
+import { withheldEnvironment } from '../../runner/env.js';
+import type { StoredReceipt } from '../../receipt/receipt.js';
+import type { CheckDef } from '../../spec/model.js';
 import { renderSummary } from '../../render/status.js';
 import { selectChecks } from '../../spec/select.js';
 import { parse } from '../args.js';
@@ -12,7 +16,7 @@ import { notAllowedWords } from '../../trust/trust.js';
 import { err, json, out, type Cli } from '../io.js';
 import { enterWorkspace } from '../workspace-dir.js';
 
-export const help = `usage: vouch verify [ID...] [--json]
+export const help = `usage: vouch verify [ID...] [--stale] [--json]
        vouch verify [ID...] --remote URL [--pubkey HEX|PEM|NAME] [--token-env NAME]
                     [--insecure-loopback] [--wait SECONDS] [--json]
 
@@ -23,7 +27,19 @@ unless this exact vouch.yaml was allowed (\`vouch allow\`).
   --json   one object on stdout: {"ok", "checks": [{"id", "status", "reason",
            "blocking", "receipt", "detail", "exit_code", "duration_ms"}]}
            (a check that never started because vouch was stopped first:
-           UNKNOWN, "interrupted", "receipt": null)
+           UNKNOWN, "interrupted", "receipt": null; a check that ran and
+           did not pass adds "withheld_env": the names, never the values, of
+           your environment variables it was not given)
+  --stale  run only the selected checks that are not a fresh PASS: a PASS
+           whose files and definition are unchanged (what \`vouch status\`
+           shows as PASS) is not run again. With nothing to run it says so,
+           names the fresh ones, and exits 0. --json adds "fresh": [{"id",
+           "status", "blocking", "receipt", "recorded_at"}]
+
+A check gets a small fixed environment (PATH, HOME, USER, LOGNAME, SHELL,
+locale, TZ, temp dirs, certificate-authority paths such as
+NODE_EXTRA_CA_CERTS) plus the names its \`env:\` lists; when it does not
+pass, vouch names the variables it was not given, so you can list one.
 
 While a check runs, stderr shows which and for how long (on a terminal).
 Stopped (Ctrl-C), it says how many of the selected checks ran and which
@@ -55,7 +71,11 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     'token-env': { type: 'string' },
     'insecure-loopback': { type: 'boolean' },
     wait: { type: 'string' },
+    stale: { type: 'boolean' },
   });
+  if (values.remote !== undefined && values.stale) {
+    return fail({ code: 'usage', message: '--stale is not used with --remote: the verifier runs every check it is sent', where: 'vouch verify', hint: 'run `vouch verify --stale` locally, or name the checks to send' });
+  }
   if (values.remote !== undefined) {
     const { runRemote } = await import('./verify-remote.js');
     return runRemote(cli, { ...values, remote: values.remote }, positionals);
@@ -70,10 +90,30 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const progress = cli.io.stderrIsTTY ? new Progress(cli.io.stderr, errPaint) : undefined;
   const p = paint(cli.color);
 
+  const ctx = session.engine(workspace, spec, 'cli', { cwdIsRoot: enterWorkspace(workspace) });
+  // --stale asks the status projection which checks are a fresh PASS, the same answer `vouch status` gives.
+  let fresh: CheckStatus[] = [];
+  let toRun = checks;
+  if (values.stale) {
+    const standing = await checkStatuses(ctx, checks, { openLedger: () => session.read(workspace), explain: false });
+    if (standing.kind === 'trust_error') return fail(standing.problem);
+    ({ fresh, toRun } = splitFresh(checks, standing.statuses));
+    if (toRun.length === 0) {
+      if (values.json) json(cli, { ok: allPass(fresh), checks: [], fresh: fresh.map(freshEntry) });
+      else out(cli, `nothing needed running: ${freshWords(fresh)}`);
+      return allPass(fresh) ? EXIT.ok : EXIT.notOk;
+    }
+    if (!values.json && fresh.length > 0) out(cli, p.dim(`not run, ${freshWords(fresh)}`));
+  }
+  // A check that ran and did not pass also names what it was not given from the caller's environment.
+  const entryOf = (check: CheckDef, receipt: StoredReceipt): VerifyEntry => {
+    const entry = ranEntry(check, receipt);
+    return receipt.body.ran && entry.status !== 'PASS' ? { ...entry, withheld_env: withheldEnvironment(ctx.env, check.env) } : entry;
+  };
+
   let result;
   try {
-    const ctx = session.engine(workspace, spec, 'cli', { cwdIsRoot: enterWorkspace(workspace) });
-    result = await verifyChecks(ctx, checks, {
+    result = await verifyChecks(ctx, toRun, {
       openLedger: () => session.write(workspace),
       ...(cli.io.signal && { signal: cli.io.signal }),
       onEvent: (event) => {
@@ -81,7 +121,11 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
           progress?.start(`${event.check.id}${event.total > 1 ? ` (${event.index + 1}/${event.total})` : ''}`);
         } else {
           progress?.stop();
-          if (!values.json) out(cli, renderVerifyLine(event.receipt, event.check.block, p));
+          if (values.json) return;
+          out(cli, renderVerifyLine(event.receipt, event.check.block, p));
+          const names = entryOf(event.check, event.receipt).withheld_env;
+          const hint = names && renderWithheld(event.check.id, names, p);
+          if (hint) out(cli, hint);
         }
       },
     });
@@ -96,24 +140,30 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
       `${errPaint.red('vouch:')} nothing was run: ${notAllowedWords(result.trust).replace(/^vouch\.yaml/, workspace.specPath)}.\n` +
         `  ${errPaint.cyan('hint:')} read it (it decides what runs on this machine), then run \`vouch allow\``,
     );
-    if (values.json) json(cli, { ok: false, checks: checks.map((c) => unrecordedEntry(c, 'spec_not_allowed', null)) });
+    if (values.json) json(cli, { ok: false, checks: toRun.map((c) => unrecordedEntry(c, 'spec_not_allowed', null)) });
     return EXIT.notOk;
   }
 
   // Stopped (Ctrl-C) before every selected check ran: the ones never started
   // count as what they are, UNKNOWN, so the summary is over all that was asked for.
-  const ran = result.receipts.map((receipt) => ranEntry(checks.find((c) => c.id === receipt.body.check_id)!, receipt));
+  const ran = result.receipts.map((receipt) => entryOf(toRun.find((c) => c.id === receipt.body.check_id)!, receipt));
   const started = new Set(ran.map((r) => r.id));
-  const notRun = checks.filter((c) => !started.has(c.id)).map((c) => unrecordedEntry(c, 'interrupted', 'not started: vouch was stopped first; nothing recorded'));
+  const notRun = toRun.filter((c) => !started.has(c.id)).map((c) => unrecordedEntry(c, 'interrupted', 'not started: vouch was stopped first; nothing recorded'));
   const all = [...ran, ...notRun];
-  const ok = runOk(all, checks.length);
+  // The fresh PASSes --stale left out count in the verdict over the selection, as they do in `vouch status`.
+  const ok = runOk([...all, ...fresh], checks.length);
   if (values.json) {
-    json(cli, { ok, checks: all });
+    json(cli, { ok, checks: all, ...(values.stale && { fresh: fresh.map(freshEntry) }) });
   } else {
     if (notRun.length > 0) {
-      err(cli, `${errPaint.yellow('vouch:')} stopped: ${ran.length} of ${checks.length} selected checks ran; not started (nothing recorded): ${notRun.map((c) => c.id).join(', ')}`);
+      err(cli, `${errPaint.yellow('vouch:')} stopped: ${ran.length} of ${toRun.length} selected checks ran; not started (nothing recorded): ${notRun.map((c) => c.id).join(', ')}`);
     }
-    out(cli, renderSummary(all, p));
+    out(cli, renderSummary([...fresh, ...all], p));
   }
   return ok ? EXIT.ok : EXIT.notOk;
+}
+
+function freshWords(fresh: readonly CheckStatus[]): string {
+  if (fresh.length === 0) return 'no check selected';
+  return `fresh PASS (files and definition unchanged since it passed): ${fresh.map((s) => s.id).join(', ')}`;
 }
