@@ -8,7 +8,7 @@ import { readLog } from './store.js';
  * errors, Python tracebacks, Rust panics. Case matters (FAIL, not "0
  * failed"); `Error\b` also takes TypeError and AssertionError.
  */
-const MARKER = /\bnot ok\b|\bFAIL(ED)?\b|Error\b|\berror(\[\w+\])?:|✗|×|✖|AssertionError|Traceback|panicked/;
+const MARKER = /\bnot ok\b|\bFAIL(ED)?\b|Error\b|\berror(\[\w+\]| TS\d+)?:|✗|×|✖|AssertionError|Traceback|panicked/;
 
 /** At most this many lines are picked; each is cut to LINE_WIDTH characters. */
 export const FAILURE_LINES = 20;
