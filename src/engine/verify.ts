@@ -168,7 +168,10 @@ async function verifyOne(
     env,
     timeoutMs: check.timeout * 1000,
     captureWindow: CAPTURE_WINDOW,
-    keepLog: true,
+    // Not on the verifier service: its client cannot read a log there, and
+    // the job directory is writable by the check, which could point
+    // .vouch/logs anywhere the worker (outside the sandbox) may write.
+    keepLog: service === undefined,
     ...(signal && { signal }),
     ...(service?.wrap && { wrap: service.wrap }),
   });
