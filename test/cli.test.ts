@@ -22,7 +22,8 @@ describe('the CLI', () => {
   it.each([
     [['statsu'], 2, /unknown command "statsu" \(did you mean "status"\?\)/],
     [['status', '--bogus'], 2, /vouch status: unknown option "--bogus"/],
-    [['show'], 2, /expected exactly one receipt id/],
+    [['show', 'a', 'b'], 2, /expected at most one receipt or check id/],
+    [['show', 'x', '--log', '--json'], 2, /--log prints the stored output only/],
     [['gc'], 2, /gc needs a policy/],
     [['log', '--limit', 'ten'], 2, /--limit expects an integer/],
   ])('refuses bad usage %j with exit %i and a message', async (args, code, message) => {

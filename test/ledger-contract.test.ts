@@ -196,6 +196,9 @@ function contract(name: string, backend: Backend): void {
       const two = await ledger.appendReceipt(draftOf('t', manifestOf('2'), at), manifestOf('2'));
       expect(await ledger.findReceipt(one.body.id)).toEqual({ kind: 'found', receipt: one });
       expect(await ledger.findReceipt(two.body.id.slice(0, 14).toUpperCase())).toEqual({ kind: 'found', receipt: two });
+      // The short form people see is the end of an id (its random part): found by suffix too.
+      expect(await ledger.findReceipt(one.body.id.slice(-8))).toEqual({ kind: 'found', receipt: one });
+      expect(await ledger.findReceipt(two.body.id.slice(-6).toUpperCase())).toEqual({ kind: 'found', receipt: two });
       const shared = one.body.id.slice(0, 10);
       const ambiguous = await ledger.findReceipt(shared);
       expect(ambiguous.kind).toBe('ambiguous');
@@ -203,6 +206,21 @@ function contract(name: string, backend: Backend): void {
       expect(await ledger.findReceipt('zzzzzzzz')).toEqual({ kind: 'none' });
       const gc = await ledger.gc({ now: new Date(), keepPerCheck: 1 });
       expect(await ledger.findReceipt(gc.gcEntryId!)).toEqual({ kind: 'none' });
+    });
+
+    it('gc reports the stored logs of the receipts it removed, not of those it kept', async () => {
+      const { ledger } = await fresh();
+      const withLog = (seed: string) => ({ ...draftOf('t', manifestOf(seed)), log: { sha256: sha256(seed), bytes: 1 } });
+      const first = await ledger.appendReceipt(withLog('a'), manifestOf('a'));
+      await ledger.appendReceipt(draftOf('t', manifestOf('b')), manifestOf('b'));
+      const kept = await ledger.appendReceipt(withLog('c'), manifestOf('c'));
+      expect(kept.body.log).toEqual({ sha256: sha256('c'), bytes: 1 });
+      const gc = await ledger.gc({ now: new Date(), keepPerCheck: 1 });
+      expect(gc.removed).toBe(2);
+      expect(gc.releasedLogs).toEqual([{ receipt: first.body.id, sha256: sha256('a') }]);
+      // A receipt with a log reads back with it, and hashes as stored.
+      const [latest] = await ledger.listReceipts({ limit: 1 });
+      expect(latest).toEqual(kept);
     });
 
     it('lists receipts newest first, by check, since a time, after a seq, up to a limit', async () => {

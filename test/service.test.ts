@@ -101,6 +101,11 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     expect((await rig.run(['status', 'ok'])).stdout).toContain(`remote, verifier ${keyid.slice(0, 16)}`);
     // The local ledger audits clean too.
     expect((await rig.run(['audit', '--json'])).json()).toMatchObject({ ok: true, receipts: 2 });
+    // The verifier keeps no log (the check could point the job's .vouch/logs outside it); the copy says where the output is not.
+    expect((await rig.run(['show', 'bad', '--json'])).json().receipt.log).toBeUndefined();
+    const log = await rig.run(['show', 'bad', '--log']);
+    expect(log.code).toBe(6);
+    expect(log.stderr).toContain('it was copied from a verifier service');
     // Edit a covered file: the remote PASS goes STALE like a local one.
     rig.write({ 'src/a.txt': 'edited\n' });
     expect((await rig.run(['status', 'ok', '--json'])).json().checks[0]).toMatchObject({ status: 'STALE', reason: 'fingerprint_changed', changed: { modified: ['src/a.txt'] } });

@@ -11,8 +11,10 @@ import { unreachable } from '../core/unreachable.js';
  * person's act was attempted inside an agent run (agent_run). 70: a bug
  * in vouch. A dispatch transition its state does not allow also exits 4;
  * 5: a dispatch's pinned spec changed (pin drift), so it was not graded.
+ * 6: `show --log` found no stored log for the receipt (an old receipt, or
+ * its log was removed): distinct, so a script never takes it for empty output.
  */
-export const EXIT = { ok: 0, notOk: 1, usage: 2, refused: 3, cardRefused: 4, illegalTransition: 4, pinDrift: 5, internal: 70 } as const;
+export const EXIT = { ok: 0, notOk: 1, usage: 2, refused: 3, cardRefused: 4, illegalTransition: 4, pinDrift: 5, logMissing: 6, internal: 70 } as const;
 
 export function exitCodeFor(code: ProblemCode): number {
   switch (code) {
@@ -74,6 +76,8 @@ export function exitCodeFor(code: ProblemCode): number {
       return EXIT.illegalTransition;
     case 'pin_drift':
       return EXIT.pinDrift;
+    case 'log_not_found':
+      return EXIT.logMissing;
     default:
       return unreachable(code);
   }

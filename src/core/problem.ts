@@ -17,6 +17,8 @@ export type ProblemCode =
   /** A receipt id (or prefix) matched nothing, or more than one receipt. */
   | 'receipt_not_found'
   | 'receipt_ambiguous'
+  /** `show --log`: the receipt has no stored log (recorded before vouch kept logs, or never ran), or its file is gone or damaged. */
+  | 'log_not_found'
   /** The ledger file is damaged or is not a vouch ledger. */
   | 'ledger_corrupt'
   /** The ledger could not be opened (permissions, missing directory, lock). */

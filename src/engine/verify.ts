@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import type { ReceiptSink } from '../ledger/ledger.js';
 import { agentRun } from '../core/agent-run.js';
-import type { Actor, GateStamp, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
+import type { Actor, GateStamp, LogRecord, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
+import { encodeLog } from '../logs/log-file.js';
+import { writeLog } from '../logs/store.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
 import { isInside, scopeBases } from '../scope/scan.js';
@@ -166,14 +168,21 @@ async function verifyOne(
     env,
     timeoutMs: check.timeout * 1000,
     captureWindow: CAPTURE_WINDOW,
+    // Not on the verifier service: its client cannot read a log there, and
+    // the job directory is writable by the check, which could point
+    // .vouch/logs anywhere the worker (outside the sandbox) may write.
+    keepLog: service === undefined,
     ...(signal && { signal }),
     ...(service?.wrap && { wrap: service.wrap }),
   });
   // A new snapshot: the run may have changed anything the first one saw.
   const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
   const judgement = judgeRun(outcome, before, after, check.expect, root);
+  const id = newId(startedAt.getTime());
+  // Written before the receipt is appended, so a receipt never names a log that was not there.
+  const log = storeLog(ctx.workspace.stateDir, id, check.id, outcome);
   return ledger.appendReceipt(
-    draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, service: service?.record }),
+    draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, service: service?.record, log }),
     after.manifest,
     append,
   );
@@ -208,7 +217,24 @@ function resolveCwd(root: string, cwd: string): Cwd {
   }
 }
 
+/**
+ * Stores the run's whole output (redacted, compressed) and returns what the
+ * receipt records of it. The log is a convenience for people, not evidence
+ * (the receipt hashes the raw output): a log that cannot be written leaves
+ * the receipt without one rather than losing the receipt.
+ */
+function storeLog(stateDir: string, id: string, checkId: string, outcome: RunOutcome): LogRecord | undefined {
+  if (outcome.kind !== 'exited' || !outcome.logs) return undefined;
+  try {
+    return writeLog(stateDir, encodeLog(id, checkId, outcome.logs.stdout.finish(), outcome.logs.stderr.finish()));
+  } catch {
+    return undefined;
+  }
+}
+
 interface DraftInput {
+  /** The receipt's id; a new one when absent. */
+  readonly id?: string;
   readonly startedAt: Date;
   readonly finishedAt: Date;
   readonly fingerprint: Fingerprint;
@@ -217,6 +243,7 @@ interface DraftInput {
   readonly run: RunOutcome | null;
   readonly executable: string | null;
   readonly service: ServiceRecord | undefined;
+  readonly log?: LogRecord | undefined;
 }
 
 function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraft {
@@ -225,7 +252,7 @@ function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraf
   return {
     v: 1,
     kind: 'receipt',
-    id: newId(input.startedAt.getTime()),
+    id: input.id ?? newId(input.startedAt.getTime()),
     check_id: check.id,
     definition_digest: check.definitionDigest,
     spec_sha256: ctx.spec.sha256,
@@ -244,6 +271,7 @@ function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraf
     timed_out: exited?.timedOut ?? false,
     stdout: exited ? streamRecord(exited.stdout, ctx.spec.excerptBytes) : null,
     stderr: exited ? streamRecord(exited.stderr, ctx.spec.excerptBytes) : null,
+    ...(input.log && { log: input.log }),
     manifest_digest: input.fingerprint.manifestDigest,
     file_count: input.fingerprint.manifest.files.length,
     fingerprint: input.fingerprint.digest,

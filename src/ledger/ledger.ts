@@ -60,6 +60,18 @@ export interface GcResult {
   readonly manifestsRemoved: number;
   /** Id of the chain entry recording the removal; null when nothing was removed. */
   readonly gcEntryId: string | null;
+  /**
+   * The stored logs of the removed receipts, for the caller to delete from
+   * .vouch/logs once the removal is committed (src/logs/store.ts). Absent
+   * when no removed receipt had one.
+   */
+  readonly releasedLogs?: readonly ReleasedLog[];
+}
+
+/** A removed receipt's log: the file, and the receipt its header must name. */
+export interface ReleasedLog {
+  readonly receipt: string;
+  readonly sha256: Sha256;
 }
 
 export interface LedgerStats {
@@ -114,7 +126,11 @@ export interface Ledger {
   appendReceipt(draft: ReceiptDraft, manifest: Manifest, options?: AppendOptions): Promise<StoredReceipt>;
   /** The newest receipt of each named check that has one. */
   latestReceipts(checkIds: readonly string[]): Promise<Map<string, StoredReceipt>>;
-  /** One receipt by full id or unique prefix (at least 6 characters). */
+  /**
+   * One receipt by full id, or by a part of one that only it has: a leading
+   * prefix or a trailing suffix (the short form people see, core/ids.ts).
+   * Callers ask for at least 6 characters.
+   */
   findReceipt(idOrPrefix: string): Promise<FindResult>;
   listReceipts(query: ReceiptQuery): Promise<StoredReceipt[]>;
   getManifest(digest: Sha256): Promise<Manifest | undefined>;
@@ -192,6 +208,20 @@ export class EventConflict extends Error {
     super(`another event about ${subject} was appended first`);
     this.name = 'EventConflict';
   }
+}
+
+/**
+ * Which receipt an id, prefix or suffix names, from the rows either lookup
+ * found (at most a few of each): the exact id, else the only match, else
+ * all of them, for the person to choose from.
+ */
+export function pickReceipt<Row extends { readonly id: string }>(key: string, rows: readonly Row[], decode: (row: Row) => StoredReceipt): FindResult {
+  const unique = [...new Map(rows.map((row) => [row.id, row])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const exact = unique.find((row) => row.id === key);
+  if (exact) return { kind: 'found', receipt: decode(exact) };
+  if (unique.length === 0) return { kind: 'none' };
+  if (unique.length > 1) return { kind: 'ambiguous', ids: unique.map((row) => row.id) };
+  return { kind: 'found', receipt: decode(unique[0]!) };
 }
 
 /** What a gc that found nothing to remove reports. */

@@ -16,7 +16,7 @@ export const checkIds = z.array(checkId).min(1).max(256);
 export const receiptId = z
   .string()
   .regex(/^[0-9a-hjkmnp-tv-z]{6,26}$/)
-  .describe('a receipt id (26 lowercase characters) or a unique prefix of at least 6, as returned by vouch_verify or vouch_status');
+  .describe('a receipt id (26 lowercase characters), its short form (the last 8), or a unique leading or trailing part of at least 6, as returned by vouch_verify or vouch_status');
 
 const STATUSES = ['PASS', 'FAIL', 'UNKNOWN', 'STALE'] as const satisfies readonly Status[];
 export const status = z.enum(STATUSES);

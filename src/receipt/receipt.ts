@@ -16,6 +16,18 @@ export interface StreamRecord {
 }
 
 /**
+ * Where a run's whole output is kept: a file in .vouch/logs named by the
+ * SHA-256 of its stored bytes (src/logs). The output is redacted as the
+ * excerpts are, gzip-compressed and bounded (LOG_CAP raw bytes per stream).
+ */
+export interface LogRecord {
+  /** SHA-256 of the stored (compressed) file: its name, and its check. */
+  readonly sha256: Sha256;
+  /** Size of the stored file. */
+  readonly bytes: number;
+}
+
+/**
  * The immutable record of one execution. Its canonical JSON (RFC 8785) is
  * hashed; `prev_hash` chains it to the entry before it in the ledger.
  */
@@ -47,6 +59,12 @@ export interface ReceiptBody {
   readonly timed_out: boolean;
   readonly stdout: StreamRecord | null;
   readonly stderr: StreamRecord | null;
+  /**
+   * The run's whole output, stored beside the ledger. Absent on receipts
+   * recorded before vouch kept logs, on runs that never started, and when
+   * the log could not be written; present, it is part of the hashed body.
+   */
+  readonly log?: LogRecord;
   /** Digest of the file manifest (stored once per distinct digest). */
   readonly manifest_digest: Sha256;
   readonly file_count: number;

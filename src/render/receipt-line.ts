@@ -1,3 +1,5 @@
+import { shortId } from '../core/ids.js';
+import type { FailureLines } from '../logs/failure-lines.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
 import type { Paint } from './color.js';
 import { statusWord } from './status.js';
@@ -6,19 +8,35 @@ import { duration } from './time.js';
 import { oneLine } from './visible.js';
 import { suggestable } from '../runner/env.js';
 
-/** "PASS  tests  1.2s  01jf8x..." with the failure reason and output tail when it did not pass. */
-export function renderVerifyLine(receipt: StoredReceipt, blocking: boolean, p: Paint, tailLines = 12): string {
+/** Lines of output a verify line shows from the end of a run that did not pass. */
+export const TAIL_LINES = 12;
+
+/** The end of the output a verify line shows: stderr's excerpt when it has one, else stdout's. */
+export function outputTail(receipt: StoredReceipt, tailLines = TAIL_LINES): string[] {
+  const body = receipt.body;
+  const stream = body.stderr && body.stderr.excerpt.trim() ? body.stderr : body.stdout;
+  return stream && stream.excerpt.trim() ? stream.excerpt.trimEnd().split('\n').slice(-tailLines) : [];
+}
+
+/**
+ * "PASS  tests  1.2s  3f9k2m7q" (the id's short form) with, when it did not
+ * pass, the reason, the lines of the whole log that look like where it
+ * failed (`failures`, when the caller read the stored log), and the tail.
+ */
+export function renderVerifyLine(receipt: StoredReceipt, blocking: boolean, p: Paint, failures?: FailureLines, tailLines = TAIL_LINES): string {
   const body = receipt.body;
   const head = `${padDisplay(statusWord(body.verdict, p), 7)} ${oneLine(body.check_id)}${blocking ? '' : p.dim(' (advisory)')}  ${p.dim(
-    `${duration(body.duration_ms)}  ${body.id}`,
+    `${duration(body.duration_ms)}  ${shortId(body.id)}`,
   )}`;
   if (body.verdict === 'PASS') return head;
   const lines = [head, `    ${body.reason}${body.detail ? `: ${oneLine(body.detail)}` : ''}`];
-  const stream = body.stderr && body.stderr.excerpt.trim() ? body.stderr : body.stdout;
-  if (stream && stream.excerpt.trim()) {
-    const tail = stream.excerpt.trimEnd().split('\n').slice(-tailLines);
-    lines.push(...tail.map((line) => p.dim(`    │ ${line}`)));
+  if (failures && failures.lines.length > 0) {
+    lines.push(p.dim(`    lines that look like failures${failures.more > 0 ? ` (first ${failures.lines.length}; ${failures.more} more)` : ''}:`));
+    lines.push(...failures.lines.map((f) => `    ${p.dim(`${f.stream}:${f.line}`)} ${oneLine(f.text)}`));
+    lines.push(p.dim('    end of output:'));
   }
+  lines.push(...outputTail(receipt, tailLines).map((line) => p.dim(`    │ ${line}`)));
+  if (body.log) lines.push(p.dim(`    whole output: vouch show ${shortId(body.id)} --log`));
   return lines.join('\n');
 }
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { BoundedCapture } from './capture.js';
+import { LogCapture } from './log-capture.js';
 import { spawnErrorMessage } from './spawn-error.js';
 
 export interface RunRequest {
@@ -11,6 +12,8 @@ export interface RunRequest {
   readonly timeoutMs: number;
   /** Bytes kept from the start and from the end of each stream. */
   readonly captureWindow: number;
+  /** Also keep each stream's whole output, redacted and bounded (LogCapture), for the stored log. */
+  readonly keepLog?: boolean;
   /** Aborting kills the process group; the outcome says `interrupted`. */
   readonly signal?: AbortSignal;
   /** Grace between SIGTERM and SIGKILL when the group is stopped. */
@@ -32,6 +35,8 @@ export type RunOutcome =
       readonly durationMs: number;
       readonly stdout: BoundedCapture;
       readonly stderr: BoundedCapture;
+      /** Present when the request asked to keep the log. */
+      readonly logs?: { readonly stdout: LogCapture; readonly stderr: LogCapture };
     }
   | {
       readonly kind: 'spawn_error';
@@ -67,6 +72,7 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
     });
     const stdout = new BoundedCapture(request.captureWindow);
     const stderr = new BoundedCapture(request.captureWindow);
+    const logs = request.keepLog ? { stdout: new LogCapture(), stderr: new LogCapture() } : undefined;
     let timedOut = false;
     let interrupted = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -101,6 +107,7 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
         durationMs: elapsed(),
         stdout,
         stderr,
+        ...(logs && { logs }),
       });
     };
     const onAbort = () => {
@@ -108,8 +115,14 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
       stopGroup();
     };
 
-    child.stdout.on('data', (chunk: Buffer) => stdout.write(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.write(chunk));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout.write(chunk);
+      logs?.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr.write(chunk);
+      logs?.stderr.write(chunk);
+    });
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (settled) return;
       settled = true;

@@ -25,7 +25,7 @@ test-result v0.1 predicate (subjects = the files it covered).
 
 Which receipts (default: the latest receipt of every check in vouch.yaml; a
 check that never ran is refused rather than left out):
-  RECEIPT...          these receipts (id or unique prefix of 6+ characters)
+  RECEIPT...          these receipts (full id, short form, or a unique leading or trailing part of 6+ characters)
   --check ID          the latest receipt of this check (repeatable); with
                       --since, every receipt of it since then
   --since T           receipts finished at or after T: an ISO date or
@@ -111,7 +111,7 @@ async function selectReceipts(ledger: Ledger, spec: Spec, ids: readonly string[]
       if (id.length < 6) fail({ code: 'usage', message: 'a receipt id prefix needs at least 6 characters', found: id, where: 'vouch export' });
       const found = await ledger.findReceipt(id);
       if (found.kind === 'none') fail({ code: 'receipt_not_found', message: `no receipt "${id}" in this ledger`, hint: '`vouch log` lists receipt ids' });
-      if (found.kind === 'ambiguous') fail({ code: 'receipt_ambiguous', message: `"${id}" matches several receipts: ${found.ids.join(', ')}` });
+      if (found.kind === 'ambiguous') fail({ code: 'receipt_ambiguous', message: `"${id}" matches several receipts: ${found.ids.join(', ')}`, hint: 'give the full id, or more characters of it' });
       if (found.kind === 'found') chosen.push(found.receipt);
     }
   } else if (since !== undefined) {

@@ -6,6 +6,7 @@ import { signingKeyFor } from '../../crypto/select.js';
 import { signerFor } from '../../crypto/signature.js';
 import { vouchHome } from '../../workspace/home.js';
 import { NOTHING_REMOVED, type GcResult } from '../../ledger/ledger.js';
+import { removeReleasedLogs } from '../../logs/store.js';
 
 export const help = `usage: vouch gc [--keep-days N] [--keep-per-check N] [--json]
 
@@ -14,12 +15,16 @@ hooks' untrusted records of tool calls) older than that too. The latest
 receipt of every check is always kept, so no status changes; gate decisions
 and card and dispatch events are never removed. The removal is itself recorded in the chain (how many, which
 range, a digest of their hashes) so \`vouch audit\` can tell gc from tampering.
-Manifests no receipt refers to any more are removed too. When the workspace
+Manifests no receipt refers to any more are removed too, and so is the
+stored log (.vouch/logs, see \`vouch show --log\`) of each removed receipt;
+a log is removed only with the receipt it belongs to (its file names that
+receipt), never while a kept receipt refers to it. When the workspace
 has a signing key (signing_key in vouch.yaml or VOUCH_SIGNING_KEY), the gc
 record is signed like a receipt.
 
   --keep-days N       remove receipts and trail entries older than N days
-  --keep-per-check N  keep at most the N newest receipts of each check`;
+  --keep-per-check N  keep at most the N newest receipts of each check
+  --json              {"ok", "removed", "trailRemoved", "manifestsRemoved", "logsRemoved", "gcEntryId"}`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('gc', args, { json: { type: 'boolean' }, 'keep-days': { type: 'string' }, 'keep-per-check': { type: 'string' } }, false);
@@ -39,14 +44,17 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
         .gc({ now: new Date(), ...(keepDays !== undefined && { keepDays }), ...(keepPerCheck !== undefined && { keepPerCheck }), ...(sign && { sign }) })
         
     : NOTHING_REMOVED;
-  if (values.json) json(cli, { ok: true, ...result });
-  else out(cli, result.removed === 0 ? 'nothing to remove' : `removed ${removedText(result)} (recorded as ${result.gcEntryId})`);
+  // After the ledger's removal is committed: a crash in between leaves files no receipt names, never a receipt without its log.
+  const logsRemoved = removeReleasedLogs(workspace.stateDir, result.releasedLogs ?? []);
+  const { releasedLogs: _released, ...counts } = result;
+  if (values.json) json(cli, { ok: true, ...counts, logsRemoved });
+  else out(cli, result.removed === 0 ? 'nothing to remove' : `removed ${removedText(result, logsRemoved)} (recorded as ${result.gcEntryId})`);
   return EXIT.ok;
 }
 
-function removedText(result: GcResult): string {
+function removedText(result: GcResult, logsRemoved: number): string {
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const receipts = result.removed - result.trailRemoved;
   const parts = [count(receipts, 'receipt', 'receipts'), ...(result.trailRemoved > 0 ? [count(result.trailRemoved, 'trail entry', 'trail entries')] : [])];
-  return `${parts.join(', ')} and ${count(result.manifestsRemoved, 'manifest', 'manifests')}`;
+  return `${parts.join(', ')}, ${count(result.manifestsRemoved, 'manifest', 'manifests')} and ${count(logsRemoved, 'log', 'logs')}`;
 }

@@ -1,3 +1,4 @@
+import { shortId } from '../../core/ids.js';
 import { paint } from '../../render/color.js';
 import { selectChecks } from '../../spec/select.js';
 import { statusWord } from '../../render/status.js';
@@ -10,7 +11,8 @@ import { json, out, type Cli } from '../io.js';
 export const help = `usage: vouch log [ID] [--limit N] [--json]
 
 Receipts, newest first: all checks, or one check's. Every execution has one;
-nothing is ever overwritten.
+nothing is ever overwritten. Ids are shown in their short form (the last 8
+characters); \`vouch show\` takes it, and --json gives full ids.
 
   --limit N  at most N receipts (default 20)
   --json     [{"id", "check_id", "verdict", "reason", "finished_at", "duration_ms", "exit_code", "actor",
@@ -57,7 +59,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     table(
       receipts.map((r) =>
         r.intact
-          ? [p.dim(r.body.id), r.body.check_id, statusWord(r.body.verdict, p), r.body.reason, duration(r.body.duration_ms), p.dim(`${ago(r.body.finished_at)} · ${r.body.actor}${r.body.gate ? ' (gate)' : r.body.agent_run ? ` (inside ${r.body.agent_run.agent})` : ''}`)]
+          ? [p.dim(shortId(r.body.id)), r.body.check_id, statusWord(r.body.verdict, p), r.body.reason, duration(r.body.duration_ms), p.dim(`${ago(r.body.finished_at)} · ${r.body.actor}${r.body.gate ? ' (gate)' : r.body.agent_run ? ` (inside ${r.body.agent_run.agent})` : ''}`)]
           : [p.dim(r.body.id), '?', p.red('DAMAGED'), 'stored bytes do not match the hash', '', ''],
       ),
     ),

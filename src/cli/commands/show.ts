@@ -1,4 +1,8 @@
-import { fail } from '../../core/problem.js';
+import { fail, type Problem } from '../../core/problem.js';
+import { shortId } from '../../core/ids.js';
+import { unreachable } from '../../core/unreachable.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { readLog, type LogMissing } from '../../logs/store.js';
 import type { StoredReceipt } from '../../receipt/receipt.js';
 import { paint, type Paint } from '../../render/color.js';
 import { statusWord } from '../../render/status.js';
@@ -7,37 +11,49 @@ import { oneLine } from '../../render/visible.js';
 import type { Manifest } from '../../scope/manifest.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
-import { json, out, type Cli } from '../io.js';
+import { err, json, out, type Cli } from '../io.js';
 
-export const help = `usage: vouch show RECEIPT [--files] [--json]
+export const help = `usage: vouch show [RECEIPT | CHECK] [--files] [--log] [--json]
 
 One receipt in full: what ran, where, for how long, its exit code, the
 hashes and redacted excerpts of its output, the files it covered, the
-verdict and why. RECEIPT is an id or a unique prefix of one (6+ characters).
+verdict and why.
+
+Which receipt: with no argument, the latest one recorded; a CHECK id, that
+check's latest; otherwise RECEIPT: a full id, its short form (the last 8
+characters, as \`vouch verify\` and \`vouch log\` show it), or any unique
+leading or trailing part of 6+ characters. A check id wins over a receipt id
+part that happens to spell the same; vouch then says so on stderr (give the
+full receipt id for the receipt). A part that matches several receipts
+lists them.
 
   --files  list every file of the manifest (path, sha256, size, group)
+  --log    print the run's whole stored output instead: stdout, then stderr,
+           redacted as the excerpts are (not interleaved: the two streams are
+           kept apart). Exact bytes when stdout is not a terminal. A stream
+           past 16 MiB keeps its first and last 8 MiB and says how many bytes
+           were dropped. A receipt without a stored log (recorded before vouch
+           kept logs, a check that never started, a receipt copied from a
+           verifier service) exits 6 with the reason, never with empty output.
   --json   {"seq", "hash", "intact", "signature", "receipt": {...}, "manifest": {"files", "refused"}}
            (signature: the stored record {"alg", "keyid", "sig"} as JSON text, or null;
-           \`vouch status\` and \`vouch audit\` check it)`;
+           \`vouch status\` and \`vouch audit\` check it; receipt.log: {"sha256", "bytes"}
+           of the stored log, when there is one)`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
-  const { values, positionals } = parse('show', args, { json: { type: 'boolean' }, files: { type: 'boolean' } });
+  const { values, positionals } = parse('show', args, { json: { type: 'boolean' }, files: { type: 'boolean' }, log: { type: 'boolean' } });
   const [id, ...extra] = positionals;
-  if (!id || extra.length > 0) {
-    return fail({ code: 'usage', message: 'expected exactly one receipt id', where: 'vouch show', hint: '`vouch log` lists receipt ids' });
+  if (extra.length > 0) {
+    return fail({ code: 'usage', message: 'expected at most one receipt or check id', found: extra.join(' '), where: 'vouch show', hint: '`vouch log` lists receipt ids' });
   }
-  if (id.length < 6) {
-    return fail({ code: 'usage', message: 'a receipt id prefix needs at least 6 characters', found: id, where: 'vouch show' });
+  if (values.log && (values.json || values.files)) {
+    return fail({ code: 'usage', message: `--log prints the stored output only; it does not combine with --${values.json ? 'json' : 'files'}`, where: 'vouch show' });
   }
   const workspace = cli.session.workspace();
   const ledger = await cli.session.read(workspace);
-  if (!ledger) return fail({ code: 'receipt_not_found', message: `no receipt "${id}": nothing has been recorded in this workspace yet`, hint: 'run `vouch verify`' });
-  const found = await ledger.findReceipt(id);
-  if (found.kind === 'none') return fail({ code: 'receipt_not_found', message: `no receipt "${id}" in this ledger`, hint: '`vouch log` lists receipt ids' });
-  if (found.kind === 'ambiguous') {
-    return fail({ code: 'receipt_ambiguous', message: `"${id}" matches several receipts: ${found.ids.join(', ')}`, hint: 'give more characters of the id' });
-  }
-  const receipt = found.receipt;
+  if (!ledger) return fail({ code: 'receipt_not_found', message: `${id === undefined ? 'no receipt' : `no receipt "${id}"`}: nothing has been recorded in this workspace yet`, hint: 'run `vouch verify`' });
+  const receipt = await chooseReceipt(cli, ledger, id);
+  if (values.log) return printLog(cli, workspace.stateDir, receipt);
   const manifest = receipt.intact ? await ledger.getManifest(receipt.body.manifest_digest) : undefined;
   if (values.json) {
     json(cli, { seq: receipt.seq, hash: receipt.hash, intact: receipt.intact, signature: receipt.signature, receipt: receipt.body, manifest: manifest ?? null });
@@ -45,6 +61,75 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     out(cli, renderReceipt(receipt, manifest, values.files === true, paint(cli.color)));
   }
   return EXIT.ok;
+}
+
+/**
+ * The receipt an argument names. A check id is read first: `vouch show
+ * tests` means the tests' latest, even if some receipt id happens to end
+ * in "tests"-shaped base32. That overlap is said, not silently resolved.
+ */
+async function chooseReceipt(cli: Cli, ledger: Ledger, id: string | undefined): Promise<StoredReceipt> {
+  if (id === undefined) {
+    const [latest] = await ledger.listReceipts({ limit: 1 });
+    return latest ?? fail({ code: 'receipt_not_found', message: 'no receipt: nothing has been recorded in this workspace yet', hint: 'run `vouch verify`' });
+  }
+  const ofCheck = (await ledger.latestReceipts([id])).get(id);
+  if (ofCheck) {
+    const also = id.length >= 6 ? await ledger.findReceipt(id) : ({ kind: 'none' } as const);
+    if (also.kind !== 'none') {
+      const ids = also.kind === 'found' ? [also.receipt.body.id] : also.ids;
+      err(cli, `vouch: "${id}" is a check id and also matches receipt ${ids.join(', ')}; showing the check's latest receipt (give a full receipt id for the other)`);
+    }
+    return ofCheck;
+  }
+  if (id.length < 6) {
+    return fail({ code: 'usage', message: `"${id}" is not a check with receipts, and a receipt id part needs at least 6 characters`, found: id, where: 'vouch show', hint: '`vouch log` lists receipt ids' });
+  }
+  const found = await ledger.findReceipt(id);
+  if (found.kind === 'none') return fail({ code: 'receipt_not_found', message: `no receipt "${id}" in this ledger, and no check of that id has one`, hint: '`vouch log` lists receipt ids' });
+  if (found.kind === 'ambiguous') {
+    return fail({
+      code: 'receipt_ambiguous',
+      message: `"${id}" matches several receipts: ${found.ids.map((full) => `${full} (${shortId(full)})`).join(', ')}`,
+      hint: 'give the full id, or more characters of it',
+    });
+  }
+  return found.receipt;
+}
+
+/** The stored log, exact: through the terminal boundary only when a person reads it there. */
+function printLog(cli: Cli, stateDir: string, receipt: StoredReceipt): number {
+  const b = receipt.body;
+  const read = readLog(stateDir, receipt.intact ? b.log : undefined);
+  if (!read.ok) return fail(logMissing(receipt, read.missing));
+  const bytes = Buffer.concat([read.log.stdout, read.log.stderr]);
+  if (cli.io.stdoutIsTTY) cli.io.stdout.write(bytes.toString('utf8'));
+  else cli.data.write(bytes);
+  return EXIT.ok;
+}
+
+function logMissing(receipt: StoredReceipt, missing: LogMissing): Problem {
+  const b = receipt.body;
+  const name = `receipt ${b.id} (${oneLine(b.check_id)})`;
+  const excerpts = `\`vouch show ${shortId(b.id)}\` still shows the redacted excerpts; \`vouch verify ${oneLine(b.check_id)}\` makes a new run with its log`;
+  switch (missing.reason) {
+    case 'not_recorded': {
+      const why = !receipt.intact
+        ? 'its stored bytes no longer match its hash'
+        : !b.ran
+          ? 'the check never started, so there was no output'
+          : b.remote
+            ? 'it was copied from a verifier service, whose log stays there'
+            : 'it was recorded before vouch kept whole logs';
+      return { code: 'log_not_found', message: `${name} has no stored log: ${why}`, hint: excerpts };
+    }
+    case 'absent':
+      return { code: 'log_not_found', message: `the log of ${name} is no longer stored: ${missing.path} is gone`, hint: excerpts };
+    case 'damaged':
+      return { code: 'log_not_found', message: `the log of ${name} is damaged: ${missing.path} does not hash to the digest the receipt names`, hint: excerpts };
+    default:
+      return unreachable(missing);
+  }
 }
 
 function signatureKeyid(stored: string): string {
@@ -63,7 +148,7 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
   }
   const command = b.shell ? `sh -c ${JSON.stringify(b.argv[0])}` : b.argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
   const lines = [
-    `${p.bold('receipt')}   ${b.id}  ${p.dim(`seq ${receipt.seq} · hash ${receipt.hash}`)}`,
+    `${p.bold('receipt')}   ${b.id}  ${p.dim(`short ${shortId(b.id)} · seq ${receipt.seq} · hash ${receipt.hash}`)}`,
     `${p.bold('check')}     ${oneLine(b.check_id)}  ${statusWord(b.verdict, p)} ${p.dim(`(${b.reason})`)}`,
     ...(b.detail ? [`${p.bold('detail')}    ${oneLine(b.detail)}`] : []),
     `${p.bold('proves')}    ${b.proves}`,
@@ -88,6 +173,7 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
       lines.push(...stream.excerpt.trimEnd().split('\n').map((line) => `  ${line}`));
     }
   }
+  lines.push(`${p.bold('log')}       ${b.log ? `${b.log.bytes} bytes stored, redacted · \`vouch show ${shortId(b.id)} --log\`` : p.dim('none stored')}`);
   if (manifest && manifest.refused.length > 0) {
     lines.push(`${p.bold('refused')}   ${oneLine(manifest.refused.map(([path, why]) => `${path} (${why})`).join(', '))}`);
   }

@@ -2,7 +2,9 @@ import { fail } from '../../core/problem.js';
 import { verifyChecks } from '../../engine/verify.js';
 import { paint } from '../../render/color.js';
 import { Progress } from '../../render/progress.js';
-import { renderVerifyLine, renderWithheld } from '../../render/receipt-line.js';
+import { outputTail, renderVerifyLine, renderWithheld } from '../../render/receipt-line.js';
+import { Heartbeat, heartbeatInterval } from '../../render/heartbeat.js';
+import { receiptFailureLines } from '../../logs/failure-lines.js';
 import { allPass, freshEntry, ranEntry, runOk, splitFresh, unrecordedEntry, type VerifyEntry } from '../../engine/outcome.js';
 import { checkStatuses, type CheckStatus } from '../../engine/status.js';
 import { withheldEnvironment } from '../../runner/env.js';
@@ -41,7 +43,17 @@ locale, TZ, temp dirs, certificate-authority paths such as
 NODE_EXTRA_CA_CERTS) plus the names its \`env:\` lists; when it does not
 pass, vouch names the variables it was not given, so you can list one.
 
-While a check runs, stderr shows which and for how long (on a terminal).
+While a check runs, stderr shows which and for how long: on a terminal, one
+line rewritten in place; otherwise (a log, a pipe, CI) a line every 30 s,
+"vouch: tests still running, 2m30s" (VOUCH_PROGRESS_INTERVAL_MS sets the
+interval; it exists for tests).
+
+Every run's whole output is stored beside the ledger, redacted and
+compressed (\`vouch show ID --log\`). A check that does not pass shows its
+reason, up to 20 lines from anywhere in that output that look like where it
+failed ("not ok", "FAIL", "Error", "error:", "✗", "×", "Traceback",
+"panicked", ...), the last lines of its output, and the command that prints
+the rest.
 Stopped (Ctrl-C), it says how many of the selected checks ran and which
 never started; nothing is recorded for those.
 
@@ -87,7 +99,8 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const spec = await session.spec(workspace);
   const checks = selectChecks(spec, positionals);
   const errPaint = paint(cli.color && cli.io.stderrIsTTY);
-  const progress = cli.io.stderrIsTTY ? new Progress(cli.io.stderr, errPaint) : undefined;
+  // A terminal gets a self-rewriting line; a log or pipe a line every interval (heartbeat.ts).
+  const progress = cli.io.stderrIsTTY ? new Progress(cli.io.stderr, errPaint) : new Heartbeat(cli.io.stderr, heartbeatInterval(cli.io.env));
   const p = paint(cli.color);
 
   const ctx = session.engine(workspace, spec, 'cli', { cwdIsRoot: enterWorkspace(workspace) });
@@ -118,11 +131,12 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
       ...(cli.io.signal && { signal: cli.io.signal }),
       onEvent: (event) => {
         if (event.kind === 'check_started') {
-          progress?.start(`${event.check.id}${event.total > 1 ? ` (${event.index + 1}/${event.total})` : ''}`);
+          progress.start(`${event.check.id}${event.total > 1 ? ` (${event.index + 1}/${event.total})` : ''}`);
         } else {
-          progress?.stop();
+          progress.stop();
           if (values.json) return;
-          out(cli, renderVerifyLine(event.receipt, event.check.block, p));
+          const failures = receiptFailureLines(workspace.stateDir, event.receipt, new Set(outputTail(event.receipt)));
+          out(cli, renderVerifyLine(event.receipt, event.check.block, p, failures));
           const names = entryOf(event.check, event.receipt).withheld_env;
           const hint = names && renderWithheld(event.check.id, names, p);
           if (hint) out(cli, hint);
@@ -130,7 +144,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
       },
     });
   } finally {
-    progress?.stop();
+    progress.stop();
   }
 
   if (result.kind === 'trust_error') return fail(result.problem);

@@ -1,12 +1,12 @@
 import type { Pool } from 'pg';
 import type { Sha256 } from '../../core/digest.js';
-import { newId } from '../../core/ids.js';
+import { ID_LENGTH, newId } from '../../core/ids.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
-import { EventConflict, NOTHING_REMOVED, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ReceiptQuery } from '../ledger.js';
-import { gcRecord } from '../gc-record.js';
+import { EventConflict, NOTHING_REMOVED, pickReceipt, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ReceiptQuery } from '../ledger.js';
+import { gcRecord, releasedLogs } from '../gc-record.js';
 import { appendLocked, insertLocked, lockHead } from './append.js';
 import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
 import { requireCurrentSchema } from './migrate.js';
@@ -83,18 +83,19 @@ export class PgLedger implements Ledger {
 
   findReceipt(idOrPrefix: string): Promise<FindResult> {
     return this.guard(async () => {
-      const prefix = idOrPrefix.toLowerCase();
+      const key = idOrPrefix.toLowerCase();
       const rows = (
         await this.pool.query<ReceiptRow>(
           `SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND id >= $1 AND id < $2 ORDER BY id LIMIT 5`,
-          [prefix, `${prefix}\u{10ffff}`],
+          [key, `${key}\u{10ffff}`],
         )
       ).rows;
-      if (rows.length === 0) return { kind: 'none' };
-      const exact = rows.find((row) => row.id === prefix);
-      if (exact) return { kind: 'found', receipt: decodeReceipt(exact) };
-      if (rows.length > 1) return { kind: 'ambiguous', ids: rows.map((row) => row.id) };
-      return { kind: 'found', receipt: decodeReceipt(rows[0]!) };
+      // The short form is the end of an id (core/ids.ts): a scan of the receipts' ids, for a person's lookup.
+      const bySuffix =
+        key.length < ID_LENGTH
+          ? (await this.pool.query<ReceiptRow>(`SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND right(id, $1) = $2 ORDER BY id LIMIT 5`, [key.length, key])).rows
+          : [];
+      return pickReceipt(key, [...rows, ...bySuffix], decodeReceipt);
     });
   }
 
@@ -160,6 +161,9 @@ export class PgLedger implements Ledger {
         if (doomed.length === 0) return NOTHING_REMOVED;
         const gcId = newId(policy.now.getTime());
         const seqs = doomed.map((row) => row.seq);
+        const logs = releasedLogs(
+          (await client.query<ReceiptRow>(`SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND seq = ANY($1::bigint[])`, [seqs])).rows.map(decodeReceipt),
+        );
         await client.query(
           `INSERT INTO pruned (seq, id, hash, gc_id) SELECT seq, id, hash, $2 FROM chain WHERE seq = ANY($1::bigint[])`,
           [seqs, gcId],
@@ -178,7 +182,7 @@ export class PgLedger implements Ledger {
           text: gc.text,
           signature: gc.signature,
         });
-        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId };
+        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, ...logs };
       }),
     );
   }

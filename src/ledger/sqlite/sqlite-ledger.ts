@@ -2,13 +2,14 @@ import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Sha256 } from '../../core/digest.js';
-import { newId } from '../../core/ids.js';
+import { ID_LENGTH, newId } from '../../core/ids.js';
 import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import {
   NOTHING_REMOVED,
+  pickReceipt,
   EventConflict,
   LedgerError,
   type AppendEventOptions,
@@ -21,7 +22,7 @@ import {
   type LedgerStats,
   type ReceiptQuery,
 } from '../ledger.js';
-import { gcRecord } from '../gc-record.js';
+import { gcRecord, releasedLogs } from '../gc-record.js';
 import { BodyStore } from './body-store.js';
 import { sqlite } from './driver.js';
 import { LEDGER_FORMAT, MIGRATIONS } from './schema.js';
@@ -219,15 +220,15 @@ export class SqliteLedger implements Ledger {
 
   findReceipt(idOrPrefix: string): Promise<FindResult> {
     return this.guard(() => {
-      const prefix = idOrPrefix.toLowerCase();
+      const key = idOrPrefix.toLowerCase();
       const rows = this.db
         .prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE kind = 'receipt' AND id >= ? AND id < ? ORDER BY id LIMIT 5`)
-        .all(prefix, `${prefix}\u{10ffff}`) as ChainRow[];
-      if (rows.length === 0) return { kind: 'none' };
-      const exact = rows.find((row) => row.id === prefix);
-      if (exact) return { kind: 'found', receipt: this.decode(exact) };
-      if (rows.length > 1) return { kind: 'ambiguous', ids: rows.map((row) => row.id) };
-      return { kind: 'found', receipt: this.decode(rows[0]!) };
+        .all(key, `${key}\u{10ffff}`) as ChainRow[];
+      // The short form is the end of an id: no index serves it, so this scans the receipts' ids (a person's lookup, not a hot path).
+      const bySuffix = key.length < ID_LENGTH
+        ? (this.db.prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE kind = 'receipt' AND substr(id, ?) = ? ORDER BY id LIMIT 5`).all(ID_LENGTH + 1 - key.length, key) as ChainRow[])
+        : [];
+      return pickReceipt(key, [...rows, ...bySuffix], (row) => this.decode(row));
     });
   }
 
@@ -289,6 +290,9 @@ export class SqliteLedger implements Ledger {
           .all(keepPerCheck, age, age) as { seq: number; id: string; hash: string; kind: string }[];
         if (doomed.length === 0) return NOTHING_REMOVED;
         const gcId = newId(policy.now.getTime());
+        // Read before the rows (and the dictionaries their bodies need) go.
+        const bodyAt = this.db.prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE seq = ?`);
+        const logs = releasedLogs(doomed.filter((row) => row.kind === 'receipt').map((row) => this.decode(bodyAt.get(row.seq) as ChainRow)));
         const keep = this.db.prepare('INSERT INTO pruned (seq, id, hash, gc_id) VALUES (?, ?, ?, ?)');
         const drop = this.db.prepare('DELETE FROM chain WHERE seq = ?');
         for (const row of doomed) {
@@ -309,7 +313,7 @@ export class SqliteLedger implements Ledger {
         this.db
           .prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?)')
           .run(gcId, 'gc', policy.now.getTime(), gc.hash, gc.text, gc.signature);
-        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId };
+        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, ...logs };
       });
       return run.immediate();
     });
