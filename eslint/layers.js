@@ -24,6 +24,7 @@ export const LAYER_BANS = {
   trust: [...FRONT, ...DOMAIN, 'engine', 'ledger', 'crypto', 'remote'],
   ledger: [...FRONT, ...DOMAIN, 'engine', 'crypto', 'remote', 'trust'],
   crypto: [...FRONT, ...DOMAIN, 'engine', 'remote'],
+  logs: [...FRONT, ...DOMAIN, 'engine', 'remote', 'trust', 'crypto'],
   engine: [...FRONT, ...DOMAIN, 'remote'],
   remote: [...FRONT, ...DOMAIN],
   gate: FRONT,
