@@ -20,7 +20,7 @@ export const MAX_WORKERS = 7;
  * How many worker threads to hash these jobs on: 0 unless there are many
  * files or a few big ones, and a core to spare. Threads only help where
  * cores are idle: on a machine already busier than its core count a worker
- * slowed a cold fingerprint of 30,000 files by half (docs/decisions.md).
+ * slowed a cold fingerprint of 30,000 files by half (docs/decisions/speed.md).
  * `load` counts this process too. Sizes are looked up (lstat) only for a
  * short list; the hot path (a warm cache, a handful of changed files) never
  * starts a worker.

@@ -63,7 +63,7 @@ export const GATE_EVENTS: readonly HookGroup[] = [
   { event: 'Stop', matcher: null, timeout: STOP_TIMEOUT_SECONDS },
   { event: 'SubagentStart', matcher: null, timeout: TOOL_TIMEOUT_SECONDS },
   { event: 'SubagentStop', matcher: null, timeout: STOP_TIMEOUT_SECONDS },
-  // The guard fails closed even when vouch cannot start (see hooks/hooks.json and docs/decisions.md).
+  // The guard fails closed even when vouch cannot start (see hooks/hooks.json and docs/decisions/installing-into-other-tools-config.md).
   { event: 'PreToolUse', matcher: WRITE_TOOLS, timeout: TOOL_TIMEOUT_SECONDS, onFailure: 'block' },
   { event: 'PostToolUse', matcher: WRITE_TOOLS, timeout: TOOL_TIMEOUT_SECONDS },
 ];
