@@ -11,17 +11,21 @@ export type { Client } from '../core/client.js';
  * so a trail entry is context for the gate (which paths the session touched),
  * never evidence of a PASS: only a receipt of an operator-declared check is.
  */
-export interface TrailBody {
+/** What every session entry starts with: which session, client, hook event and (for a subagent) agent wrote it, and when. */
+interface SessionEntryHead<K extends string> {
   readonly v: 1;
-  readonly kind: 'trail';
+  readonly kind: K;
   readonly id: string;
   readonly at: string;
   readonly session: string;
   readonly client: Client;
-  /** The hook event as the client named it: PostToolUse, SubagentStart. */
+  /** The hook event as the client named it: PostToolUse, SubagentStart, Stop. */
   readonly event: string;
-  /** Set when a subagent made the call. */
+  /** Set when a subagent made the call or stopped. */
   readonly agent_id: string | null;
+}
+
+export interface TrailBody extends SessionEntryHead<'trail'> {
   /** Always true: the label that keeps this record from ever being read as evidence. */
   readonly untrusted: true;
   readonly tool: string | null;
@@ -47,15 +51,7 @@ export interface GateCheck {
 }
 
 /** One answer of the gate to a stop (Stop, SubagentStop). */
-export interface GateBody {
-  readonly v: 1;
-  readonly kind: 'gate';
-  readonly id: string;
-  readonly at: string;
-  readonly session: string;
-  readonly client: Client;
-  readonly event: string;
-  readonly agent_id: string | null;
+export interface GateBody extends SessionEntryHead<'gate'> {
   /** escaped: let through unverified after too many blocks with no file change. */
   readonly decision: 'allow' | 'block' | 'escaped';
   readonly reason: GateReason;

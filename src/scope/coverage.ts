@@ -1,5 +1,5 @@
 import { globMatcher } from './glob-dirs.js';
-import type { Group, Manifest } from './manifest.js';
+import { credentialsMatched, type Group, type Manifest } from './manifest.js';
 import { GROUP_PRECEDENCE, scanScopes, type ScopeDecl } from './scan.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -97,10 +97,7 @@ export function coverageWarnings(scope: ScopeDecl, globs: readonly GlobCoverage[
     if (kept > 0) continue;
     if (matched > 0) warnings.push({ reason: 'glob_shadowed', field, glob, matched, lostTo });
     else if (field !== 'artifacts' && !scope.allowMissing) {
-      // Credential-shaped files the glob names: refused as scope, so it can never match them.
-      const match = globMatcher(glob);
-      const credentials = manifest.refused.filter(([path, why]) => why === 'credential' && match(path)).map(([path]) => path);
-      warnings.push({ reason: 'glob_empty', field, glob, credentials });
+      warnings.push({ reason: 'glob_empty', field, glob, credentials: credentialsMatched(manifest.refused, globMatcher(glob)) });
     }
   }
   return warnings;

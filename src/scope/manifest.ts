@@ -99,3 +99,8 @@ export function diffManifests(before: Manifest, after: Manifest): ManifestDiff {
 export function onlyGroups(manifest: Manifest, groups: readonly Group[]): Manifest {
   return { files: manifest.files.filter((file) => groups.includes(file[3])), refused: manifest.refused };
 }
+
+/** The credential-shaped files a glob names: refused as scope, so the glob can never match them. */
+export function credentialsMatched(refused: readonly RefusedFile[], match: (path: string) => boolean): string[] {
+  return refused.filter(([path, why]) => why === 'credential' && match(path)).map(([path]) => path);
+}

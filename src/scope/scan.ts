@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { excludesTree, globMatcher, mayMatchBelow, type DirTest } from './glob-dirs.js';
 import { isInside } from './inside.js';
-import { byPath, manifestDigest, type Group, type ManifestFile, type RefusedFile } from './manifest.js';
+import { byPath, credentialsMatched, manifestDigest, type Group, type ManifestFile, type RefusedFile } from './manifest.js';
 import { scopeKey } from './remembered.js';
 import type { ScanProblem, ScanProblemReason, ScanResult, ScopeDecl, ScopeRequest } from './scan-types.js';
 import type { Snapshot } from './snapshot.js';
@@ -326,7 +326,7 @@ function unmatched(patterns: readonly Pattern[], files: readonly ManifestFile[],
  * proved instead, or "matched no readable file" reads as a lie.
  */
 function credentialNote(pattern: Pattern, refused: readonly RefusedFile[]): string {
-  const secret = refused.filter(([path, why]) => why === 'credential' && pattern.match(path)).map(([path]) => path);
+  const secret = credentialsMatched(refused, pattern.match);
   if (secret.length === 0) return '';
   return `: ${secret.slice(0, 3).join(', ')}${secret.length > 3 ? ` and ${secret.length - 3} more` : ''} ${secret.length === 1 ? 'is' : 'are'} credential-shaped, never read as scope; a tool config such as .npmrc is pinned by hash at \`vouch allow\` instead (list others in tool_configs:)`;
 }

@@ -10,7 +10,7 @@ import type { StoredReceipt } from '../../receipt/receipt.js';
 import { explainReason } from '../../render/reasons.js';
 import { paint } from '../../render/color.js';
 import { renderVerifyLine } from '../../render/receipt-line.js';
-import { allPass, ranEntry, runOk, unrecordedEntry } from '../../engine/outcome.js';
+import { ranEntry, runOk, unrecordedEntry } from '../../engine/outcome.js';
 import { renderSummary } from '../../render/status.js';
 import { selectChecks } from '../../spec/select.js';
 import { localDraft } from '../../remote/record.js';
@@ -116,25 +116,27 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
   const rows = outcomes.map((outcome) => {
     const receipt = recorded.get(outcome.check.id);
     return receipt
-      ? { id: outcome.check.id, status: receipt.body.verdict, reason: receipt.body.reason, blocking: outcome.check.block, receipt, outcome }
-      : { id: outcome.check.id, status: 'UNKNOWN' as const, reason: outcome.kind === 'unknown' ? outcome.reason : ('remote_unverified' as const), blocking: outcome.check.block, receipt: undefined, outcome };
+      ? { id: outcome.check.id, reason: receipt.body.reason, blocking: outcome.check.block, receipt, outcome }
+      : { id: outcome.check.id, reason: outcome.kind === 'unknown' ? outcome.reason : ('remote_unverified' as const), blocking: outcome.check.block, receipt: undefined, outcome };
   });
+  // The engine's verify projection (outcome.ts) and its ok rule, for the words, the JSON and the exit code alike.
+  const entries = rows.map((row) =>
+    row.receipt ? ranEntry(row.outcome.check, row.receipt) : unrecordedEntry(row.outcome.check, row.reason, row.outcome.kind === 'unknown' ? row.outcome.detail : null),
+  );
+  const ok = runOk(entries, checks.length);
   if (!values.json) {
     for (const row of rows) {
       if (row.receipt) out(cli, `${renderVerifyLine(row.receipt, row.blocking, p)}  ${p.dim(`remote, verifier ${pinned.keyid.slice(0, 16)}`)}`);
       else out(cli, `${p.yellow('UNKNOWN')} ${row.id}  ${row.reason}: ${row.outcome.kind === 'unknown' ? row.outcome.detail : ''}\n  ${p.dim(explainReason(row.reason, row.id).meaning)}`);
     }
-    out(cli, renderSummary(rows, p));
+    out(cli, renderSummary(entries, p));
     if (accepted.length > 0 && !trustedForStatus) {
       err(cli, `${errPaint.yellow('note:')} the key given with --pubkey is neither verifier_key in vouch.yaml nor in VOUCH_HOME/keys, so \`vouch status\` will not count these receipts until it is pinned there`);
     }
   } else {
-    // The engine's verify projection (outcome.ts), plus what only a remote run has: its job and the verifier's receipt.
-    const entries = rows.map((row) =>
-      row.receipt ? ranEntry(row.outcome.check, row.receipt) : unrecordedEntry(row.outcome.check, row.reason, row.outcome.kind === 'unknown' ? row.outcome.detail : null),
-    );
+    // Plus what only a remote run has: its job and the verifier's receipt.
     json(cli, {
-      ok: runOk(entries, checks.length),
+      ok,
       remote: base.value.origin + base.value.pathname,
       verifier: pinned.keyid,
       checks: entries.map((entry, i) => {
@@ -148,7 +150,7 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
       }),
     });
   }
-  return allPass(rows) && rows.length === checks.length ? EXIT.ok : EXIT.notOk;
+  return ok ? EXIT.ok : EXIT.notOk;
 }
 
 /** The verifier's public key: --pubkey, else verifier_key in vouch.yaml; both given must agree. Never asked of the server. */
