@@ -6,7 +6,8 @@
 // tool call denied, because a gate that cannot run must not read as a pass.
 const entry = new URL('../dist/cli.js', import.meta.url);
 try {
-  await import(entry.href);
+  // The launcher is CommonJS: imported, it runs nothing until asked.
+  (await import(entry.href)).default.launch();
 } catch (error) {
   const [command, , event] = process.argv.slice(2);
   const why = `vouch is not runnable from the plugin at ${new URL('..', import.meta.url).pathname} (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); run \`npm ci\` there to build it`;

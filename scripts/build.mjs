@@ -3,7 +3,7 @@
 // command asks for them (dynamic import). The hash worker is a second entry
 // of that build; the MCP server is a bundle of its own (see below).
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // A digest of every source file and the locked dependencies: what
@@ -54,13 +54,54 @@ const mcpServerIsExternal = {
   },
 };
 
+// The code-split build: every command (dist/esm/main.js) and the hash
+// worker, in dist/esm/ with a package.json that makes its .js files ES modules.
 await build({
   ...common,
   // The hash worker is its own entry: worker threads load it by path (src/scope/hash-pool.ts).
-  entryPoints: { cli: 'src/bin.ts', 'hash-worker': 'src/scope/hash-worker.ts' },
-  outdir: 'dist',
+  entryPoints: { main: 'src/entry/split.ts', 'hash-worker': 'src/scope/hash-worker.ts' },
+  outdir: 'dist/esm',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   plugins: [mcpServerIsExternal],
 });
-await build({ ...common, entryPoints: { [MCP_SERVER.replace(/\.js$/, '')]: 'src/mcp/serve.ts' }, outdir: 'dist' });
+await build({ ...common, entryPoints: { [MCP_SERVER.replace(/\.js$/, '')]: 'src/mcp/serve.ts' }, outdir: 'dist/esm' });
+writeFileSync(new URL('../dist/esm/package.json', import.meta.url), `${JSON.stringify({ type: 'module' })}\n`);
+
+// The hot bundle (dist/hot.js): `hook` and `status` in one CommonJS file,
+// which the launcher compiles with V8's code cache. Other commands' modules
+// are left out: the launcher never sends them here, and if it did, the
+// command would say so instead of running (a test holds the launcher to it).
+const HOT_COMMANDS = new Set(['hook', 'status', 'hook-git']);
+const onlyHotCommands = {
+  name: 'only-hot-commands',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (args) => {
+      const name = /([a-z-]+)\.js$/.exec(args.path)[1];
+      if (!args.importer.endsWith('/src/cli/registry.ts') || HOT_COMMANDS.has(name)) return undefined;
+      return { path: name, namespace: 'cold-command' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'cold-command' }, (args) => ({
+      contents: `export const help = ''; export function run() { throw new Error('the hot bundle does not hold the command ${args.path}: the launcher sends it to dist/esm/main.js'); }`,
+      loader: 'js',
+    }));
+  },
+};
+const cjs = {
+  ...common,
+  format: 'cjs',
+  // CommonJS has no import.meta: the one thing vouch reads of it is its URL.
+  define: { ...common.define, 'import.meta.url': '__vouchModuleUrl' },
+  banner: { js: "const __vouchModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+// Whitespace and syntax minified: a third less to read and hash at each start; names are kept, so stack traces still read.
+// `supported`: an import() of a package left outside (pg, for a team ledger) becomes a require(); the launcher
+// compiles the bundle as a script, which has no ES module loader behind a real import().
+await build({ ...cjs, entryPoints: { hot: 'src/entry/hot.ts' }, outdir: 'dist', supported: { 'dynamic-import': false }, minifyWhitespace: true, minifySyntax: true, plugins: [onlyHotCommands, mcpServerIsExternal] });
+// The launcher: dist/cli.js, what package.json's bin names and what installed hooks run.
+await build({ ...cjs, entryPoints: { cli: 'src/entry/launch.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, define: common.define });
+writeFileSync(new URL('../dist/package.json', import.meta.url), `${JSON.stringify({ type: 'commonjs' })}\n`);
+// The launcher reads the hot bundle as latin1 (no UTF-8 decoding): it must be ASCII, as esbuild writes by default.
+if (/[^\x00-\x7f]/.test(readFileSync(new URL('../dist/hot.js', import.meta.url), 'latin1'))) throw new Error('dist/hot.js is not ASCII: the launcher reads it as latin1');
+// V8's code cache for the hot bundle, made by this Node (scripts/code-cache.mjs).
+await import('./code-cache.mjs');

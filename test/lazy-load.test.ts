@@ -7,41 +7,33 @@ import { signedWorkspace } from './helpers/signed.js';
 
 const HOOK = fileURLToPath(new URL('./helpers/module-log.mjs', import.meta.url));
 
-/** Text that only the export, audit and key-store code contains, as it survives bundling. */
-const MARKERS = {
-  export: 'DSSEv1',
-  intoto: 'https://in-toto.io/Statement/v1',
-  audit: 'entries were deleted without gc recording it',
-  keystore: 'is not the public half of',
-  report: 'Content-Security-Policy',
-  fleet: 'the record was edited or entries are missing',
-  cards: 'a verdict is missing',
-};
-
-/** Text only the YAML parser contains: loaded only when vouch.yaml must be parsed. */
-const YAML_MARKER = { yaml: 'Implicit keys need to be on a single line' };
-
-/** The bundled chunks a `vouch ARGS` process loaded, and which markers they contain. */
-async function loadedMarkers(rig: Rig, args: string[], options: { stdin?: string; markers?: Record<string, string> } = {}): Promise<string[]> {
-  const { stdin, markers = MARKERS } = options;
-  const log = rig.path('../modules.log');
-  rmSync(log, { force: true });
-  const child = spawn(process.execPath, ['--import', HOOK, CLI, ...args], { cwd: rig.root, env: rig.env({ VOUCH_MODULE_LOG: log }) });
-  const result = await collect(child, stdin === undefined ? {} : { stdin });
+/**
+ * The heavy parts a `vouch ARGS` process evaluated, as VOUCH_TRACE=1 names
+ * them (each part's module notes itself when it is evaluated: src/core/start.ts),
+ * and which bundle answered: the hot bundle (hook, status) or the split build.
+ */
+async function loadedParts(rig: Rig, args: string[], options: { stdin?: string } = {}): Promise<{ parts: string[]; bundle: string }> {
+  const result = await rig.run(args, { ...(options.stdin !== undefined && { stdin: options.stdin }), env: { VOUCH_TRACE: '1' } });
   expect(result.code, result.stderr).toBe(0);
-  const files = readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((url) => url.startsWith('file:') && url.includes('/dist/'))
-    .map((url) => fileURLToPath(url));
-  expect(files.length).toBeGreaterThan(1);
-  const text = files.map((file) => readFileSync(file, 'utf8')).join('\n');
-  return Object.entries(markers)
-    .filter(([, marker]) => text.includes(marker))
-    .map(([name]) => name);
+  const line = /^vouch trace: .*\bbundle=(\w+)\b.*\bloaded=(\S+)$/m.exec(result.stderr);
+  expect(line, result.stderr).not.toBeNull();
+  return { bundle: line![1]!, parts: line![2] === '-' ? [] : line![2]!.split(',') };
+}
+
+/** Asks about the YAML parser only. */
+const YAML = { only: ['yaml'] };
+
+/** The parts the export, audit, key-store, report, fleet and card code note: what the status and guard must not load. */
+const HEAVY = ['audit', 'cards', 'export', 'fleet', 'intoto', 'keystore', 'report'];
+
+/** Of the parts a process evaluated, those asked about (by default the heavy ones; `['yaml']` for the YAML parser). */
+async function loadedMarkers(rig: Rig, args: string[], options: { stdin?: string; only?: readonly string[] } = {}): Promise<string[]> {
+  const { only = HEAVY, ...rest } = options;
+  return (await loadedParts(rig, args, rest)).parts.filter((part) => only.includes(part));
 }
 
 describe('lazy loading', () => {
-  it('--version loads no SQLite, YAML, zlib or crypto (what README promises)', async () => {
+  it('--version is answered by the launcher alone: no bundle, no SQLite, YAML, zlib or crypto (what README promises)', async () => {
     const rig = new Rig();
     const log = rig.path('../modules.log');
     rmSync(log, { force: true });
@@ -52,8 +44,21 @@ describe('lazy loading', () => {
     // The log sees modules (it is not empty), and none of the heavy ones.
     expect(loaded.some((url) => url.includes('/dist/cli.js'))).toBe(true);
     expect(loaded.filter((url) => /better-sqlite3|\/yaml\/|node:zlib|node:crypto|^zlib$|^crypto$/.test(url))).toEqual([]);
-    const text = loaded.filter((url) => url.startsWith('file:') && url.includes('/dist/')).map((url) => readFileSync(fileURLToPath(url), 'utf8')).join('\n');
-    expect(text).not.toContain(YAML_MARKER.yaml);
+    // Neither the hot bundle nor the split build: the launcher holds the version.
+    expect(loaded.filter((url) => url.startsWith('file:') && url.includes('/dist/') && !url.endsWith('/dist/cli.js'))).toEqual([]);
+    expect(readFileSync(fileURLToPath(loaded.find((url) => url.endsWith('/dist/cli.js'))!), 'utf8')).not.toMatch(/better-sqlite3|from "yaml"/);
+  });
+
+  it('hook and status run from the hot bundle with its code cache; other commands from the split build', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    await rig.run(['verify']);
+    const status = await rig.run(['status'], { env: { VOUCH_TRACE: '1' } });
+    expect(status.stderr).toMatch(/bundle=hot code_cache=accepted/);
+    const pre = JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 'src/a.ts' } });
+    expect((await rig.run(['-C', rig.root, 'hook', 'claude-code', 'PreToolUse'], { stdin: pre, env: { VOUCH_TRACE: '1' } })).stderr).toMatch(/bundle=hot code_cache=accepted/);
+    expect((await loadedParts(rig, ['checks'])).bundle).toBe('split');
+    expect((await loadedParts(rig, ['log'])).bundle).toBe('split');
   });
 
   it('status on a signing workspace loads the signature check, never the export or audit code', async () => {
@@ -74,11 +79,11 @@ describe('lazy loading', () => {
     // The first verify creates .vouch/, the second fills the spec cache.
     await rig.run(['verify']);
     await rig.run(['verify']);
-    expect(await loadedMarkers(rig, ['status'], { markers: YAML_MARKER })).toEqual([]);
-    expect(await loadedMarkers(rig, ['verify'], { markers: YAML_MARKER })).toEqual([]);
+    expect(await loadedMarkers(rig, ['status'], YAML)).toEqual([]);
+    expect(await loadedMarkers(rig, ['verify'], YAML)).toEqual([]);
     // The marker is real: a spec the cache has not seen is parsed (`allow` would parse it and fill the cache: `checks` reads it first).
     rig.write({ 'vouch.yaml': 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n# edited\n' });
-    expect(await loadedMarkers(rig, ['checks'], { markers: YAML_MARKER })).toEqual(['yaml']);
+    expect(await loadedMarkers(rig, ['checks'], YAML)).toEqual(['yaml']);
   });
 
   it('the write guard answered from the spec cache loads no YAML parser, and an edited spec is read afresh (its new protect: list holds)', async () => {
@@ -88,12 +93,12 @@ describe('lazy loading', () => {
     await rig.run(['verify']);
     await rig.run(['verify']);
     const pre = (path: string) => JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path } });
-    expect(await loadedMarkers(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre('tests/x.ts'), markers: YAML_MARKER })).toEqual([]);
-    expect((await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: pre('tests/x.ts') })).stdout).toContain('"permissionDecision":"deny"');
+    expect(await loadedMarkers(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre('tests/x.ts'), ...YAML })).toEqual([]);
+    expect((await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: pre('tests/x.ts'), ...YAML })).stdout).toContain('"permissionDecision":"deny"');
     // Edited (not even allowed again): the bytes are not the cached spec's, so the YAML is read and its new glob protects.
     rig.write({ 'vouch.yaml': `${spec}  - "docs/**"\n`.replace('protect: ["tests/**"]\n  - "docs/**"', 'protect:\n  - "tests/**"\n  - "docs/**"') });
-    expect(await loadedMarkers(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre('docs/x.md'), markers: YAML_MARKER })).toEqual(['yaml']);
-    expect((await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: pre('docs/x.md') })).stdout).toContain('"permissionDecision":"deny"');
+    expect(await loadedMarkers(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre('docs/x.md'), ...YAML })).toEqual(['yaml']);
+    expect((await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: pre('docs/x.md'), ...YAML })).stdout).toContain('"permissionDecision":"deny"');
   });
 
   it('the report and the dispatch engine stay off the hot paths: status and the write guard load neither', async () => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { McpSession } from './helpers/mcp.js';
@@ -220,6 +221,8 @@ describe('vouch mcp stops cleanly', () => {
   });
 });
 
+const HOT_BUNDLE = join(dirname(CLI), 'hot.js');
+
 describe('vouch mcp is loaded only by `vouch mcp`', () => {
   const recorder = fileURLToPath(new URL('./helpers/record-modules.mjs', import.meta.url));
 
@@ -227,9 +230,11 @@ describe('vouch mcp is loaded only by `vouch mcp`', () => {
   async function loaded(rig: Rig, args: string[]): Promise<{ modules: string[]; sources: string[] }> {
     const log = rig.path('../modules.log');
     rmSync(log, { force: true });
-    const child = spawn(process.execPath, ['--import', recorder, CLI, ...args], { cwd: rig.root, env: { ...rig.env(), VOUCH_TEST_MODULE_LOG: log } });
-    await collect(child, { stdin: '' });
+    const child = spawn(process.execPath, ['--import', recorder, CLI, ...args], { cwd: rig.root, env: { ...rig.env(), VOUCH_TEST_MODULE_LOG: log, VOUCH_TRACE: '1' } });
+    const { stderr } = await collect(child, { stdin: '' });
     const modules = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:') && u.includes('/dist/')) : [];
+    // The hot bundle is compiled by the launcher, not loaded as a module: the trace says when it answered.
+    if (/\bbundle=hot\b/.test(stderr)) modules.push(pathToFileURL(HOT_BUNDLE).href);
     const sources = modules.flatMap((url) => (JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] }).sources);
     return { modules, sources };
   }

@@ -100,9 +100,10 @@ checks:
     expect(stdout.bytes).toBe(200_000_000);
     expect(stdout.truncated).toBe(true);
     expect(stdout.excerpt.length).toBeLessThanOrEqual(4096);
-    // 200 MB went through; peak RSS stays near an idle node process.
+    // 200 MB went through; peak RSS stays well under what holding it would take (200 MB more than Node itself):
+    // the log keeps at most 16 MiB of head and of tail per stream, gzipped (measured: 142-165 MB, by load and GC timing).
     expect(peakKb).toBeGreaterThan(0);
-    expect(peakKb).toBeLessThan(160 * 1024);
+    expect(peakKb).toBeLessThan(200 * 1024);
   });
 
   it('stores output excerpts redacted, while hashing the raw output', async () => {

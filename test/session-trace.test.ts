@@ -3,7 +3,7 @@ import { Rig } from './helpers/rig.js';
 
 /** The counts VOUCH_TRACE=1 prints when an invocation's session closes. */
 function traced(stderr: string): { spec_reads: number; ledger_opens: number } {
-  const line = /^vouch trace: spec_reads=(\d+) ledger_opens=(\d+)$/m.exec(stderr);
+  const line = /^vouch trace: spec_reads=(\d+) ledger_opens=(\d+) /m.exec(stderr);
   expect(line, stderr).not.toBeNull();
   return { spec_reads: Number(line![1]), ledger_opens: Number(line![2]) };
 }

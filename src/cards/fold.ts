@@ -1,3 +1,4 @@
+import { noteLoaded } from '../core/start.js';
 import type { Sha256 } from '../core/digest.js';
 import type {
   AuditEvent,
@@ -12,6 +13,8 @@ import type {
 } from './model.js';
 import type { ScriptBinding } from './script.js';
 import { snapshotIntact } from './snapshot.js';
+
+noteLoaded('cards');
 
 /** Where a card stands. Only `done` was closed on a fresh PASS. */
 export type CardState = 'open' | 'claimed' | 'done' | 'owner_closed' | 'split' | 'abandoned';

@@ -18,6 +18,8 @@ export interface CliIo {
   readonly hashWorker?: URL;
   /** How this vouch was started, for configuration entries that must work without PATH. */
   readonly self?: VouchExecutable;
+  /** All of stdin, read without building a stream where the process can (a hook's payload); absent, `stdin` is read. */
+  readonly readInput?: () => Promise<string>;
 }
 
 /** Global options, parsed before the command name (and accepted after it too). */
@@ -47,6 +49,11 @@ export function err(cli: Cli, text: string): void {
 
 export function json(cli: Cli, value: unknown): void {
   cli.data.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** All of the world's stdin: through `readInput` when the world has one, else from the stream. */
+export function readInput(io: CliIo): Promise<string> {
+  return io.readInput ? io.readInput() : readText(io.stdin);
 }
 
 /** All of a text stream (stdin for a hook's payload, `-` for a file argument). */
@@ -101,6 +108,7 @@ export function terminalIo(io: CliIo): CliIo {
     ...(io.signal && { signal: io.signal }),
     ...(io.hashWorker && { hashWorker: io.hashWorker }),
     ...(io.self && { self: io.self }),
+    ...(io.readInput && { readInput: io.readInput }),
   };
 }
 

@@ -6,6 +6,7 @@ import { colorEnabled, paint } from '../render/color.js';
 import { problemJson, renderProblem } from '../render/problem.js';
 import { VERSION } from '../version.js';
 import { argsProblem } from './args.js';
+import { commandIndex } from './command-word.js';
 import { EXIT, exitCodeFor } from './exit.js';
 import { terminalIo, type Cli, type CliIo } from './io.js';
 import { COMMANDS } from './registry.js';
@@ -44,7 +45,7 @@ export async function main(argv: readonly string[], world: CliIo): Promise<numbe
   const io = terminalIo(world);
   let p = paint(colorEnabled(io.stderrIsTTY, io.env, argv.includes('--no-color') ? false : undefined));
   try {
-    const commandAt = argv.findIndex((arg, i) => !arg.startsWith('-') && argv[i - 1] !== '-C' && argv[i - 1] !== '--dir');
+    const commandAt = commandIndex(argv);
     const globalArgs = commandAt < 0 ? argv : argv.slice(0, commandAt);
     const { values } = parseGlobal(globalArgs);
     if (values.version) {

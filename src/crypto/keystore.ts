@@ -1,3 +1,4 @@
+import { noteLoaded } from '../core/start.js';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -6,6 +7,8 @@ import { err, ok, type Result } from '../core/result.js';
 import { isInside } from '../scope/scan.js';
 import { SPEC_FILE } from '../workspace/spec-file.js';
 import { generatePair, publicKeyFromPem, publicKeyOf, publicKeyPem, type PublicKey } from './ed25519.js';
+
+noteLoaded('keystore');
 
 /**
  * Key pairs live under VOUCH_HOME/keys as NAME.key (PKCS#8 PEM, mode 0600)

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { childProcess } from '../core/builtins.js';
 
 export interface GitState {
   readonly head: string | null;
@@ -7,7 +7,7 @@ export interface GitState {
 
 function git(root: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd: root, timeout: 10_000, maxBuffer: 64 << 20, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error, stdout) =>
+    childProcess().execFile('git', args, { cwd: root, timeout: 10_000, maxBuffer: 64 << 20, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error, stdout) =>
       resolve(error ? undefined : stdout),
     );
   });
@@ -64,7 +64,7 @@ export async function landing(root: string, commit: string, ref: string): Promis
   const target = (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]))?.trim();
   if (!target) return 'no_ref';
   const code = await new Promise<number | null>((resolve) => {
-    execFile('git', ['merge-base', '--is-ancestor', commit, target], { cwd: root, timeout: 10_000, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error) =>
+    childProcess().execFile('git', ['merge-base', '--is-ancestor', commit, target], { cwd: root, timeout: 10_000, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error) =>
       resolve(error ? (typeof error.code === 'number' ? error.code : null) : 0),
     );
   });

@@ -1,5 +1,8 @@
+import { noteLoaded } from '../core/start.js';
 import { publicKeyOf, signBytes, verifyBytes, type PublicKey } from '../crypto/ed25519.js';
 import type { SigningKey } from '../crypto/keystore.js';
+
+noteLoaded('export');
 
 /** The payload type DSSE envelopes of in-toto statements carry. */
 export const INTOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';

@@ -1,5 +1,8 @@
+import { noteLoaded } from '../core/start.js';
 import type { Manifest, ManifestFile } from '../scope/manifest.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
+
+noteLoaded('intoto');
 
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 export const LINK_PREDICATE = 'https://in-toto.io/attestation/link/v0.3';

@@ -1,6 +1,9 @@
+import { noteLoaded } from '../core/start.js';
 import type { StoredEvent } from '../ledger/events.js';
 import type { DispatchBody, Dispatch, DispatchedBody, GradedBody, ReportedBody, Transition } from './model.js';
 import { canMove, isDispatchState, type DispatchState } from './states.js';
+
+noteLoaded('fleet');
 
 /**
  * A dispatch as its events say. Its state is its last transition. A record

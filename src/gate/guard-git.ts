@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { childProcess } from '../core/builtins.js';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { GitTreeOp, PatchSource, TreeQuery } from './shell/git.js';
@@ -70,7 +70,7 @@ function patchText(source: PatchSource): string | null {
 /** One read-only git command's stdout, or null when it fails. */
 function git(cwd: string, args: readonly string[]): string | null {
   try {
-    return execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'diff.relative=false', '-c', 'log.showSignature=false', ...args], {
+    return childProcess().execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'diff.relative=false', '-c', 'log.showSignature=false', ...args], {
       cwd,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],

@@ -1,4 +1,7 @@
+import { noteLoaded } from '../core/start.js';
 import { parse } from 'yaml';
+
+noteLoaded('yaml');
 
 /**
  * vouch.yaml parsed leniently, for the guard's protect: list when the spec

@@ -1,7 +1,10 @@
+import { noteLoaded } from '../core/start.js';
 import type { AuditCode, AuditReport } from '../audit/finding.js';
 import { unreachable } from '../core/unreachable.js';
 import type { Paint } from './color.js';
 import { table } from './table.js';
+
+noteLoaded('audit');
 
 /** Every audit finding code in words. Exhaustive: a new code does not compile until it is explained. */
 export function explainAuditCode(code: AuditCode): string {

@@ -1,8 +1,11 @@
+import { noteLoaded } from '../core/start.js';
 import { VERSION } from '../version.js';
 import { html, trusted, type Html } from './html.js';
 import { SECTIONS } from './sections/index.js';
 import type { ReportSource } from './source.js';
 import { STYLE } from './style.js';
+
+noteLoaded('report');
 
 export { ReportSource, specTrust, type SpecState } from './source.js';
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../core/builtins.js';
 import { BoundedCapture } from './capture.js';
 import { LogCapture } from './log-capture.js';
 import { spawnErrorMessage } from './spawn-error.js';
@@ -62,7 +62,7 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
   const grace = request.killGraceMs ?? 2000;
 
   return new Promise((resolve) => {
-    const child = spawn(file!, args, {
+    const child = childProcess().spawn(file!, args, {
       cwd: request.cwd,
       env: request.env,
       // detached: the child calls setsid(), leading a new process group (and session).

@@ -10,7 +10,7 @@ import { currentLoad, POOL_MIN_FILES, workersFor } from './hash-pool-policy.js';
 import type { HashJob } from './snapshot.js';
 
 // The worker runs as built JavaScript (test/global-setup.ts builds dist/ first).
-const WORKER = pathToFileURL(resolve(import.meta.dirname, '../../dist/hash-worker.js'));
+const WORKER = pathToFileURL(resolve(import.meta.dirname, '../../dist/esm/hash-worker.js'));
 
 const dirs: string[] = [];
 afterEach(() => {

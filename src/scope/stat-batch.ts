@@ -32,8 +32,8 @@ interface Addon {
 }
 
 const ADDON = 'vouch_native.node';
-// From src/scope/ (tests), dist/ and dist/chunks/ (the bundle) to the package root.
-const CANDIDATES = ['../../build/Release/', '../build/Release/'];
+// From src/scope/ (tests), dist/ (the hot bundle), dist/esm/ and dist/esm/chunks/ (the split build) to the package root.
+const CANDIDATES = ['../../build/Release/', '../build/Release/', '../../../build/Release/'];
 
 let loaded: { addon: Addon | undefined; path: StatPath } | undefined;
 

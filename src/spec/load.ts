@@ -1,3 +1,4 @@
+import { noteLoaded } from '../core/start.js';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
@@ -12,6 +13,8 @@ import type { Spec } from './model.js';
 import { normalize } from './normalize.js';
 import { applyRules, type SpecIssue } from './rules.js';
 import { specSchema } from './schema.js';
+
+noteLoaded('yaml');
 
 export { SPEC_FILE } from '../workspace/spec-file.js';
 

@@ -3,7 +3,7 @@ import type { HookContext } from '../../hooks/context.js';
 import { gateContext } from '../../session/contexts.js';
 import type { ClientProtocol } from '../../hooks/protocol.js';
 import { parse } from '../args.js';
-import { readText, type Cli } from '../io.js';
+import { readInput, type Cli } from '../io.js';
 
 export const help = `usage: vouch hook claude-code [EVENT]
        vouch hook codex [EVENT]
@@ -50,7 +50,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     return prePush(cli, event);
   }
   const [{ runHook }, protocol] = await Promise.all([import('../../hooks/handle.js'), loadProtocol(client as 'claude-code' | 'codex')]);
-  const stdin = await readText(cli.io.stdin);
+  const stdin = await readInput(cli.io);
   // The guard never opens a ledger: the session loads the SQLite binding only when a ledger is first asked for.
   const reply = await runHook(protocol, event, stdin, hookContext(cli));
   // The client's protocol, byte for byte: the text a person sees inside it is made visible by the renderers.

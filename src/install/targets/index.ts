@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { childProcess } from '../../core/builtins.js';
 import { resolve } from 'node:path';
 import type { EditIntent } from '../intent.js';
 import type { SelfCommand } from './agent-hooks.js';
@@ -58,7 +58,7 @@ export const INSTALL_TARGETS: Readonly<Record<string, InstallTarget>> = {
 /** Where git looks for a hook (core.hooksPath honoured), or null outside a work tree. */
 export function gitHookPath(root: string, name: string): string | null {
   try {
-    const out = execFileSync('git', ['rev-parse', '--git-path', `hooks/${name}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = childProcess().execFileSync('git', ['rev-parse', '--git-path', `hooks/${name}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     return resolve(root, out.trim());
   } catch {
     return null;

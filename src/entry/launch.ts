@@ -1,0 +1,69 @@
+// The executable (dist/cli.js, CommonJS): picks what answers this command
+// line, and loads nothing else. `hook` and `status` run from the hot bundle
+// (dist/hot.js) compiled with V8's code cache (dist/hot.js.cache, made at
+// build and install by scripts/code-cache.mjs); every other command starts
+// the code-split build (dist/esm/main.js), which loads each command's own
+// chunks. See docs/speed.md.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Script } from 'node:vm';
+import { commandIndex } from '../cli/command-word.js';
+import type { CodeCache } from '../core/start.js';
+import { VERSION } from '../version.js';
+
+/** Every command, code-split; beside this file once built (a name, not a module the type checker should look for). */
+const SPLIT_BUILD = './esm/main.js';
+
+/** The commands the hot bundle answers. */
+const HOT = new Set(['hook', 'status']);
+
+interface HotBundle {
+  run(codeCache: CodeCache): Promise<void>;
+}
+
+/**
+ * Compiles the hot bundle as Node compiles a CommonJS module (the same
+ * wrapper), with a code cache when given one. scripts/code-cache.mjs makes
+ * the cache through this very function, so the two compile the same text.
+ */
+export function compileHot(file: string, cachedData?: Buffer): Script {
+  // esbuild writes ASCII only (non-ASCII is escaped), so latin1 reads it exactly, without UTF-8 decoding.
+  const source = readFileSync(file, 'latin1');
+  return new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: file, ...(cachedData && { cachedData }) });
+}
+
+/**
+ * Loads dist/hot.js with its code cache when there is one: V8 refuses a
+ * cache made by another V8 or for other source, and then compiles the
+ * source as usual.
+ */
+function loadHot(dir: string): { bundle: HotBundle; codeCache: CodeCache } {
+  const file = join(dir, 'hot.js');
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(`${file}.cache`);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = compileHot(file, cachedData);
+  const module = { exports: {} as HotBundle };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dir);
+  return { bundle: module.exports, codeCache: cachedData === undefined ? 'absent' : script.cachedDataRejected === true ? 'rejected' : 'accepted' };
+}
+
+/** Runs this process's command line (called when this file is the main module, or by plugin/run.mjs, which imports it). */
+export function launch(): void {
+  const argv = process.argv.slice(2);
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+  } else if (HOT.has(argv[commandIndex(argv)] ?? '')) {
+    const { bundle, codeCache } = loadHot(__dirname);
+    void bundle.run(codeCache);
+  } else {
+    void import(SPLIT_BUILD);
+  }
+}
+
+// Run as the executable; imported (plugin/run.mjs, scripts/code-cache.mjs), it only lends launch and compileHot.
+if (require.main === module) launch();

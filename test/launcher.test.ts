@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLI, collect, Rig, type RunResult } from './helpers/rig.js';
+
+const ROOT = resolve(dirname(CLI), '..');
+
+/** The trace's bundle and code-cache fields. */
+function started(result: RunResult): string {
+  expect(result.code, result.stderr).toBe(0);
+  return /bundle=\w+(?: code_cache=\w+)?/.exec(result.stderr)?.[0] ?? `no trace in: ${result.stderr}`;
+}
+
+describe('the launcher (dist/cli.js)', () => {
+  let copy: string;
+  let rig: Rig;
+
+  /** `vouch ARGS` from the copied package, whose dist/ a test may damage. */
+  function copied(args: string[], options: { stdin?: string } = {}): Promise<RunResult> {
+    const child = spawn(process.execPath, [join(copy, 'dist', 'cli.js'), ...args], { cwd: rig.root, env: rig.env({ VOUCH_TRACE: '1' }) });
+    return collect(child, options);
+  }
+
+  beforeAll(() => {
+    copy = mkdtempSync(join(tmpdir(), 'vouch-launcher-'));
+    cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
+    mkdirSync(join(copy, 'scripts'));
+    cpSync(join(ROOT, 'scripts', 'code-cache.mjs'), join(copy, 'scripts', 'code-cache.mjs'));
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+  });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+  // A workspace per test (the rig removes its own after each).
+  beforeEach(async () => {
+    rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    expect((await rig.run(['verify'])).code).toBe(0);
+  });
+
+  it('sends hook and status to the hot bundle, every other command to the split build, past -C and its value', async () => {
+    expect(started(await copied(['status']))).toBe('bundle=hot code_cache=accepted');
+    expect(started(await copied(['--no-color', '-C', rig.root, 'status', 't']))).toBe('bundle=hot code_cache=accepted');
+    const pre = JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 'src/a.ts' } });
+    expect(started(await copied(['hook', 'claude-code', 'PreToolUse'], { stdin: pre }))).toBe('bundle=hot code_cache=accepted');
+    expect(started(await copied(['log']))).toBe('bundle=split');
+    // A directory named like a hot command is -C's value, not the command.
+    mkdirSync(rig.path('status'));
+    writeFileSync(rig.path('status/vouch.yaml'), 'version: 1\nchecks:\n  - {id: u, run: ["true"], sources: ["*.md"]}\n');
+    const checks = await copied(['-C', 'status', 'checks']);
+    expect(started(checks)).toBe('bundle=split');
+    expect(checks.stdout).toContain('u');
+  });
+
+  it('a damaged or forged code cache is refused by V8 and the hot bundle is compiled from its source: same answer', async () => {
+    const before = await copied(['status', '--json']);
+    writeFileSync(join(copy, 'dist', 'hot.js.cache'), Buffer.alloc(4096, 0x5a));
+    const forged = await copied(['status', '--json']);
+    expect(started(forged)).toBe('bundle=hot code_cache=rejected');
+    expect(forged.json().checks).toEqual(before.json().checks);
+  });
+
+  it('a cache made for other source (the bundle changed after it) is refused', async () => {
+    const cli = join(copy, 'dist', 'cli.js');
+    // A fresh cache for the bundle as it is (made as install makes it), then the bundle grows by one comment.
+    expect((await collect(spawn(process.execPath, [join(copy, 'scripts', 'code-cache.mjs')]))).code).toBe(0);
+    expect(started(await copied(['status']))).toBe('bundle=hot code_cache=accepted');
+    appendFileSync(join(copy, 'dist', 'hot.js'), '\n// changed\n');
+    const changed = await collect(spawn(process.execPath, [cli, 'status'], { cwd: rig.root, env: rig.env({ VOUCH_TRACE: '1' }) }));
+    expect(started(changed)).toBe('bundle=hot code_cache=rejected');
+  });
+
+  it('without a code cache the hot bundle still answers (code_cache=absent)', async () => {
+    rmSync(join(copy, 'dist', 'hot.js.cache'), { force: true });
+    const result = await copied(['status']);
+    expect(started(result)).toBe('bundle=hot code_cache=absent');
+    expect(result.stdout).toContain('PASS');
+  });
+
+  it('the hot bundle asked for a command it does not hold says so and fails as a bug (exit 70), never runs something else', async () => {
+    const script = `process.argv = [process.argv[0], ${JSON.stringify(join(copy, 'dist', 'cli.js'))}, 'log']; require(${JSON.stringify(join(copy, 'dist', 'hot.js'))}).run('absent');`;
+    const result = await collect(spawn(process.execPath, ['-e', script], { cwd: rig.root, env: rig.env() }));
+    expect(result.code).toBe(70);
+    expect(result.stderr).toContain('the hot bundle does not hold the command log');
+  });
+});
