@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,28 +23,118 @@
 // Paths claimed at a time from the shared counter.
 #define CLAIM 256
 
+// No earlier entry names the same path.
+#define FIRST UINT32_MAX
+
+// One part of a batch: a text of NUL-terminated paths and where each starts.
 typedef struct {
-  int root;
   const char *text;
   size_t text_len;
   const uint32_t *starts;
+  uint32_t first; // the batch entry of its first start
+  uint32_t count;
+} part_t;
+
+typedef struct {
+  int root;
+  const part_t *parts;
+  uint32_t nparts;
   uint32_t count;
   int64_t *out;
   int32_t *errs;
+  // same[i]: the earlier entry with the same path, or FIRST; NULL: none known.
+  const uint32_t *same;
   uint32_t next; // claimed with __atomic_fetch_add
 } batch_t;
 
+// The path of entry i and its length, or NULL when its start is out of the
+// text or it has no NUL (stat_one answers EINVAL for those).
+static const char *path_of(const batch_t *b, uint32_t i, size_t *len) {
+  // The part holding entry i: the last whose first entry is at most i.
+  uint32_t lo = 0, hi = b->nparts - 1;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi + 1) / 2;
+    if (b->parts[mid].first <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  const part_t *p = &b->parts[lo];
+  uint32_t start = p->starts[i - p->first];
+  if (start >= p->text_len) return NULL;
+  const char *end = memchr(p->text + start, 0, p->text_len - start);
+  if (end == NULL) return NULL;
+  *len = (size_t)(end - (p->text + start));
+  return p->text + start;
+}
+
+static uint64_t hash_of(const char *p, size_t len) {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  for (; i < len; i++) h = (h ^ (uint8_t)p[i]) * 0x100000001b3ull;
+  h ^= h >> 29;
+  return h * 0xc4ceb9fe1a85ec53ull;
+}
+
+// Marks every entry whose path an earlier entry already names (overlapping
+// scopes share most of their entries), so that each path is lstat'ed once.
+// Counts in *distinct the paths that will be lstat'ed (valid, named first).
+// Returns NULL when there is no memory for the table: then every valid
+// entry is lstat'ed, as before.
+static uint32_t *find_same(const batch_t *b, uint32_t *distinct) {
+  *distinct = 0;
+  size_t slots = 16;
+  while (slots < (size_t)b->count * 2) slots <<= 1;
+  uint32_t *table = malloc(slots * sizeof(uint32_t));
+  uint32_t *same = malloc((size_t)b->count * sizeof(uint32_t) + 1);
+  if (table == NULL || same == NULL) {
+    free(table);
+    free(same);
+    size_t len;
+    for (uint32_t i = 0; i < b->count; i++)
+      if (path_of(b, i, &len) != NULL) (*distinct)++;
+    return NULL;
+  }
+  memset(table, 0xff, slots * sizeof(uint32_t));
+  for (uint32_t i = 0; i < b->count; i++) {
+    same[i] = FIRST;
+    size_t len;
+    const char *path = path_of(b, i, &len);
+    if (path == NULL) continue;
+    for (size_t slot = hash_of(path, len) & (slots - 1);; slot = (slot + 1) & (slots - 1)) {
+      uint32_t j = table[slot];
+      if (j == FIRST) {
+        table[slot] = i;
+        (*distinct)++;
+        break;
+      }
+      size_t other_len;
+      const char *other = path_of(b, j, &other_len);
+      if (other_len == len && memcmp(other, path, len) == 0) {
+        same[i] = j;
+        break;
+      }
+    }
+  }
+  free(table);
+  return same;
+}
+
 static void stat_one(batch_t *b, uint32_t i) {
-  uint32_t start = b->starts[i];
   int64_t *words = b->out + (size_t)i * WORDS;
+  size_t len;
+  const char *path = path_of(b, i, &len);
   // A start past the text, or a path without its NUL, is a caller's bug:
   // answered as EINVAL, never read out of bounds.
-  if (start >= b->text_len || memchr(b->text + start, 0, b->text_len - start) == NULL) {
+  if (path == NULL) {
     memset(words, 0, sizeof(int64_t) * WORDS);
     b->errs[i] = EINVAL;
     return;
   }
-  const char *path = b->text + start;
   struct stat st;
   // The root itself is named by the empty path.
   int rc = path[0] == 0 ? fstat(b->root, &st) : fstatat(b->root, path, &st, AT_SYMLINK_NOFOLLOW);
@@ -67,7 +158,8 @@ static void *work(void *arg) {
     uint32_t from = __atomic_fetch_add(&b->next, CLAIM, __ATOMIC_RELAXED);
     if (from >= b->count) break;
     uint32_t to = from + CLAIM < b->count ? from + CLAIM : b->count;
-    for (uint32_t i = from; i < to; i++) stat_one(b, i);
+    for (uint32_t i = from; i < to; i++)
+      if (b->same == NULL || b->same[i] == FIRST) stat_one(b, i);
   }
   return NULL;
 }
@@ -77,8 +169,11 @@ static napi_value fail(napi_env env, const char *message) {
   return NULL;
 }
 
-// lstatBatch(root: string, text: Buffer, starts: Uint32Array,
-//            out: BigInt64Array (6 words per start), errs: Int32Array): undefined
+// lstatBatch(root: string, texts: Buffer[], starts: Uint32Array[],
+//            out: BigInt64Array (6 words per start), errs: Int32Array): number
+// texts[k] and starts[k] are one part (a scope record's paths); the entries
+// of all parts, in order, are the batch. Returns how many lstat calls it
+// made: a path named twice, in one part or in two, is lstat'ed once.
 static napi_value lstat_batch(napi_env env, napi_callback_info info) {
   size_t argc = 5;
   napi_value argv[5];
@@ -90,44 +185,83 @@ static napi_value lstat_batch(napi_env env, napi_callback_info info) {
     return fail(env, "lstatBatch: root must be a non-empty string");
   }
 
-  void *text = NULL;
-  size_t text_len = 0;
-  bool is_buffer = false;
-  if (napi_is_buffer(env, argv[1], &is_buffer) != napi_ok || !is_buffer || napi_get_buffer_info(env, argv[1], &text, &text_len) != napi_ok) {
-    return fail(env, "lstatBatch: text must be a Buffer");
+  uint32_t nparts = 0, nstarts = 0;
+  bool is_array = false;
+  if (napi_is_array(env, argv[1], &is_array) != napi_ok || !is_array || napi_get_array_length(env, argv[1], &nparts) != napi_ok || nparts == 0) {
+    return fail(env, "lstatBatch: texts must be a non-empty array of Buffers");
+  }
+  if (napi_is_array(env, argv[2], &is_array) != napi_ok || !is_array || napi_get_array_length(env, argv[2], &nstarts) != napi_ok || nstarts != nparts) {
+    return fail(env, "lstatBatch: starts must be an array of Uint32Arrays, one per text");
+  }
+  part_t *parts = calloc(nparts, sizeof(part_t));
+  if (parts == NULL) return fail(env, "lstatBatch: out of memory");
+  size_t count = 0;
+  for (uint32_t k = 0; k < nparts; k++) {
+    napi_value text_value, starts_value;
+    void *text = NULL, *starts = NULL;
+    size_t text_len = 0, starts_len = 0;
+    bool is_buffer = false;
+    napi_typedarray_type type;
+    if (napi_get_element(env, argv[1], k, &text_value) != napi_ok || napi_is_buffer(env, text_value, &is_buffer) != napi_ok || !is_buffer ||
+        napi_get_buffer_info(env, text_value, &text, &text_len) != napi_ok) {
+      free(parts);
+      return fail(env, "lstatBatch: texts must be a non-empty array of Buffers");
+    }
+    if (napi_get_element(env, argv[2], k, &starts_value) != napi_ok ||
+        napi_get_typedarray_info(env, starts_value, &type, &starts_len, &starts, NULL, NULL) != napi_ok || type != napi_uint32_array) {
+      free(parts);
+      return fail(env, "lstatBatch: starts must be an array of Uint32Arrays, one per text");
+    }
+    parts[k] = (part_t){(const char *)text, text_len, (const uint32_t *)starts, (uint32_t)count, (uint32_t)starts_len};
+    count += starts_len;
   }
 
   napi_typedarray_type type;
-  size_t starts_len, out_len, errs_len;
-  void *starts, *out, *errs;
-  if (napi_get_typedarray_info(env, argv[2], &type, &starts_len, &starts, NULL, NULL) != napi_ok || type != napi_uint32_array) {
-    return fail(env, "lstatBatch: starts must be a Uint32Array");
-  }
-  if (napi_get_typedarray_info(env, argv[3], &type, &out_len, &out, NULL, NULL) != napi_ok || type != napi_bigint64_array || out_len < starts_len * WORDS) {
+  size_t out_len, errs_len;
+  void *out, *errs;
+  if (count > UINT32_MAX / 2 || napi_get_typedarray_info(env, argv[3], &type, &out_len, &out, NULL, NULL) != napi_ok || type != napi_bigint64_array || out_len < count * WORDS) {
+    free(parts);
     return fail(env, "lstatBatch: out must be a BigInt64Array of 6 words per path");
   }
-  if (napi_get_typedarray_info(env, argv[4], &type, &errs_len, &errs, NULL, NULL) != napi_ok || type != napi_int32_array || errs_len < starts_len) {
+  if (napi_get_typedarray_info(env, argv[4], &type, &errs_len, &errs, NULL, NULL) != napi_ok || type != napi_int32_array || errs_len < count) {
+    free(parts);
     return fail(env, "lstatBatch: errs must be an Int32Array of one word per path");
   }
 
+  uint32_t calls = 0;
   int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
     int code = errno;
-    for (size_t i = 0; i < starts_len; i++) {
+    for (size_t i = 0; i < count; i++) {
       memset((int64_t *)out + i * WORDS, 0, sizeof(int64_t) * WORDS);
       ((int32_t *)errs)[i] = code;
     }
-    return NULL;
+  } else {
+    batch_t batch = {fd, parts, nparts, (uint32_t)count, (int64_t *)out, (int32_t *)errs, NULL, 0};
+    uint32_t *same = find_same(&batch, &calls);
+    batch.same = same;
+    // Two threads in all: this one and one helper, when there is enough work
+    // to pay for starting it.
+    pthread_t helper;
+    int helped = count > 2 * CLAIM && pthread_create(&helper, NULL, work, &batch) == 0;
+    work(&batch);
+    if (helped) pthread_join(helper, NULL);
+    close(fd);
+    // Each repeated path gets its first entry's answer.
+    if (same != NULL) {
+      for (uint32_t i = 0; i < batch.count; i++) {
+        uint32_t j = same[i];
+        if (j == FIRST) continue;
+        memcpy(batch.out + (size_t)i * WORDS, batch.out + (size_t)j * WORDS, sizeof(int64_t) * WORDS);
+        batch.errs[i] = batch.errs[j];
+      }
+      free(same);
+    }
   }
-  batch_t batch = {fd, (const char *)text, text_len, (const uint32_t *)starts, (uint32_t)starts_len, (int64_t *)out, (int32_t *)errs, 0};
-  // Two threads in all: this one and one helper, when there is enough work
-  // to pay for starting it.
-  pthread_t helper;
-  int helped = starts_len > 2 * CLAIM && pthread_create(&helper, NULL, work, &batch) == 0;
-  work(&batch);
-  if (helped) pthread_join(helper, NULL);
-  close(fd);
-  return NULL;
+  free(parts);
+  napi_value result;
+  if (napi_create_uint32(env, calls, &result) != napi_ok) return NULL;
+  return result;
 }
 
 static napi_value init(napi_env env, napi_value exports) {

@@ -1,7 +1,8 @@
-// Bundles the CLI with esbuild, code-split: the hot path (hook, status)
-// loads a small chunk; heavy front ends load their own chunks only when a
-// command asks for them (dynamic import). The hash worker is a second entry
-// of that build; the MCP server is a bundle of its own (see below).
+// Bundles the CLI with esbuild: a small launcher (dist/cli.js); the hot
+// path (hook, status, verify) as one CommonJS bundle with a code cache; and
+// every command code-split in dist/esm/, where each loads its own chunks
+// only when it runs (dynamic import). The hash worker is a second entry of
+// the split build; the MCP server is a bundle of its own (see below).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -68,11 +69,11 @@ await build({
 await build({ ...common, entryPoints: { [MCP_SERVER.replace(/\.js$/, '')]: 'src/mcp/serve.ts' }, outdir: 'dist/esm' });
 writeFileSync(new URL('../dist/esm/package.json', import.meta.url), `${JSON.stringify({ type: 'module' })}\n`);
 
-// The hot bundle (dist/hot.js): `hook` and `status` in one CommonJS file,
+// The hot bundle (dist/hot.js): `hook`, `status` and `verify` in one CommonJS file,
 // which the launcher compiles with V8's code cache. Other commands' modules
 // are left out: the launcher never sends them here, and if it did, the
 // command would say so instead of running (a test holds the launcher to it).
-const HOT_COMMANDS = new Set(['hook', 'status', 'hook-git']);
+const HOT_COMMANDS = new Set(['hook', 'status', 'verify', 'hook-git']);
 const onlyHotCommands = {
   name: 'only-hot-commands',
   setup(b) {

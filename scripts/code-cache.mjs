@@ -1,6 +1,6 @@
 // Writes dist/hot.js.cache: V8's code cache for the hot bundle, which the
-// launcher (src/entry/launch.ts) hands to V8 so that `hook` and `status`
-// start without parsing it. Made by the Node that will run it: by
+// launcher (src/entry/launch.ts) hands to V8 so that `hook`, `status` and
+// `verify` start without parsing it. Made by the Node that will run it: by
 // scripts/build.mjs, and again at install (package.json's install script).
 // A cache from another Node is refused by V8 and the source is compiled as
 // usual, so a missing or stale cache costs time, never correctness. Never

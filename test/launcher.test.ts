@@ -38,11 +38,12 @@ describe('the launcher (dist/cli.js)', () => {
     expect((await rig.run(['verify'])).code).toBe(0);
   });
 
-  it('sends hook and status to the hot bundle, every other command to the split build, past -C and its value', async () => {
+  it('sends hook, status and verify to the hot bundle, every other command to the split build, past -C and its value', async () => {
     expect(started(await copied(['status']))).toBe('bundle=hot code_cache=accepted');
     expect(started(await copied(['--no-color', '-C', rig.root, 'status', 't']))).toBe('bundle=hot code_cache=accepted');
     const pre = JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 'src/a.ts' } });
     expect(started(await copied(['hook', 'claude-code', 'PreToolUse'], { stdin: pre }))).toBe('bundle=hot code_cache=accepted');
+    expect(started(await copied(['verify', 't']))).toBe('bundle=hot code_cache=accepted');
     expect(started(await copied(['log']))).toBe('bundle=split');
     // A directory named like a hot command is -C's value, not the command.
     mkdirSync(rig.path('status'));

@@ -10,7 +10,7 @@ const HOOK = fileURLToPath(new URL('./helpers/module-log.mjs', import.meta.url))
 /**
  * The heavy parts a `vouch ARGS` process evaluated, as VOUCH_TRACE=1 names
  * them (each part's module notes itself when it is evaluated: src/core/start.ts),
- * and which bundle answered: the hot bundle (hook, status) or the split build.
+ * and which bundle answered: the hot bundle (hook, status, verify) or the split build.
  */
 async function loadedParts(rig: Rig, args: string[], options: { stdin?: string } = {}): Promise<{ parts: string[]; bundle: string }> {
   const result = await rig.run(args, { ...(options.stdin !== undefined && { stdin: options.stdin }), env: { VOUCH_TRACE: '1' } });
@@ -49,7 +49,7 @@ describe('lazy loading', () => {
     expect(readFileSync(fileURLToPath(loaded.find((url) => url.endsWith('/dist/cli.js'))!), 'utf8')).not.toMatch(/better-sqlite3|from "yaml"/);
   });
 
-  it('hook and status run from the hot bundle with its code cache; other commands from the split build', async () => {
+  it('hook, status and verify run from the hot bundle with its code cache; other commands from the split build', async () => {
     const rig = new Rig().write({ 'src/a.ts': 'a' });
     await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
     await rig.run(['verify']);
@@ -57,6 +57,7 @@ describe('lazy loading', () => {
     expect(status.stderr).toMatch(/bundle=hot code_cache=accepted/);
     const pre = JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 'src/a.ts' } });
     expect((await rig.run(['-C', rig.root, 'hook', 'claude-code', 'PreToolUse'], { stdin: pre, env: { VOUCH_TRACE: '1' } })).stderr).toMatch(/bundle=hot code_cache=accepted/);
+    expect((await loadedParts(rig, ['verify'])).bundle).toBe('hot');
     expect((await loadedParts(rig, ['checks'])).bundle).toBe('split');
     expect((await loadedParts(rig, ['log'])).bundle).toBe('split');
   });

@@ -1,5 +1,5 @@
 // The commands an agent's client calls on every tool call and every stop
-// (`hook`, `status`), in one CommonJS file (dist/hot.js) that the launcher
+// (`hook`, `status`), and `verify`, in one CommonJS file (dist/hot.js) that the launcher
 // compiles with V8's code cache: no module resolution, no parsing of what
 // was compiled before. Nothing else: every other command starts the split
 // build (src/entry/split.ts).

@@ -1,5 +1,5 @@
 // The executable (dist/cli.js, CommonJS): picks what answers this command
-// line, and loads nothing else. `hook` and `status` run from the hot bundle
+// line, and loads nothing else. `hook`, `status` and `verify` run from the hot bundle
 // (dist/hot.js) compiled with V8's code cache (dist/hot.js.cache, made at
 // build and install by scripts/code-cache.mjs); every other command starts
 // the code-split build (dist/esm/main.js), which loads each command's own
@@ -16,7 +16,7 @@ import { VERSION } from '../version.js';
 const SPLIT_BUILD = './esm/main.js';
 
 /** The commands the hot bundle answers. */
-const HOT = new Set(['hook', 'status']);
+const HOT = new Set(['hook', 'status', 'verify']);
 
 interface HotBundle {
   run(codeCache: CodeCache): Promise<void>;

@@ -8,7 +8,8 @@ import { readLog } from './store.js';
  * errors, Python tracebacks, Rust panics. Case matters (FAIL, not "0
  * failed"); `Error\b` also takes TypeError and AssertionError.
  */
-const MARKER = /\bnot ok\b|\bFAIL(ED)?\b|Error\b|\berror(\[\w+\]| TS\d+)?:|✗|×|✖|AssertionError|Traceback|panicked/;
+// ✗ × ✖ written as escapes: the hot bundle is ASCII (scripts/build.mjs), and esbuild leaves regular expressions as written.
+const MARKER = /\bnot ok\b|\bFAIL(ED)?\b|Error\b|\berror(\[\w+\]| TS\d+)?:|\u2717|\u00d7|\u2716|AssertionError|Traceback|panicked/;
 
 /** At most this many lines are picked; each is cut to LINE_WIDTH characters. */
 export const FAILURE_LINES = 20;

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeRecord, encodeRecord } from '../cache/scope-record.js';
+import { decodeRecord, encodeRecord, recordPath } from '../cache/scope-record.js';
 import { cacheKey } from '../cache/key.js';
 import { StatCache } from '../cache/stat-cache.js';
 import { sha256 } from '../core/digest.js';
@@ -53,6 +53,38 @@ async function scanWith(root: string, cache: StatCache | undefined, scopes: read
 const fresh = async (root: string, scopes: readonly ScopeDecl[]) => (await scanWith(root, undefined, scopes, new Date())).results;
 
 describe('a remembered scope', () => {
+  it('overlapping scopes are checked in one batch, each shared entry lstat\'ed once; an edit in one scope alone walks that scope alone', async () => {
+    const root = tree({ 'src/a.ts': 'a', 'src/pkg/b.ts': 'b', 'src/pkg/c.ts': 'c', 'docs/d.md': 'd' });
+    const cache = StatCache.inMemory(root);
+    const whole = scope({ sources: ['src/**'] });
+    const pkg = scope({ sources: ['src/pkg/**'] });
+    const both = scope({ sources: ['src/pkg/**', 'docs/**'] });
+    await scanWith(root, cache, [whole, pkg, both]);
+    const warm = await scanWith(root, cache, [whole, pkg, both]);
+    expect(warm.counts.scopesRemembered).toBe(3);
+    // One lstat per entry of the union of the three records, which name the shared ones two or three times.
+    const names = [whole, pkg, both].map((s) => {
+      const record = cache.records.get(scopeKey({ scope: s, groups: SOURCES }))!;
+      return Array.from({ length: record.count }, (_, i) => recordPath(record, i));
+    });
+    expect(names.flat()).toContain('src/pkg/b.ts');
+    expect(warm.counts.pathsChecked).toBe(names.flat().length);
+    expect(warm.counts.lstatCalls).toBe(new Set(names.flat()).size);
+    expect(warm.counts.lstatCalls).toBeLessThan(warm.counts.pathsChecked - 3);
+    await tick();
+    // Only in `whole`: the other two are still answered from their records.
+    write(root, { 'src/a.ts': 'edited' });
+    const edited = await scanWith(root, cache, [whole, pkg, both]);
+    expect(edited.counts.scopesRemembered).toBe(2);
+    expect(edited.results).toEqual(await fresh(root, [whole, pkg, both]));
+    await tick();
+    // Shared by all three: none is answered from a record.
+    write(root, { 'src/pkg/b.ts': 'edited too' });
+    const shared = await scanWith(root, cache, [whole, pkg, both]);
+    expect(shared.counts.scopesRemembered).toBe(0);
+    expect(shared.results).toEqual(await fresh(root, [whole, pkg, both]));
+  });
+
   it('a file added inside a glob\'s directory is found: the directory stat moved, so the scope is walked', async () => {
     const root = tree({ 'src/a.ts': 'a', 'src/sub/b.ts': 'b' });
     const cache = StatCache.inMemory(root);

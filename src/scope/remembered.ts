@@ -5,7 +5,7 @@ import { sameStat, STAT_WORDS } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
 import type { Group, Manifest, ManifestFile, RefusedFile } from './manifest.js';
 import type { ScanProblem, ScanResult, ScopeRequest } from './scan-types.js';
-import { lstatBatch } from './stat-batch.js';
+import { lstatParts } from './stat-batch.js';
 
 // A scope's remembered result (StatCache records): how it is keyed, how a
 // scan's result is stored, and the warm path that answers from it when a
@@ -36,7 +36,10 @@ export interface RememberedScan extends ScanResult {
 /** What the warm path did, for tests and the benchmark. */
 export interface WarmCounts {
   scopesRemembered: number;
+  /** Entries compared, summed over the records. */
   pathsChecked: number;
+  /** lstat calls made for them: a path several records hold is lstat'ed once. */
+  lstatCalls: number;
 }
 
 /**
@@ -53,19 +56,38 @@ export interface WarmCounts {
  * changes the file's own stat; a directory on the way replaced by a link
  * changes its own. Scopes whose result involved a link, or anything that
  * could not be read, are never recorded (scan.ts).
+ *
+ * Every record's entries go in one batch: overlapping checks (a package's
+ * tests inside the whole tree's typecheck) share most of their entries, and
+ * lstatBatch lstats a path once however many records name it.
  */
 export function answerFromRecords(cache: StatCache, keys: readonly string[], root: string, relative: boolean, counts: WarmCounts): (RememberedScan | undefined)[] {
-  return keys.map((key) => {
-    const record = cache.records.get(key);
-    if (!record) return undefined;
-    const { stats, errs } = lstatBatch(root, record.paths, record.pathStarts, relative);
-    counts.pathsChecked += record.count;
-    const now = new Int32Array(stats.buffer);
-    const then = new Int32Array(record.stats.buffer, record.stats.byteOffset, record.count * STAT_WORDS * 2);
-    for (let i = 0; i < record.count; i++) if (errs[i] !== 0 || !sameStat(now, i, then, i)) return undefined;
-    counts.scopesRemembered++;
-    return resultOf(record);
-  });
+  const records = keys.map((key) => cache.records.get(key));
+  const present = records.filter((record): record is ScopeRecord => record !== undefined);
+  if (present.length === 0) return records.map(() => undefined);
+  const { stats, errs, calls } = lstatParts(
+    root,
+    present.map((record) => ({ text: record.paths, starts: record.pathStarts })),
+    relative,
+  );
+  counts.pathsChecked += errs.length;
+  counts.lstatCalls += calls;
+  const now = new Int32Array(stats.buffer);
+  const answers = new Map<ScopeRecord, RememberedScan | undefined>();
+  let first = 0;
+  for (const record of present) {
+    answers.set(record, holds(record, now, errs, first) ? resultOf(record) : undefined);
+    first += record.count;
+  }
+  for (const answer of answers.values()) if (answer) counts.scopesRemembered++;
+  return records.map((record) => record && answers.get(record));
+}
+
+/** Whether every entry of a record, whose fresh stats start at entry `first` of the batch, matches the stat it remembers. */
+function holds(record: ScopeRecord, now: Int32Array, errs: Int32Array, first: number): boolean {
+  const then = new Int32Array(record.stats.buffer, record.stats.byteOffset, record.count * STAT_WORDS * 2);
+  for (let i = 0; i < record.count; i++) if (errs[first + i] !== 0 || !sameStat(now, first + i, then, i)) return false;
+  return true;
 }
 
 /** A record as a scan result; the manifest is built only when someone reads it (a fresh PASS never does). */

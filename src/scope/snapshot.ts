@@ -51,7 +51,7 @@ export type { HashJob } from './hash-pool-protocol.js';
  */
 export class Snapshot {
   /** What this snapshot had to do, for tests and the benchmark: cache hits are work not done. */
-  readonly counts = { dirsListed: 0, dirsRemembered: 0, filesHashed: 0, filesRemembered: 0, scopesRemembered: 0, pathsChecked: 0 };
+  readonly counts = { dirsListed: 0, dirsRemembered: 0, filesHashed: 0, filesRemembered: 0, scopesRemembered: 0, pathsChecked: 0, lstatCalls: 0 };
   // What this snapshot saw, for later scans in it. One scan never asks for
   // the same directory or file twice, so the memos are consulted only once
   // a scan has finished (status makes one scan; init makes several).

@@ -5,7 +5,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STAT_WORDS } from '../cache/stat-key.js';
-import { lstatBatch, lstatEach, statPath } from './stat-batch.js';
+import { lstatBatch, lstatEach, lstatParts, statPath } from './stat-batch.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'vouch-statbatch-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -73,14 +73,52 @@ describe('lstatBatch', () => {
     }
   });
 
+  it('lstats a path named several times in one batch once, and gives every naming its answer, in both', () => {
+    // Overlapping scopes: the same entries again (the longer list first), a missing path twice, and a near-namesake that must not be taken for one.
+    const twice = [...paths, ...paths.slice(0, 20), 'missing', 'src/a.t', 'src/a.tsx', ''];
+    const packed = pack(twice);
+    const once = new Set(twice).size;
+    for (const env of [{}, { VOUCH_NATIVE: '0' }]) {
+      const batch = lstatBatch(root, packed.text, packed.starts, false, env);
+      expect(batch.calls).toBe(once);
+      const alone = lstatBatch(root, text, starts, false, env);
+      for (const [i, path] of twice.entries()) {
+        const j = paths.indexOf(path);
+        if (j < 0) continue;
+        expect(batch.errs[i], path).toBe(alone.errs[j]);
+        expect([...batch.stats.subarray(i * STAT_WORDS, (i + 1) * STAT_WORDS)], path).toEqual([...alone.stats.subarray(j * STAT_WORDS, (j + 1) * STAT_WORDS)]);
+      }
+      expect(batch.errs[twice.lastIndexOf('src/a.t')]).toBe(constants.errno.ENOENT);
+      expect(batch.errs[twice.lastIndexOf('src/a.tsx')]).toBe(constants.errno.ENOENT);
+    }
+  });
+
+  it('answers several parts (scope records) as one batch, in order, without copying them together: a path in two parts is lstat\'ed once', () => {
+    const first = pack(paths.slice(0, 600));
+    const second = pack([...paths.slice(300, 700), 'missing']);
+    // A bad start in a part of its own is that entry's EINVAL, not a read of the neighbouring text.
+    const bad = { text: Buffer.from('src\0src/a.ts'), starts: new Uint32Array([4, 0]) };
+    const whole = [...paths.slice(0, 600), ...paths.slice(300, 700), 'missing'];
+    for (const env of [{}, { VOUCH_NATIVE: '0' }]) {
+      const parts = lstatParts(root, [first, second, bad], false, env);
+      const one = lstatBatch(root, pack(whole).text, pack(whole).starts, false, env);
+      // The bad part's good entry (src/a.ts) is named in the first part too; its EINVAL entry is never lstat'ed.
+      expect(parts.calls).toBe(new Set([...whole, 'src/a.ts']).size);
+      expect(parts.calls).toBeLessThan(whole.length);
+      expect([...parts.errs.subarray(0, whole.length)]).toEqual([...one.errs]);
+      expect([...parts.stats.subarray(0, whole.length * STAT_WORDS)]).toEqual([...one.stats]);
+      expect([...parts.errs.subarray(whole.length)]).toEqual([constants.errno.EINVAL, 0]);
+    }
+  });
+
   it('names paths relative to the working directory in the fallback when that is the root', () => {
     const before = process.cwd();
     const absolute = { stats: new BigInt64Array(starts.length * STAT_WORDS), errs: new Int32Array(starts.length) };
-    lstatEach(root, text, starts, false, absolute.stats, absolute.errs);
+    lstatEach(root, [{ text, starts }], false, absolute.stats, absolute.errs);
     try {
       process.chdir(root);
       const relative = { stats: new BigInt64Array(starts.length * STAT_WORDS), errs: new Int32Array(starts.length) };
-      lstatEach(root, text, starts, true, relative.stats, relative.errs);
+      lstatEach(root, [{ text, starts }], true, relative.stats, relative.errs);
       expect([...relative.stats]).toEqual([...absolute.stats]);
       expect([...relative.errs]).toEqual([...absolute.errs]);
     } finally {

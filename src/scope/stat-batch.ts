@@ -17,18 +17,28 @@ import { putStat, STAT_WORDS } from '../cache/stat-key.js';
  * (stat-batch.test.ts runs both on one tree): a small Node-API addon
  * (native/lstat_batch.c, built at install) that calls fstatat on two
  * threads, and this module's JavaScript loop over lstatSync, used when the
- * addon is absent or does not load, or when VOUCH_NATIVE=0.
+ * addon is absent or does not load, or when VOUCH_NATIVE=0. Both lstat a
+ * path named more than once in a batch once (overlapping scopes share most
+ * of their entries) and give every naming of it that answer.
  */
 export interface StatBatch {
   readonly stats: BigInt64Array;
   readonly errs: Int32Array;
+  /** How many lstat calls answered the batch: one per distinct path. */
+  readonly calls: number;
 }
 
 /** Which implementation answers: the addon, or the JavaScript fallback and why. */
 export type StatPath = 'native' | 'js:disabled' | 'js:absent' | 'js:failed';
 
+/** Paths as the stat cache holds them: NUL-terminated names in one buffer, and where each starts. */
+export interface StatPart {
+  readonly text: Buffer;
+  readonly starts: Uint32Array;
+}
+
 interface Addon {
-  lstatBatch(root: string, text: Buffer, starts: Uint32Array, out: BigInt64Array, errs: Int32Array): void;
+  lstatBatch(root: string, texts: Buffer[], starts: Uint32Array[], out: BigInt64Array, errs: Int32Array): number;
 }
 
 const ADDON = 'vouch_native.node';
@@ -69,25 +79,53 @@ export function statPath(env: NodeJS.ProcessEnv = process.env): StatPath {
  * addon always resolves from a descriptor of the root).
  */
 export function lstatBatch(root: string, text: Buffer, starts: Uint32Array, relative: boolean, env: NodeJS.ProcessEnv = process.env): StatBatch {
-  const stats = new BigInt64Array(starts.length * STAT_WORDS);
-  const errs = new Int32Array(starts.length);
-  const { addon } = load(env);
-  if (addon) addon.lstatBatch(root, text, starts, stats, errs);
-  else lstatEach(root, text, starts, relative, stats, errs);
-  return { stats, errs };
+  return lstatParts(root, [{ text, starts }], relative, env);
 }
 
-/** The JavaScript fallback: one lstatSync per path, written into the same packed form. */
-export function lstatEach(root: string, text: Buffer, starts: Uint32Array, relative: boolean, stats: BigInt64Array, errs: Int32Array): void {
+/**
+ * lstatBatch over several parts at once (each scope record's paths, without
+ * copying them into one buffer): the entries of every part, in order, are
+ * the batch, and a path that several parts name is lstat'ed once.
+ */
+export function lstatParts(root: string, parts: readonly StatPart[], relative: boolean, env: NodeJS.ProcessEnv = process.env): StatBatch {
+  const count = parts.reduce((sum, part) => sum + part.starts.length, 0);
+  const stats = new BigInt64Array(count * STAT_WORDS);
+  const errs = new Int32Array(count);
+  if (count === 0) return { stats, errs, calls: 0 };
+  const { addon } = load(env);
+  const calls = addon
+    ? addon.lstatBatch(
+        root,
+        parts.map((part) => part.text),
+        parts.map((part) => part.starts),
+        stats,
+        errs,
+      )
+    : lstatEach(root, parts, relative, stats, errs);
+  return { stats, errs, calls };
+}
+
+/** The JavaScript fallback: one lstatSync per distinct path, written into the same packed form. Returns the lstat calls made. */
+export function lstatEach(root: string, parts: readonly StatPart[], relative: boolean, stats: BigInt64Array, errs: Int32Array): number {
   const prefix = relative && process.cwd() === root ? '' : `${root}/`;
-  for (let i = 0; i < starts.length; i++) {
-    const start = starts[i]!;
+  const seen = new Map<string, number>();
+  let i = -1;
+  for (const { text, starts } of parts) for (const start of starts) {
+    i++;
     const end = start < text.length ? text.indexOf(0, start) : -1;
     if (end < 0) {
       errs[i] = constants.errno.EINVAL;
       continue;
     }
-    const path = start === end ? (prefix === '' ? '.' : root) : prefix + text.toString('utf8', start, end);
+    const name = text.toString('utf8', start, end);
+    const first = seen.get(name);
+    if (first !== undefined) {
+      stats.copyWithin(i * STAT_WORDS, first * STAT_WORDS, (first + 1) * STAT_WORDS);
+      errs[i] = errs[first]!;
+      continue;
+    }
+    seen.set(name, i);
+    const path = name === '' ? (prefix === '' ? '.' : root) : prefix + name;
     try {
       const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
       if (stat) putStat(stats, i, stat);
@@ -96,6 +134,7 @@ export function lstatEach(root: string, text: Buffer, starts: Uint32Array, relat
       errs[i] = errnoOf(error as NodeJS.ErrnoException);
     }
   }
+  return seen.size;
 }
 
 function errnoOf(error: NodeJS.ErrnoException): number {
