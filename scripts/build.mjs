@@ -16,6 +16,8 @@ const buildId = createHash('sha256');
 for (const name of sources) buildId.update(`${name}\0`).update(readFileSync(new URL(`../src/${name}`, import.meta.url))).update('\0');
 buildId.update(readFileSync(new URL('../package-lock.json', import.meta.url)));
 
+const BUILD = buildId.digest('hex').slice(0, 32);
+
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 const common = {
@@ -35,7 +37,7 @@ const common = {
     js: "import { createRequire as __vouchCreateRequire } from 'node:module'; const require = __vouchCreateRequire(import.meta.url);",
   },
   // Both bundles come from the same sources, so they share one build id.
-  define: { __VOUCH_BUILD__: JSON.stringify(buildId.digest('hex').slice(0, 32)) },
+  define: { __VOUCH_BUILD__: JSON.stringify(BUILD) },
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
@@ -98,7 +100,8 @@ const cjs = {
 // Whitespace and syntax minified: a third less to read and hash at each start; names are kept, so stack traces still read.
 // `supported`: an import() of a package left outside (pg, for a team ledger) becomes a require(); the launcher
 // compiles the bundle as a script, which has no ES module loader behind a real import().
-await build({ ...cjs, entryPoints: { hot: 'src/entry/hot.ts' }, outdir: 'dist', supported: { 'dynamic-import': false }, minifyWhitespace: true, minifySyntax: true, plugins: [onlyHotCommands, mcpServerIsExternal] });
+// Its first line names the build: the code cache is used only with the bundle of the build it was made for (src/entry/code-cache.ts).
+await build({ ...cjs, entryPoints: { hot: 'src/entry/hot.ts' }, outdir: 'dist', banner: { js: `// vouch build ${BUILD}\n${cjs.banner.js}` }, supported: { 'dynamic-import': false }, minifyWhitespace: true, minifySyntax: true, plugins: [onlyHotCommands, mcpServerIsExternal] });
 // The launcher: dist/cli.js, what package.json's bin names and what installed hooks run.
 await build({ ...cjs, entryPoints: { cli: 'src/entry/launch.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, define: common.define });
 writeFileSync(new URL('../dist/package.json', import.meta.url), `${JSON.stringify({ type: 'commonjs' })}\n`);

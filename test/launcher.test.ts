@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -76,6 +76,31 @@ describe('the launcher (dist/cli.js)', () => {
     const result = await copied(['status']);
     expect(started(result)).toBe('bundle=hot code_cache=absent');
     expect(result.stdout).toContain('PASS');
+  });
+
+  it('a hot bundle that cannot be loaded blocks the Stop and denies the guarded call (a gate that cannot run is no pass); status fails as a bug', async () => {
+    const hot = join(copy, 'dist', 'hot.js');
+    const kept = readFileSync(hot);
+    try {
+      writeFileSync(hot, 'this is not javascript (');
+      const payload = (event: string) => JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: event, tool_name: 'Write', tool_input: { file_path: 'src/a.ts' } });
+      const stop = await copied(['hook', 'claude-code', 'Stop'], { stdin: payload('Stop') });
+      expect(stop.code).toBe(0);
+      expect(stop.json()).toMatchObject({ decision: 'block' });
+      expect(stop.json().reason).toContain('could not be loaded');
+      // The event named only in the payload (codex's hooks may omit it on the command line).
+      const stopped = await copied(['-C', rig.root, 'hook', 'codex'], { stdin: payload('Stop') });
+      expect(stopped.json()).toMatchObject({ decision: 'block' });
+      const pre = await copied(['hook', 'claude-code', 'PreToolUse'], { stdin: payload('PreToolUse') });
+      expect(pre.json().hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+      expect((await copied(['hook', 'git', 'pre-push'])).code).toBe(1);
+      const status = await copied(['status']);
+      expect(status.code).toBe(70);
+      expect(status.stderr).toContain('reinstall vouch');
+    } finally {
+      writeFileSync(hot, kept);
+    }
+    expect(started(await copied(['status']))).toMatch(/^bundle=hot/);
   });
 
   it('the hot bundle asked for a command it does not hold says so and fails as a bug (exit 70), never runs something else', async () => {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { commandIndex } from '../cli/command-word.js';
+import { cannotRun } from './cannot-run.js';
 import type { CodeCache } from '../core/start.js';
 import { VERSION } from '../version.js';
 
@@ -58,8 +59,16 @@ export function launch(): void {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
   } else if (HOT.has(argv[commandIndex(argv)] ?? '')) {
-    const { bundle, codeCache } = loadHot(__dirname);
-    void bundle.run(codeCache);
+    const at = commandIndex(argv);
+    let loaded: ReturnType<typeof loadHot>;
+    try {
+      loaded = loadHot(__dirname);
+    } catch (error) {
+      const why = `vouch's hot bundle (${join(__dirname, 'hot.js')}) could not be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); reinstall vouch (npm ci builds it)`;
+      process.exitCode = cannotRun(argv[at]!, argv.slice(at + 1), why);
+      return;
+    }
+    void loaded.bundle.run(loaded.codeCache);
   } else {
     void import(SPLIT_BUILD);
   }
