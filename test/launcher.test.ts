@@ -71,6 +71,19 @@ describe('the launcher (dist/cli.js)', () => {
     expect(started(changed)).toBe('bundle=hot code_cache=rejected');
   });
 
+  it('a cache made for another build is not given to V8, even for a bundle of the same length (V8 checks only the length)', async () => {
+    // A cache for the bundle as the copy has it now (an earlier test may have changed the bundle).
+    expect((await collect(spawn(process.execPath, [join(copy, 'scripts', 'code-cache.mjs')]))).code).toBe(0);
+    const cache = join(copy, 'dist', 'hot.js.cache');
+    const made = readFileSync(cache);
+    expect(made.toString('latin1', 0, 8)).toBe('VOUCHCC1');
+    // The same V8 data, its header naming another build: refused before V8 sees it.
+    writeFileSync(cache, Buffer.concat([Buffer.from(`VOUCHCC1${'0'.repeat(32)}`, 'latin1'), made.subarray(40)]));
+    expect(started(await copied(['status']))).toBe('bundle=hot code_cache=rejected');
+    writeFileSync(cache, made);
+    expect(started(await copied(['status']))).toBe('bundle=hot code_cache=accepted');
+  });
+
   it('without a code cache the hot bundle still answers (code_cache=absent)', async () => {
     rmSync(join(copy, 'dist', 'hot.js.cache'), { force: true });
     const result = await copied(['status']);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { commandIndex } from '../cli/command-word.js';
 import { cannotRun } from './cannot-run.js';
+import { bundleBuild, decodeCodeCache, encodeCodeCache } from './code-cache.js';
 import type { CodeCache } from '../core/start.js';
 import { VERSION } from '../version.js';
 
@@ -25,32 +26,39 @@ interface HotBundle {
 
 /**
  * Compiles the hot bundle as Node compiles a CommonJS module (the same
- * wrapper), with a code cache when given one. scripts/code-cache.mjs makes
- * the cache through this very function, so the two compile the same text.
+ * wrapper), with the code cache file's data when it was made for this
+ * bundle's build. scripts/code-cache.mjs makes the cache through this very
+ * function, so the two compile the same text.
  */
-export function compileHot(file: string, cachedData?: Buffer): Script {
+export function compileHot(file: string, cacheFile?: Buffer): { script: Script; build: string | undefined; codeCache: CodeCache } {
   // esbuild writes ASCII only (non-ASCII is escaped), so latin1 reads it exactly, without UTF-8 decoding.
   const source = readFileSync(file, 'latin1');
-  return new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: file, ...(cachedData && { cachedData }) });
+  const build = bundleBuild(source);
+  const cachedData = cacheFile && decodeCodeCache(cacheFile, build);
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: file, ...(cachedData && { cachedData }) });
+  const codeCache = cacheFile === undefined ? 'absent' : cachedData === undefined || script.cachedDataRejected === true ? 'rejected' : 'accepted';
+  return { script, build, codeCache };
 }
 
+export { encodeCodeCache };
+
 /**
- * Loads dist/hot.js with its code cache when there is one: V8 refuses a
- * cache made by another V8 or for other source, and then compiles the
- * source as usual.
+ * Loads dist/hot.js with its code cache when there is one for its build:
+ * V8 refuses a cache made by another V8 or for source of another length,
+ * and then compiles the source as usual.
  */
 function loadHot(dir: string): { bundle: HotBundle; codeCache: CodeCache } {
   const file = join(dir, 'hot.js');
-  let cachedData: Buffer | undefined;
+  let cacheFile: Buffer | undefined;
   try {
-    cachedData = readFileSync(`${file}.cache`);
+    cacheFile = readFileSync(`${file}.cache`);
   } catch {
-    cachedData = undefined;
+    cacheFile = undefined;
   }
-  const script = compileHot(file, cachedData);
+  const { script, codeCache } = compileHot(file, cacheFile);
   const module = { exports: {} as HotBundle };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dir);
-  return { bundle: module.exports, codeCache: cachedData === undefined ? 'absent' : script.cachedDataRejected === true ? 'rejected' : 'accepted' };
+  return { bundle: module.exports, codeCache };
 }
 
 /** Runs this process's command line (called when this file is the main module, or by plugin/run.mjs, which imports it). */
