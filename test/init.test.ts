@@ -124,7 +124,8 @@ describe('vouch init on real project shapes', { timeout: 180_000 }, () => {
     expect(filesOf(check)).toEqual(['source pyproject.toml', 'source src/pkg/__init__.py', 'source src/pkg/core.py', 'test tests/test_core.py']);
   });
 
-  // Skipped, by name, only outside CI on a machine without Debian's python3-pytest; in CI it must run.
+  // Needs Debian's python3-pytest (the check init proposes runs pytest with /usr/bin first on PATH). .ci/run installs it, so in CI this
+  // always runs (and fails if pytest is missing); it is skipped, by name, only on a developer machine without it.
   it.skipIf(!hasPytest && !CI)('a pytest project: verify passes, then fails on a broken module (needs pytest)', async () => {
     const rig = new Rig().write(PYTEST_PROJECT);
     await initAndList(rig, DEBIAN_FIRST);

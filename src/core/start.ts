@@ -12,8 +12,9 @@ let bundle: 'hot' | 'split' = 'split';
 let cache: CodeCache | undefined;
 const parts = new Set<string>();
 
-export function noteStart(started: 'hot', codeCache: CodeCache): void {
-  bundle = started;
+/** Called by the hot bundle's entry: it answers this process, with what became of its code cache. */
+export function noteHotBundle(codeCache: CodeCache): void {
+  bundle = 'hot';
   cache = codeCache;
 }
 

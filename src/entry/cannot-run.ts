@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
  * blocked and a guarded tool call denied, in the clients' own protocol
  * (Claude Code and Codex share these shapes), a push is refused, and any
  * other command fails as a bug (exit 70). `args` are the words after the
- * command. Returns the exit code.
+ * command. Returns the exit code. plugin/run.mjs answers the same way when
+ * there is no dist/ at all, so it cannot call this.
  */
 export function cannotRun(command: string, args: readonly string[], why: string): number {
   process.stderr.write(`vouch: ${why}\n`);

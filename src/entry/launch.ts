@@ -1,9 +1,9 @@
 // The executable (dist/cli.js, CommonJS): picks what answers this command
-// line, and loads nothing else. `hook`, `status` and `verify` run from the hot bundle
-// (dist/hot.js) compiled with V8's code cache (dist/hot.js.cache, made at
-// build and install by scripts/code-cache.mjs); every other command starts
-// the code-split build (dist/esm/main.js), which loads each command's own
-// chunks. See docs/speed.md.
+// line, and loads nothing else. `hook`, `status` and `verify` run from the
+// hot bundle (dist/hot.js) compiled with V8's code cache (dist/hot.js.cache,
+// made at build and install by scripts/code-cache.mjs); every other command
+// starts the code-split build (dist/esm/main.js), which loads each
+// command's own chunks. See docs/speed.md.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -64,10 +64,10 @@ function loadHot(dir: string): { bundle: HotBundle; codeCache: CodeCache } {
 /** Runs this process's command line (called when this file is the main module, or by plugin/run.mjs, which imports it). */
 export function launch(): void {
   const argv = process.argv.slice(2);
+  const at = commandIndex(argv);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
-  } else if (HOT.has(argv[commandIndex(argv)] ?? '')) {
-    const at = commandIndex(argv);
+  } else if (HOT.has(argv[at] ?? '')) {
     let loaded: ReturnType<typeof loadHot>;
     try {
       loaded = loadHot(__dirname);

@@ -5,12 +5,6 @@ import type { GateReason } from '../core/gate-reason.js';
 
 export type { Client } from '../core/client.js';
 
-/**
- * What an agent's tool call left behind, as its own hook reported it
- * (PostToolUse). The agent chose the command and could have printed anything,
- * so a trail entry is context for the gate (which paths the session touched),
- * never evidence of a PASS: only a receipt of an operator-declared check is.
- */
 /** What every session entry starts with: which session, client, hook event and (for a subagent) agent wrote it, and when. */
 interface SessionEntryHead<K extends string> {
   readonly v: 1;
@@ -25,6 +19,12 @@ interface SessionEntryHead<K extends string> {
   readonly agent_id: string | null;
 }
 
+/**
+ * What an agent's tool call left behind, as its own hook reported it
+ * (PostToolUse). The agent chose the command and could have printed anything,
+ * so a trail entry is context for the gate (which paths the session touched),
+ * never evidence of a PASS: only a receipt of an operator-declared check is.
+ */
 export interface TrailBody extends SessionEntryHead<'trail'> {
   /** Always true: the label that keeps this record from ever being read as evidence. */
   readonly untrusted: true;

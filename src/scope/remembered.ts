@@ -59,7 +59,8 @@ export interface WarmCounts {
  *
  * Every record's entries go in one batch: overlapping checks (a package's
  * tests inside the whole tree's typecheck) share most of their entries, and
- * lstatBatch lstats a path once however many records name it.
+ * lstatParts lstats a path once however many records name it, reading each
+ * record's paths where they are (no copy into one buffer).
  */
 export function answerFromRecords(cache: StatCache, keys: readonly string[], root: string, relative: boolean, counts: WarmCounts): (RememberedScan | undefined)[] {
   const records = keys.map((key) => cache.records.get(key));

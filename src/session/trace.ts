@@ -14,7 +14,7 @@ export class Trace {
     this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
   }
 
-  /** `vouch trace: spec_reads=1 ledger_opens=1 bundle=hot code_cache=accepted loaded=sqlite`, or null when tracing is off. */
+  /** `vouch trace: spec_reads=1 ledger_opens=1 bundle=hot code_cache=accepted loaded=-`, or null when tracing is off. */
   line(env: NodeJS.ProcessEnv): string | null {
     if (env.VOUCH_TRACE !== '1') return null;
     const fields = ['spec_reads', 'ledger_opens'].map((name) => `${name}=${this.counts.get(name) ?? 0}`);
