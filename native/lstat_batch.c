@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "digest.h"
+
 // Words per entry, as in src/cache/stat-key.ts: dev, ino, mode, size, mtime
 // and ctime in nanoseconds.
 #define WORDS 6
@@ -268,6 +270,7 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_value fn;
   if (napi_create_function(env, "lstatBatch", NAPI_AUTO_LENGTH, lstat_batch, NULL, &fn) != napi_ok) return NULL;
   if (napi_set_named_property(env, exports, "lstatBatch", fn) != napi_ok) return NULL;
+  if (!digest_init(env, exports)) return NULL;
   return exports;
 }
 

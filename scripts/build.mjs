@@ -57,6 +57,37 @@ const mcpServerIsExternal = {
   },
 };
 
+// picomatch's module sets up its tables and expressions when evaluated
+// (about 2.5 ms), and a bundle evaluates it where a module imports it. A
+// hook that checks an edit against no protect: glob, or a `status` that
+// answers from its scope records, never matches a glob: vouch's modules get
+// a stand-in with the same calls (the function, scan, makeRe) that
+// evaluates picomatch at the first call, and notes it for VOUCH_TRACE.
+const LAZY_PICOMATCH = 'lazy-picomatch';
+const lazyPicomatch = {
+  name: LAZY_PICOMATCH,
+  setup(b) {
+    b.onResolve({ filter: /^picomatch$/ }, (args) => (args.importer.includes('/src/') ? { path: 'picomatch', namespace: LAZY_PICOMATCH } : undefined));
+    b.onLoad({ filter: /.*/, namespace: LAZY_PICOMATCH }, () => ({
+      resolveDir: new URL('../src/core/', import.meta.url).pathname,
+      loader: 'js',
+      contents: `import { noteLoaded } from './start.ts';
+let real;
+function load() {
+  if (real === undefined) {
+    real = require('picomatch');
+    noteLoaded('picomatch');
+  }
+  return real;
+}
+export default function picomatch(...args) { return load()(...args); }
+picomatch.scan = (...args) => load().scan(...args);
+picomatch.makeRe = (...args) => load().makeRe(...args);
+`,
+    }));
+  },
+};
+
 // The code-split build: every command (dist/esm/main.js) and the hash
 // worker, in dist/esm/ with a package.json that makes its .js files ES modules.
 await build({
@@ -66,7 +97,7 @@ await build({
   outdir: 'dist/esm',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [mcpServerIsExternal],
+  plugins: [mcpServerIsExternal, lazyPicomatch],
 });
 await build({ ...common, entryPoints: { [MCP_SERVER.replace(/\.js$/, '')]: 'src/mcp/serve.ts' }, outdir: 'dist/esm' });
 writeFileSync(new URL('../dist/esm/package.json', import.meta.url), `${JSON.stringify({ type: 'module' })}\n`);
@@ -101,7 +132,9 @@ const cjs = {
 // `supported`: an import() of a package left outside (pg, for a team ledger) becomes a require(); the launcher
 // compiles the bundle as a script, which has no ES module loader behind a real import().
 // Its first line names the build: the code cache is used only with the bundle of the build it was made for (src/entry/code-cache.ts).
-await build({ ...cjs, entryPoints: { hot: 'src/entry/hot.ts' }, outdir: 'dist', banner: { js: `// vouch build ${BUILD}\n${cjs.banner.js}` }, supported: { 'dynamic-import': false }, minifyWhitespace: true, minifySyntax: true, plugins: [onlyHotCommands, mcpServerIsExternal] });
+// better-sqlite3's JavaScript is bundled here too (src/ledger/sqlite/driver.ts hands it its addon): a dozen
+// modules fewer to find and compile on every `status`. Its addon, and `bindings`, stay outside.
+await build({ ...cjs, external: ['bindings', 'pg', 'fastify', 'tar-stream'], entryPoints: { hot: 'src/entry/hot.ts' }, outdir: 'dist', banner: { js: `// vouch build ${BUILD}\n${cjs.banner.js}` }, supported: { 'dynamic-import': false }, minifyWhitespace: true, minifySyntax: true, plugins: [onlyHotCommands, mcpServerIsExternal, lazyPicomatch] });
 // The launcher: dist/cli.js, what package.json's bin names and what installed hooks run.
 await build({ ...cjs, entryPoints: { cli: 'src/entry/launch.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, define: common.define });
 writeFileSync(new URL('../dist/package.json', import.meta.url), `${JSON.stringify({ type: 'commonjs' })}\n`);

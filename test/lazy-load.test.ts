@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { RACY_MARGIN_NS } from '../src/cache/stat-key.js';
 import { CLI, collect, Rig } from './helpers/rig.js';
 import { signedWorkspace } from './helpers/signed.js';
 
@@ -12,12 +14,13 @@ const HOOK = fileURLToPath(new URL('./helpers/module-log.mjs', import.meta.url))
  * them (each part's module notes itself when it is evaluated: src/core/start.ts),
  * and which bundle answered: the hot bundle (hook, status, verify) or the split build.
  */
-async function loadedParts(rig: Rig, args: string[], options: { stdin?: string } = {}): Promise<{ parts: string[]; bundle: string }> {
+async function loadedParts(rig: Rig, args: string[], options: { stdin?: string } = {}): Promise<{ parts: string[]; bundle: string; builtins: string[] }> {
   const result = await rig.run(args, { ...(options.stdin !== undefined && { stdin: options.stdin }), env: { VOUCH_TRACE: '1' } });
   expect(result.code, result.stderr).toBe(0);
-  const line = /^vouch trace: .*\bbundle=(\w+)\b.*\bloaded=(\S+)$/m.exec(result.stderr);
+  const line = /^vouch trace: .*\bbundle=(\w+)\b.*\bloaded=(\S+) builtins=(\S+)$/m.exec(result.stderr);
   expect(line, result.stderr).not.toBeNull();
-  return { bundle: line![1]!, parts: line![2] === '-' ? [] : line![2]!.split(',') };
+  const list = (field: string) => (field === '-' ? [] : field.split(','));
+  return { bundle: line![1]!, parts: list(line![2]!), builtins: list(line![3]!) };
 }
 
 /** Asks about the YAML parser only. */
@@ -100,6 +103,33 @@ describe('lazy loading', () => {
     rig.write({ 'vouch.yaml': `${spec}  - "docs/**"\n`.replace('protect: ["tests/**"]\n  - "docs/**"', 'protect:\n  - "tests/**"\n  - "docs/**"') });
     expect(await loadedMarkers(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre('docs/x.md'), ...YAML })).toEqual(['yaml']);
     expect((await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: pre('docs/x.md'), ...YAML })).stdout).toContain('"permissionDecision":"deny"');
+  });
+
+  it('a warm status and the write guard on an ordinary edit load none of Node’s heavy modules but zlib and no glob matcher; a protect: glob loads the matcher', async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    const spec = 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n';
+    await rig.spec(spec);
+    // Files younger than the racy margin are walked and hashed every time: wait until the scope can be remembered.
+    await new Promise((resolve) => setTimeout(resolve, Number(RACY_MARGIN_NS / 1_000_000n) + 500));
+    await rig.run(['verify']);
+    await rig.run(['status']);
+    // The receipts are read with zlib (which brings stream); nothing else: no node:crypto (digests from the addon), no socket or tty (output goes to the descriptors), no spawn.
+    const status = await loadedParts(rig, ['status']);
+    expect(status.builtins.filter((name) => name !== 'zlib' && name !== 'stream')).toEqual([]);
+    expect(status.parts).toEqual(['sqlite']);
+    const pre = (path: string) => JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(rig.root, path), old_string: 'a', new_string: 'b' } });
+    // A session's first call records it (and its git baseline); every later call is the one an agent pays for each edit.
+    await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: pre('src/a.ts') });
+    const edit = await loadedParts(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre('src/a.ts') });
+    expect(edit.builtins).toEqual([]);
+    // Nor SQLite: the guard reads no ledger.
+    expect(edit.parts).toEqual([]);
+    // The markers are real: verify spawns and hashes, and a protect: glob is matched with picomatch (and its denial holds).
+    expect((await loadedParts(rig, ['verify'])).builtins).toEqual(expect.arrayContaining(['child_process', 'crypto']));
+    await rig.spec(`${spec}protect: ["tests/**"]\n`);
+    await rig.run(['verify']);
+    expect((await loadedParts(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre('tests/x.ts') })).parts).toEqual(['picomatch']);
+    expect((await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: pre('tests/x.ts') })).stdout).toContain('"permissionDecision":"deny"');
   });
 
   it('the report and the dispatch engine stay off the hot paths: status and the write guard load neither', async () => {

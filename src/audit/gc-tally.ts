@@ -1,4 +1,5 @@
-import { createHash, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
 
 /** What gc recorded about one removal, from its chain entry's body. */
 export interface GcClaim {
@@ -32,7 +33,7 @@ export class GcTally {
   addTrace(gcId: string, seq: number, hash: string): void {
     let tally = this.tallies.get(gcId);
     if (!tally) {
-      tally = { count: 0, first: seq, last: seq, hash: createHash('sha256') };
+      tally = { count: 0, first: seq, last: seq, hash: nodeCrypto().createHash('sha256') };
       this.tallies.set(gcId, tally);
     }
     tally.count++;

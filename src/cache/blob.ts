@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacSha256, sameBytes } from '../core/hash.js';
 import { BUILD_ID } from '../build-id.js';
 import { STAT_WORDS } from './stat-key.js';
 
@@ -109,7 +109,7 @@ export function decodeCache(blob: Buffer, key: Buffer, root: string, build: stri
   const at = layout(count, headerBytes, pathBytes, listingBytes);
   // The counts are not yet trusted: they must describe exactly this many bytes before anything is read by them.
   if (at.end + MAC_BYTES !== blob.length) return undefined;
-  if (!timingSafeEqual(mac(key, blob.subarray(0, at.macAt)), blob.subarray(at.macAt, at.macAt + MAC_BYTES))) return undefined;
+  if (!sameBytes(mac(key, blob.subarray(0, at.macAt)), blob.subarray(at.macAt, at.macAt + MAC_BYTES))) return undefined;
   let header: { root?: unknown; build?: unknown } | null;
   try {
     header = JSON.parse(blob.toString('utf8', FIXED, FIXED + headerBytes)) as typeof header;
@@ -141,7 +141,7 @@ export function decodeCache(blob: Buffer, key: Buffer, root: string, build: stri
     paths,
     pathStarts,
     listings: aligned.subarray(at.listingsAt, at.listingsAt + listingBytes),
-    listingsSound: () => (sound ??= timingSafeEqual(mac(key, aligned.subarray(at.macAt, at.end)), aligned.subarray(at.end, at.end + MAC_BYTES))),
+    listingsSound: () => (sound ??= sameBytes(mac(key, aligned.subarray(at.macAt, at.end)), aligned.subarray(at.end, at.end + MAC_BYTES))),
   };
 }
 
@@ -155,5 +155,5 @@ function bytesOf(array: ArrayBufferView, length: number): Buffer {
 }
 
 function mac(key: Buffer, data: Buffer): Buffer {
-  return createHmac('sha256', key).update(data).digest();
+  return hmacSha256(key, data);
 }

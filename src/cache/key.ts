@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -20,10 +20,10 @@ export function cacheKey(home: string): Buffer | undefined {
   const path = join(home, KEY_FILE);
   const existing = readKey(path);
   if (existing !== 'absent') return existing;
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${path}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    writeFileSync(temp, randomBytes(KEY_BYTES), { flag: 'wx', mode: 0o600 });
+    writeFileSync(temp, nodeCrypto().randomBytes(KEY_BYTES), { flag: 'wx', mode: 0o600 });
     // link() never replaces: of two processes creating the key at once, one
     // wins and both use its key, which appears whole or not at all.
     linkSync(temp, path);

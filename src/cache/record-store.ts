@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeRecord, encodeRecord, type ScopeRecord } from './scope-record.js';
@@ -61,7 +61,7 @@ export class RecordStore {
         rmSync(file, { force: true });
         continue;
       }
-      const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+      const temp = `${file}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
       try {
         writeFileSync(temp, encodeRecord(record, this.root, this.key), { mode: 0o600 });
         renameSync(temp, file);

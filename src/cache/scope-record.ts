@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacSha256, sameBytes } from '../core/hash.js';
 import { BUILD_ID } from '../build-id.js';
 import type { Sha256 } from '../core/digest.js';
 import { STAT_WORDS } from './stat-key.js';
@@ -91,7 +91,7 @@ export function decodeRecord(blob: Buffer, key: Buffer, root: string, scope: str
   if (files > count) return undefined;
   const at = layout(count, files, headerBytes, pathBytes);
   if (at.end + MAC_BYTES !== blob.length) return undefined;
-  if (!timingSafeEqual(mac(key, blob.subarray(0, at.end)), blob.subarray(at.end))) return undefined;
+  if (!sameBytes(mac(key, blob.subarray(0, at.end)), blob.subarray(at.end))) return undefined;
   let header: { root?: unknown; build?: unknown; key?: unknown; digest?: Sha256; problems?: StoredProblem[]; refused?: StoredRefusal[] } | null;
   try {
     header = JSON.parse(blob.toString('utf8', FIXED, FIXED + headerBytes)) as typeof header;
@@ -138,5 +138,5 @@ function bytesOf(array: ArrayBufferView, length: number): Buffer {
 }
 
 function mac(key: Buffer, data: Buffer): Buffer {
-  return createHmac('sha256', key).update('vouch scope record\0').update(data).digest();
+  return hmacSha256(key, 'vouch scope record\0', data);
 }

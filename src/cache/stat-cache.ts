@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sha256 } from '../core/digest.js';
@@ -222,7 +222,7 @@ export class StatCache {
   save(): void {
     this.records.save();
     if (!this.dirty || this.file === undefined || !existsSync(join(this.file, '..'))) return;
-    const temp = `${this.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    const temp = `${this.file}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
     try {
       writeFileSync(temp, encodeCache(this.image(), this.key), { mode: 0o600 });
       renameSync(temp, this.file);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
 import { canonicalize } from '../core/jcs.js';
 import { newId } from '../core/ids.js';
 import type { Keyring } from '../crypto/keyring.js';
@@ -12,7 +12,7 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 export function newCardId(): string {
   let id = 'c-';
-  for (const byte of randomBytes(8)) id += ALPHABET[byte % 32]!;
+  for (const byte of nodeCrypto().randomBytes(8)) id += ALPHABET[byte % 32]!;
   return id;
 }
 

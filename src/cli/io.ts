@@ -1,13 +1,16 @@
-import { Writable, type Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import type { Sink } from '../render/sink.js';
 import { toTerminal } from '../render/terminal.js';
 import type { VouchExecutable } from '../install/executable.js';
 import type { Session } from '../session/session.js';
 
+export type { Sink };
+
 /** The world a command sees. Passed in, never taken from globals, so tests drive it. */
 export interface CliIo {
   readonly stdin: Readable;
-  readonly stdout: Writable;
-  readonly stderr: Writable;
+  readonly stdout: Sink;
+  readonly stderr: Sink;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   readonly stderrIsTTY: boolean;
@@ -31,7 +34,7 @@ export interface Cli {
    * hook's reply to its client, the MCP protocol, an exported bundle. Never
    * for text a person reads (that is `io.stdout`).
    */
-  readonly data: Writable;
+  readonly data: Sink;
   /** `-C DIR`: use this directory instead of searching up from cwd. */
   readonly dir: string | undefined;
   readonly color: boolean;
@@ -68,19 +71,17 @@ export function readText(stream: Readable): Promise<string> {
 }
 
 /**
- * A stream for people in front of a real one: every write goes through
+ * A sink for people in front of a real one: every write goes through
  * toTerminal() (control characters escaped, vouch's own colour tokens made
- * colour), synchronously and in order. Once the real stream is gone (its
+ * colour), synchronously and in order. Once the real one is gone (its
  * reader closed the pipe), writes are dropped: no one is left to read them.
  */
-export class TerminalStream extends Writable {
-  constructor(private readonly target: Writable) {
-    super({ decodeStrings: false });
-  }
+export class TerminalSink implements Sink {
+  constructor(private readonly target: Sink) {}
 
-  override _write(chunk: unknown, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    if (!this.target.destroyed) this.target.write(toTerminal(typeof chunk === 'string' ? chunk : String(chunk)));
-    callback();
+  write(chunk: string | Uint8Array): boolean {
+    if (!this.target.destroyed) this.target.write(toTerminal(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')));
+    return true;
   }
 }
 
@@ -90,8 +91,8 @@ export class TerminalStream extends Writable {
  * stay exact goes through `Cli.data` on purpose.
  */
 export function terminalIo(io: CliIo): CliIo {
-  const stdout = new TerminalStream(io.stdout);
-  const stderr = new TerminalStream(io.stderr);
+  const stdout = new TerminalSink(io.stdout);
+  const stderr = new TerminalSink(io.stderr);
   return {
     // A getter, as bin.ts gives it: reading stdin is paid for only by commands that read it.
     get stdin() {

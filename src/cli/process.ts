@@ -1,5 +1,5 @@
 import { readSync, realpathSync } from 'node:fs';
-import { quietWhenReaderLeaves } from './io.js';
+import { FdSink, isTerminal } from './fd-sink.js';
 import { main } from './main.js';
 
 /**
@@ -16,8 +16,6 @@ export async function runProcess(hashWorker: URL): Promise<void> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  quietWhenReaderLeaves(process.stdout);
-  quietWhenReaderLeaves(process.stderr);
 
   const code = await main(process.argv.slice(2), {
     // A getter: creating process.stdin loads the stream and socket machinery,
@@ -26,15 +24,16 @@ export async function runProcess(hashWorker: URL): Promise<void> {
       return process.stdin;
     },
     readInput,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    // Written directly: process.stdout and process.stderr are built only if a pipe fills (fd-sink.ts).
+    stdout: new FdSink(1, () => process.stdout),
+    stderr: new FdSink(2, () => process.stderr),
     env: process.env,
     cwd: process.cwd(),
-    stderrIsTTY: process.stderr.isTTY === true,
-    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: isTerminal(2),
+    stdoutIsTTY: isTerminal(1),
     signal: stop.signal,
     hashWorker,
-    ...(process.argv[1] && { self: { node: process.execPath, entry: realpathSync(process.argv[1]) } }),
+    ...(process.argv[1] && { self: { node: process.execPath, entry: realpathSync.native(process.argv[1]) } }),
   });
   process.exitCode = stop.signal.aborted ? (stop.signal.reason === 'SIGINT' ? 130 : 143) : code;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Of } from './hash.js';
 import { canonicalize } from './jcs.js';
 
 /**
@@ -14,7 +14,7 @@ export function isSha256(value: unknown): value is Sha256 {
 }
 
 export function sha256(data: string | Uint8Array): Sha256 {
-  return createHash('sha256').update(data).digest('hex') as Sha256;
+  return sha256Of(data).toString('hex') as Sha256;
 }
 
 /** SHA-256 of the RFC 8785 canonical form of a JSON value. */

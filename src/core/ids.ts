@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './builtins.js';
 
 // Crockford base32: no I, L, O, U, so ids survive being read aloud or retyped.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -15,7 +15,7 @@ export function newId(now: number = Date.now()): string {
     time = ALPHABET[t % 32]! + time;
     t = Math.floor(t / 32);
   }
-  const random = randomBytes(16);
+  const random = nodeCrypto().randomBytes(16);
   let rest = '';
   for (const byte of random) rest += ALPHABET[byte % 32]!;
   return time + rest;

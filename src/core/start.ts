@@ -23,7 +23,20 @@ export function noteLoaded(part: string): void {
   parts.add(part);
 }
 
-/** `bundle=hot code_cache=accepted loaded=keystore,yaml` */
+/**
+ * Node's own modules that cost milliseconds to load (each brings others:
+ * net and tty the socket machinery, stream a dozen modules), which a hook
+ * or a `status` should load only when it uses them.
+ */
+const HEAVY_BUILTINS = ['child_process', 'crypto', 'net', 'stream', 'tty', 'zlib'];
+
+/** Which of HEAVY_BUILTINS this process has loaded, from Node's list of the modules it compiled. */
+function heavyBuiltins(): string[] {
+  const list = new Set((process as { moduleLoadList?: readonly string[] }).moduleLoadList ?? []);
+  return HEAVY_BUILTINS.filter((name) => list.has(`NativeModule ${name}`));
+}
+
+/** `bundle=hot code_cache=accepted loaded=keystore,yaml builtins=crypto` */
 export function startFields(): string {
-  return [`bundle=${bundle}`, ...(cache ? [`code_cache=${cache}`] : []), `loaded=${[...parts].sort().join(',') || '-'}`].join(' ');
+  return [`bundle=${bundle}`, ...(cache ? [`code_cache=${cache}`] : []), `loaded=${[...parts].sort().join(',') || '-'}`, `builtins=${heavyBuiltins().join(',') || '-'}`].join(' ');
 }

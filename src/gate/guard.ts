@@ -180,7 +180,8 @@ function realPathOf(path: string, hops = 0): string {
   let current = path;
   for (;;) {
     try {
-      return join(realpathSync(current), ...rest.reverse());
+      // The C library's realpath: one call, where Node's own walks the path in JavaScript.
+      return join(realpathSync.native(current), ...rest.reverse());
     } catch {
       const link = hops < 8 ? linkTarget(current) : null;
       if (link !== null) return realPathOf(join(resolve(dirname(current), link), ...rest.reverse()), hops + 1);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '../core/digest.js';
@@ -122,7 +122,7 @@ function replace(path: string, value: SessionWatch): void {
 
 function tempFor(path: string, value: SessionWatch): string {
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${path}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
   writeFileSync(temp, `${JSON.stringify(value)}\n`, { mode: 0o600, flag: 'wx' });
   return temp;
 }

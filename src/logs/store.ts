@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
 import { isSha256, sha256, type Sha256 } from '../core/digest.js';
 import type { ReleasedLog } from '../ledger/ledger.js';
 import type { LogRecord } from '../receipt/receipt.js';
@@ -24,7 +24,7 @@ export function logPath(stateDir: string, digest: Sha256): string {
 export function writeLog(stateDir: string, stored: Buffer): LogRecord {
   const digest = sha256(stored);
   mkdirSync(logDir(stateDir), { recursive: true });
-  const temp = join(logDir(stateDir), `.${digest}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(logDir(stateDir), `.${digest}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
   writeFileSync(temp, stored, { mode: 0o600 });
   renameSync(temp, logPath(stateDir, digest));
   return { sha256: digest, bytes: stored.length };

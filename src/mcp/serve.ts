@@ -1,4 +1,5 @@
-import type { Readable, Writable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
+import type { Sink } from '../render/sink.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { VERSION } from '../version.js';
@@ -16,9 +17,9 @@ export interface ServeOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly stdin: Readable;
   /** The protocol, and nothing else. */
-  readonly stdout: Writable;
+  readonly stdout: Sink;
   /** Every log line. */
-  readonly stderr: Writable;
+  readonly stderr: Sink;
   /** Aborted on SIGINT/SIGTERM: the server stops as if the client had gone. */
   readonly signal?: AbortSignal;
   /** The built hash worker script (dist/hash-worker.js); absent, files are hashed on the main thread only. */
@@ -77,11 +78,21 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   options.stdin.once('close', stop);
   options.signal?.addEventListener('abort', stop, { once: true });
 
-  await server.connect(new StdioServerTransport(options.stdin, options.stdout));
+  await server.connect(new StdioServerTransport(options.stdin, writableOf(options.stdout)));
   log(`serving ${options.workspace.root} (vouch ${VERSION}, pid ${process.pid})`);
   if (options.signal?.aborted) stop();
   await closed;
   // Closing aborted every call's signal; wait for running checks to record their receipts.
   await Promise.allSettled([...inflight]);
   log('stopped');
+}
+
+/** The SDK's transport writes to a stream: a sink behind one (a sink writes at once, so the stream never holds anything back). */
+function writableOf(sink: Sink): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      sink.write(chunk);
+      callback();
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Sink } from './sink.js';
 import { duration } from './time.js';
 import { oneLine } from './visible.js';
 
@@ -24,7 +24,7 @@ export class Heartbeat {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly stream: Writable,
+    private readonly stream: Sink,
     private readonly intervalMs: number = HEARTBEAT_MS,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Sink } from './sink.js';
 import type { Paint } from './color.js';
 import { control } from './terminal.js';
 import { oneLine } from './visible.js';
@@ -16,7 +16,7 @@ export class Progress {
   private started = 0;
 
   constructor(
-    private readonly stream: Writable,
+    private readonly stream: Sink,
     private readonly p: Paint,
   ) {}
 

@@ -1,4 +1,5 @@
-import { createHash, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
 import type { Sha256 } from '../core/digest.js';
 
 /**
@@ -7,7 +8,7 @@ import type { Sha256 } from '../core/digest.js';
  * check printing 200 MB costs two windows of memory, not 200 MB.
  */
 export class BoundedCapture {
-  private readonly hash: Hash = createHash('sha256');
+  private readonly hash: Hash = nodeCrypto().createHash('sha256');
   private readonly head: Buffer;
   private headLength = 0;
   private readonly tail: Buffer;

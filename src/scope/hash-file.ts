@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
 import type { StatIdentity } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
@@ -80,7 +80,7 @@ export function hashFile(absolutePath: string, within: string, expected?: Identi
     if (expected && (BigInt(expected.dev) !== before.dev || BigInt(expected.ino) !== before.ino)) {
       return { ok: false, why: 'changed_during_hash', detail: 'replaced by another file between listing and reading' };
     }
-    const hash = createHash('sha256');
+    const hash = nodeCrypto().createHash('sha256');
     const buffer = (sharedBuffer ??= Buffer.allocUnsafe(CHUNK));
     // Read to the end, not to the size fstat gave: a file whose size lies
     // (procfs, some FUSE mounts) must not hash as its first bytes.

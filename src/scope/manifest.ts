@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
 import type { Sha256 } from '../core/digest.js';
 
 export type Group = 'source' | 'test' | 'artifact';
@@ -30,7 +30,7 @@ export interface Manifest {
  * and numbers are serialised by JSON.stringify, as JCS prescribes.
  */
 export function manifestDigest(manifest: Manifest): Sha256 {
-  const hash = createHash('sha256');
+  const hash = nodeCrypto().createHash('sha256');
   let text = '{"files":[';
   // While every character is ASCII, UTF-8 and Latin-1 are the same bytes,
   // and Latin-1 spares the encoder a pass.

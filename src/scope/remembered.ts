@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { recordPath, recordSha, type ScopeRecord } from '../cache/scope-record.js';
 import type { StatCache } from '../cache/stat-cache.js';
 import { sameStat, STAT_WORDS } from '../cache/stat-key.js';
@@ -6,6 +5,7 @@ import type { Sha256 } from '../core/digest.js';
 import type { Group, Manifest, ManifestFile, RefusedFile } from './manifest.js';
 import type { ScanProblem, ScanResult, ScopeRequest } from './scan-types.js';
 import { lstatParts } from './stat-batch.js';
+import { sha256Of } from '../core/hash.js';
 
 // A scope's remembered result (StatCache records): how it is keyed, how a
 // scan's result is stored, and the warm path that answers from it when a
@@ -22,9 +22,8 @@ const GROUPS: readonly (Group | undefined)[] = [undefined, 'source', 'test', 'ar
  */
 export function scopeKey(request: ScopeRequest): string {
   const { sources, tests, artifacts, exclude, allowMissing } = request.scope;
-  return createHash('sha256')
-    .update(JSON.stringify({ v: 1, sources, tests, artifacts, exclude, allowMissing, groups: request.groups }))
-    .digest('hex')
+  return sha256Of(JSON.stringify({ v: 1, sources, tests, artifacts, exclude, allowMissing, groups: request.groups }))
+    .toString('hex')
     .slice(0, 32);
 }
 

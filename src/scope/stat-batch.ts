@@ -1,7 +1,6 @@
-import { existsSync, lstatSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { lstatSync } from 'node:fs';
 import { constants } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { nativeAddon, type NativePath } from '../core/native.js';
 import { putStat, STAT_WORDS } from '../cache/stat-key.js';
 
 /**
@@ -29,7 +28,7 @@ export interface StatBatch {
 }
 
 /** Which implementation answers: the addon, or the JavaScript fallback and why. */
-export type StatPath = 'native' | 'js:disabled' | 'js:absent' | 'js:failed';
+export type StatPath = NativePath;
 
 /** Paths as the stat cache holds them: NUL-terminated names in one buffer, and where each starts. */
 export interface StatPart {
@@ -37,39 +36,9 @@ export interface StatPart {
   readonly starts: Uint32Array;
 }
 
-interface Addon {
-  lstatBatch(root: string, texts: Buffer[], starts: Uint32Array[], out: BigInt64Array, errs: Int32Array): number;
-}
-
-const ADDON = 'vouch_native.node';
-// From src/scope/ (tests), dist/ (the hot bundle), dist/esm/ and dist/esm/chunks/ (the split build) to the package root.
-const CANDIDATES = ['../../build/Release/', '../build/Release/', '../../../build/Release/'];
-
-let loaded: { addon: Addon | undefined; path: StatPath } | undefined;
-
-function load(env: NodeJS.ProcessEnv): { addon: Addon | undefined; path: StatPath } {
-  if (env.VOUCH_NATIVE === '0') return { addon: undefined, path: 'js:disabled' };
-  if (loaded) return loaded;
-  const require = createRequire(import.meta.url);
-  let path: StatPath = 'js:absent';
-  for (const dir of CANDIDATES) {
-    const file = fileURLToPath(new URL(dir + ADDON, import.meta.url));
-    if (!existsSync(file)) continue;
-    try {
-      const addon = require(file) as Partial<Addon>;
-      if (typeof addon.lstatBatch === 'function') return (loaded = { addon: addon as Addon, path: 'native' });
-      path = 'js:failed';
-    } catch {
-      // Built for another Node ABI, or damaged: the fallback answers.
-      path = 'js:failed';
-    }
-  }
-  return (loaded = { addon: undefined, path });
-}
-
 /** The implementation lstatBatch uses with this environment. */
 export function statPath(env: NodeJS.ProcessEnv = process.env): StatPath {
-  return load(env).path;
+  return nativeAddon(env).path;
 }
 
 /**
@@ -92,7 +61,7 @@ export function lstatParts(root: string, parts: readonly StatPart[], relative: b
   const stats = new BigInt64Array(count * STAT_WORDS);
   const errs = new Int32Array(count);
   if (count === 0) return { stats, errs, calls: 0 };
-  const { addon } = load(env);
+  const { addon } = nativeAddon(env);
   const calls = addon
     ? addon.lstatBatch(
         root,

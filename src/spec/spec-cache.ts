@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
+import { hmacSha256, sameBytes } from '../core/hash.js';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_ID } from '../build-id.js';
@@ -46,7 +47,7 @@ export function cachedSpec(home: string, root: string, key: Buffer, specPath: st
   const body = text.slice(newline + 1);
   const expected = mac(key, body);
   const found = Buffer.from(text.slice(0, newline), 'hex');
-  if (newline < 0 || found.length !== expected.length || !timingSafeEqual(found, expected)) return undefined;
+  if (newline < 0 || found.length !== expected.length || !sameBytes(found, expected)) return undefined;
   let cached: Cached;
   try {
     cached = JSON.parse(body) as Cached;
@@ -64,7 +65,7 @@ export function rememberSpec(home: string, root: string, key: Buffer, spec: Spec
   const cached: Cached = { v: FORMAT, build: BUILD_ID, root, spec_sha256: spec.sha256, spec: rest };
   const body = JSON.stringify(cached);
   const file = cacheFile(home, root);
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${file}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
   try {
     mkdirSync(join(home, 'specs'), { recursive: true, mode: 0o700 });
     writeFileSync(temp, `${mac(key, body).toString('hex')}\n${body}`, { mode: 0o600 });
@@ -79,5 +80,5 @@ export function rememberSpec(home: string, root: string, key: Buffer, spec: Spec
 }
 
 function mac(key: Buffer, body: string): Buffer {
-  return createHmac('sha256', key).update('vouch spec cache\0').update(body).digest();
+  return hmacSha256(key, 'vouch spec cache\0', body);
 }

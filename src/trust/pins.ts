@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../core/builtins.js';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -148,7 +148,7 @@ function hashed(path: string): { sha256: Sha256 | null; identity: string | null 
   try {
     fd = openSync(path, 'r');
     const before = fstatSync(fd, { bigint: true });
-    const hash = createHash('sha256');
+    const hash = nodeCrypto().createHash('sha256');
     const buffer = Buffer.allocUnsafe(1 << 20);
     for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
     const settled = BigInt(Date.now()) * 1_000_000n - 3_000_000_000n;

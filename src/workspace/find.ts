@@ -24,7 +24,7 @@ export function workspaceAt(root: string): Workspace {
 export function findWorkspace(start: string, explicit: boolean): Result<Workspace, Problem> {
   let dir: string;
   try {
-    dir = realpathSync(resolve(start));
+    dir = realpathSync.native(resolve(start));
     if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (error) {
     return err({

@@ -1,14 +1,50 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
+import { noteLoaded } from '../../core/start.js';
 
 const load = createRequire(import.meta.url);
-let driver: typeof Database | undefined;
+
+/** better-sqlite3's class, and the options that hand it its native addon. */
+export interface SqliteDriver {
+  readonly Database: typeof Database;
+  /** `{ nativeBinding }` when the addon was found where npm puts it; empty, better-sqlite3 looks for it itself. */
+  readonly options: Pick<Database.Options, 'nativeBinding'>;
+}
+
+let driver: SqliteDriver | undefined;
 
 /**
  * better-sqlite3, loaded on the first ledger open rather than at start-up:
  * its JavaScript and native addon cost more than the rest of a `vouch
  * --version`, which never touches a ledger.
+ *
+ * Its addon is loaded from the package's build/Release, where npm's
+ * install builds or unpacks it: better-sqlite3 would otherwise ask the
+ * `bindings` package, which tries a dozen places (several milliseconds of
+ * every `status`). Found there, the JavaScript is the copy bundled into
+ * the hot bundle (a literal require, which esbuild bundles; evaluated here,
+ * at the first open, under the code cache). Elsewhere, and under the test
+ * runner, which has no require, the package is loaded from node_modules
+ * and finds its addon as it always does.
  */
-export function sqlite(): typeof Database {
-  return (driver ??= load('better-sqlite3') as typeof Database);
+export function sqlite(): SqliteDriver {
+  if (driver) return driver;
+  noteLoaded('sqlite');
+  const addon = builtAddon();
+  if (addon === undefined) return (driver = { Database: load('better-sqlite3') as typeof Database, options: {} });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the literal call is what esbuild bundles (see above)
+  const Bundled = typeof require === 'function' ? (require('better-sqlite3') as typeof Database) : (load('better-sqlite3') as typeof Database);
+  return (driver = { Database: Bundled, options: { nativeBinding: addon } });
+}
+
+/** Where better-sqlite3's native addon is: build/Release beside its package.json, or undefined when it is not there. */
+function builtAddon(): string | undefined {
+  try {
+    const file = join(dirname(load.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+    return existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -78,8 +78,8 @@ export function openSqliteLedger(path: string, options: OpenOptions): SqliteLedg
   if (options.create) prepareStateDir(dirname(path));
   let db: Database.Database;
   try {
-    const Driver = sqlite();
-    db = new Driver(path, { fileMustExist: !options.create, timeout: BUSY_TIMEOUT_MS });
+    const { Database: Driver, options: binding } = sqlite();
+    db = new Driver(path, { ...binding, fileMustExist: !options.create, timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
     throw translate(error, path);
   }
