@@ -8,6 +8,7 @@ import { encodeLog } from '../logs/log-file.js';
 import { writeLog } from '../logs/store.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
+import { freshPycache, PYCACHE_VARIABLE } from '../runner/pycache.js';
 import { isInside, scopeBases } from '../scope/scan.js';
 import { minimalBases } from '../scope/walk.js';
 import type { CheckDef, Spec } from '../spec/model.js';
@@ -65,9 +66,11 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
   const key = signingKeyFor(ctx.home, ctx.env, ctx.spec, ctx.workspace.root);
   if (!key.ok) return { kind: 'trust_error', problem: key.error };
   const sign = key.value ? signerFor(key.value) : undefined;
+  // git reads every tracked file's stat, on both cores: started now, it runs while the ledger opens and the first check's files are fingerprinted.
+  const git = gitState(ctx.workspace.root, minimalBases(checks.flatMap(scopeBases)));
 
   const trusted = { pins: trust.value.record.pins, toolConfigs: ctx.spec.toolConfigs };
-  const receipts = await runChecks({ ...ctx, trusted }, checks, await options.openLedger(), { ...(sign && { sign }), ...(options.signal && { signal: options.signal }), ...(options.onEvent && { onEvent: options.onEvent }) });
+  const receipts = await runChecks({ ...ctx, trusted }, checks, await options.openLedger(), { git, ...(sign && { sign }), ...(options.signal && { signal: options.signal }), ...(options.onEvent && { onEvent: options.onEvent }) });
   return { kind: 'ran', receipts };
 }
 
@@ -99,11 +102,12 @@ export interface RunOptions {
   /** Set by the verifier service, which has checked the spec against its own trust list and signs with its own key. */
   readonly service?: ServiceRun;
   /**
-   * The git facts to record, given by the caller; git is then never run.
-   * The verifier service passes the client's claim: running git in an
-   * uploaded tree would run the upload's .git/config (core.fsmonitor...).
+   * The git facts to record, given by the caller (or on their way); git is
+   * then not run here. The verifier service passes the client's claim:
+   * running git in an uploaded tree would run the upload's .git/config
+   * (core.fsmonitor...). verifyChecks passes the git it started early.
    */
-  readonly git?: GitState | null;
+  readonly git?: GitState | null | Promise<GitState | null>;
 }
 
 /**
@@ -158,8 +162,9 @@ async function verifyOne(
     );
   }
 
-  // The PATH the person allowed with, never the caller's: what runs is the person's choice.
-  const env = checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }) });
+  // Python compiles from the sources fingerprinted above, never from a __pycache__ in the tree (pycache.ts).
+  const pycache = freshPycache(check.env);
+  const env = runEnvironment(ctx, check, pycache?.dir);
   const executable = check.shell ? null : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
   const outcome = await runCommand({
     argv: check.run,
@@ -174,7 +179,7 @@ async function verifyOne(
     keepLog: service === undefined,
     ...(signal && { signal }),
     ...(service?.wrap && { wrap: service.wrap }),
-  });
+  }).finally(() => pycache?.remove());
   // A new snapshot: the run may have changed anything the first one saw.
   const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
   const judgement = judgeRun(outcome, before, after, check.expect, root);
@@ -182,10 +187,20 @@ async function verifyOne(
   // Written before the receipt is appended, so a receipt never names a log that was not there.
   const log = storeLog(ctx.workspace.stateDir, id, check.id, outcome);
   return ledger.appendReceipt(
-    draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, service: service?.record, log }),
+    draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, env, service: service?.record, log }),
     after.manifest,
     append,
   );
+}
+
+/**
+ * What a check's command is given: the fixed names, the ones its env:
+ * lists, VOUCH_CHECK_ID, the PATH the person allowed with (never the
+ * caller's: what runs is the person's choice), and where Python keeps its
+ * compiled modules for this run.
+ */
+function runEnvironment(ctx: RunContext, check: CheckDef, pycache: string | undefined): Record<string, string> {
+  return checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }), ...(pycache !== undefined && { [PYCACHE_VARIABLE]: pycache }) });
 }
 
 /** A check whose command or tool configs are not what the person allowed does not run (UNKNOWN). */
@@ -235,6 +250,8 @@ function storeLog(stateDir: string, id: string, checkId: string, outcome: RunOut
 interface DraftInput {
   /** The receipt's id; a new one when absent. */
   readonly id?: string;
+  /** The environment the command was given (its names are recorded); absent for a check that never ran. */
+  readonly env?: Readonly<Record<string, string>>;
   readonly startedAt: Date;
   readonly finishedAt: Date;
   readonly fingerprint: Fingerprint;
@@ -260,7 +277,7 @@ function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraf
     shell: check.shell,
     cwd: check.cwd,
     timeout_s: check.timeout,
-    env_names: Object.keys(checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }) })).sort(),
+    env_names: Object.keys(input.env ?? runEnvironment(ctx, check, undefined)).sort(),
     executable: input.executable,
     ran: run !== null,
     started_at: (run?.startedAt ?? input.startedAt).toISOString(),
