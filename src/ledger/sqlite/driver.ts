@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { noteLoaded } from '../../core/start.js';
 
@@ -39,8 +40,21 @@ export function sqlite(): SqliteDriver {
   return (driver = { Database: Bundled, options: { nativeBinding: addon } });
 }
 
-/** Where better-sqlite3's native addon is: build/Release beside its package.json, or undefined when it is not there. */
+const ADDON = 'better-sqlite3/build/Release/better_sqlite3.node';
+// vouch's own node_modules, from dist/ (the hot bundle), dist/esm/, dist/esm/chunks/ (the split build) and src/ledger/sqlite/ (tests).
+const OWN = ['../node_modules/', '../../node_modules/', '../../../node_modules/'];
+
+/**
+ * Where better-sqlite3's native addon is: in vouch's own node_modules (a
+ * clone, a global install), else wherever Node resolves the package from
+ * here (a hoisted install); undefined when it is not there. Looked for
+ * directly first: resolving reads package.json files on the way.
+ */
 function builtAddon(): string | undefined {
+  for (const dir of OWN) {
+    const file = fileURLToPath(new URL(dir + ADDON, import.meta.url));
+    if (existsSync(file)) return file;
+  }
   try {
     const file = join(dirname(load.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
     return existsSync(file) ? file : undefined;
