@@ -40,8 +40,10 @@ unless this exact vouch.yaml was allowed (\`vouch allow\`).
 
 A check gets a small fixed environment (PATH, HOME, USER, LOGNAME, SHELL,
 locale, TZ, temp dirs, certificate-authority paths such as
-NODE_EXTRA_CA_CERTS) plus the names its \`env:\` lists; when it does not
-pass, vouch names the variables it was not given, so you can list one.
+NODE_EXTRA_CA_CERTS) plus the names its \`env:\` lists, and a fresh, empty
+PYTHONPYCACHEPREFIX (Python compiles the sources, never a .pyc left in the
+tree); when it does not pass, vouch names the variables it was not given,
+so you can list one.
 
 While a check runs, stderr shows which and for how long: on a terminal, one
 line rewritten in place; otherwise (a log, a pipe, CI) a line every 30 s,
