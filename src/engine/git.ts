@@ -21,15 +21,15 @@ function git(root: string, args: string[]): Promise<string | undefined> {
  * an untracked (not ignored) file below `bases` (the literal directories the
  * checks' globs start from, '' for the root). Untracked files elsewhere are
  * not looked for: that is the part of `git status` that lists every
- * directory of the tree. Without `bases`, untracked files anywhere count.
+ * directory of the tree. Without `basesOf`, untracked files anywhere count;
+ * it is called once the first git command has started.
  */
-export async function gitState(root: string, bases?: readonly string[]): Promise<GitState | null> {
+export async function gitState(root: string, basesOf?: () => readonly string[]): Promise<GitState | null> {
+  // One status for HEAD and the tracked files, started first (it reads the whole index), beside the untracked look-up.
+  const tracked = git(root, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no']);
+  const bases = basesOf?.();
   const untracked = bases === undefined ? ['status', '--porcelain', '-z', '--untracked-files=normal'] : ['ls-files', '-z', '--others', '--exclude-standard', '--', ...pathspecs(bases)];
-  // One status for HEAD and the tracked files, beside the untracked look-up.
-  const [status, others] = await Promise.all([
-    git(root, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no']),
-    bases === undefined || bases.length > 0 ? git(root, untracked) : Promise.resolve(''),
-  ]);
+  const [status, others] = await Promise.all([tracked, bases === undefined || bases.length > 0 ? git(root, untracked) : Promise.resolve('')]);
   if (status === undefined) return fallbackState(root);
   const entries = status.split('\0').filter((entry) => entry !== '');
   const oid = entries.find((entry) => entry.startsWith('# branch.oid '))?.slice('# branch.oid '.length);

@@ -61,13 +61,14 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
   const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
   if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
   if (trust.value.kind !== 'allowed') return { kind: 'not_allowed', trust: trust.value.kind };
+  // git reads every tracked file's stat, on both cores: started as soon as the spec is known allowed, it runs
+  // while the signing key is read, the ledger opens and the first check's files are fingerprinted.
+  const git = gitState(ctx.workspace.root, () => minimalBases(checks.flatMap(scopeBases)));
   // An unusable signing key stops the run before anything starts: a receipt
   // that cannot be signed as the spec asks would count for nothing.
   const key = signingKeyFor(ctx.home, ctx.env, ctx.spec, ctx.workspace.root);
   if (!key.ok) return { kind: 'trust_error', problem: key.error };
   const sign = key.value ? signerFor(key.value) : undefined;
-  // git reads every tracked file's stat, on both cores: started now, it runs while the ledger opens and the first check's files are fingerprinted.
-  const git = gitState(ctx.workspace.root, minimalBases(checks.flatMap(scopeBases)));
 
   const trusted = { pins: trust.value.record.pins, toolConfigs: ctx.spec.toolConfigs };
   const receipts = await runChecks({ ...ctx, trusted }, checks, await options.openLedger(), { git, ...(sign && { sign }), ...(options.signal && { signal: options.signal }), ...(options.onEvent && { onEvent: options.onEvent }) });
@@ -118,7 +119,7 @@ export interface RunOptions {
  */
 export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: ReceiptSink, options: RunOptions = {}): Promise<StoredReceipt[]> {
   // Untracked files matter only where the checks look (git.ts); the verifier service passes the client's facts instead.
-  const git = options.git !== undefined ? Promise.resolve(options.git) : gitState(ctx.workspace.root, minimalBases(checks.flatMap(scopeBases)));
+  const git = options.git !== undefined ? Promise.resolve(options.git) : gitState(ctx.workspace.root, () => minimalBases(checks.flatMap(scopeBases)));
   const reader = new TreeReader(ctx);
   const receipts: StoredReceipt[] = [];
   try {
@@ -157,7 +158,7 @@ async function verifyOne(
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(
       draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null, service: service?.record }),
-      before.manifest,
+      () => before.manifest,
       append,
     );
   }
@@ -188,7 +189,7 @@ async function verifyOne(
   const log = storeLog(ctx.workspace.stateDir, id, check.id, outcome);
   return ledger.appendReceipt(
     draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, env, service: service?.record, log }),
-    after.manifest,
+    () => after.manifest,
     append,
   );
 }

@@ -114,6 +114,18 @@ export type LedgerEntry =
 export type ReceiptSink = Pick<Ledger, 'appendReceipt'>;
 
 /**
+ * A receipt's manifest, or how to build it. A scope answered from its
+ * record knows its manifest's digest without building the list (720 files
+ * cost a verify several milliseconds): the SQLite ledger builds it only
+ * when it does not hold a manifest of that digest yet.
+ */
+export type ManifestOf = Manifest | (() => Manifest);
+
+export function manifestFrom(manifest: ManifestOf): Manifest {
+  return typeof manifest === 'function' ? manifest() : manifest;
+}
+
+/**
  * Where receipts live. SQLite is the embedded default; a PostgreSQL backend
  * implements the same interface. Every method is async so that both fit.
  *
@@ -123,7 +135,7 @@ export type ReceiptSink = Pick<Ledger, 'appendReceipt'>;
  */
 export interface Ledger {
   /** Appends a receipt, chaining it to the newest entry; stores its manifest once per digest. */
-  appendReceipt(draft: ReceiptDraft, manifest: Manifest, options?: AppendOptions): Promise<StoredReceipt>;
+  appendReceipt(draft: ReceiptDraft, manifest: ManifestOf, options?: AppendOptions): Promise<StoredReceipt>;
   /** The newest receipt of each named check that has one. */
   latestReceipts(checkIds: readonly string[]): Promise<Map<string, StoredReceipt>>;
   /**

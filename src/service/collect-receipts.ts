@@ -1,8 +1,7 @@
 import { canonicalize } from '../core/jcs.js';
 import { sha256 } from '../core/digest.js';
-import type { AppendOptions, ReceiptSink } from '../ledger/ledger.js';
+import { manifestFrom, type AppendOptions, type ManifestOf, type ReceiptSink } from '../ledger/ledger.js';
 import type { ReceiptBody, ReceiptDraft, StoredReceipt } from '../receipt/receipt.js';
-import type { Manifest } from '../scope/manifest.js';
 import type { PendingReceipt } from './jobs.js';
 
 /**
@@ -14,8 +13,8 @@ import type { PendingReceipt } from './jobs.js';
 export class CollectingReceipts implements ReceiptSink {
   readonly pending: PendingReceipt[] = [];
 
-  appendReceipt(draft: ReceiptDraft, manifest: Manifest, _options?: AppendOptions): Promise<StoredReceipt> {
-    this.pending.push({ draft, manifest });
+  appendReceipt(draft: ReceiptDraft, manifest: ManifestOf, _options?: AppendOptions): Promise<StoredReceipt> {
+    this.pending.push({ draft, manifest: manifestFrom(manifest) });
     // Provisional: the real seq, prev_hash, hash and signature are given at completion.
     const body: ReceiptBody = { ...draft, prev_hash: null };
     return Promise.resolve({ seq: 0, hash: sha256(canonicalize(body)), body, intact: true, signature: null });

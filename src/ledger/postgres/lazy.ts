@@ -1,7 +1,7 @@
 import type { Sha256 } from '../../core/digest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { Manifest } from '../../scope/manifest.js';
-import type { AppendEventOptions, AppendOptions, FindResult, GcPolicy, GcResult, Ledger, LedgerEntry, LedgerStats, ReceiptQuery } from '../ledger.js';
+import type { AppendEventOptions, AppendOptions, FindResult, GcPolicy, GcResult, Ledger, LedgerEntry, LedgerStats, ManifestOf, ReceiptQuery } from '../ledger.js';
 import type { PgLocation } from './pool.js';
 import type { SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
@@ -22,7 +22,7 @@ export class LazyPgLedger implements Ledger {
     return this.opened;
   }
 
-  async appendReceipt(draft: ReceiptDraft, manifest: Manifest, options?: AppendOptions): Promise<StoredReceipt> {
+  async appendReceipt(draft: ReceiptDraft, manifest: ManifestOf, options?: AppendOptions): Promise<StoredReceipt> {
     return (await this.ledger()).appendReceipt(draft, manifest, options);
   }
 

@@ -5,7 +5,7 @@ import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
-import { EventConflict, NOTHING_REMOVED, pickReceipt, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ReceiptQuery } from '../ledger.js';
+import { EventConflict, NOTHING_REMOVED, pickReceipt, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ManifestOf, type ReceiptQuery, manifestFrom } from '../ledger.js';
 import { gcRecord, releasedLogs } from '../gc-record.js';
 import { appendLocked, insertLocked, lockHead } from './append.js';
 import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
@@ -56,9 +56,9 @@ export class PgLedger implements Ledger {
     }
   }
 
-  appendReceipt(draft: ReceiptDraft, manifest: Manifest, options: AppendOptions = {}): Promise<StoredReceipt> {
+  appendReceipt(draft: ReceiptDraft, manifest: ManifestOf, options: AppendOptions = {}): Promise<StoredReceipt> {
     return this.guard(() =>
-      inTransaction(this.pool, async (client) => appendLocked(client, await lockHead(client), draft, manifest, options.sign)),
+      inTransaction(this.pool, async (client) => appendLocked(client, await lockHead(client), draft, manifestFrom(manifest), options.sign)),
     );
   }
 

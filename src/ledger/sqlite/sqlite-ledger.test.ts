@@ -250,3 +250,28 @@ describe('ledger schemas before compact bodies', () => {
     expect(rawChain(path).map((row) => row.dict !== null)).toEqual([false, false, false, true]);
   });
 });
+
+describe('SqliteLedger.appendReceipt with a manifest to build', () => {
+  it('builds the manifest only when the ledger does not hold its digest yet, and stores it then', async () => {
+    const ledger = open(ledgerPath());
+    let built = 0;
+    const build = () => {
+      built++;
+      return MANIFEST;
+    };
+    await ledger.appendReceipt(draft(1), build);
+    expect(built).toBe(1);
+    expect(await ledger.getManifest(manifestDigest(MANIFEST))).toEqual(MANIFEST);
+    // The same files again (an unchanged tree): the manifest is not built a second time.
+    await ledger.appendReceipt(draft(2), build);
+    expect(built).toBe(1);
+    expect((await ledger.listReceipts({ checkId: 'unit', limit: 10 })).length).toBe(2);
+  });
+
+  it('refuses a built manifest that is not the one its receipt names (nothing is appended)', async () => {
+    const ledger = open(ledgerPath());
+    const other: Manifest = { files: [['src/b.ts', 'b'.repeat(64) as Sha256, 1, 'source']], refused: [] };
+    await expect(ledger.appendReceipt(draft(1), () => other)).rejects.toThrow(/manifest_digest does not match/);
+    expect(await ledger.listReceipts({ checkId: 'unit', limit: 10 })).toEqual([]);
+  });
+});

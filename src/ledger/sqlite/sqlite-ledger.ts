@@ -12,6 +12,7 @@ import {
   pickReceipt,
   EventConflict,
   LedgerError,
+  manifestFrom,
   type AppendEventOptions,
   type AppendOptions,
   type FindResult,
@@ -20,6 +21,7 @@ import {
   type Ledger,
   type LedgerEntry,
   type LedgerStats,
+  type ManifestOf,
   type ReceiptQuery,
 } from '../ledger.js';
 import { gcRecord, releasedLogs } from '../gc-record.js';
@@ -41,10 +43,10 @@ interface ChainRow {
 /** The columns of an entry read as a receipt, an event or a session entry: decode() needs body and dict. */
 const ENTRY_COLUMNS = 'seq, id, hash, body, dict, signature';
 
-/** One receipt to append: its draft and the manifest its digest names. */
+/** One receipt to append: its draft and the manifest its digest names (or how to build it). */
 export interface AppendItem {
   readonly draft: ReceiptDraft;
-  readonly manifest: Manifest;
+  readonly manifest: ManifestOf;
 }
 
 interface EntryRow {
@@ -126,6 +128,13 @@ function migrate(db: Database.Database, path: string): void {
   run.immediate();
 }
 
+/** The manifest's digest, which must be the one its receipt names. */
+function checkedDigest(draft: ReceiptDraft, manifest: Manifest): Sha256 {
+  const digest = manifestDigest(manifest);
+  if (digest !== draft.manifest_digest) throw new Error('bug: receipt manifest_digest does not match its manifest');
+  return digest;
+}
+
 function translate(error: unknown, path: string): unknown {
   if (error instanceof LedgerError) return error;
   const code = (error as { code?: string }).code ?? '';
@@ -158,7 +167,7 @@ export class SqliteLedger implements Ledger {
     }
   }
 
-  appendReceipt(draft: ReceiptDraft, manifest: Manifest, options: AppendOptions = {}): Promise<StoredReceipt> {
+  appendReceipt(draft: ReceiptDraft, manifest: ManifestOf, options: AppendOptions = {}): Promise<StoredReceipt> {
     return this.appendReceipts([{ draft, manifest }], options).then((stored) => stored[0]!);
   }
 
@@ -170,11 +179,8 @@ export class SqliteLedger implements Ledger {
    */
   appendReceipts(items: readonly AppendItem[], options: AppendOptions = {}): Promise<StoredReceipt[]> {
     return this.guard(() => {
-      const digests = items.map(({ draft, manifest }) => {
-        const digest = manifestDigest(manifest);
-        if (digest !== draft.manifest_digest) throw new Error('bug: receipt manifest_digest does not match its manifest');
-        return digest;
-      });
+      // A manifest given is checked against its receipt now; one to be built, when it is built (below).
+      const digests = items.map(({ draft, manifest }) => (typeof manifest === 'function' ? draft.manifest_digest : checkedDigest(draft, manifest)));
       const last = this.db.prepare('SELECT seq, hash FROM chain ORDER BY seq DESC LIMIT 1');
       const hasManifest = this.db.prepare('SELECT 1 FROM manifests WHERE digest = ?').pluck();
       const insertManifest = this.db.prepare('INSERT OR IGNORE INTO manifests (digest, body) VALUES (?, ?)');
@@ -191,7 +197,11 @@ export class SqliteLedger implements Ledger {
           // Signed and hashed as canonical text; only how it is stored is compact.
           const { body, text, hash, signature } = link<ReceiptDraft>(draft, prev, options.sign);
           // Stored once per digest: an unchanged tree adds no manifest bytes.
-          if (hasManifest.get(digest) === undefined) insertManifest.run(digest, encodeManifest(manifest));
+          if (hasManifest.get(digest) === undefined) {
+            const built = manifestFrom(manifest);
+            if (typeof manifest === 'function') checkedDigest(draft, built);
+            insertManifest.run(digest, encodeManifest(built));
+          }
           const compact = this.bodies.encode(body.check_id, text, seq + 1);
           const info = insert.run(body.id, 'receipt', body.check_id, digest, Date.parse(body.finished_at), hash, compact.body, compact.dict, signature);
           seq = Number(info.lastInsertRowid);
