@@ -80,58 +80,70 @@ static int each_part(napi_env env, napi_value array, void *ctx, int (*feed)(void
   return 1;
 }
 
-static int feed_md(void *ctx, const unsigned char *data, size_t length) {
-  return ssl.md_update(ctx, data, length) == 1;
-}
+// How one algorithm is fed, finished and freed, over OpenSSL's context for it.
+typedef struct {
+  int (*feed)(void *, const unsigned char *, size_t);
+  int (*finish)(void *, unsigned char *, unsigned int *);
+  void (*release)(void *);
+  const char *finish_error;
+} digest_ops;
 
-static int feed_hmac(void *ctx, const unsigned char *data, size_t length) {
-  return ssl.hmac_update(ctx, data, length) == 1;
-}
+static int md_feed(void *ctx, const unsigned char *data, size_t length) { return ssl.md_update(ctx, data, length) == 1; }
+static int md_finish(void *ctx, unsigned char *out, unsigned int *length) { return ssl.md_final(ctx, out, length) == 1; }
+static void md_release(void *ctx) { ssl.md_free(ctx); }
+static int hmac_feed(void *ctx, const unsigned char *data, size_t length) { return ssl.hmac_update(ctx, data, length) == 1; }
+static int hmac_finish(void *ctx, unsigned char *out, unsigned int *length) { return ssl.hmac_final(ctx, out, length) == 1; }
+static void hmac_release(void *ctx) { ssl.hmac_free(ctx); }
 
-static napi_value digest_result(napi_env env, const unsigned char *digest, unsigned int length) {
+static const digest_ops SHA256_OPS = {md_feed, md_finish, md_release, "OpenSSL could not finish a SHA-256"};
+static const digest_ops HMAC_OPS = {hmac_feed, hmac_finish, hmac_release, "OpenSSL could not finish an HMAC-SHA256"};
+
+// Feeds the parts to a started context, finishes it and frees it: a Buffer of the 32-byte digest, or NULL with an error thrown.
+static napi_value digest_parts(napi_env env, void *ctx, napi_value parts, const digest_ops *ops) {
+  unsigned char digest[64];
+  unsigned int length = 0;
+  int fed = each_part(env, parts, ctx, ops->feed);
+  int done = fed && ops->finish(ctx, digest, &length) && length == 32;
+  ops->release(ctx);
+  if (!fed) return NULL;
+  if (!done) {
+    napi_throw_error(env, NULL, ops->finish_error);
+    return NULL;
+  }
   napi_value result;
   void *copy;
   if (napi_create_buffer_copy(env, length, digest, &copy, &result) != napi_ok) return NULL;
   return result;
 }
 
+// The call's first `count` arguments, or 0 with a TypeError naming the call.
+static int arguments_of(napi_env env, napi_callback_info info, size_t count, napi_value *argv, const char *usage) {
+  size_t argc = count;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return 0;
+  if (argc < count) {
+    napi_throw_type_error(env, NULL, usage);
+    return 0;
+  }
+  return 1;
+}
+
 // sha256(parts: Uint8Array[]): Buffer of 32 bytes.
 static napi_value sha256(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  if (argc < 1) {
-    napi_throw_type_error(env, NULL, "sha256(parts)");
-    return NULL;
-  }
+  if (!arguments_of(env, info, 1, argv, "sha256(parts)")) return NULL;
   EVP_MD_CTX *ctx = ssl.md_new();
   if (ctx == NULL || ssl.md_init(ctx, ssl.sha256(), NULL) != 1) {
     if (ctx != NULL) ssl.md_free(ctx);
     napi_throw_error(env, NULL, "OpenSSL could not start a SHA-256");
     return NULL;
   }
-  unsigned char digest[64];
-  unsigned int length = 0;
-  int fed = each_part(env, argv[0], ctx, feed_md);
-  int done = fed && ssl.md_final(ctx, digest, &length) == 1 && length == 32;
-  ssl.md_free(ctx);
-  if (!fed) return NULL;
-  if (!done) {
-    napi_throw_error(env, NULL, "OpenSSL could not finish a SHA-256");
-    return NULL;
-  }
-  return digest_result(env, digest, length);
+  return digest_parts(env, ctx, argv[0], &SHA256_OPS);
 }
 
 // hmacSha256(key: Uint8Array, parts: Uint8Array[]): Buffer of 32 bytes.
 static napi_value hmac_sha256(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value argv[2];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  if (argc < 2) {
-    napi_throw_type_error(env, NULL, "hmacSha256(key, parts)");
-    return NULL;
-  }
+  if (!arguments_of(env, info, 2, argv, "hmacSha256(key, parts)")) return NULL;
   const unsigned char *key;
   size_t key_length;
   if (!bytes_of(env, argv[0], &key, &key_length)) return NULL;
@@ -147,26 +159,15 @@ static napi_value hmac_sha256(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "OpenSSL could not start an HMAC-SHA256");
     return NULL;
   }
-  unsigned char digest[64];
-  unsigned int length = 0;
-  int fed = each_part(env, argv[1], ctx, feed_hmac);
-  int done = fed && ssl.hmac_final(ctx, digest, &length) == 1 && length == 32;
-  ssl.hmac_free(ctx);
-  if (!fed) return NULL;
-  if (!done) {
-    napi_throw_error(env, NULL, "OpenSSL could not finish an HMAC-SHA256");
-    return NULL;
-  }
-  return digest_result(env, digest, length);
+  return digest_parts(env, ctx, argv[1], &HMAC_OPS);
 }
 
 // isatty(fd: number): boolean.
 static napi_value is_a_tty(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
   int32_t fd;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  if (argc < 1 || napi_get_value_int32(env, argv[0], &fd) != napi_ok) {
+  if (!arguments_of(env, info, 1, argv, "isatty(fd)")) return NULL;
+  if (napi_get_value_int32(env, argv[0], &fd) != napi_ok) {
     napi_throw_type_error(env, NULL, "isatty(fd)");
     return NULL;
   }

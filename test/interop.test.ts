@@ -108,6 +108,7 @@ function opensslVerify(rig: Rig, envelope: TestEnvelope, sig = envelope.signatur
 }
 
 describe('exported envelopes verify with implementations that are not vouch', () => {
+  // .ci/run installs openssl, so in CI this always runs (and fails if it is missing); skipped, by name, only on a developer machine without it.
   it.skipIf(!hasOpenssl && !CI)('openssl pkeyutl -verify -rawin accepts every good envelope and rejects tampered ones', async () => {
     expect(hasOpenssl, 'openssl is missing: .ci/run installs it (apt-get install openssl)').toBe(true);
     const { rig, envelopes } = await exportedBundle();
@@ -125,6 +126,7 @@ describe('exported envelopes verify with implementations that are not vouch', ()
     expect(opensslVerify(rig, envelopes[0]!, flipped.toString('base64')).status).not.toBe(0);
   });
 
+  // .ci/run installs python3-cryptography, so in CI this always runs (and fails if it is missing); skipped, by name, only on a developer machine without it.
   it.skipIf(!hasPythonCryptography && !CI)("Debian's python3-cryptography accepts every good envelope and rejects tampered ones", async () => {
     expect(hasPythonCryptography, `${PYTHON} cannot import cryptography: .ci/run installs python3-cryptography`).toBe(true);
     const { rig, envelopes, hex } = await exportedBundle();
@@ -140,6 +142,7 @@ describe('exported envelopes verify with implementations that are not vouch', ()
     expect((await rig.run(['verify-receipt', 'tampered.jsonl', '--key', hex])).code).toBe(1);
   });
 
+  // .ci/run installs python3-cryptography, so in CI this always runs (and fails if it is missing); skipped, by name, only on a developer machine without it.
   it.skipIf(!hasPythonCryptography && !CI)("python3-cryptography verifies the ledger's own signatures over the canonical receipt bodies", async () => {
     expect(hasPythonCryptography, `${PYTHON} cannot import cryptography: .ci/run installs python3-cryptography`).toBe(true);
     const { rig, hex } = await exportedBundle();

@@ -149,6 +149,7 @@ describe('vouch report', () => {
 });
 
 describe('vouch report in a real browser', () => {
+  // .ci/run installs chromium, so in CI this always runs (and fails if it is missing); skipped, by name, only on a developer machine without it.
   it.skipIf(!hasChromium && !CI)('renders the key content, runs nothing, requests nothing, and saves a screenshot', async ({ annotate }) => {
     expect(hasChromium, 'chromium is missing: .ci/run installs it (apt-get install chromium)').toBe(true);
     const { file, ids } = await build();

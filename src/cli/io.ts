@@ -4,8 +4,6 @@ import { toTerminal } from '../render/terminal.js';
 import type { VouchExecutable } from '../install/executable.js';
 import type { Session } from '../session/session.js';
 
-export type { Sink };
-
 /** The world a command sees. Passed in, never taken from globals, so tests drive it. */
 export interface CliIo {
   readonly stdin: Readable;
