@@ -1,6 +1,6 @@
 // Type-aware linting. Focused tests (.only) are errors: they silence the rest of the suite.
+// The layers of src/ are checked on the resolved import graph by dependency-cruiser (.dependency-cruiser.mjs).
 import tseslint from 'typescript-eslint';
-import { layerConfigs } from './eslint/layers.js';
 
 const focused = ['it', 'test', 'describe'].map((object) => ({ object, property: 'only', message: 'Focused tests hide the rest of the suite.' }));
 
@@ -18,7 +18,6 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
     },
   },
-  ...layerConfigs,
   {
     files: ['**/*.test.ts', 'test/**/*.ts'],
     rules: {

@@ -5,7 +5,7 @@ import type { SubjectEventBody } from '../ledger/events.js';
 import type { Status, Reason } from '../core/status.js';
 import type { Tier } from '../spec/fields.js';
 import type { Claim } from './claim.js';
-import type { DispatchState } from './states.js';
+import type { DispatchState, DispatchVerdict } from '../core/dispatch-state.js';
 
 /** Which front end wrote a transition. A label for the record, not an authentication. */
 export type WriterActor = 'cli' | 'hook' | 'mcp';
@@ -131,8 +131,7 @@ export interface Transition {
   readonly signed: boolean;
 }
 
-/** What nothing graded reads as, never a blank; `damaged` when the record cannot be believed. */
-export type DispatchVerdict = 'verified' | 'contradicted' | 'ungraded' | 'damaged';
+export type { DispatchVerdict } from '../core/dispatch-state.js';
 
 /** A dispatch as its events say, folded. */
 export interface Dispatch {

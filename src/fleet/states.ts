@@ -1,3 +1,5 @@
+import { DISPATCH_STATES, type DispatchState } from '../core/dispatch-state.js';
+
 /**
  * A dispatch's life. Its state is its last transition; nothing is updated
  * in place.
@@ -10,8 +12,7 @@
  * included: an agent that died before it reported is a thing that happens,
  * and a ledger that could not record it would lose it.
  */
-export const DISPATCH_STATES = ['dispatched', 'reported', 'verified', 'contradicted', 'terminated'] as const;
-export type DispatchState = (typeof DISPATCH_STATES)[number];
+export { DISPATCH_STATES, type DispatchState } from '../core/dispatch-state.js';
 
 const NEXT: Readonly<Record<DispatchState | 'new', readonly DispatchState[]>> = {
   new: ['dispatched'],

@@ -1,7 +1,6 @@
 import type { GateReason } from '../core/gate-reason.js';
 import type { Reason, Status } from '../core/status.js';
-import type { DispatchVerdict } from '../fleet/model.js';
-import type { DispatchState } from '../fleet/states.js';
+import type { DispatchState, DispatchVerdict } from '../core/dispatch-state.js';
 import type { OnStop, Tier } from '../spec/fields.js';
 
 export type { GateReason } from '../core/gate-reason.js';
