@@ -324,6 +324,32 @@ function contract(name: string, backend: Backend): void {
       expect(await ledger.gc({ now: recent, keepPerCheck: 1 })).toMatchObject({ removed: 0, trailRemoved: 0 });
     });
 
+    it('gc that prunes the newest entries (old trail at the end of the chain) never gives their seq again, and audit stays intact through later appends', async () => {
+      const { ledger } = await fresh();
+      const old = new Date('2020-01-01T00:00:00Z');
+      const trail = (n: number): TrailBody => ({
+        v: 1, kind: 'trail', id: newId(old.getTime() + n), at: old.toISOString(), session: 's1', client: 'claude-code', event: 'PostToolUse', agent_id: null,
+        untrusted: true, tool: 'Write', tool_use_id: `t${n}`, input_sha256: null, response_sha256: null, exit_code: null, duration_ms: null, paths: ['a.txt'], opaque_writes: false,
+      });
+      await ledger.appendReceipt(draftOf('a', manifestOf('1')), manifestOf('1'));
+      await ledger.appendSessionEntry(trail(1));
+      await ledger.appendSessionEntry(trail(2));
+      const result = await ledger.gc({ now: new Date(), keepDays: 0 });
+      expect(result).toMatchObject({ trailRemoved: 2 });
+      const after = await ledger.appendReceipt(draftOf('a', manifestOf('2')), manifestOf('2'));
+      await ledger.appendSessionEntry(trail(3));
+      await ledger.gc({ now: new Date(), keepDays: 0 });
+      const entries: LedgerEntry[] = [];
+      for await (const entry of ledger.entries()) entries.push(entry);
+      const seqs = entries.map((entry) => entry.seq);
+      // receipt 1 (pruned by the second gc, being no longer the latest), trail 2-3 pruned, gc 4, receipt 5, trail 6 pruned, gc 7: each seq once.
+      expect(seqs).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(after.seq).toBe(5);
+      const report = await auditLedger(ledger, { keyring: new Map(), requireSignature: false });
+      expect(report.findings).toEqual([]);
+      expect(report).toMatchObject({ gcRecords: 2, pruned: 4, receipts: 1 });
+    });
+
     it('an intact chain audits clean, across pages of entries', async () => {
       const { ledger } = await fresh();
       for (let i = 0; i < 20; i++) await ledger.appendReceipt(draftOf(`c${i % 3}`, manifestOf(`${i}`)), manifestOf(`${i}`));

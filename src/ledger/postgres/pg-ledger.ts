@@ -171,8 +171,8 @@ export class PgLedger implements Ledger {
         await client.query('DELETE FROM chain WHERE seq = ANY($1::bigint[])', [seqs]);
         const manifestsRemoved =
           (await client.query('DELETE FROM manifests m WHERE NOT EXISTS (SELECT 1 FROM chain c WHERE c.manifest = m.digest)')).rowCount ?? 0;
-        const prev = (await client.query<{ hash: string }>('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1')).rows[0]?.hash ?? null;
-        const gc = link(gcRecord(gcId, policy, doomed), prev as Sha256 | null, policy.sign);
+        // The head was read before anything was pruned: the record follows the newest entry, pruned or not (audit follows pruned traces' hashes).
+        const gc = link(gcRecord(gcId, policy, doomed), head.hash, policy.sign);
         await insertLocked(client, head, {
           id: gcId,
           kind: 'gc',

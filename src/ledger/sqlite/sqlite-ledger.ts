@@ -149,6 +149,7 @@ function translate(error: unknown, path: string): unknown {
 
 export class SqliteLedger implements Ledger {
   private readonly bodies: BodyStore;
+  private heads: { readonly live: Database.Statement; readonly pruned: Database.Statement } | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -167,6 +168,26 @@ export class SqliteLedger implements Ledger {
     }
   }
 
+  /**
+   * The chain's head: the entry of the highest seq, live or pruned. gc may
+   * prune the newest entries (old trail at the end of the chain), and the
+   * next entry must still follow them: it takes the next seq (a seq is
+   * never given twice: the pruned trace keeps it) and links to the hash of
+   * the entry just before it, pruned or not, which is what `vouch audit`
+   * follows. Without this, SQLite hands a pruned tail's seq out again
+   * (INTEGER PRIMARY KEY reuses the largest rowid + 1).
+   */
+  private head(): { seq: number; hash: Sha256 | null } {
+    this.heads ??= {
+      live: this.db.prepare('SELECT seq, hash FROM chain ORDER BY seq DESC LIMIT 1'),
+      pruned: this.db.prepare('SELECT seq, hash FROM pruned ORDER BY seq DESC LIMIT 1'),
+    };
+    const live = this.heads.live.get() as { seq: number; hash: Sha256 } | undefined;
+    const pruned = this.heads.pruned.get() as { seq: number; hash: Sha256 } | undefined;
+    const newest = (pruned?.seq ?? 0) > (live?.seq ?? 0) ? pruned : live;
+    return { seq: newest?.seq ?? 0, hash: newest?.hash ?? null };
+  }
+
   appendReceipt(draft: ReceiptDraft, manifest: ManifestOf, options: AppendOptions = {}): Promise<StoredReceipt> {
     return this.appendReceipts([{ draft, manifest }], options).then((stored) => stored[0]!);
   }
@@ -181,16 +202,13 @@ export class SqliteLedger implements Ledger {
     return this.guard(() => {
       // A manifest given is checked against its receipt now; one to be built, when it is built (below).
       const digests = items.map(({ draft, manifest }) => (typeof manifest === 'function' ? draft.manifest_digest : checkedDigest(draft, manifest)));
-      const last = this.db.prepare('SELECT seq, hash FROM chain ORDER BY seq DESC LIMIT 1');
       const hasManifest = this.db.prepare('SELECT 1 FROM manifests WHERE digest = ?').pluck();
       const insertManifest = this.db.prepare('INSERT OR IGNORE INTO manifests (digest, body) VALUES (?, ?)');
       const insert = this.db.prepare(
-        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, dict, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, dict, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       const append = this.db.transaction(() => {
-        const newest = last.get() as { seq: number; hash: Sha256 } | undefined;
-        let prev = newest?.hash ?? null;
-        let seq = newest?.seq ?? 0;
+        let { seq, hash: prev } = this.head();
         const stored: StoredReceipt[] = [];
         items.forEach(({ draft, manifest }, i) => {
           const digest = digests[i]!;
@@ -202,9 +220,9 @@ export class SqliteLedger implements Ledger {
             if (typeof manifest === 'function') checkedDigest(draft, built);
             insertManifest.run(digest, encodeManifest(built));
           }
-          const compact = this.bodies.encode(body.check_id, text, seq + 1);
-          const info = insert.run(body.id, 'receipt', body.check_id, digest, Date.parse(body.finished_at), hash, compact.body, compact.dict, signature);
-          seq = Number(info.lastInsertRowid);
+          seq += 1;
+          const compact = this.bodies.encode(body.check_id, text, seq);
+          insert.run(seq, body.id, 'receipt', body.check_id, digest, Date.parse(body.finished_at), hash, compact.body, compact.dict, signature);
           prev = hash;
           stored.push({ seq, hash, body, intact: true, signature });
         });
@@ -318,11 +336,11 @@ export class SqliteLedger implements Ledger {
             'DELETE FROM dicts WHERE id NOT IN (SELECT dict FROM chain WHERE dict IS NOT NULL) AND id NOT IN (SELECT max(id) FROM dicts GROUP BY check_id)',
           )
           .run();
-        const prev = (this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck().get() as Sha256 | undefined) ?? null;
-        const gc = link(gcRecord(gcId, policy, doomed), prev, policy.sign);
+        const head = this.head();
+        const gc = link(gcRecord(gcId, policy, doomed), head.hash, policy.sign);
         this.db
-          .prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?)')
-          .run(gcId, 'gc', policy.now.getTime(), gc.hash, gc.text, gc.signature);
+          .prepare('INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?)')
+          .run(head.seq + 1, gcId, 'gc', policy.now.getTime(), gc.hash, gc.text, gc.signature);
         return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, ...logs };
       });
       return run.immediate();
@@ -331,15 +349,14 @@ export class SqliteLedger implements Ledger {
 
   appendSessionEntry(draft: SessionEntryDraft, options: AppendOptions = {}): Promise<StoredSessionEntry> {
     return this.guard(() => {
-      const last = this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck();
       const insert = this.db.prepare(
-        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, session, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?, ?)',
+        'INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, session, signature) VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?)',
       );
       const append = this.db.transaction(() => {
-        const prev = (last.get() as Sha256 | undefined) ?? null;
-        const { text, hash, signature } = link(draft, prev, options.sign);
-        const info = insert.run(draft.id, draft.kind, Date.parse(draft.at), hash, text, draft.session, signature);
-        return { seq: Number(info.lastInsertRowid), hash, body: draft, intact: true } satisfies StoredSessionEntry;
+        const head = this.head();
+        const { text, hash, signature } = link(draft, head.hash, options.sign);
+        insert.run(head.seq + 1, draft.id, draft.kind, Date.parse(draft.at), hash, text, draft.session, signature);
+        return { seq: head.seq + 1, hash, body: draft, intact: true } satisfies StoredSessionEntry;
       });
       return append.immediate();
     });
@@ -361,20 +378,19 @@ export class SqliteLedger implements Ledger {
 
   appendEvent<T extends SubjectEventBody>(draft: T, options: AppendEventOptions = {}): Promise<StoredEvent<T>> {
     return this.guard(() => {
-      const last = this.db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck();
       const newest = this.db.prepare('SELECT id FROM chain WHERE kind = ? AND subject = ? ORDER BY seq DESC LIMIT 1').pluck();
       const insert = this.db.prepare(
-        'INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, ?, NULL, NULL, ?, ?, ?, ?, ?)',
+        'INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?)',
       );
       const append = this.db.transaction(() => {
         if (options.after !== undefined) {
           const latest = (newest.get(draft.kind, draft.subject) as string | undefined) ?? null;
           if (latest !== options.after) throw new EventConflict(draft.subject, latest);
         }
-        const prev = (last.get() as Sha256 | undefined) ?? null;
-        const { text, hash, signature } = link(draft, prev, options.sign);
-        const info = insert.run(draft.id, draft.kind, Date.parse(draft.at), hash, text, draft.subject, signature);
-        return { seq: Number(info.lastInsertRowid), hash, body: draft, signature, intact: true } satisfies StoredEvent<T>;
+        const head = this.head();
+        const { text, hash, signature } = link(draft, head.hash, options.sign);
+        insert.run(head.seq + 1, draft.id, draft.kind, Date.parse(draft.at), hash, text, draft.subject, signature);
+        return { seq: head.seq + 1, hash, body: draft, signature, intact: true } satisfies StoredEvent<T>;
       });
       return append.immediate();
     });
