@@ -16,7 +16,7 @@ export const TIERS = [
   { name: 'the engine and what reads the chain', folders: ['engine', 'audit', 'export'] },
   { name: 'the domain', folders: ['gate', 'cards', 'remote', 'service'] },
   { name: 'the fleet', folders: ['fleet'] },
-  { name: 'orchestration and words', folders: ['stop', 'session', 'render'] },
+  { name: 'orchestration and words', folders: ['stop', 'session', 'render', 'retention'] },
   { name: 'front ends', folders: ['hooks', 'mcp', 'report', 'init'] },
   { name: 'the command line', folders: ['cli'] },
   { name: 'entry points', folders: ['entry'] },

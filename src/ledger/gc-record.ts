@@ -1,6 +1,6 @@
 import { isSha256, sha256 } from '../core/digest.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
-import type { GcPolicy, GcResult, ReleasedLog } from './ledger.js';
+import type { GcEntry, GcPolicy, GcResult, ReleasedLog } from './ledger.js';
 
 /** An entry `vouch gc` removes, as the pruned table keeps it. */
 export interface DoomedEntry {
@@ -40,4 +40,38 @@ export function releasedLogs(removed: readonly StoredReceipt[]): Pick<GcResult, 
     if (receipt.intact && isSha256(digest)) logs.push({ receipt: receipt.body.id, sha256: digest });
   }
   return logs.length > 0 ? { releasedLogs: logs } : {};
+}
+
+/** A row the policy selects, before what must stay is taken out. */
+export interface Candidate extends GcEntry {
+  readonly hash: string;
+}
+
+/**
+ * Takes out of the policy's selection what must stay (an open card's or
+ * dispatch's receipts, an unstopped session's trail): the same rule on
+ * every backend.
+ */
+export function applyRetention(selected: readonly Candidate[], policy: Pick<GcPolicy, 'retain'>): { readonly doomed: Candidate[]; readonly retained: number } {
+  const retain = policy.retain;
+  if (!retain) return { doomed: [...selected], retained: 0 };
+  const doomed = selected.filter((row) => {
+    if (row.kind === 'trail') return row.session === null || !retain.sessions.has(row.session);
+    if (retain.receipts.has(row.id)) return false;
+    const from = row.check_id === null ? undefined : retain.fromSeq.get(row.check_id);
+    return from === undefined || row.seq < from;
+  });
+  return { doomed, retained: selected.length - doomed.length };
+}
+
+/** What a dry run answers: the entries that would go, nothing removed. */
+export function plannedResult(doomed: readonly Candidate[], retained: number): GcResult {
+  return {
+    removed: doomed.length,
+    trailRemoved: doomed.filter((row) => row.kind === 'trail').length,
+    manifestsRemoved: 0,
+    gcEntryId: null,
+    retained,
+    planned: doomed.map(({ seq, id, kind, check_id, session }) => ({ seq, id, kind, check_id, session })),
+  };
 }

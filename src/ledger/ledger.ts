@@ -50,6 +50,31 @@ export interface GcPolicy {
   readonly now: Date;
   /** Sign the gc entry recording the removal. */
   readonly sign?: Signer;
+  /** What stays whatever the policy says (src/retention/retained.ts: open cards, open dispatches, unstopped sessions). */
+  readonly retain?: GcRetained;
+  /** Say what would go, remove nothing, record nothing. */
+  readonly dryRun?: boolean;
+}
+
+/** Entries gc keeps because something still open decides on them. */
+export interface GcRetained {
+  /** Receipt ids named by an open card's verdicts or an open dispatch's grades. */
+  readonly receipts: ReadonlySet<string>;
+  /** Per check, the seq from which every receipt stays (an open card's proof: a later FAIL must still refuse it). */
+  readonly fromSeq: ReadonlyMap<string, number>;
+  /** Sessions not seen stopping: their trail stays. */
+  readonly sessions: ReadonlySet<string>;
+  readonly openCards: number;
+  readonly openDispatches: number;
+}
+
+/** One entry gc removes (or, in a dry run, would remove). */
+export interface GcEntry {
+  readonly seq: number;
+  readonly id: string;
+  readonly kind: 'receipt' | 'trail';
+  readonly check_id: string | null;
+  readonly session: string | null;
 }
 
 export interface GcResult {
@@ -58,8 +83,12 @@ export interface GcResult {
   /** Of those, agent trail entries. */
   readonly trailRemoved: number;
   readonly manifestsRemoved: number;
-  /** Id of the chain entry recording the removal; null when nothing was removed. */
+  /** Id of the chain entry recording the removal; null when nothing was removed (and in a dry run). */
   readonly gcEntryId: string | null;
+  /** Entries the policy would have removed that `retain` kept. */
+  readonly retained?: number;
+  /** A dry run: what would go, oldest first. */
+  readonly planned?: readonly GcEntry[];
   /**
    * The stored logs of the removed receipts, for the caller to delete from
    * .vouch/logs once the removal is committed (src/logs/store.ts). Absent

@@ -8,7 +8,7 @@ import { vouchHome } from '../../workspace/home.js';
 import { NOTHING_REMOVED, type GcResult } from '../../ledger/ledger.js';
 import { removeReleasedLogs } from '../../logs/store.js';
 
-export const help = `usage: vouch gc [--keep-days N] [--keep-per-check N] [--json]
+export const help = `usage: vouch gc [--keep-days N] [--keep-per-check N] [--dry-run] [--json]
 
 Removes old receipts, and with --keep-days the agent trail entries (the
 hooks' untrusted records of tool calls) older than that too. The latest
@@ -22,12 +22,21 @@ receipt), never while a kept receipt refers to it. When the workspace
 has a signing key (signing_key in vouch.yaml or VOUCH_SIGNING_KEY), the gc
 record is signed like a receipt.
 
+Whatever the policy says, gc keeps what something still open decides on:
+the receipts an open card's verdicts name and every later receipt of its
+proof's checks (a FAIL after a PASS must still refuse the card), the
+receipts an open dispatch's grades name, and the trail of a session not
+seen stopping (its Stop has yet to judge what it touched). It says how
+many entries it kept so. The gc record never reuses a position of the
+chain, and \`vouch audit\` is intact after any gc.
+
   --keep-days N       remove receipts and trail entries older than N days
   --keep-per-check N  keep at most the N newest receipts of each check
-  --json              {"ok", "removed", "trailRemoved", "manifestsRemoved", "logsRemoved", "gcEntryId"}`;
+  --dry-run           list what would go (seq, kind, check or session, id); remove and record nothing
+  --json              {"ok", "removed", "trailRemoved", "manifestsRemoved", "logsRemoved", "gcEntryId", "retained"} (with --dry-run: "planned", the entries)`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
-  const { values } = parse('gc', args, { json: { type: 'boolean' }, 'keep-days': { type: 'string' }, 'keep-per-check': { type: 'string' } }, false);
+  const { values } = parse('gc', args, { json: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'keep-days': { type: 'string' }, 'keep-per-check': { type: 'string' } }, false);
   const keepDays = integerFlag('gc', 'keep-days', values['keep-days'], 0);
   const keepPerCheck = integerFlag('gc', 'keep-per-check', values['keep-per-check'], 1);
   if (keepDays === undefined && keepPerCheck === undefined) {
@@ -39,17 +48,39 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (!key.ok) return fail(key.error);
   const sign = key.value ? signerFor(key.value) : undefined;
   const ledger = await cli.session.read(workspace);
-  const result = ledger
-    ? await ledger
-        .gc({ now: new Date(), ...(keepDays !== undefined && { keepDays }), ...(keepPerCheck !== undefined && { keepPerCheck }), ...(sign && { sign }) })
-        
-    : NOTHING_REMOVED;
+  const dryRun = values['dry-run'] === true;
+  let result = NOTHING_REMOVED;
+  if (ledger) {
+    const { retainedForGc } = await import('../../retention/retained.js');
+    const retain = await retainedForGc(ledger, vouchHome(cli.io.env));
+    result = await ledger.gc({ now: new Date(), ...(keepDays !== undefined && { keepDays }), ...(keepPerCheck !== undefined && { keepPerCheck }), ...(sign && { sign }), retain, dryRun });
+  }
+  if (dryRun) return planned(cli, result, values.json === true);
   // After the ledger's removal is committed: a crash in between leaves files no receipt names, never a receipt without its log.
   const logsRemoved = removeReleasedLogs(workspace.stateDir, result.releasedLogs ?? []);
   const { releasedLogs: _released, ...counts } = result;
-  if (values.json) json(cli, { ok: true, ...counts, logsRemoved });
-  else out(cli, result.removed === 0 ? 'nothing to remove' : `removed ${removedText(result, logsRemoved)} (recorded as ${result.gcEntryId})`);
+  if (values.json) json(cli, { ok: true, ...counts, retained: result.retained ?? 0, logsRemoved });
+  else {
+    out(cli, result.removed === 0 ? 'nothing to remove' : `removed ${removedText(result, logsRemoved)} (recorded as ${result.gcEntryId})`);
+    if ((result.retained ?? 0) > 0) out(cli, retainedText(result.retained ?? 0));
+  }
   return EXIT.ok;
+}
+
+function planned(cli: Cli, result: GcResult, asJson: boolean): number {
+  const entries = result.planned ?? [];
+  if (asJson) {
+    json(cli, { ok: true, dryRun: true, removed: result.removed, trailRemoved: result.trailRemoved, retained: result.retained ?? 0, planned: entries });
+    return EXIT.ok;
+  }
+  for (const entry of entries) out(cli, `seq ${entry.seq}  ${entry.kind === 'receipt' ? `receipt  ${entry.check_id ?? '?'}` : `trail    session ${entry.session ?? '?'}`}  ${entry.id}`);
+  out(cli, entries.length === 0 ? 'nothing would be removed (dry run)' : `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} would be removed (dry run: nothing removed)`);
+  if ((result.retained ?? 0) > 0) out(cli, retainedText(result.retained ?? 0));
+  return EXIT.ok;
+}
+
+function retainedText(retained: number): string {
+  return `kept ${retained} ${retained === 1 ? 'entry' : 'entries'} the policy would remove: an open card, an open dispatch or an unstopped session still needs ${retained === 1 ? 'it' : 'them'}`;
 }
 
 function removedText(result: GcResult, logsRemoved: number): string {

@@ -6,7 +6,7 @@ import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import { EventConflict, NOTHING_REMOVED, pickReceipt, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ManifestOf, type ReceiptQuery, manifestFrom } from '../ledger.js';
-import { gcRecord, releasedLogs } from '../gc-record.js';
+import { applyRetention, gcRecord, plannedResult, releasedLogs, type Candidate } from '../gc-record.js';
 import { appendLocked, insertLocked, lockHead } from './append.js';
 import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
 import { requireCurrentSchema } from './migrate.js';
@@ -145,20 +145,22 @@ export class PgLedger implements Ledger {
         const keepPerCheck = Math.max(1, policy.keepPerCheck ?? Number.MAX_SAFE_INTEGER);
         const cutoff = policy.keepDays === undefined ? -1 : policy.now.getTime() - policy.keepDays * 86_400_000;
         // Rank receipts per check, newest first; rank 1 is never removed. Trail entries go by age alone.
-        const doomed = (
-          await client.query<{ seq: number; id: string; hash: string; kind: string }>(
-            `SELECT seq, id, hash, kind FROM (
-               SELECT seq, id, hash, kind, created_at,
+        const selected = (
+          await client.query<Candidate>(
+            `SELECT seq, id, hash, kind, check_id, session FROM (
+               SELECT seq, id, hash, kind, check_id, session, created_at,
                       ROW_NUMBER() OVER (PARTITION BY check_id ORDER BY seq DESC) AS rank
                FROM chain WHERE kind = 'receipt') AS ranked
              WHERE rank > 1 AND (rank > $1 OR created_at < $2)
              UNION ALL
-             SELECT seq, id, hash, kind FROM chain WHERE kind = 'trail' AND created_at < $2
+             SELECT seq, id, hash, kind, check_id, session FROM chain WHERE kind = 'trail' AND created_at < $2
              ORDER BY seq`,
             [keepPerCheck, cutoff],
           )
-        ).rows;
-        if (doomed.length === 0) return NOTHING_REMOVED;
+        ).rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+        const { doomed, retained } = applyRetention(selected, policy);
+        if (policy.dryRun) return plannedResult(doomed, retained);
+        if (doomed.length === 0) return { ...NOTHING_REMOVED, retained };
         const gcId = newId(policy.now.getTime());
         const seqs = doomed.map((row) => row.seq);
         const logs = releasedLogs(
@@ -182,7 +184,7 @@ export class PgLedger implements Ledger {
           text: gc.text,
           signature: gc.signature,
         });
-        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, ...logs };
+        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, retained, ...logs };
       }),
     );
   }

@@ -24,7 +24,7 @@ import {
   type ManifestOf,
   type ReceiptQuery,
 } from '../ledger.js';
-import { gcRecord, releasedLogs } from '../gc-record.js';
+import { applyRetention, gcRecord, plannedResult, releasedLogs, type Candidate } from '../gc-record.js';
 import { BodyStore } from './body-store.js';
 import { sqlite } from './driver.js';
 import { LEDGER_FORMAT, MIGRATIONS } from './schema.js';
@@ -304,19 +304,21 @@ export class SqliteLedger implements Ledger {
         }
         // Rank receipts per check, newest first; rank 1 is never removed. Trail entries go by age alone.
         const age = policy.keepDays === undefined ? -1 : cutoff;
-        const doomed = this.db
+        const selected = this.db
           .prepare(
-            `SELECT seq, id, hash, kind FROM (
-               SELECT seq, id, hash, kind, created_at,
+            `SELECT seq, id, hash, kind, check_id, session FROM (
+               SELECT seq, id, hash, kind, check_id, session, created_at,
                       ROW_NUMBER() OVER (PARTITION BY check_id ORDER BY seq DESC) AS rank
                FROM chain WHERE kind = 'receipt')
              WHERE rank > 1 AND (rank > ? OR created_at < ?)
              UNION ALL
-             SELECT seq, id, hash, kind FROM chain WHERE kind = 'trail' AND created_at < ?
+             SELECT seq, id, hash, kind, check_id, session FROM chain WHERE kind = 'trail' AND created_at < ?
              ORDER BY seq`,
           )
-          .all(keepPerCheck, age, age) as { seq: number; id: string; hash: string; kind: string }[];
-        if (doomed.length === 0) return NOTHING_REMOVED;
+          .all(keepPerCheck, age, age) as Candidate[];
+        const { doomed, retained } = applyRetention(selected, policy);
+        if (policy.dryRun) return plannedResult(doomed, retained);
+        if (doomed.length === 0) return { ...NOTHING_REMOVED, retained };
         const gcId = newId(policy.now.getTime());
         // Read before the rows (and the dictionaries their bodies need) go.
         const bodyAt = this.db.prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE seq = ?`);
@@ -341,7 +343,7 @@ export class SqliteLedger implements Ledger {
         this.db
           .prepare('INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?)')
           .run(head.seq + 1, gcId, 'gc', policy.now.getTime(), gc.hash, gc.text, gc.signature);
-        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, ...logs };
+        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, retained, ...logs };
       });
       return run.immediate();
     });
