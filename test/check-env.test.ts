@@ -4,11 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { rows } from './helpers/ledger-db.js';
 import { Rig } from './helpers/rig.js';
 
-/** A check that writes the environment it was given to env.json, then exits with EXIT (default 0). */
+/**
+ * A check that writes the environment it was given to env.json, then exits
+ * with EXIT (default 0), saying (when it fails) what a check that misses a
+ * variable says.
+ */
 const ENV_CHECK = `version: 1
 checks:
   - id: env
-    run: ["node", "-e", "require('fs').writeFileSync('env.json', JSON.stringify(process.env)); process.exit(Number(process.argv[1] ?? 0))", "EXIT_CODE"]
+    run: ["node", "-e", "require('fs').writeFileSync('env.json', JSON.stringify(process.env)); const code = Number(process.argv[1] ?? 0); if (code) console.error('Error: environment variable DEPLOY_TARGET is not set'); process.exit(code)", "EXIT_CODE"]
     sources: ["src/**"]
 `;
 
@@ -99,6 +103,36 @@ describe('the default environment of a check', () => {
     }
   });
 
+  it('does not name withheld variables, nor hint at env:, when the failure reads like the code\'s (an assertion), not the environment\'s', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'a' });
+    await rig.spec(`version: 1
+checks:
+  - id: unit
+    run: ["node", "-e", "require('assert').strictEqual(1 + 2, 4)"]
+    sources: ["src/**"]
+`);
+    const env = { NPM_CONFIG_REGISTRY: 'https://npm.corp.example/', AWS_CA_BUNDLE: '/etc/ca.pem' };
+    const text = await rig.run(['verify'], { env });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('AssertionError');
+    expect(text.stdout).not.toContain('not passed to the check');
+    expect(text.stdout).not.toContain('env: [');
+    const json = await rig.run(['verify', '--json'], { env });
+    expect(json.json().checks[0].withheld_env).toBeUndefined();
+  });
+
+  it('names them when the command could not be found (a failure of the environment)', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'a' });
+    await rig.spec(`version: 1
+checks:
+  - id: lint
+    run: ["sh", "-c", "no-such-linter-here src"]
+    sources: ["src/**"]
+`);
+    const json = await rig.run(['verify', '--json'], { env: { LINTER_HOME: '/opt/linter' } });
+    expect(json.json().checks[0].withheld_env).toEqual(expect.arrayContaining(['LINTER_HOME']));
+  });
+
   it('does not name withheld variables when the check passes', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a' });
     await rig.spec(envCheck(0));
@@ -123,7 +157,7 @@ describe('the default environment of a check', () => {
     await rig.spec(`version: 1
 checks:
   - id: leak
-    run: ["node", "-e", "console.log(JSON.stringify(process.env)); console.error(Object.values(process.env).join(' ')); process.exit(3)"]
+    run: ["node", "-e", "console.log(JSON.stringify(process.env)); console.error(Object.values(process.env).join(' ')); console.error('DEPLOY_TARGET is not set'); process.exit(3)"]
     sources: ["src/**"]
 `);
     const env = { STRIPE_SECRET_KEY: secret, DEPLOY_PASSWORD: secret, MY_PROXY: `http://u:${secret}@p:1`, [`NAME_${'X'.repeat(3)}`]: secret };

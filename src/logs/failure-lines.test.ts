@@ -45,3 +45,27 @@ describe('failureLines', () => {
     expect(found.lines[0]!.text.endsWith('…')).toBe(true);
   });
 });
+
+describe('failureLines skips source code the output quotes', () => {
+  it.each([
+    ['a Python except clause', '    except TypeError:'],
+    ['a raise', '        raise ValueError("bad input")'],
+    ["pytest's quoted raise", '>       raise KeyError(name)'],
+    ['a JavaScript throw', "      throw new Error('unreachable');"],
+    ['a catch', '    } catch (error) {'],
+    ['an error class', 'class ParseError(Exception):'],
+    ['an import', 'from app.errors import NotFoundError'],
+  ])('does not pick %s', (_name, line) => {
+    expect(failureLines(log(`ok 1\n${line}\nok 3\n`)).lines).toEqual([]);
+  });
+
+  it("skips the line a Python traceback quotes after File \"...\", line N, and picks the error itself", () => {
+    const traceback = ['Traceback (most recent call last):', '  File "app.py", line 3, in <module>', "    handle(TypeError('x'))", "TypeError: 'x'"].join('\n');
+    expect(failureLines(log(traceback)).lines.map((l) => l.text)).toEqual(['Traceback (most recent call last):', "TypeError: 'x'"]);
+  });
+
+  it('keeps pytest\'s E line and trims trailing spaces', () => {
+    const found = failureLines(log('>       assert add(1, 2) == 3\nE       AssertionError: assert -1 == 3   \n'));
+    expect(found.lines.map((l) => l.text)).toEqual(['E       AssertionError: assert -1 == 3']);
+  });
+});

@@ -11,6 +11,16 @@ import { readLog } from './store.js';
 // ✗ × ✖ written as escapes: the hot bundle is ASCII (scripts/build.mjs), and esbuild leaves regular expressions as written.
 const MARKER = /\bnot ok\b|\bFAIL(ED)?\b|Error\b|\berror(\[\w+\]| TS\d+)?:|\u2717|\u00d7|\u2716|AssertionError|Traceback|panicked/;
 
+/**
+ * Lines that are source code quoted in the output, not where it failed:
+ * a Python traceback's quoted line (the one after `File "...", line N`),
+ * and statements that only name an error type (`except TypeError:`,
+ * `raise ValueError(...)`, `throw new Error(...)`, `catch (error)`, a class
+ * or function definition, an import).
+ */
+const SOURCE = /^\s*>?\s*(?:except\b|raise\b|throw\b|catch\b|} catch\b|class\s+\w+|def\s+\w+|(?:async\s+)?function\b|import\s|from\s+\S+\s+import\b|const\s+\w+\s*=\s*new\s+\w*Error\b|if\s*\(.*\)\s*throw\b)/;
+const TRACEBACK_FILE = /^\s*File "[^"]*", line \d+/;
+
 /** At most this many lines are picked; each is cut to LINE_WIDTH characters. */
 export const FAILURE_LINES = 20;
 export const LINE_WIDTH = 200;
@@ -37,9 +47,12 @@ export function failureLines(log: DecodedLog, shown: ReadonlySet<string> = new S
   let more = 0;
   for (const stream of ['stdout', 'stderr'] as const) {
     const text = log[stream].toString('utf8').split('\n');
+    let quotedNext = false;
     text.forEach((raw, index) => {
-      const line = raw.replace(/\r$/, '');
-      if (!MARKER.test(line) || shown.has(line)) return;
+      const line = raw.replace(/\s+$/, '');
+      const quoted = quotedNext;
+      quotedNext = TRACEBACK_FILE.test(line);
+      if (quoted || SOURCE.test(line) || !MARKER.test(line) || shown.has(line)) return;
       if (lines.length >= FAILURE_LINES) more++;
       else lines.push({ stream, line: index + 1, text: line.length > LINE_WIDTH ? `${line.slice(0, LINE_WIDTH - 1)}…` : line });
     });

@@ -5,6 +5,7 @@ import { Progress } from '../../render/progress.js';
 import { outputTail, renderVerifyLine, renderWithheld } from '../../render/receipt-line.js';
 import { Heartbeat, heartbeatInterval } from '../../render/heartbeat.js';
 import { receiptFailureLines } from '../../logs/failure-lines.js';
+import { environmentSuspected } from '../../logs/environment-signs.js';
 import { allPass, freshEntry, ranEntry, runOk, splitFresh, unrecordedEntry, type VerifyEntry } from '../../engine/outcome.js';
 import { checkStatuses, type CheckStatus } from '../../engine/status.js';
 import { withheldEnvironment } from '../../runner/env.js';
@@ -30,8 +31,10 @@ unless this exact vouch.yaml was allowed (\`vouch allow\`).
            "blocking", "receipt", "detail", "exit_code", "duration_ms"}]}
            (a check that never started because vouch was stopped first:
            UNKNOWN, "interrupted", "receipt": null; a check that ran and
-           did not pass adds "withheld_env": the names, never the values, of
-           your environment variables it was not given)
+           did not pass in a way that reads like its environment's fault
+           (command not found, certificate, DNS or connection errors, a
+           variable said to be missing) adds "withheld_env": the names,
+           never the values, of your environment variables it was not given)
   --stale  run only the selected checks that are not a fresh PASS: a PASS
            whose files and definition are unchanged (what \`vouch status\`
            shows as PASS) is not run again. With nothing to run it says so,
@@ -42,7 +45,9 @@ A check gets a small fixed environment (PATH, HOME, USER, LOGNAME, SHELL,
 locale, TZ, temp dirs, certificate-authority paths such as
 NODE_EXTRA_CA_CERTS) plus the names its \`env:\` lists, and a fresh, empty
 PYTHONPYCACHEPREFIX (Python compiles the sources, never a .pyc left in the
-tree); when it does not pass, vouch names the variables it was not given,
+tree); when it does not pass and its output reads like the environment's
+fault (a command not found, a certificate, DNS or connection error, a
+variable said to be missing), vouch names the variables it was not given,
 so you can list one.
 
 While a check runs, stderr shows which and for how long: on a terminal, one
@@ -120,10 +125,10 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     }
     if (!values.json && fresh.length > 0) out(cli, p.dim(`not run, ${freshWords(fresh)}`));
   }
-  // A check that ran and did not pass also names what it was not given from the caller's environment.
+  // A check that ran and did not pass, in a way that reads like its environment's fault, also names what it was not given from the caller's environment.
   const entryOf = (check: CheckDef, receipt: StoredReceipt): VerifyEntry => {
     const entry = ranEntry(check, receipt);
-    return receipt.body.ran && entry.status !== 'PASS' ? { ...entry, withheld_env: withheldEnvironment(ctx.env, check.env) } : entry;
+    return receipt.body.ran && entry.status !== 'PASS' && environmentSuspected(receipt) ? { ...entry, withheld_env: withheldEnvironment(ctx.env, check.env) } : entry;
   };
 
   let result;
