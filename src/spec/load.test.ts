@@ -55,6 +55,14 @@ describe('parseSpec: every error is located and says what was expected', () => {
     const result = load('version: 1\nchecks:\n  - id: a\n    run: "x"\n    timeout: 0\n    bogus: 1\n');
     expect(!result.ok && result.error.more?.length).toBeGreaterThanOrEqual(2);
   });
+
+  it("counts every problem when one check's shape is wrong and another's rules are broken, in the file's order", () => {
+    // checks[1]'s timeout is a shape error; checks[0]'s string run and absolute glob are rule errors of a well-shaped check.
+    const result = load('version: 1\nchecks:\n  - id: a\n    run: "x"\n    sources: ["/abs"]\n  - id: b\n    timeout: 0\n    run: ["true"]\n    sources: ["s"]\n');
+    if (result.ok) throw new Error('expected problems');
+    expect(result.error.message).toContain('(3 problems)');
+    expect(result.error.more?.map((p) => p.where)).toEqual(['vouch.yaml:4:10', 'vouch.yaml:5:15', 'vouch.yaml:7:14']);
+  });
 });
 
 describe('parseSpec: a valid spec', () => {

@@ -11,8 +11,8 @@ import { CHECK_FIELDS, EXPECT_FIELDS, GATE_FIELDS, TOP_LEVEL_FIELDS } from './fi
 import { locate } from './locate.js';
 import type { Spec } from './model.js';
 import { normalize } from './normalize.js';
-import { applyRules, type SpecIssue } from './rules.js';
-import { specSchema } from './schema.js';
+import { applyRules, checkRules, type SpecIssue } from './rules.js';
+import { checkSchema, specSchema } from './schema.js';
 
 noteLoaded('yaml');
 
@@ -59,11 +59,30 @@ export function parseSpec(bytes: Buffer, path: string, displayBase?: string): Re
   }
 
   const parsed = specSchema.safeParse(data, { reportInput: true });
-  const issues: SpecIssue[] = parsed.success ? applyRules(parsed.data) : parsed.error.issues.flatMap(toSpecIssues);
+  const issues: SpecIssue[] = parsed.success ? applyRules(parsed.data) : [...parsed.error.issues.flatMap(toSpecIssues), ...wellShapedCheckIssues(data)];
   if (issues.length > 0 || !parsed.success) {
-    return err(invalid(display, issues.map((issue) => locateIssue(issue, text, doc, lines, display))));
+    return err(invalid(display, inFileOrder(issues.map((issue) => locateIssue(issue, text, doc, lines, display)))));
   }
   return ok(normalize(parsed.data, path, sha256(bytes)));
+}
+
+/** Where the spec's shape is wrong, the rules of each check whose own shape is right still run: every problem in one pass. */
+function wellShapedCheckIssues(data: unknown): SpecIssue[] {
+  const checks = (data as { checks?: unknown } | null)?.checks;
+  if (!Array.isArray(checks)) return [];
+  return checks.flatMap((raw, index) => {
+    const check = checkSchema.safeParse(raw);
+    return check.success ? checkRules(check.data, index) : [];
+  });
+}
+
+/** Problems in the order of the file (line, then column), as an editor lists them. */
+function inFileOrder(problems: Problem[]): Problem[] {
+  const at = (problem: Problem) => /:(\d+):(\d+)$/.exec(problem.where ?? '')?.slice(1).map(Number) ?? [0, 0];
+  return problems
+    .map((problem, index) => ({ problem, index, at: at(problem) }))
+    .sort((a, b) => a.at[0]! - b.at[0]! || a.at[1]! - b.at[1]! || a.index - b.index)
+    .map((entry) => entry.problem);
 }
 
 function invalid(display: string, problems: Problem[]): Problem {

@@ -171,9 +171,16 @@ function safeProtect(spec: RawSpec): SpecIssue[] {
 
 export function applyRules(spec: RawSpec): SpecIssue[] {
   const issues: SpecIssue[] = [...safeProtect(spec), ...ledgerWithoutPassword(spec), ...remoteNeedsKey(spec)];
-  spec.checks.forEach((check, index) => {
-    for (const rule of CHECK_RULES) issues.push(...rule(check, ['checks', index]));
-  });
+  spec.checks.forEach((check, index) => issues.push(...checkRules(check, index)));
   issues.push(...uniqueIds(spec));
   return issues;
+}
+
+/**
+ * The rules of one check that has the right shape. Run on the well-shaped
+ * checks of a spec whose shape is wrong elsewhere too, so that one pass
+ * names every problem rather than the first kind only.
+ */
+export function checkRules(check: RawCheck, index: number): SpecIssue[] {
+  return CHECK_RULES.flatMap((rule) => rule(check, ['checks', index]));
 }
