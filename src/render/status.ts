@@ -37,13 +37,34 @@ export function renderSummary(statuses: readonly Pick<CheckStatus, 'id' | 'statu
     lines.push(p.green(blocking.length > 0 ? `all ${blocking.length} blocking check${blocking.length === 1 ? '' : 's'} PASS` : 'all selected advisory checks PASS'));
   } else {
     lines.push(`${passing} of ${blocking.length} blocking check${blocking.length === 1 ? '' : 's'} PASS`);
-    const next = statuses.find((s) => s.blocking && s.status !== 'PASS') ?? statuses.find((s) => s.status !== 'PASS');
-    if (next) {
-      const { next: todo } = explainReason(next.reason, next.id);
-      if (todo) lines.push(`${p.cyan('next:')} ${todo}`);
-    }
+    for (const todo of nextSteps(statuses)) lines.push(`${p.cyan('next:')} ${todo}`);
   }
   return lines.join('\n');
+}
+
+/** How many different next steps a summary names; the rest are for `vouch status`'s rows. */
+const NEXT_STEPS = 3;
+
+/**
+ * What to do next for every check that does not pass (blocking ones, or
+ * the advisory ones when every blocking one passes), one line per kind of
+ * step: checks with the same step are named together ("`vouch verify a
+ * b`"), so a second stale check is never left out.
+ */
+function nextSteps(statuses: readonly Pick<CheckStatus, 'id' | 'status' | 'reason' | 'blocking'>[]): string[] {
+  const failing = statuses.filter((s) => s.blocking && s.status !== 'PASS');
+  const owed = failing.length > 0 ? failing : statuses.filter((s) => s.status !== 'PASS');
+  const steps = new Map<string, string[]>();
+  for (const status of owed) {
+    // The step with the check's id taken out, so that checks owing the same step share a line.
+    const mark = '\u0000';
+    const { next } = explainReason(status.reason, mark);
+    if (next === null) continue;
+    const ids = steps.get(next) ?? [];
+    ids.push(status.id);
+    steps.set(next, ids);
+  }
+  return [...steps].slice(0, NEXT_STEPS).map(([step, ids]) => step.split('\u0000').join(ids.join(' ')));
 }
 
 export function statusJson(statuses: readonly CheckStatus[], checks: readonly CheckDef[]): { ok: boolean; checks: unknown[] } {
