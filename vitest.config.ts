@@ -8,6 +8,5 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Tests spawn real processes; the machine has 2 cores.
     maxWorkers: 2,
-    reporters: process.env.CI ? ['default'] : ['default'],
   },
 });

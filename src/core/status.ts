@@ -1,4 +1,4 @@
-/** The four answers vouch gives about a check. See design.md, "Statuses". */
+/** The four answers vouch gives about a check: PASS, FAIL, UNKNOWN, STALE (README, "The four statuses"). */
 export type Status = 'PASS' | 'FAIL' | 'UNKNOWN' | 'STALE';
 
 /** The verdict recorded in a receipt: what one execution showed. */

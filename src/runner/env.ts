@@ -5,7 +5,7 @@
  * and agent switches in the caller's environment stay out of the check.
  *
  * The default list is small and fixed on purpose
- * (docs/decisions/the-check-environment-and-set-up-issue-16.md, docs/security.md): each name is non-secret and at most makes TLS trust a
+ * (docs/decisions/the-check-environment-and-set-up.md, docs/security.md): each name is non-secret and at most makes TLS trust a
  * root or fail. Proxies are not on it: a proxy URL can carry user:password,
  * and it decides where a check's traffic goes.
  */
