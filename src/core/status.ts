@@ -44,7 +44,7 @@ export type Reason =
   | 'fingerprint_changed'
   | 'definition_changed';
 
-export const REASONS: readonly Reason[] = [
+export const REASONS = [
   'ok',
   'exit_code',
   'signal',
@@ -75,4 +75,12 @@ export const REASONS: readonly Reason[] = [
   'tool_config_changed',
   'fingerprint_changed',
   'definition_changed',
-];
+] as const satisfies readonly Reason[];
+
+/**
+ * REASONS lists every Reason, each once: a reason added to the union but
+ * not to the list (which the MCP schema and the JSON Schema are built from)
+ * does not compile.
+ */
+type Unlisted = Exclude<Reason, (typeof REASONS)[number]>;
+export const EVERY_REASON_LISTED: [Unlisted] extends [never] ? true : { readonly unlisted: Unlisted } = true;

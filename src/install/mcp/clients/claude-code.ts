@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { asDocument, type McpClient } from '../client.js';
-import { shellWords } from '../shell-words.js';
+import { shellLine } from '../../../core/quote.js';
 import { MCP_CONFIG_PLACES } from './places.js';
 
 /**
@@ -21,7 +21,7 @@ export const claudeCode: McpClient = {
   render: (entry) => `${JSON.stringify(asDocument(entry), null, 2)}\n`,
   alternatives: (launch, name) => [
     `claude mcp add --scope project ${Object.entries(launch.env)
-      .map(([key, value]) => `--env ${shellWords([`${key}=${value}`])} `)
-      .join('')}${shellWords([name])} -- ${shellWords([launch.command, ...launch.args])}`,
+      .map(([key, value]) => `--env ${shellLine([`${key}=${value}`])} `)
+      .join('')}${shellLine([name])} -- ${shellLine([launch.command, ...launch.args])}`,
   ],
 };
