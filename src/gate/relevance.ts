@@ -1,3 +1,4 @@
+import { checksAtTier } from '../spec/select.js';
 import { digestJson, type Sha256 } from '../core/digest.js';
 import type { CheckStatus } from '../engine/status.js';
 import type { CheckDef } from '../spec/model.js';
@@ -11,7 +12,7 @@ export function tierOf(event: 'Stop' | 'SubagentStop'): Tier {
 
 /** Blocking checks that apply at a tier: untiered ones apply everywhere. */
 export function candidatesAt(checks: readonly CheckDef[], tier: Tier): CheckDef[] {
-  return checks.filter((check) => check.block && (check.tier === null || check.tier === tier));
+  return checksAtTier(checks, tier);
 }
 
 export interface SessionChanges {

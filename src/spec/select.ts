@@ -1,5 +1,6 @@
 import { fail } from '../core/problem.js';
 import { closest } from '../core/suggest.js';
+import type { Tier } from './fields.js';
 import type { CheckDef, Spec } from './model.js';
 
 export interface NamedOptions {
@@ -32,4 +33,13 @@ export function namedChecks(spec: Spec, ids: readonly string[], options: NamedOp
 /** The checks named on a command line (all when none), or check_not_found naming the unknown one. */
 export function selectChecks(spec: Spec, ids: readonly string[], hint?: string): CheckDef[] {
   return ids.length === 0 ? [...spec.checks] : namedChecks(spec, ids, hint === undefined ? {} : { hint });
+}
+
+/**
+ * The blocking checks that apply at a tier: those of that tier and the
+ * untiered ones (which apply at every tier). The gate grades a stop at its
+ * tier by this rule, and `vouch verify --tier` runs what it would grade.
+ */
+export function checksAtTier(checks: readonly CheckDef[], tier: Tier): CheckDef[] {
+  return checks.filter((check) => check.block && (check.tier === null || check.tier === tier));
 }

@@ -12,15 +12,16 @@ import { withheldEnvironment } from '../../runner/env.js';
 import type { StoredReceipt } from '../../receipt/receipt.js';
 import type { CheckDef } from '../../spec/model.js';
 import { renderSummary } from '../../render/status.js';
-import { selectChecks } from '../../spec/select.js';
+import { checksAtTier, selectChecks } from '../../spec/select.js';
+import { TIERS, type Tier } from '../../spec/fields.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { notAllowedWords } from '../../trust/trust.js';
 import { err, json, out, type Cli } from '../io.js';
 import { enterWorkspace } from '../workspace-dir.js';
 
-export const help = `usage: vouch verify [ID...] [--stale] [--json]
-       vouch verify [ID...] --remote URL [--pubkey HEX|PEM|NAME] [--token-env NAME]
+export const help = `usage: vouch verify [ID... | --tier T] [--stale] [--json]
+       vouch verify [ID... | --tier T] --remote URL [--pubkey HEX|PEM|NAME] [--token-env NAME]
                     [--insecure-loopback] [--wait SECONDS] [--json]
 
 Runs the named checks (default: all) one after another, exactly as vouch.yaml
@@ -35,6 +36,9 @@ unless this exact vouch.yaml was allowed (\`vouch allow\`).
            (command not found, certificate, DNS or connection errors, a
            variable said to be missing) adds "withheld_env": the names,
            never the values, of your environment variables it was not given)
+  --tier T the blocking checks that apply at tier T (leaf, lane,
+           coordinator, bridge): those of that tier and the untiered ones,
+           what the gate grades a stop at that tier by; not with IDs
   --stale  run only the selected checks that are not a fresh PASS: a PASS
            whose files and definition are unchanged (what \`vouch status\`
            shows as PASS) is not run again. With nothing to run it says so,
@@ -91,20 +95,24 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     'insecure-loopback': { type: 'boolean' },
     wait: { type: 'string' },
     stale: { type: 'boolean' },
+    tier: { type: 'string' },
   });
+  const tier = tierFlag(values.tier, positionals);
   if (values.remote !== undefined && values.stale) {
     return fail({ code: 'usage', message: '--stale is not used with --remote: the verifier runs every check it is sent', where: 'vouch verify', hint: 'run `vouch verify --stale` locally, or name the checks to send' });
   }
   if (values.remote !== undefined) {
     const { runRemote } = await import('./verify-remote.js');
-    return runRemote(cli, { ...values, remote: values.remote }, positionals);
+    const ids = tier === undefined ? positionals : checksAtTier((await cli.session.spec(cli.session.workspace())).checks, tier).map((check) => check.id);
+    return runRemote(cli, { ...values, remote: values.remote }, ids);
   }
   const remoteOnly = (['pubkey', 'token-env', 'insecure-loopback', 'wait'] as const).find((flag) => values[flag] !== undefined);
   if (remoteOnly) return fail({ code: 'usage', message: `--${remoteOnly} is used only with --remote URL`, where: 'vouch verify' });
   const session = cli.session;
   const workspace = session.workspace();
   const spec = await session.spec(workspace);
-  const checks = selectChecks(spec, positionals);
+  const checks = tier === undefined ? selectChecks(spec, positionals) : checksAtTier(spec.checks, tier);
+  if (checks.length === 0) return fail({ code: 'usage', message: `no blocking check applies at tier ${tier ?? ''}`, where: 'vouch verify --tier', hint: 'give checks a `tier:` in vouch.yaml, or leave it out (an untiered check applies at every tier)' });
   const errPaint = paint(cli.color && cli.io.stderrIsTTY);
   // A terminal gets a self-rewriting line; a log or pipe a line every interval (heartbeat.ts).
   const progress = cli.io.stderrIsTTY ? new Progress(cli.io.stderr, errPaint) : new Heartbeat(cli.io.stderr, heartbeatInterval(cli.io.env));
@@ -182,6 +190,16 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     out(cli, renderSummary([...fresh, ...all], p));
   }
   return ok ? EXIT.ok : EXIT.notOk;
+}
+
+/** --tier's value, checked: one of the tiers, and never beside check ids. */
+function tierFlag(value: string | undefined, ids: readonly string[]): Tier | undefined {
+  if (value === undefined) return undefined;
+  if (!(TIERS as readonly string[]).includes(value)) {
+    return fail({ code: 'usage', message: `unknown tier "${value}"`, where: 'vouch verify --tier', expected: `one of: ${TIERS.join(', ')}`, found: value });
+  }
+  if (ids.length > 0) return fail({ code: 'usage', message: '--tier selects the checks itself: give check ids or --tier, not both', where: 'vouch verify', found: ids.join(' ') });
+  return value as Tier;
 }
 
 function freshWords(fresh: readonly CheckStatus[]): string {
