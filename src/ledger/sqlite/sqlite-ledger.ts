@@ -86,7 +86,7 @@ export function openSqliteLedger(path: string, options: OpenOptions): SqliteLedg
   } catch (error) {
     db?.close();
     if (!readOnlyHere(path)) throw translate(error, path);
-    if (options.create) throw new LedgerError('unreadable', READ_ONLY_HERE, path, { cause: error });
+    if (options.create) throw new LedgerError('read_only', READ_ONLY_HERE, path, { cause: error });
     return readOnlyCopy(path);
   }
   try {
