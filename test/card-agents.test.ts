@@ -50,7 +50,8 @@ describe('task cards with the real Claude Code CLI', () => {
   it('refuses the owner\'s acts from its Bash tool, denies the worker\'s write of the proof script, and lets a verifier subagent write and bind it', async () => {
     const rig = await workspace();
     rig.write({ '.claude/agents/verifier.md': '---\nname: verifier\ndescription: Writes and runs the proof scripts of vouch task cards.\n---\nYou write proof scripts from a card\'s done-when.\n' });
-    expect((await rig.run(['install', 'claude-code'])).code).toBe(0);
+    // Unboxed: the verifier subagent writes .vouch/cards/ and records from its shell, which the box keeps read-only (docs/gate.md, The box).
+    expect((await rig.run(['install', 'claude-code', '--no-sandbox'])).code).toBe(0);
     const id = await opened(rig, ['--proof-script', 'proof.sh', '--scope', 'src/**']);
     const script = rig.path(`.vouch/cards/${id}/proof.sh`);
     const proofBody = '#!/bin/sh\ngrep -q good src/a.txt\n';

@@ -28,12 +28,13 @@ afterEach(async () => {
   for (const mock of mocks.splice(0)) await mock.close();
 });
 
-async function workspace(options: { verify: boolean; install?: boolean }): Promise<Rig> {
+/** `box: false`: installed with --no-sandbox, for what vouch's own guard and receipts do where Claude Code's sandbox and deny rules do not answer first (test/claude-box.test.ts drives the box). */
+async function workspace(options: { verify: boolean; install?: boolean; box?: boolean }): Promise<Rig> {
   const rig = new Rig().write({ 'src/add.js': GOOD, 'test/add.test.js': TEST });
   await rig.spec(SPEC);
   if (options.verify) expect((await rig.run(['verify'])).code).toBe(0);
   if (options.install ?? true) {
-    const installed = await rig.run(['install', 'claude-code']);
+    const installed = await rig.run(['install', 'claude-code', ...(options.box === false ? ['--no-sandbox'] : [])]);
     expect(installed.code, installed.stderr).toBe(0);
   }
   return rig;
@@ -128,7 +129,8 @@ describe('the Stop gate with the real Claude Code CLI', () => {
   }, 300_000);
 
   it('denies the agent writes to vouch.yaml, a protected test and .vouch/, by Write and by Bash', async () => {
-    const rig = await workspace({ verify: true });
+    // Unboxed: in the box Claude Code's own deny rules refuse these writes before vouch's guard is asked.
+    const rig = await workspace({ verify: true, box: false });
     const specBefore = rig.read('vouch.yaml');
     const ledgerBefore = readFileSync(rig.path('.vouch/ledger.db'));
     const { run, mock } = await session(rig, (_request, turn) => {
@@ -162,7 +164,8 @@ describe('the Stop gate with the real Claude Code CLI', () => {
   }, 300_000);
 
   it('never blocks an honest session that produced a fresh PASS before saying done', async () => {
-    const rig = await workspace({ verify: false });
+    // Unboxed: the agent's own `vouch verify` records a receipt, which the box's read-only ledger would refuse.
+    const rig = await workspace({ verify: false, box: false });
     const { run, mock } = await session(rig, (_request, turn) => {
       if (turn === 0) return [write('toolu_1', rig.path('src/add.js'), `// adds two numbers\n${GOOD}`)];
       if (turn === 1) return [bash('toolu_2', `'${process.execPath}' '${CLI}' -C '${rig.root}' verify tests`)];

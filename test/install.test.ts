@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, Rig } from './helpers/rig.js';
@@ -13,7 +13,7 @@ describe('vouch install / uninstall', () => {
     await rig.spec(SPEC);
     const first = await rig.run(['install', 'claude-code', '--json']);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.json()).toMatchObject({ ok: true, target: 'claude-code', scope: 'project', results: [{ outcome: 'written', how: 'applied' }] });
+    expect(first.json()).toMatchObject({ ok: true, target: 'claude-code', scope: 'project', sandbox: true, results: [{ outcome: 'written', how: 'applied' }, { outcome: 'written', how: 'applied' }] });
     const settings = JSON.parse(rig.read('.claude/settings.json'));
     expect(settings.model).toBe('opus');
     expect(settings.hooks.Stop[0].hooks[0].command).toBe(`${process.execPath} ${realpathSync(CLI)} hook claude-code Stop`);
@@ -63,7 +63,8 @@ describe('vouch install / uninstall', () => {
     const original = '{\n  "model": "opus"\n}\n';
     const rig = new Rig().write({ 'src/a.txt': 'ok', '.claude/settings.json': original });
     await rig.spec(SPEC);
-    expect((await rig.run(['install', 'claude-code'])).code).toBe(0);
+    // The hooks alone (the box has its own record, tested below).
+    expect((await rig.run(['install', 'claude-code', '--no-sandbox'])).code).toBe(0);
     // Make it what the earlier vouch left: its entries (no onFailure) and its record of them.
     const settings = JSON.parse(rig.read('.claude/settings.json'));
     delete settings.hooks.PreToolUse[0].hooks[0].onFailure;
@@ -75,11 +76,74 @@ describe('vouch install / uninstall', () => {
     const record = JSON.parse(readFileSync(recordPath, 'utf8'));
     record.after_sha256 = createHash('sha256').update(earlier).digest('hex');
     writeFileSync(recordPath, JSON.stringify(record));
-    expect((await rig.run(['install', 'claude-code'])).code).toBe(0);
+    expect((await rig.run(['install', 'claude-code', '--no-sandbox'])).code).toBe(0);
     expect(JSON.parse(rig.read('.claude/settings.json')).hooks.PreToolUse[0].hooks[0].onFailure).toBe('block');
     const removed = await rig.run(['uninstall', 'claude-code']);
     expect(removed.code, removed.stderr).toBe(0);
     expect(rig.read('.claude/settings.json')).toBe(original);
+  });
+
+  it('claude-code turns on the box: Claude Code\'s sandbox, fail-closed, no escape hatch, what vouches read-only, the registries the project uses reachable', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'ok', 'test/a.test.js': 't', 'package.json': '{}', '.claude/settings.json': '{\n  "model": "opus"\n}\n' });
+    await rig.spec(`${SPEC}protect: ["test/**", "lib/*/fixture.txt"]\n`);
+    execFileSync('git', ['init', '-q'], { cwd: rig.root });
+    const first = await rig.run(['install', 'claude-code']);
+    expect(first.code, first.stderr).toBe(0);
+    const { sandbox, permissions } = JSON.parse(rig.read('.claude/settings.json'));
+    expect(sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, network: { allowedDomains: expect.arrayContaining(['registry.npmjs.org']) } });
+    const readOnly = ['.vouch', 'vouch.yaml', 'test', '.claude', '.codex', '.mcp.json', '.git/config', '.git/hooks'].map((p) => rig.path(p));
+    expect(sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([...readOnly, rig.home]));
+    expect(sandbox.filesystem.allowWrite).toContain('~/.npm');
+    expect(permissions.deny).toEqual(expect.arrayContaining([`Edit(/${rig.path('.vouch')}/**)`, `Edit(/${rig.path('vouch.yaml')})`, `Edit(/${rig.path('test')}/**)`, `Edit(/${rig.home}/**)`]));
+    // A glob with a wildcard mid-path is no path: said, not silently dropped.
+    expect(first.stderr).toContain('protect: lib/*/fixture.txt is not read-only in the box');
+    expect(first.stderr).toContain('network: only registry.npmjs.org');
+    const again = await rig.run(['install', 'claude-code', '--json']);
+    expect(again.json().results.map((r: { outcome: string }) => r.outcome)).toEqual(['unchanged', 'unchanged']);
+    const removed = await rig.run(['uninstall', 'claude-code']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(rig.read('.claude/settings.json')).toBe('{\n  "model": "opus"\n}\n');
+  });
+
+  it('claude-code --no-sandbox installs the hooks alone and says what that gives up; uninstall leaves a sandbox vouch did not set alone', async () => {
+    const mine = '{\n  "sandbox": {\n    "enabled": true\n  }\n}\n';
+    const rig = new Rig().write({ 'src/a.txt': 'ok', '.claude/settings.json': mine });
+    await rig.spec(SPEC);
+    const result = await rig.run(['install', 'claude-code', '--no-sandbox']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain("--no-sandbox: the agent's commands are not boxed");
+    expect(result.stderr).toContain('gate.require_box: true');
+    const settings = JSON.parse(rig.read('.claude/settings.json'));
+    expect(settings.sandbox).toEqual({ enabled: true });
+    expect(settings.hooks.Stop).toHaveLength(1);
+    rig.write({ '.claude/settings.json': `${JSON.stringify({ ...settings, model: 'opus' }, null, 2)}\n` });
+    const removed = await rig.run(['uninstall', 'claude-code']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(rig.read('.claude/settings.json'))).toEqual({ sandbox: { enabled: true }, model: 'opus' });
+  });
+
+  it('claude-code: a sandbox the user switched off is not overridden (exit 3, the manual steps), and without bubblewrap or socat nothing is written', async () => {
+    const off = '{\n  "sandbox": {\n    "enabled": false\n  }\n}\n';
+    const rig = new Rig().write({ 'src/a.txt': 'ok', '.claude/settings.json': off });
+    await rig.spec(SPEC);
+    const refused = await rig.run(['install', 'claude-code']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('sandbox.enabled already holds another value');
+    expect(refused.stderr).toContain('set sandbox.enabled to true');
+    expect(JSON.parse(rig.read('.claude/settings.json')).sandbox).toEqual({ enabled: false });
+
+    // A PATH with node but neither bwrap nor socat: Claude Code would refuse to start, so install refuses first.
+    const bin = join(rig.home, 'bin');
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const other = new Rig().write({ 'src/a.txt': 'ok' });
+    await other.spec(SPEC);
+    const missing = await other.run(['install', 'claude-code'], { env: { PATH: bin } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('needs bubblewrap and socat on PATH');
+    expect(missing.stderr).toContain('apt-get install bubblewrap socat');
+    expect(missing.stderr).toContain('--no-sandbox');
+    expect(existsSync(other.path('.claude'))).toBe(false);
   });
 
   it('claude-code --scope user edits $CLAUDE_CONFIG_DIR/settings.json and needs no workspace', async () => {

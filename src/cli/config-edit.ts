@@ -3,7 +3,9 @@ import { closest } from '../core/suggest.js';
 import { installEdit, uninstallEdit } from '../install/edit.js';
 import type { EditIntent, EditOutcome } from '../install/intent.js';
 import type { Scope } from '../install/targets/claude-code.js';
-import { INSTALL_TARGETS } from '../install/targets/index.js';
+import type { MissingPrerequisites } from '../install/box/prerequisites.js';
+import { INSTALL_TARGETS, type BoxNotes } from '../install/targets/index.js';
+import { loadSpec } from '../spec/load.js';
 import { paint } from '../render/color.js';
 import { outcomeJson, renderOutcome } from '../render/install.js';
 import { findWorkspace } from '../workspace/find.js';
@@ -14,7 +16,7 @@ import { err, json, out, type Cli } from './io.js';
 
 /** `vouch install TARGET` and `vouch uninstall TARGET`: state the edit, then make it safely or refuse. */
 export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'install' | 'uninstall'): Promise<number> {
-  const { values, positionals } = parse(mode, args, { scope: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parse(mode, args, { scope: { type: 'string' }, json: { type: 'boolean' }, 'no-sandbox': { type: 'boolean' } });
   // `install mcp` has its own command module (cli/commands/install-mcp.ts); it is named here so a typo finds it.
   const names = [...Object.keys(INSTALL_TARGETS), 'mcp'];
   const [name, ...extra] = positionals;
@@ -39,10 +41,61 @@ export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'in
   if (!self) {
     return fail({ code: 'usage', message: 'vouch cannot tell the path of its own entry script, which the hook command must name', hint: 'run vouch through its executable (dist/cli.js)' });
   }
-  const intents = target.intents({ scope, root: found.ok ? found.value.root : null, env: cli.io.env, self });
+  const box = values['no-sandbox'] !== true;
+  if (!box && !target.boxPrerequisites) {
+    return fail({ code: 'usage', message: `${name} has no sandbox of its own for vouch to turn on`, where: `vouch ${mode} ${name} --no-sandbox`, hint: `run \`vouch ${mode} ${name}\`` });
+  }
+  if (mode === 'install' && box && target.boxPrerequisites) refuseWithoutPrerequisites(target.boxPrerequisites(cli.io.env), name!);
+  const loaded = found.ok ? loadSpec(found.value.specPath) : null;
+  const spec = loaded?.ok ? loaded.value : null;
+  const intents = target.intents({
+    scope,
+    root: found.ok ? found.value.root : null,
+    env: cli.io.env,
+    self,
+    mode,
+    box,
+    protect: spec?.protect ?? [],
+    programs: spec?.checks.map((check) => check.run[0] ?? '') ?? [],
+  });
   if (!intents.ok) return fail({ code: 'usage', message: intents.why, where: `vouch ${mode} ${name}`, hint: intents.hint });
 
-  return applyIntents(cli, intents.intents, mode, values.json === true, { target: name, scope });
+  const code = applyIntents(cli, mode === 'uninstall' ? [...intents.intents].reverse() : intents.intents, mode, values.json === true, { target: name, scope, ...(mode === 'install' && target.boxPrerequisites && { sandbox: box }) });
+  if (mode === 'install' && values.json !== true && target.boxPrerequisites) err(cli, box && intents.box ? boxNotes(intents.box, cli) : NO_BOX);
+  return code;
+}
+
+/** Said by `install --no-sandbox`: what the gate gives up without the box. */
+const NO_BOX =
+  "vouch: --no-sandbox: the agent's commands are not boxed. Any command it runs (a script, python3 -c) can write .vouch/, VOUCH_HOME, vouch.yaml and the hook settings (disableAllHooks switches the gate off unseen); the gate still judges protected files and its wiring by result, and `vouch sessions --check` flags a session whose stop it never saw. `gate.require_box: true` in vouch.yaml blocks every stop of a session run without the box.";
+
+function boxNotes(notes: BoxNotes, cli: Cli): string {
+  const p = paint(cli.color);
+  const lines = [`${p.cyan('box:')} the agent's commands run in Claude Code's sandbox: writes outside the workspace and its $TMPDIR fail, and so do writes to what vouches (the ledger, vouch.yaml, protect: paths, hook settings, .git/config, VOUCH_HOME).`];
+  lines.push(
+    notes.domains.length > 0
+      ? `  network: only ${notes.domains.join(', ')} (for the project's package managers; caches ${notes.caches.join(', ')} writable). Another registry or host the work needs: add it to sandbox.network.allowedDomains, e.g. "allowedDomains": [${[...notes.domains, 'registry.example.com'].map((d) => JSON.stringify(d)).join(', ')}]`
+      : `  network: no host is reachable from the agent's commands. A registry or host the work needs: add it to sandbox.network.allowedDomains, e.g. "allowedDomains": ["registry.npmjs.org"]`,
+  );
+  for (const glob of notes.unboxable) lines.push(`  protect: ${glob.glob} is not read-only in the box (${glob.why}); the gate still compares it at every stop.`);
+  return lines.join('\n');
+}
+
+/** Claude Code with failIfUnavailable refuses to start without its sandbox: install says what to install first, or how to go without. */
+function refuseWithoutPrerequisites(missing: MissingPrerequisites, name: string): void {
+  if (!missing.unsupported && missing.programs.length === 0) return;
+  const packages = missing.programs.map((program) => (program === 'bwrap' ? 'bubblewrap' : program));
+  fail({
+    code: 'sandbox_unavailable',
+    message: missing.unsupported
+      ? `${name}'s sandbox does not run on ${process.platform} (Linux needs bubblewrap and socat; macOS has Seatbelt built in)`
+      : `${name}'s sandbox needs ${packages.join(' and ')} on PATH, and ${missing.programs.length === 1 ? 'it is' : 'they are'} not there (looked for ${missing.programs.map((p) => `\`${p}\``).join(', ')})`,
+    where: `vouch install ${name}`,
+    expected: 'bubblewrap (`bwrap`) and `socat` on PATH (Linux)',
+    hint: missing.unsupported
+      ? `install the gate without the box: \`vouch install ${name} --no-sandbox\` (and see what that gives up in docs/gate.md)`
+      : `install them (Debian, Ubuntu: \`apt-get install bubblewrap socat\`; Fedora: \`dnf install bubblewrap socat\`), then run this again; or \`vouch install ${name} --no-sandbox\` for the gate without the box`,
+  });
 }
 
 /**

@@ -44,6 +44,8 @@ export type GateReason =
   | 'wiring_changed'
   /** vouch's record of this session under VOUCH_HOME cannot be read: it was altered. */
   | 'session_record_damaged'
+  /** gate.require_box: the session ran (or is running) without the box: its client's sandbox off, fail-open, with a way out, or leaving what vouches writable. */
+  | 'box_off'
   // escaped
   /** Blocked max_blocks times in a row with no file change: let through, recorded as unverified. */
   | 'max_blocks';

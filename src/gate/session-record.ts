@@ -5,6 +5,7 @@ import { sha256 } from '../core/digest.js';
 import type { Workspace } from '../workspace/find.js';
 import { workspaceAt } from '../workspace/find.js';
 import type { Baseline } from './baseline.js';
+import type { BoxState } from './box.js';
 
 /**
  * What vouch remembers of an agent session in one workspace, outside the
@@ -24,6 +25,8 @@ export interface SessionWatch extends Baseline {
   readonly workspace: string;
   /** The session's first hook call in this workspace: receipts recorded since were made during it. */
   readonly since: string;
+  /** Whether the agent worked in the box at that first hook (absent in records of an earlier vouch: not known, so not on). */
+  readonly box?: BoxState;
 }
 
 function sessionDir(home: string, client: string, session: string): string {
@@ -44,9 +47,10 @@ function watchPath(home: string, client: string, session: string, root: string):
 export async function watchSession(home: string, client: string, session: string, workspace: Workspace, globs: readonly string[], env: NodeJS.ProcessEnv, now = new Date()): Promise<void> {
   const path = watchPath(home, client, session, workspace.root);
   if (existsSync(path)) return;
-  const { takeBaseline } = await import('./baseline.js');
+  const [{ takeBaseline }, { boxState }] = await Promise.all([import('./baseline.js'), import('./box.js')]);
   const baseline = await takeBaseline(home, workspace, globs, env);
-  const watch: SessionWatch = { v: 1, client, session, workspace: workspace.root, since: now.toISOString(), ...baseline };
+  const box = boxState(client, workspace.root, env, globs);
+  const watch: SessionWatch = { v: 1, client, session, workspace: workspace.root, since: now.toISOString(), ...baseline, box };
   writeOnce(path, watch);
 }
 

@@ -74,6 +74,7 @@ export function uninstallEdit(intent: EditIntent, options: EditOptions): EditOut
   } catch (error) {
     return refused(intent, ioRefusal(error, intent.manual));
   }
+  if (!record && intent.onlyWithRecord) return { kind: 'unchanged', path: intent.path, why: 'vouch has no record of making this edit' };
   try {
     if (record && record.restorable !== false && read.bytes && sha256(read.bytes) === record.after_sha256) return restore(intent, record, options);
     if (read.text === null) {
@@ -127,7 +128,7 @@ function restore(intent: EditIntent, record: InstallRecord, options: EditOptions
 
 /** Whether the text holds entries of this intent (by their markers): an earlier vouch's, being upgraded. */
 function heldVouchEntries(intent: EditIntent, text: string | null): boolean {
-  return text !== null && intent.changes.some((change) => change.kind === 'json-append' && text.includes(change.marker));
+  return text !== null && intent.changes.some((change) => change.kind === 'json-append' && change.marker !== undefined && text.includes(change.marker));
 }
 
 /** Applies every change in order, in memory; null text when all were already in place. */

@@ -14,6 +14,13 @@ export interface EditIntent {
   readonly changes: readonly Change[];
   /** The steps to make the same edit by hand, quoted when it is refused. */
   readonly manual: readonly string[];
+  /**
+   * Uninstall touches the file only when vouch's record of this install is
+   * there: the values this edit sets carry no mark of vouch (a user's own
+   * `sandbox.enabled: true` looks the same), so without the record nothing
+   * says they are vouch's to take back.
+   */
+  readonly onlyWithRecord?: true;
 }
 
 export type EditFormat = 'json' | 'toml' | 'yaml' | 'script';
@@ -26,11 +33,14 @@ export type Change =
    * JSON: each entry is present in the array at `at` (objects and the array
    * are created when absent). An existing element whose JSON contains
    * `marker` but equals no entry is someone else's edit of ours: refused.
+   * No marker (plain strings, such as paths a sandbox keeps read-only):
+   * entries are only ever added or taken out, never told apart from the
+   * user's own.
    * `earlier`: what an earlier vouch wrote there for the same purpose; such
    * an element is replaced by the (single) entry on install, and removed on
    * uninstall, so that upgrading vouch needs no hand edit.
    */
-  | { readonly kind: 'json-append'; readonly at: readonly string[]; readonly entries: readonly Json[]; readonly marker: string; readonly earlier?: readonly Json[] }
+  | { readonly kind: 'json-append'; readonly at: readonly string[]; readonly entries: readonly Json[]; readonly marker?: string; readonly earlier?: readonly Json[] }
   /** JSON: the key at `at` holds `value` (absent before, or already equal). */
   | { readonly kind: 'json-set'; readonly at: readonly string[]; readonly value: Json }
   /** TOML: the table at `at` (e.g. mcp_servers.vouch) holds `value` (absent before, or already equal). */

@@ -45,7 +45,8 @@ export function applyJson(before: string | null, change: JsonChange, manual: rea
       text = applyEdits(text, modify(text, [...change.at, outdated], change.entries[0], { formattingOptions: options }));
       return verify(text, intended, manual, created);
     }
-    const foreign = items.find((item) => JSON.stringify(item).includes(change.marker));
+    const marker = change.marker;
+    const foreign = marker === undefined ? undefined : items.find((item) => JSON.stringify(item).includes(marker));
     if (foreign !== undefined) {
       return refuse('conflict', `${pathText(change.at)} already has a vouch entry that differs from this one: ${JSON.stringify(foreign)}`, manual);
     }
@@ -93,7 +94,8 @@ export function removeJson(current: string, change: JsonChange, createdByInstall
     const indexes = list.flatMap((item, i) => (change.entries.some((entry) => sameValue(item, entry)) || isEarlier(change, item) ? [i] : []));
     if (indexes.length === 0) {
       // Ours by its marker, but neither what this vouch nor an earlier one wrote: edited since, left to the person.
-      const edited: unknown = change.kind === 'json-append' ? list.find((item) => JSON.stringify(item).includes(change.marker)) : undefined;
+      const marker = change.marker;
+      const edited: unknown = marker === undefined ? undefined : list.find((item) => JSON.stringify(item).includes(marker));
       if (edited !== undefined) return refuse('conflict', `${pathText(change.at)} has a vouch entry that differs from the one vouch writes (edited since?): ${JSON.stringify(edited)}`, manual);
       return { ok: true, text: null, created: [] };
     }

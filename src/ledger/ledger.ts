@@ -225,7 +225,8 @@ export type FindResult =
  */
 export class LedgerError extends Error {
   constructor(
-    readonly kind: 'corrupt' | 'unreadable' | 'too_new' | 'schema_behind',
+    /** read_only: its folder cannot be written at all (the agent's box), so nothing can be recorded from here. */
+    readonly kind: 'corrupt' | 'unreadable' | 'read_only' | 'too_new' | 'schema_behind',
     message: string,
     readonly path: string,
     options?: { cause?: unknown },

@@ -74,6 +74,11 @@ function blockText(decision: GateDecision, self: Invocation): string {
         `${lead} the gate's own wiring changed during this session: ${decision.detail ?? ''} (hook settings, the git hook, the trust record or the trusted keys). ` +
         `An agent may not unhook or blind its own gate. Put them back as they were, or ask a person to review the change and run \`vouch allow\` in ${ws}.`
       );
+    case 'box_off':
+      return (
+        `${lead} vouch.yaml sets gate.require_box, and this session ran without the box: ${decision.detail ?? ''}. ` +
+        `Work done outside the box could have rewritten what vouches (the ledger, the spec, the hook settings) unseen, so it is not graded. A person must turn the box on (\`vouch install claude-code\` in ${ws}) and start a new session; you may not change the sandbox settings yourself.`
+      );
     case 'session_record_damaged':
       return `${lead} vouch's record of this session under VOUCH_HOME was altered: ${decision.detail ?? ''}. A person must look at it (\`vouch sessions\`).`;
     case 'all_pass':

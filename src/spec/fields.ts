@@ -10,7 +10,7 @@ export const TOP_LEVEL_FIELDS = {
   require_signature: 'true: a receipt without a valid signature by a trusted key never counts as PASS, and verify refuses to run without a signing key; default false',
   ledger: 'a PostgreSQL URL for a shared team ledger, e.g. postgres://vouch@db.internal:5432/vouch (optionally ?schema=NAME), with no password (put a URL with credentials in VOUCH_LEDGER, which overrides this); absent: .vouch/ledger.db',
   verifier_key: "the verifier service's Ed25519 public key as 64 hex characters (`vouch keys export-public --format hex` on the server): remote receipts count only when signed by it or by a key in VOUCH_HOME/keys",
-  gate: 'how the agent gate (the Stop hook) behaves: {on_stop, max_blocks, budget_seconds, require_remote}',
+  gate: 'how the agent gate (the Stop hook) behaves: {on_stop, max_blocks, budget_seconds, require_remote, require_box}',
   protect: 'workspace-relative globs the agent may not write (vouch.yaml and .vouch/ are always protected)',
   tool_configs:
     'more files that configure how the checks\' tools run, pinned by digest when vouch.yaml is allowed (a change makes the affected checks UNKNOWN until allowed again): a file name looked up from each check\'s cwd up to the workspace root, e.g. ".mocharc.yml", or a path under HOME, e.g. "~/.config/foo/config"; .npmrc, .yarnrc(.yml), .pnpmfile.cjs, bunfig.toml, pip.conf, pytest.ini, setup.cfg, tox.ini and the HOME ones are always pinned',
@@ -24,6 +24,7 @@ export const GATE_FIELDS = {
   max_blocks: 'consecutive blocks with no file change after which the stop is let through and the session recorded as escaped: an integer from 1 to 100 (default 3)',
   budget_seconds: 'how long one Stop may spend running checks: an integer from 1 to 3600 (default 120)',
   require_remote: 'true: a check counts only with a remote receipt signed by the verifier_key pinned in vouch.yaml (`vouch verify --remote`); local runs never satisfy the gate, so it runs none; default false',
+  require_box: "true: a stop is blocked (box_off) when the session ran without the box: its client's own sandbox on, fail-closed, with no way out, and what vouches read-only (`vouch install claude-code` sets it up); default false",
 } as const;
 
 export const ON_STOP = ['verify', 'require'] as const;

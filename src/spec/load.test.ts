@@ -25,7 +25,7 @@ describe('parseSpec: every error is located and says what was expected', () => {
     ['an env name that is not a name', base('    env: ["A B"]\n'), 'vouch.yaml:6:11', /wrong format/, /environment variable names/],
     ['shell: true with an argv list', base('    shell: true\n'), 'vouch.yaml:4:10', /must be one string/, /string/],
     ['an unknown gate mode', `${base('')}gate: {on_stop: maybe}\n`, 'vouch.yaml:6:17', /must be "verify" or "require"/, /verify \(default/],
-    ['a gate key misspelt', `${base('')}gate: {max_block: 2}\n`, 'vouch.yaml:6:8', /unknown key "max_block" \(did you mean "max_blocks"\?\)/, /on_stop, max_blocks, budget_seconds, require_remote/],
+    ['a gate key misspelt', `${base('')}gate: {max_block: 2}\n`, 'vouch.yaml:6:8', /unknown key "max_block" \(did you mean "max_blocks"\?\)/, /on_stop, max_blocks, budget_seconds, require_remote, require_box/],
     ['a gate budget out of range', `${base('')}gate: {budget_seconds: 0}\n`, 'vouch.yaml:6:24', /at least 1/, /1 to 3600/],
     ['a protect glob leaving the workspace', `${base('')}protect: ["../other/**"]\n`, 'vouch.yaml:6:11', /"\.\."/, /workspace-relative glob/],
     ['an absolute protect glob', `${base('')}protect: ["/etc/**"]\n`, 'vouch.yaml:6:11', /absolute/, /workspace-relative glob/],
@@ -74,14 +74,14 @@ describe('parseSpec: a valid spec', () => {
     expect(check).toMatchObject({ cwd: '.', timeout: 120, shell: false, block: true, tier: null, allowMissing: false, expect: { kind: 'exit', code: 0 } });
     expect(check.proves).toBe('`npm test` exited 0 on the declared scope.');
     expect(result.value.excerptBytes).toBe(4096);
-    expect(result.value.gate).toEqual({ onStop: 'verify', maxBlocks: 3, budgetSeconds: 120, requireRemote: false });
+    expect(result.value.gate).toEqual({ onStop: 'verify', maxBlocks: 3, budgetSeconds: 120, requireRemote: false, requireBox: false });
     expect(result.value.protect).toEqual([]);
   });
 
   it('reads gate: and protect:, normalising the globs', () => {
     const result = load(`${base('')}gate: {on_stop: require, max_blocks: 5, budget_seconds: 30}\nprotect: ["./test/**", "fixtures/golden.json"]\n`);
     if (!result.ok) throw new Error(JSON.stringify(result.error));
-    expect(result.value.gate).toEqual({ onStop: 'require', maxBlocks: 5, budgetSeconds: 30, requireRemote: false });
+    expect(result.value.gate).toEqual({ onStop: 'require', maxBlocks: 5, budgetSeconds: 30, requireRemote: false, requireBox: false });
     expect(result.value.protect).toEqual(['test/**', 'fixtures/golden.json']);
   });
 

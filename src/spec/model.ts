@@ -71,8 +71,10 @@ export interface GatePolicy {
   readonly budgetSeconds: number;
   /** Only a remote receipt signed by the spec's verifier_key counts (the gate runs nothing locally). */
   readonly requireRemote: boolean;
+  /** A stop is blocked (box_off) when the session ran without its client's sandbox holding what vouches read-only. */
+  readonly requireBox: boolean;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 export const DEFAULT_EXCERPT_BYTES = 4096;
-export const DEFAULT_GATE: GatePolicy = { onStop: 'verify', maxBlocks: 3, budgetSeconds: 120, requireRemote: false };
+export const DEFAULT_GATE: GatePolicy = { onStop: 'verify', maxBlocks: 3, budgetSeconds: 120, requireRemote: false, requireBox: false };

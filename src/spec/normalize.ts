@@ -20,6 +20,7 @@ export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
       maxBlocks: raw.gate?.max_blocks ?? DEFAULT_GATE.maxBlocks,
       budgetSeconds: raw.gate?.budget_seconds ?? DEFAULT_GATE.budgetSeconds,
       requireRemote: raw.gate?.require_remote ?? DEFAULT_GATE.requireRemote,
+      requireBox: raw.gate?.require_box ?? DEFAULT_GATE.requireBox,
     },
     protect: globs(raw.protect),
     toolConfigs: [...new Set(raw.tool_configs ?? [])].sort(),

@@ -53,6 +53,7 @@ export const gateSchema = z
     max_blocks: z.optional(z.int().check(z.minimum(1), z.maximum(100), describe(GATE_FIELDS.max_blocks))),
     budget_seconds: z.optional(z.int().check(z.minimum(1), z.maximum(3600), describe(GATE_FIELDS.budget_seconds))),
     require_remote: z.optional(z.boolean().check(describe(GATE_FIELDS.require_remote))),
+    require_box: z.optional(z.boolean().check(describe(GATE_FIELDS.require_box))),
   })
   .check(describe(TOP_LEVEL_FIELDS.gate));
 

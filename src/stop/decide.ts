@@ -3,6 +3,7 @@ import { digestJson } from '../core/digest.js';
 import { nowOf } from '../core/context.js';
 import type { Dispatch } from '../fleet/model.js';
 import { driftSince } from '../gate/baseline.js';
+import { boxVerdict } from '../gate/box-verdict.js';
 import type { GateContext, StopRequest } from '../gate/context.js';
 import type { GateDecision } from '../gate/decision.js';
 import { gateAcceptance, gateStamp, gradeAtTier, specLevel, type Verdict } from '../gate/grade.js';
@@ -119,7 +120,7 @@ async function decideIn(request: StopRequest, ctx: GateContext, target: Target, 
   if (trust.value.kind !== 'allowed') {
     return settle(request, ctx, workspace, history, spec, specLevel('spec_not_allowed', notAllowedWords(trust.value.kind), spec.sha256), own);
   }
-  const held = await heldByResult(ctx, workspace, watch, damaged);
+  const held = (await heldByResult(ctx, workspace, watch, damaged)) ?? boxVerdict(request.client, spec, workspace, watch, ctx.env);
   if (held) return settle(request, ctx, workspace, history, spec, held, own);
 
   if (dispatch) {

@@ -3,7 +3,7 @@ import { runConfigEdit } from '../config-edit.js';
 import type { Cli } from '../io.js';
 import { refuseInAgentRun } from '../person-only.js';
 
-export const help = `usage: vouch install claude-code [--scope project|user] [--json]
+export const help = `usage: vouch install claude-code [--scope project|user] [--no-sandbox] [--json]
        vouch install codex [--scope project|user] [--json]
        vouch install git-hooks [--json]
        vouch install mcp --client claude-code|cursor|codex|hermes [--name NAME] [--write] [--json]
@@ -13,7 +13,14 @@ Wires vouch into an agent client or git:
                subagent as a dispatch, PreToolUse the write guard,
                PostToolUse the trail; in .claude/settings.json of the
                workspace (project, default) or the user's Claude settings
-               ($CLAUDE_CONFIG_DIR or ~/.claude/settings.json)
+               ($CLAUDE_CONFIG_DIR or ~/.claude/settings.json); and the box:
+               Claude Code's own sandbox for the agent's commands
+               (bubblewrap and socat on Linux, checked first), fail-closed,
+               with no way out, what vouches read-only (.vouch/, vouch.yaml,
+               protect: paths, .claude/, .codex/, MCP entries, .git/config
+               and hooks, VOUCH_HOME), the project's package registries
+               reachable. --no-sandbox: the hooks alone (it says what that
+               gives up)
   codex        Stop, PreToolUse and PostToolUse for Codex, in .codex/hooks.json (project) or
                $CODEX_HOME/hooks.json (user)
   git-hooks    a pre-push hook that refuses a push while a blocking check is
@@ -33,7 +40,8 @@ Running it twice changes nothing. \`vouch uninstall\` takes it back.
 Refused inside an agent run (Claude Code, Codex, Cursor, Gemini CLI, AI_AGENT
 set): exit 4, agent_run. The gate's wiring is the person's to change.
 
-exit: 0 done (or nothing to do), 2 usage or workspace problem, 3 refused,
+exit: 0 done (or nothing to do), 2 usage or workspace problem (or the box's
+prerequisites missing: sandbox_unavailable), 3 refused,
 4 inside an agent run (agent_run)
 
 ${mcp.help}`;

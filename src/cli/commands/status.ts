@@ -1,5 +1,7 @@
 import { fail } from '../../core/problem.js';
 import { checkStatuses } from '../../engine/status.js';
+import { wiredBox } from '../../gate/box-wired.js';
+import { renderBox } from '../../render/box.js';
 import { paint } from '../../render/color.js';
 import { allPass } from '../../engine/outcome.js';
 import { renderStatusTable, renderSummary, statusJson } from '../../render/status.js';
@@ -16,7 +18,12 @@ they are now. PASS only while every covered file and the check's definition
 are unchanged; an edit turns it STALE.
 
   --json   one object on stdout: {"ok", "checks": [{"id", "status", "reason",
-           "blocking", "receipt", "detail", "recorded_at", "changed"?}]}
+           "blocking", "receipt", "detail", "recorded_at", "changed"?}],
+           "box"?: {"client", "on", "gaps"}}
+
+Where vouch's Claude Code hooks are wired, it also says whether the agent
+works in the box (Claude Code's sandbox holding what vouches read-only), as
+its settings are now, and what is missing when it does not.
 
 exit: 0 every selected blocking check PASS, 1 otherwise, 2 usage/spec/ledger problem`;
 
@@ -30,12 +37,14 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const result = await checkStatuses(ctx, checks, { openLedger: () => session.read(workspace) });
   if (result.kind === 'trust_error') return fail(result.problem);
   const statuses = result.statuses;
+  const box = wiredBox(workspace.root, cli.io.env, spec.protect);
   if (values.json) {
-    json(cli, statusJson(statuses, checks));
+    json(cli, { ...statusJson(statuses, checks), ...(box && { box }) });
   } else {
     const p = paint(cli.color);
     out(cli, renderStatusTable(statuses, p));
     out(cli, renderSummary(statuses, p));
+    if (box) out(cli, renderBox(box, p));
   }
   return allPass(statuses) ? EXIT.ok : EXIT.notOk;
 }

@@ -1,5 +1,9 @@
 import { childProcess } from '../../core/builtins.js';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { claudeBoxIntent } from '../box/claude-box.js';
+import { missingPrerequisites, type MissingPrerequisites } from '../box/prerequisites.js';
+import { readOnlySet, type UnboxableGlob } from '../box/read-only.js';
+import { ecosystemsOf } from '../box/registries.js';
 import type { EditIntent } from '../intent.js';
 import type { SelfCommand } from './agent-hooks.js';
 import { claudeCodeIntent, claudeSettingsPath, type Scope } from './claude-code.js';
@@ -13,9 +17,24 @@ export interface TargetContext {
   readonly root: string | null;
   readonly env: NodeJS.ProcessEnv;
   readonly self: SelfCommand;
+  readonly mode: 'install' | 'uninstall';
+  /** Put the agent in the client's own sandbox too (the default; `--no-sandbox` says no). Uninstall always takes it back. */
+  readonly box: boolean;
+  /** The spec's protect: globs and the programs its checks run (empty without a spec that loads). */
+  readonly protect: readonly string[];
+  readonly programs: readonly string[];
 }
 
-export type TargetIntents = { readonly ok: true; readonly intents: readonly EditIntent[] } | { readonly ok: false; readonly why: string; readonly hint: string };
+/** What the edits leave out or let through, said when they are made: protect: globs the box cannot hold, the registries let in. */
+export interface BoxNotes {
+  readonly unboxable: readonly UnboxableGlob[];
+  readonly domains: readonly string[];
+  readonly caches: readonly string[];
+}
+
+export type TargetIntents =
+  | { readonly ok: true; readonly intents: readonly EditIntent[]; readonly box?: BoxNotes }
+  | { readonly ok: false; readonly why: string; readonly hint: string };
 
 /**
  * Everything `vouch install` can wire up. A target states its edits as
@@ -28,6 +47,8 @@ export interface InstallTarget {
   /** Whether it needs a workspace (vouch.yaml) at the given scope. */
   readonly needsWorkspace: (scope: Scope) => boolean;
   readonly intents: (ctx: TargetContext) => TargetIntents;
+  /** What the box needs on this machine and does not find (install only, when the target has a box). */
+  readonly boxPrerequisites?: (env: NodeJS.ProcessEnv) => MissingPrerequisites;
 }
 
 export const INSTALL_TARGETS: Readonly<Record<string, InstallTarget>> = {
@@ -35,7 +56,8 @@ export const INSTALL_TARGETS: Readonly<Record<string, InstallTarget>> = {
     summary: "Claude Code hooks: the Stop gate, the write guard and the trail (in .claude/settings.json, or the user's settings)",
     scopes: ['project', 'user'],
     needsWorkspace: (scope) => scope === 'project',
-    intents: (ctx) => ({ ok: true, intents: [claudeCodeIntent(claudeSettingsPath(ctx.scope, ctx.root, ctx.env), ctx.self)] }),
+    intents: (ctx) => claudeCodeIntents(ctx),
+    boxPrerequisites: (env) => missingPrerequisites(env),
   },
   codex: {
     summary: "Codex hooks: the Stop gate, the write guard and the trail (in .codex/hooks.json, or the user's)",
@@ -54,6 +76,27 @@ export const INSTALL_TARGETS: Readonly<Record<string, InstallTarget>> = {
     },
   },
 };
+
+/**
+ * The hooks, and (unless `--no-sandbox`) the box: Claude Code's own sandbox
+ * with what vouches read-only. Uninstall states both, so it takes back
+ * whichever was installed.
+ */
+function claudeCodeIntents(ctx: TargetContext): TargetIntents {
+  const path = claudeSettingsPath(ctx.scope, ctx.root, ctx.env);
+  const hooks = claudeCodeIntent(path, ctx.self);
+  if (!ctx.box && ctx.mode === 'install') return { ok: true, intents: [hooks] };
+  const root = ctx.scope === 'project' ? ctx.root : null;
+  const gitHook = root === null ? null : gitHookPath(root, 'pre-push');
+  const set = readOnlySet(root, ctx.env, ctx.protect, gitHook === null ? null : dirname(gitHook));
+  const ecosystems = ecosystemsOf(ctx.root, ctx.programs);
+  const box = claudeBoxIntent(path, { readOnly: set.paths, ecosystems });
+  return {
+    ok: true,
+    intents: [hooks, box],
+    box: { unboxable: set.unboxable, domains: [...new Set(ecosystems.flatMap((e) => e.domains))], caches: [...new Set(ecosystems.flatMap((e) => e.caches))] },
+  };
+}
 
 /** Where git looks for a hook (core.hooksPath honoured), or null outside a work tree. */
 export function gitHookPath(root: string, name: string): string | null {

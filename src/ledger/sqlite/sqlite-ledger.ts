@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Sha256 } from '../../core/digest.js';
@@ -77,16 +77,19 @@ export interface OpenOptions {
  */
 export function openSqliteLedger(path: string, options: OpenOptions): SqliteLedger | undefined {
   if (!options.create && !existsSync(path)) return undefined;
-  if (options.create) prepareStateDir(dirname(path));
-  let db: Database.Database;
+  if (options.create && !readOnlyHere(path)) prepareStateDir(dirname(path));
+  let db: Database.Database | undefined;
   try {
     const { Database: Driver, options: binding } = sqlite();
     db = new Driver(path, { ...binding, fileMustExist: !options.create, timeout: BUSY_TIMEOUT_MS });
+    db.pragma('journal_mode = WAL');
   } catch (error) {
-    throw translate(error, path);
+    db?.close();
+    if (!readOnlyHere(path)) throw translate(error, path);
+    if (options.create) throw new LedgerError('read_only', READ_ONLY_HERE, path, { cause: error });
+    return readOnlyCopy(path);
   }
   try {
-    db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db, path);
@@ -95,6 +98,61 @@ export function openSqliteLedger(path: string, options: OpenOptions): SqliteLedg
     throw translate(error, path);
   }
   return new SqliteLedger(db, path);
+}
+
+const READ_ONLY_HERE =
+  "the ledger's folder is read-only here: inside the agent's box (Claude Code's sandbox) .vouch/ is read-only on purpose, so nothing an agent's command runs is recorded. " +
+  'Stop when the work is done: the gate runs the checks itself (or use the MCP tool vouch_verify, which runs outside the box)';
+
+/** The ledger's folder cannot be written at all (a read-only mount, the agent's box): not a lock or a damaged file. */
+function readOnlyHere(path: string): boolean {
+  try {
+    accessSync(dirname(path), constants.W_OK);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EROFS';
+  }
+}
+
+/**
+ * A reader where the folder is read-only: SQLite cannot make the WAL's
+ * shared-memory file there, so the ledger is read as it is on disk (a
+ * consistent snapshot when no write-ahead log is pending, which a closed
+ * ledger never has), in memory and query-only. With a pending log the
+ * read-only driver can use it when its files exist; otherwise it says so.
+ */
+function readOnlyCopy(path: string): SqliteLedger {
+  const { Database: Driver, options: binding } = sqlite();
+  let db: Database.Database;
+  try {
+    db = pendingLog(path) ? new Driver(path, { ...binding, readonly: true, fileMustExist: true }) : new Driver(rollbackImage(readFileSync(path)), binding);
+    db.pragma('query_only = ON');
+    db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get();
+  } catch (error) {
+    throw translate(error, path);
+  }
+  return new SqliteLedger(db, path);
+}
+
+/**
+ * The file's bytes with its header's read and write versions (offsets 18
+ * and 19) set from WAL (2) to rollback (1): an in-memory image cannot use a
+ * write-ahead log, and SQLite refuses to open one that asks for it.
+ */
+function rollbackImage(bytes: Buffer): Buffer {
+  if (bytes.length >= 100 && bytes[18] === 2 && bytes[19] === 2) {
+    bytes[18] = 1;
+    bytes[19] = 1;
+  }
+  return bytes;
+}
+
+function pendingLog(path: string): boolean {
+  try {
+    return statSync(`${path}-wal`).size > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** .vouch/ ignores itself in git, so the ledger never makes a tree dirty. */
