@@ -216,6 +216,9 @@ export function renderDenial(answer: Exclude<GuardAnswer, { kind: 'allow' }>): s
 
 function denialText(answer: Exclude<GuardAnswer, { kind: 'allow' }>): string {
   if (answer.kind === 'deny_act') return `vouch denied this ${answer.tool} command: it runs \`${oneLine(answer.act.command)}\`. ${actWords(answer.act)}`;
+  if (answer.kind === 'deny_unreadable') {
+    return `vouch denied this ${answer.tool} call: ${answer.why}, so what it would write is unknown. Send the patch as apply_patch takes it: "*** Begin Patch", one "*** Add File: PATH", "*** Update File: PATH" or "*** Delete File: PATH" hunk per file, then "*** End Patch".`;
+  }
   const path = oneLine(answer.path);
   const what = answer.via === answer.tool ? `this ${answer.tool} of ${path}` : `this ${answer.tool} command: it writes ${path} (${oneLine(answer.via)})`;
   const alias = answer.hardLinkOf === undefined ? '' : `, which is another name (a hard link) of ${oneLine(answer.hardLinkOf)}`;
