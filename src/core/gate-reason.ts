@@ -42,8 +42,10 @@ export type GateReason =
   | 'protected_changed'
   /** The gate's own wiring (hook settings, the git hook, the trust record, trusted keys) changed during the session. */
   | 'wiring_changed'
-  /** vouch's record of this session under VOUCH_HOME cannot be read: it was altered. */
+  /** vouch's record of this session under VOUCH_HOME cannot be read: it was altered, or removed while the ledger holds the session's entries. */
   | 'session_record_damaged'
+  /** The ledger recorded a person's act (gc, a card's decision or forced close, a dispatch grade) during the session, whoever ran it. */
+  | 'person_act_in_session'
   // escaped
   /** Blocked max_blocks times in a row with no file change: let through, recorded as unverified. */
   | 'max_blocks';

@@ -356,3 +356,27 @@ describe("shellWrites: Codex's own apply_patch command", () => {
     expect(shellWrites(line, '/ws', '/home/u').opaque).toBe(true);
   });
 });
+
+describe("shellWrites: every person's act that changes what vouches (issue 23)", () => {
+  it.each([
+    ['vouch gc', 'vouch gc --keep-days 0', 'record', 'vouch gc'],
+    ['vouch gc with the markers stripped', 'env -u CLAUDECODE -u AI_AGENT vouch gc --keep-per-check 1', 'record', 'vouch gc'],
+    ['vouch card reprove', "env -u CLAUDECODE -u AI_AGENT vouch card reprove C --proof lint --why 'proof was flaky'", 'card', 'vouch card reprove'],
+    ['vouch card decide', 'vouch card decide C abandon --why x', 'card', 'vouch card decide'],
+    ['vouch card complete --force', "VOUCH_ROLE=owner vouch card complete C --force --why done", 'card', 'vouch card complete --force'],
+    ['npx vouch card complete --force', 'npx vouch card complete C --why x --force', 'card', 'vouch card complete --force'],
+    ['vouch dispatch grade', 'node /opt/vouch/dist/cli.js dispatch grade d-1', 'grade', 'vouch dispatch grade'],
+  ])("sees a person's act: %s", (_name, line, kind, command) => {
+    expect(shellWrites(line, '/ws', '/home/u').acts[0]).toEqual({ kind, command });
+  });
+
+  it.each([
+    ['vouch card complete (on a PASS)', 'vouch card complete C'],
+    ['vouch card verify', 'vouch card verify C'],
+    ['vouch dispatch close', 'vouch dispatch close d-1 --reason done'],
+    ['vouch dispatch report', 'vouch dispatch report d-1 --report claim.json'],
+    ['vouch card reprove --help', 'vouch card reprove --help'],
+  ])('no act: %s', (_name, line) => {
+    expect(shellWrites(line, '/ws', '/home/u').acts).toEqual([]);
+  });
+});
