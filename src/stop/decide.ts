@@ -41,7 +41,7 @@ import { NONE, scopeOf, settle, unrecorded, type Dispatched } from './settle.js'
 export async function decideStop(request: StopRequest, ctx: GateContext): Promise<GateDecision> {
   const here = locateForHook(request.cwd);
   // A session the ledger knows here whose record is gone is damage; otherwise the stop may be its first hook here, watched from now.
-  const lost = here.kind === 'spec' ? await lostRecord(ctx, request, here.workspace) : null;
+  const lost = here.kind === 'spec' ? await lostRecord(ctx, request.client, request.session, here.workspace) : null;
   if (here.kind === 'spec' && lost === null) await watchHere(ctx, request, here.workspace);
   const { watches, damaged } = sessionWatches(ctx.home, request.client, request.session);
   const targets = targetsOf(here, watches);

@@ -1,4 +1,5 @@
-import type { GateContext, StopRequest } from '../gate/context.js';
+import type { GateContext } from '../gate/context.js';
+import type { Client } from '../ledger/session-entries.js';
 import { isWatched } from '../gate/session-record.js';
 import { LedgerError } from '../ledger/ledger.js';
 import type { Workspace } from '../workspace/find.js';
@@ -17,14 +18,16 @@ export interface LostRecord {
  * under VOUCH_HOME had its record removed (one `os.remove` in a script):
  * that is damage, never a fresh start, or the stop would take a new
  * baseline "from now" and a protected test rewritten earlier in the session
- * would never be flagged. One stat when the record is there.
+ * would never be flagged. The session's other hooks leave it lost too
+ * (hooks/watch-call.ts), or the next tool call would record it afresh. One
+ * stat when the record is there.
  */
-export async function lostRecord(ctx: GateContext, request: StopRequest, workspace: Workspace): Promise<LostRecord | null> {
-  if (isWatched(ctx.home, request.client, request.session, workspace.root)) return null;
+export async function lostRecord(ctx: Pick<GateContext, 'home' | 'ledgers'>, client: Client, session: string, workspace: Workspace): Promise<LostRecord | null> {
+  if (isWatched(ctx.home, client, session, workspace.root)) return null;
   try {
     const ledger = await ctx.ledgers.read(workspace);
     if (!ledger) return null;
-    const entries = (await ledger.sessionEntries(request.session)).filter((entry) => entry.body.client === request.client).length;
+    const entries = (await ledger.sessionEntries(session)).filter((entry) => entry.body.client === client).length;
     return entries === 0 ? null : { workspace: workspace.root, entries };
   } catch (error) {
     // The stop reads the same ledger again and reports it as unusable.
