@@ -315,6 +315,11 @@ describe("case 7: Codex's apply_patch read as Codex reads it", () => {
     expect(denial(await codexPre(rig, { command }, 'Bash'))).toContain('it writes test/check.sh (apply_patch)');
   });
 
+  it("attack: an argv [\"apply_patch\", PATCH] given to Codex's shell tool is read as that command's patch, and denied", async () => {
+    const rig = await ready();
+    expect(denial(await codexPre(rig, { command: ['apply_patch', patch("\t*** Update File: test/check.sh")] }, 'Bash'))).toContain('it writes test/check.sh (apply_patch)');
+  });
+
   it.each([
     ['another field name', { diff: patch('*** Update File: test/check.sh') }],
     ['a body that does not parse', { command: '*** Begin Patch\n*** Frobnicate: test/check.sh\n*** End Patch\n' }],
