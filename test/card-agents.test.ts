@@ -87,9 +87,9 @@ describe('task cards with the real Claude Code CLI', () => {
     const run = await runClaude(claude, { cwd: rig.root, configDir, baseUrl: await mock.start(), prompt: 'Work on the card.', env: rig.env(), tools: ['Bash', 'Write', 'Agent'] });
     expect(run.code, run.stderr).toBe(0);
 
-    expect(lastUserText(main[1]!)).toContain('card_agent_run');
-    expect(lastUserText(main[1]!)).toContain('inside an agent run (claude-code)');
-    expect(lastUserText(main[2]!)).toContain('card_agent_run');
+    // The guard denies a person's acts on a card before the CLI would refuse them (card_agent_run, as the Codex case below shows).
+    expect(lastUserText(main[1]!)).toContain('vouch denied this Bash command: it runs `vouch card reprove`');
+    expect(lastUserText(main[2]!)).toContain('vouch denied this Bash command: it runs `vouch card complete --force`');
     expect(lastUserText(main[3]!)).toContain(`vouch denied this Write of .vouch/cards/${id}/proof.sh`);
     expect(lastUserText(sub[2]!)).toContain('PASS');
 

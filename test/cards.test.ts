@@ -326,7 +326,9 @@ describe('decisions', () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests']);
     refused(await card(rig, ['decide', id, 'abandon', '--why', 'too hard'], as('worker')), 'card_role_refused');
-    refused(await card(rig, ['decide', id, 'abandon', '--why', 'too hard'], IN_CLAUDE_CODE), 'card_role_refused');
+    // A decision is a person's act: refused inside an agent run whatever VOUCH_ROLE says (issue 23).
+    refused(await card(rig, ['decide', id, 'abandon', '--why', 'too hard'], IN_CLAUDE_CODE), 'card_agent_run');
+    refused(await card(rig, ['decide', id, 'abandon', '--why', 'too hard'], as('coordinator', IN_CLAUDE_CODE)), 'card_agent_run');
     refused(await card(rig, ['decide', id, 'abandon', '--why', 'x'], as('verifier')), 'card_role_refused');
     refused(await card(rig, ['decide', id, 'abandon'], as('coordinator')), 'usage', 2);
     refused(await card(rig, ['decide', id, 'abandon', '--why', 'x', '--into', id], as('coordinator')), 'usage', 2);

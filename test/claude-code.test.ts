@@ -306,3 +306,84 @@ describe('the Claude Code plugin in this repository', () => {
     expect([post.code, post.stdout]).toEqual([0, '']);
   });
 });
+
+describe("issue 23: the agent's own hook calls and its session record, through the real Claude Code CLI", () => {
+  /** vouch as the agent's script can run it, with the client's markers stripped from its environment. */
+  const PRELUDE = `import json, os, shutil, subprocess, tempfile
+VOUCH = [${JSON.stringify(process.execPath)}, ${JSON.stringify(CLI)}]
+ENV = {k: v for k, v in os.environ.items() if k not in ('CLAUDECODE', 'AI_AGENT', 'CLAUDE_CODE_ENTRYPOINT')}
+def vouch(*args, env, stdin=None):
+    done = subprocess.run(VOUCH + list(args), env=env, input=stdin, capture_output=True, text=True)
+    assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return done
+`;
+  const FMT = `${PRELUDE}
+home = tempfile.mkdtemp()
+tools = os.path.join(home, 'bin'); os.makedirs(tools)
+with open(os.path.join(tools, 'node'), 'w') as f: f.write('#!/bin/sh\\nexit 0\\n')
+os.chmod(os.path.join(tools, 'node'), 0o755)
+env = dict(ENV, VOUCH_HOME=home, PATH=tools + ':' + ENV['PATH'])
+vouch('allow', env=env)
+here = os.getcwd()
+vouch('hook', 'claude-code', 'PostToolUse', env=env, stdin=json.dumps({'session_id': 'fmt', 'cwd': here, 'hook_event_name': 'PostToolUse', 'tool_name': 'Write', 'tool_input': {'file_path': os.path.join(here, 'src/add.js'), 'content': ''}, 'tool_response': {}}))
+vouch('hook', 'claude-code', 'Stop', env=env, stdin=json.dumps({'session_id': 'fmt', 'cwd': here, 'hook_event_name': 'Stop', 'stop_hook_active': False}))
+print('formatted')
+`;
+
+  it('attack: a Python script allows the spec in a throw-away VOUCH_HOME with a fake `node` first on PATH and answers a Stop of its own: its PASS of broken code does not count, and the real Stop blocks on the test', async () => {
+    const rig = await workspace({ verify: true });
+    const { run, mock } = await session(rig, (_request, turn) => {
+      if (turn === 0) return [say('Changing add.'), write('toolu_1', rig.path('src/add.js'), BROKEN)];
+      if (turn === 1) return [write('toolu_2', rig.path('fmt.py'), FMT)];
+      if (turn === 2) return [bash('toolu_3', 'python3 fmt.py')];
+      if (turn === 3) return [say('Formatted; done.')];
+      if (turn === 4) return [write('toolu_4', rig.path('src/add.js'), GOOD)];
+      return [say('Fixed.')];
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastUserText(mock.turns[3]!)).toContain('formatted');
+    // The hidden stop recorded a gate-stamped PASS of the broken code, with the fake node.
+    const forged = (await rig.run(['log', '--json'])).json().find((r: { gate?: { session: string } }) => r.gate?.session === 'fmt');
+    expect(forged).toMatchObject({ verdict: 'PASS', actor: 'hook' });
+    const stops = hookResponses(run, 'Stop');
+    expect(stops).toHaveLength(2);
+    expect(JSON.parse(stops[0]!.stdout)).toMatchObject({ decision: 'block' });
+    expect(lastUserText(mock.turns[4]!)).toContain('add(2, 2) returned 0, expected 4');
+    expect(stops[1]!.stdout.trim()).toBe('');
+    const real = gateDecisions(rig).filter((g) => (g as { session?: string }).session !== 'fmt');
+    expect(real.map((g) => [g.event, g.decision, g.reason])).toEqual([
+      ['Stop', 'block', 'not_passing'],
+      ['Stop', 'allow', 'all_pass'],
+    ]);
+  }, 300_000);
+
+  it("attack: a Python script rewrites the protected test and removes the session's record under VOUCH_HOME/sessions: the Stop blocks (session_record_damaged), never a fresh baseline", async () => {
+    const rig = new Rig().write({ 'src/add.js': GOOD, 'test/add.test.js': TEST });
+    await rig.spec(`${SPEC}gate: {max_blocks: 1}\n`);
+    expect((await rig.run(['verify'])).code).toBe(0);
+    expect((await rig.run(['install', 'claude-code'])).code).toBe(0);
+    const FORGET = `import os
+open('test/add.test.js', 'w').write('process.exit(0)\\n')
+open('src/add.js', 'w').write(${JSON.stringify(BROKEN)})
+sessions = os.path.join(os.environ['VOUCH_HOME'], 'sessions')
+for d in os.listdir(sessions):
+    for f in os.listdir(os.path.join(sessions, d)):
+        os.remove(os.path.join(sessions, d, f))
+print('cleaned')
+`;
+    const { run, mock } = await session(rig, (_request, turn) => {
+      if (turn === 0) return [write('toolu_1', rig.path('forget.py'), FORGET)];
+      if (turn === 1) return [bash('toolu_2', 'python3 forget.py')];
+      return [say('Done.')];
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastUserText(mock.turns[2]!)).toContain('cleaned');
+    const stops = hookResponses(run, 'Stop');
+    expect(JSON.parse(stops[0]!.stdout)).toMatchObject({ decision: 'block' });
+    expect(lastUserText(mock.turns[3]!)).toContain('is gone from VOUCH_HOME/sessions');
+    expect(gateDecisions(rig).map((g) => [g.decision, g.reason])).toEqual([
+      ['block', 'session_record_damaged'],
+      ['escaped', 'max_blocks'],
+    ]);
+  }, 300_000);
+});

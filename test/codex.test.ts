@@ -23,7 +23,7 @@ afterEach(async () => {
 const shell = (call_id: string, cmd: string) => ({ type: 'function_call' as const, call_id, name: 'exec_command', arguments: { cmd } });
 const say = (text: string) => ({ type: 'message' as const, text });
 
-async function session(script: ResponsesScript) {
+async function session(script: ResponsesScript, model?: string) {
   const rig = new Rig().write({ 'src/add.js': ADD_GOOD, 'test/add.test.js': TEST });
   await rig.spec(SPEC);
   expect((await rig.run(['verify'])).code).toBe(0);
@@ -32,7 +32,7 @@ async function session(script: ResponsesScript) {
   const mock = new MockResponses(script);
   mocks.push(mock);
   const baseUrl = await mock.start();
-  const run = await runCodex(binary, { cwd: rig.root, codexHome: join(rig.home, 'codex'), baseUrl, prompt: 'Make add() correct.', env: rig.env() });
+  const run = await runCodex(binary, { cwd: rig.root, codexHome: join(rig.home, 'codex'), baseUrl, prompt: 'Make add() correct.', env: rig.env(), ...(model && { model }) });
   return { rig, mock, run };
 }
 
@@ -92,5 +92,23 @@ describe('the Stop gate with the real Codex CLI', () => {
     expect(rig.read('src/add.js')).toContain('// adds two numbers');
     const sessions = (await rig.run(['sessions', '--json'])).json().sessions;
     expect(sessions[0].decisions.map((d: { decision: string; reason: string }) => [d.decision, d.reason])).toEqual([['allow', 'all_pass']]);
+  }, 300_000);
+
+  it("attack: apply_patch headers Codex trims (a tab, spaces) aimed at the protected test are denied, and an honest apply_patch goes through, as the real Codex applies them", async () => {
+    const patch = (header: string, old: string, next: string) => `*** Begin Patch\n${header}\n@@\n-${old}\n+${next}\n*** End Patch\n`;
+    const { rig, mock, run } = await session((_request, turn) => {
+      if (turn === 0) return [{ type: 'custom_tool_call', call_id: 'call_1', name: 'apply_patch', input: patch('\t*** Update File: test/add.test.js', "if (got !== 4) { console.error('add(2, 2) returned ' + got + ', expected 4'); process.exit(1); }", 'process.exit(0);') }];
+      if (turn === 1) return [{ type: 'custom_tool_call', call_id: 'call_2', name: 'apply_patch', input: patch('   *** Update File: test/add.test.js', "console.log('ok');", 'process.exit(0);') }];
+      if (turn === 2) return [{ type: 'custom_tool_call', call_id: 'call_3', name: 'apply_patch', input: patch('\t*** Update File: src/add.js', 'module.exports = (a, b) => a + b;', 'module.exports = (a, b) => b + a;') }];
+      return [say('Done.')];
+    }, 'gpt-5.5');
+    expect(run.code, run.stderr).toBe(0);
+    expect(inputText(mock.turns[1]!)).toContain('vouch denied this apply_patch of test/add.test.js');
+    expect(inputText(mock.turns[2]!)).toContain('vouch denied this apply_patch of test/add.test.js');
+    expect(rig.read('test/add.test.js')).toBe(TEST);
+    // The same indented header on a source file: Codex applies it, and the trail names the file.
+    expect(rig.read('src/add.js')).toBe('module.exports = (a, b) => b + a;\n');
+    const sessions = (await rig.run(['sessions', '--json'])).json().sessions;
+    expect(sessions[0].trail.map((t: { tool: string; paths: string[] }) => [t.tool, t.paths])).toEqual([['apply_patch', ['src/add.js']]]);
   }, 300_000);
 });

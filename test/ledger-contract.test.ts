@@ -436,6 +436,28 @@ function contract(name: string, backend: Backend): void {
       expect((await ledger.latestEvents('dispatch', 10)).map((e) => [e.body.subject, e.intact])).toEqual([['d2', false], ['d1', true]]);
     });
 
+    it('entriesSince: the entries of the kinds asked for appended since a time, oldest first, bodies parsed; it stops walking at older entries', async () => {
+      const { ledger, raw } = await fresh();
+      const old = new Date('2020-01-01T00:00:00Z');
+      const since = new Date(Date.now() - 60_000);
+      const event = (kind: 'card' | 'dispatch', at: Date, subject: string): SubjectEventBody => ({ v: 1, kind, id: newId(at.getTime()), at: at.toISOString(), subject, event: 'decision' });
+      await ledger.appendEvent(event('card', old, 'c-old'));
+      await ledger.appendReceipt(draftOf('a', manifestOf('1')), manifestOf('1'));
+      const card = await ledger.appendEvent(event('card', new Date(), 'c1'));
+      await ledger.appendReceipt(draftOf('a', manifestOf('2')), manifestOf('2'));
+      await ledger.gc({ now: new Date(), keepPerCheck: 1 });
+      const dispatch = await ledger.appendEvent(event('dispatch', new Date(), 'd1'));
+      const found = await ledger.entriesSince(since, ['gc', 'card', 'dispatch']);
+      expect(found.map((e) => [e.kind, e.body?.subject ?? null])).toEqual([['card', 'c1'], ['gc', null], ['dispatch', 'd1']]);
+      expect(found[0]!.seq).toBe(card.seq);
+      expect(found[2]!.seq).toBe(dispatch.seq);
+      expect((await ledger.entriesSince(since, ['dispatch'])).map((e) => e.seq)).toEqual([dispatch.seq]);
+      expect(await ledger.entriesSince(new Date(Date.now() + 60_000), ['gc', 'card', 'dispatch'])).toEqual([]);
+      // A body that no longer parses is returned as such, never as what it claims.
+      await raw(`UPDATE chain SET body = 'not json' WHERE seq = ${dispatch.seq}`);
+      expect((await ledger.entriesSince(since, ['dispatch']))[0]).toMatchObject({ seq: dispatch.seq, body: null });
+    });
+
     it('concurrent appenders on separate connections lose nothing and never fork the chain', async () => {
       const { ledger, another } = await fresh();
       const writers = [ledger, await another(), await another()];

@@ -12,6 +12,8 @@ import type { Stored, CardView } from './fold.js';
 import type { ProofReceipt, VerdictEvent } from './model.js';
 import { closers } from './rules.js';
 import { readScript, scriptCheck } from './script.js';
+import { checkPinsDigest } from '../trust/pins-digest.js';
+import { currentPins } from '../trust/trust.js';
 
 /**
  * Whether the card may close now, by its contract alone (who asks is
@@ -81,6 +83,8 @@ async function judgeAgainst(
     });
   }
   const judge = signatureJudge(home, requireSignature);
+  // The pins in force, whatever spec they were taken for: the card's proof ran under them (cards/run.ts).
+  const pins = currentPins(home, root);
   const scriptNow = view.proof.kind === 'script' ? readScript(root, view.proof) : null;
   const judged: StoredReceipt[] = [];
   for (const recorded of pass.receipts) {
@@ -105,7 +109,7 @@ async function judgeAgainst(
     if (!check) {
       return refuse({ code: 'card_stale', message: `the proof script ${view.proof.kind === 'script' ? view.proof.path : ''} cannot be read now, so the PASS cannot be judged fresh`, hint: 'the verifier restores the script as it was bound' });
     }
-    const status = await judgeCurrent(files, check, receipt, ledger, judge, true, { home, verifierKey: null });
+    const status = await judgeCurrent(files, check, receipt, ledger, judge, true, { home, verifierKey: null }, pins && checkPinsDigest(pins, check, root));
     if (status.status === 'STALE') {
       return refuse({
         code: 'card_stale',

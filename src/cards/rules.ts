@@ -36,12 +36,16 @@ const WHY: Readonly<Record<CardAct, string>> = {
   audit: 'audit after done is someone other than the worker checking again',
 };
 
-/** Refuses the act unless the acting role may do it. Owner acts are refused inside an agent run whatever the role. */
+/** The acts that change what closes a card, so a person's: refused inside an agent run whatever the role. */
+const PERSON_ACTS: ReadonlySet<CardAct> = new Set(['force_close', 'reprove', 'decide']);
+
+/** Refuses the act unless the acting role may do it. A person's acts (reprove, decide, complete --force) are refused inside an agent run whatever the role. */
 export function requireRole(by: CardActor, act: CardAct, mode: VerifyMode = 'proof'): void {
-  if ((act === 'force_close' || act === 'reprove') && by.agent !== null) {
+  if (PERSON_ACTS.has(act) && by.agent !== null) {
+    const word = act === 'force_close' ? 'complete --force' : act;
     fail({
       code: 'card_agent_run',
-      message: `${act === 'reprove' ? 'reprove' : 'complete --force'} is the owner's act, and this runs inside an agent run (${by.agent})`,
+      message: `${word} is ${act === 'decide' ? "a person's act (a coordinator's or the owner's decision changes what closes the card)" : "the owner's act"}, and this runs inside an agent run (${by.agent})`,
       hint: 'a person runs it at their own terminal, outside the agent; the agent can ask for it',
     });
   }

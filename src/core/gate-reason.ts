@@ -42,10 +42,12 @@ export type GateReason =
   | 'protected_changed'
   /** The gate's own wiring (hook settings, the git hook, the trust record, trusted keys) changed during the session. */
   | 'wiring_changed'
-  /** vouch's record of this session under VOUCH_HOME cannot be read: it was altered. */
+  /** vouch's record of this session under VOUCH_HOME cannot be read: it was altered, or removed while the ledger holds the session's entries. */
   | 'session_record_damaged'
   /** gate.require_box: the session ran (or is running) without the box: its client's sandbox off, fail-open, with a way out, or leaving what vouches writable. */
   | 'box_off'
+  /** The ledger recorded a person's act (gc, a card's decision or forced close, a dispatch grade) during the session, whoever ran it. */
+  | 'person_act_in_session'
   // escaped
   /** Blocked max_blocks times in a row with no file change: let through, recorded as unverified. */
   | 'max_blocks';

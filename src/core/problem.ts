@@ -79,9 +79,9 @@ export type ProblemCode =
   | 'card_pass_self_made'
   /** The acting role may not do this on this card. */
   | 'card_role_refused'
-  /** An owner's act (reprove, complete --force) attempted inside an agent run. */
+  /** A person's act on a card (reprove, decide, complete --force) attempted inside an agent run. */
   | 'card_agent_run'
-  /** A person's act on the spec's trust (allow, deny, init --write) attempted inside an agent run. */
+  /** A person's act (allow, deny, init --write, install, uninstall, keys generate, gc, dispatch grade) attempted inside an agent run. */
   | 'agent_run'
   /** verify: the card has used every attempt of its budget; it stops and asks. */
   | 'card_over_budget'

@@ -40,6 +40,7 @@ export type Reason =
   | 'not_gate_run'
   | 'executable_changed'
   | 'tool_config_changed'
+  | 'pins_mismatch'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -73,6 +74,7 @@ export const REASONS = [
   'not_gate_run',
   'executable_changed',
   'tool_config_changed',
+  'pins_mismatch',
   'fingerprint_changed',
   'definition_changed',
 ] as const satisfies readonly Reason[];

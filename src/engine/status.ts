@@ -7,6 +7,7 @@ import { diffManifests, type Group, type ManifestDiff } from '../scope/manifest.
 import type { Snapshot } from '../scope/snapshot.js';
 import type { CheckDef } from '../spec/model.js';
 import { toolConfigDetail, toolConfigDrift } from '../trust/pins.js';
+import { checkPinsDigest } from '../trust/pins-digest.js';
 import { notAllowedWords, trustState } from '../trust/trust.js';
 import type { EngineContext } from './context.js';
 import { ALL_GROUPS, computeFingerprint, computeFingerprints, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
@@ -79,7 +80,7 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
       } else if (trust.value.kind !== 'allowed') {
         early.push(make(check, 'UNKNOWN', 'spec_not_allowed', receipt, notAllowedWords(trust.value.kind)));
       } else {
-        early.push(await judgeFromRecord(check, receipt, signature));
+        early.push(await judgeFromRecord(check, receipt, signature, checkPinsDigest(trust.value.record.pins, check, ctx.workspace.root)));
       }
     }
     const requests = checks.flatMap((check, i) => {
@@ -105,7 +106,9 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
  * One check's standing: this receipt judged against the files as they are
  * now (`snapshot` is asked only when the files matter). Exported for task
  * cards, which judge the receipt their verdict names (not the check's
- * latest) against the definition they froze.
+ * latest) against the definition they froze. `pinsDigest`: the digest of
+ * the pins in force for this check (pins-digest.ts); undefined when no
+ * trust is in force to compare with.
  */
 export async function judgeCurrent(
   snapshot: () => Snapshot,
@@ -115,16 +118,21 @@ export async function judgeCurrent(
   signature: SignatureJudge,
   explain: boolean,
   verifiers?: Verifiers,
+  pinsDigest?: Sha256,
 ): Promise<CheckStatus> {
-  const early = await judgeFromRecord(check, receipt, signature);
+  const early = await judgeFromRecord(check, receipt, signature, pinsDigest);
   if (early) return early;
   // Only a receipt leaves anything to judge on the files.
   const now = await computeFingerprint(snapshot(), check, groupsFor(receipt!));
   return judgeOnFiles(check, receipt!, now, ledger, explain, verifiers);
 }
 
-/** The status decided by the record alone (receipt, its hash and signature, the definition), or undefined when the files must be looked at. */
-async function judgeFromRecord(check: CheckDef, receipt: StoredReceipt | undefined, signature: SignatureJudge): Promise<CheckStatus | undefined> {
+/**
+ * The status decided by the record alone (receipt, its hash and signature,
+ * the definition, the pins it ran under), or undefined when the files must
+ * be looked at.
+ */
+async function judgeFromRecord(check: CheckDef, receipt: StoredReceipt | undefined, signature: SignatureJudge, pinsDigest: Sha256 | undefined): Promise<CheckStatus | undefined> {
   if (!receipt) return make(check, 'UNKNOWN', 'no_receipt', undefined, `no receipt yet: run \`vouch verify ${check.id}\``);
   if (!receipt.intact) {
     return make(check, 'UNKNOWN', 'ledger_corrupt', receipt, 'the latest receipt no longer matches its hash: the ledger was altered or damaged');
@@ -134,6 +142,10 @@ async function judgeFromRecord(check: CheckDef, receipt: StoredReceipt | undefin
   // A remote receipt's definition is judged after its verifier's signature (remote-status.ts).
   if (!receipt.body.remote && receipt.body.definition_digest !== check.definitionDigest) {
     return make(check, 'STALE', 'definition_changed', receipt, 'the check definition changed since this receipt');
+  }
+  // A receipt counts only under the pins a person allowed; a remote one is judged by its verifier's signature instead.
+  if (!receipt.body.remote && pinsDigest !== undefined && receipt.body.pins_digest !== pinsDigest) {
+    return make(check, 'UNKNOWN', 'pins_mismatch', receipt, receipt.body.pins_digest === undefined ? 'the receipt was recorded by an earlier vouch, which did not record the pins it ran under' : 'the receipt was made under other pins than the trust record in force (another PATH, program or tool config: another `vouch allow`, in this VOUCH_HOME or another)');
   }
   return undefined;
 }

@@ -14,6 +14,7 @@ import { minimalBases } from '../scope/walk.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
 import { executableDrift, toolConfigDetail, toolConfigDrift, type Pins } from '../trust/pins.js';
+import { checkPinsDigest } from '../trust/pins-digest.js';
 import { trustState, type TrustState } from '../trust/trust.js';
 import { VERSION } from '../version.js';
 import type { EngineContext, VerifyEvent } from './context.js';
@@ -280,6 +281,7 @@ function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraf
     timeout_s: check.timeout,
     env_names: Object.keys(input.env ?? runEnvironment(ctx, check, undefined)).sort(),
     executable: input.executable,
+    ...(ctx.trusted && { pins_digest: checkPinsDigest(ctx.trusted.pins, check, ctx.workspace.root) }),
     ran: run !== null,
     started_at: (run?.startedAt ?? input.startedAt).toISOString(),
     finished_at: input.finishedAt.toISOString(),

@@ -67,8 +67,13 @@ function wiringDigests(root: string, home: string, env: NodeJS.ProcessEnv): Reco
   return digests;
 }
 
-/** The settings keys that wire or unwire hooks and MCP servers; the rest of a settings file is the client's own business. */
-const WIRING_KEYS = ['hooks', 'disableAllHooks', 'mcpServers', 'enableAllProjectMcpServers', 'enabledMcpjsonServers', 'disabledMcpjsonServers'];
+/**
+ * The settings keys that wire or unwire hooks and MCP servers, and `env`,
+ * which Claude Code puts in the environment of every hook it runs (a
+ * VOUCH_HOME of the agent's choosing, VOUCH_ROLE, NODE_OPTIONS...); the rest
+ * of a settings file is the client's own business.
+ */
+const WIRING_KEYS = ['hooks', 'disableAllHooks', 'env', 'mcpServers', 'enableAllProjectMcpServers', 'enabledMcpjsonServers', 'disabledMcpjsonServers'];
 
 /**
  * A JSON settings file is compared on its wiring keys only: Claude Code

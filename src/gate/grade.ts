@@ -13,6 +13,7 @@ import { excerptOf } from './excerpt.js';
 import type { SessionHistory, StopScope } from './history.js';
 import { candidatesAt, isAffected, treeDigest, type SessionChanges } from './relevance.js';
 import { runWithinBudget, type BudgetRun } from './run-within-budget.js';
+import { stampSeen } from './stamp.js';
 
 /** What a stop (or a dispatch's grade) is answered with, before the escape rule and the record are applied. */
 export interface Verdict {
@@ -106,7 +107,8 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
   // One walk of the tree: the statuses, and the fingerprints the tree digest is made of.
   const result = await checkStatuses(engine, candidates, { openLedger: () => ctx.ledgers.read(workspace), everyFingerprint: true });
   if (result.kind === 'trust_error') return specLevel('trust_unreadable', result.problem.message, spec.sha256);
-  const statuses = result.statuses.map((status) => accepted(spec.gate.requireRemote ? onlyRemote(status, spec) : status, request.accept));
+  const seen = (stamp: GateStamp) => stampSeen(ctx.home, workspace.root, stamp);
+  const statuses = result.statuses.map((status) => accepted(spec.gate.requireRemote ? onlyRemote(status, spec) : status, request.accept, seen));
   const tree = treeDigest(candidates, statuses);
   // A check an earlier stop of this session found not passing stays owed until it is a fresh PASS.
   const owed = request.history.owedChecks(request.scope.agentId);
@@ -147,15 +149,24 @@ function onlyRemote(status: CheckStatus, spec: Spec): CheckStatus {
 /**
  * A status as the grade counts it. A fresh receipt the grade does not accept
  * is not evidence: a PASS reads UNKNOWN/not_gate_run, and any verdict loses
- * its freshness, so that on_stop: verify runs the check itself.
+ * its freshness, so that on_stop: verify runs the check itself. A receipt
+ * stamped by a stop counts only when vouch saw that stop's session through
+ * the client's hooks here (see stamp.ts); an unseen stamp is a hook call the
+ * agent made itself, inside its own run, so no acceptance takes it.
  */
-function accepted(status: CheckStatus, accept: Acceptance): CheckStatus {
+function accepted(status: CheckStatus, accept: Acceptance, seen: (stamp: GateStamp) => boolean): CheckStatus {
   if (status.receipt === null || status.fresh !== true) return status;
-  if (status.verifier !== undefined || status.gate !== undefined) return status;
-  if (accept === 'outside_agent' && status.agentRun === undefined) return status;
+  if (status.verifier !== undefined) return status;
+  const unseen = status.gate !== undefined && !seen(status.gate);
+  if (status.gate !== undefined && !unseen) return status;
+  if (!unseen && accept === 'outside_agent' && status.agentRun === undefined) return status;
   const { fresh: _fresh, ...rest } = status;
   if (status.status !== 'PASS') return rest;
-  const where = status.agentRun ? `inside an agent run (${status.agentRun.agent}, seen by ${status.agentRun.marker})` : 'by a process other than the gate';
+  const where = unseen
+    ? `by a stop of session ${status.gate.session} (${status.gate.client}), which vouch never saw through the client's hooks in this workspace: a hook the agent answered itself`
+    : status.agentRun
+      ? `inside an agent run (${status.agentRun.agent}, seen by ${status.agentRun.marker})`
+      : 'by a process other than the gate';
   return { ...rest, status: 'UNKNOWN', reason: 'not_gate_run', detail: `the latest PASS was recorded ${where}: evidence made inside the agent's run never lets it stop` };
 }
 

@@ -5,6 +5,7 @@ import { gitTreePaths } from './guard-git.js';
 import { hardLinkOf } from './guard-links.js';
 import type { ProtectedPaths, ProtectionRule } from './protected.js';
 import type { PersonAct } from './shell/vouch-acts.js';
+import { codexPatchPaths } from './shell/apply-patch.js';
 import { shellWrites } from './shell/writes.js';
 import type { WiringPath } from './wiring.js';
 
@@ -14,8 +15,8 @@ export type ToolUse =
   | { readonly kind: 'write'; readonly tool: string; readonly paths: readonly string[] }
   /** A shell command (Bash). */
   | { readonly kind: 'shell'; readonly tool: string; readonly command: string }
-  /** A patch in the apply_patch format (Codex). */
-  | { readonly kind: 'patch'; readonly tool: string; readonly patch: string }
+  /** A patch in the apply_patch format (Codex); null when the call carries none vouch can find. */
+  | { readonly kind: 'patch'; readonly tool: string; readonly patch: string | null }
   | { readonly kind: 'other'; readonly tool: string };
 
 export interface GuardPlace {
@@ -47,7 +48,9 @@ export type GuardAnswer =
       readonly hardLinkOf?: string;
     }
   /** A shell command that runs an act only a person may do (`vouch allow`, `vouch install`, `vouch hook`, `git push --no-verify`...). */
-  | { readonly kind: 'deny_act'; readonly tool: string; readonly act: PersonAct };
+  | { readonly kind: 'deny_act'; readonly tool: string; readonly act: PersonAct }
+  /** An edit whose body vouch cannot read as the client does (an apply_patch it cannot parse or find): what it writes is unknown. */
+  | { readonly kind: 'deny_unreadable'; readonly tool: string; readonly why: string };
 
 /** Ways of writing that change a name, never a file's contents: a hard link's other names are left as they are. */
 const NAME_ONLY = new Set(['rm', 'rmdir', 'unlink', 'mv', 'git rm', 'git mv']);
@@ -62,15 +65,20 @@ const NAME_ONLY = new Set(['rm', 'rmdir', 'unlink', 'mv', 'git rm', 'git mv']);
  * File tools are checked by the paths they name, shell commands by what they
  * plainly write (see shell/writes.ts) and, for git commands that rewrite the
  * work tree wholesale, by what git says they would change; patches by the
- * files they add, update, move or delete. Anything else is allowed: this
+ * files they add, update, move or delete, read as Codex reads them (one it
+ * cannot read is denied). Anything else is allowed: this
  * guard is a courtesy on commands, and the stop judges by result.
  */
 export function guardToolUse(use: ToolUse, place: GuardPlace): GuardAnswer {
   switch (use.kind) {
     case 'write':
       return first(use.tool, use.paths.map((path) => ({ path: resolve(place.cwd, path), tree: false, glob: false, via: use.tool })), place);
-    case 'patch':
-      return first(use.tool, patchPaths(use.patch).map((path) => ({ path: resolve(place.cwd, path), tree: false, glob: false, via: 'apply_patch' })), place);
+    case 'patch': {
+      // What vouch cannot read, it does not let through: Codex itself applies nothing it cannot parse, so an honest patch loses nothing.
+      const paths = use.patch === null ? null : codexPatchPaths(use.patch);
+      if (paths === null) return { kind: 'deny_unreadable', tool: use.tool, why: use.patch === null ? 'the call carries no patch text vouch knows where to find' : 'the patch does not parse as Codex parses apply_patch' };
+      return first(use.tool, paths.map((path) => ({ path: resolve(place.cwd, path), tree: false, glob: false, via: 'apply_patch' })), place);
+    }
     case 'shell': {
       const writes = shellWrites(use.command, place.cwd, place.home);
       const act = writes.acts[0];
@@ -246,14 +254,4 @@ function expandGlob(path: string): string[] {
     });
   }
   return found.length > 0 ? found : [path];
-}
-
-/** The files an apply_patch body adds, updates, deletes or moves to. */
-export function patchPaths(patch: string): string[] {
-  const paths: string[] = [];
-  for (const line of patch.split('\n')) {
-    const match = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$/.exec(line);
-    if (match) paths.push(match[1]!);
-  }
-  return paths;
 }

@@ -39,8 +39,8 @@ export interface SessionChanges {
  * A check is affected by a session when the session wrote a path in its
  * scope, when its covered files no longer match its receipt (the working
  * tree against the last receipt), when its latest receipt was recorded
- * during the session, or when it never ran here and the session may have
- * written something. An affected check that is not a fresh PASS is
+ * during the session, or when it never ran here (or only under other pins
+ * than those in force) and the session may have written something. An affected check that is not a fresh PASS is
  * owed before the agent may stop. A failure the session did not touch is
  * someone else's, not this stop's.
  */
@@ -48,7 +48,8 @@ export function isAffected(check: CheckDef, status: CheckStatus, changes: Sessio
   const covers = scopeMatcher(check);
   for (const path of changes.touched) if (covers(path)) return true;
   const drifted = status.status === 'STALE';
-  const neverRan = status.reason === 'no_receipt';
+  // A receipt made under other pins than those in force says nothing here: as if the check never ran.
+  const neverRan = status.reason === 'no_receipt' || status.reason === 'pins_mismatch';
   const recordedSince = changes.since !== null && status.recorded_at !== null && status.recorded_at >= changes.since;
   if (changes.ownWritesOnly) return changes.opaque && (drifted || neverRan || recordedSince);
   if (recordedSince) return true;

@@ -27,6 +27,12 @@ export interface SessionWatch extends Baseline {
   readonly since: string;
   /** Whether the agent worked in the box at that first hook (absent in records of an earlier vouch: not known, so not on). */
   readonly box?: BoxState;
+  /**
+   * When a person last accepted the workspace as it is (`vouch allow`,
+   * which renews the baseline): a person's act the ledger recorded before
+   * then no longer holds the session (stop/person-acts.ts). Absent until then.
+   */
+  readonly accepted?: string;
 }
 
 function sessionDir(home: string, client: string, session: string): string {
@@ -93,7 +99,7 @@ export async function rebaselineWorkspace(home: string, workspace: Workspace, gl
     const watch = parseWatch(path);
     if (!watch || watch.workspace !== workspace.root) continue;
     const baseline = await takeBaseline(home, workspace, globs, env);
-    replace(path, { ...watch, ...baseline });
+    replace(path, { ...watch, ...baseline, accepted: new Date().toISOString() });
     renewed++;
   }
   return renewed;

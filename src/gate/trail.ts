@@ -2,7 +2,8 @@ import { digestJson, sha256 } from '../core/digest.js';
 import { newId } from '../core/ids.js';
 import type { GateContext } from './context.js';
 import type { Client, TrailBody } from '../ledger/session-entries.js';
-import { patchPaths, workspaceRelative, type ToolUse } from './guard.js';
+import { workspaceRelative, type ToolUse } from './guard.js';
+import { codexPatchPaths } from './shell/apply-patch.js';
 import { locateForHook } from './locate.js';
 import { shellWrites } from './shell/writes.js';
 import { statSync } from 'node:fs';
@@ -67,7 +68,10 @@ function writtenPaths(use: ToolUse, root: string, cwd: string, home: string | un
       return { paths: unique(absolute.flatMap(inside)), opaque: absolute.some(hasOtherNames) };
     }
     case 'patch': {
-      const absolute = patchPaths(use.patch).map((path) => resolve(cwd, path));
+      const found = use.patch === null ? null : codexPatchPaths(use.patch);
+      // A patch vouch cannot read may have written anything.
+      if (found === null) return { paths: [], opaque: true };
+      const absolute = found.map((path) => resolve(cwd, path));
       return { paths: unique(absolute.flatMap(inside)), opaque: absolute.some(hasOtherNames) };
     }
     case 'shell': {

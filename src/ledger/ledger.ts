@@ -3,6 +3,7 @@ import type { Manifest } from '../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../receipt/receipt.js';
 import type { SessionEntryDraft, StoredSessionEntry } from './session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from './events.js';
+import type { ChainKind } from './kinds.js';
 
 /**
  * Signs an entry: takes its canonical body (exactly the bytes its hash
@@ -186,6 +187,14 @@ export interface Ledger {
   /** Ids of the sessions with entries, most recently active first. */
   recentSessions(limit: number): Promise<string[]>;
   /**
+   * The entries of these kinds appended at or after `since` (by the time
+   * they were appended), oldest first: what changed in the ledger while an
+   * agent session ran. Walks back from the newest entry and stops at the
+   * first one appended more than RECENT_SLACK_MS before `since`, so it reads
+   * only the entries of that period (a writer's clock set back defeats it).
+   */
+  entriesSince(since: Date, kinds: readonly ChainKind[]): Promise<RecentEntry[]>;
+  /**
    * Appends an event about a card or a dispatch to the chain (see events.ts).
    * With `after`, only when the subject's newest event is still that one;
    * otherwise rejects with EventConflict and writes nothing.
@@ -212,6 +221,30 @@ export interface Ledger {
    */
   entries(): AsyncIterable<LedgerEntry>;
   close(): Promise<void>;
+}
+
+/** A chain entry as `entriesSince` finds it. */
+export interface RecentEntry {
+  readonly seq: number;
+  readonly kind: ChainKind;
+  /** When it was appended (ms since the epoch, the writer's clock). */
+  readonly createdAt: number;
+  /** Its body parsed; null when it does not parse (read as damaged, never as what it claims). */
+  readonly body: Readonly<Record<string, unknown>> | null;
+}
+
+/** How far before `since` entriesSince keeps walking: writers append slightly out of clock order. */
+export const RECENT_SLACK_MS = 5_000;
+
+/** A body text parsed as an object, or null. */
+export function parseRecentBody(text: string | null | undefined): Readonly<Record<string, unknown>> | null {
+  if (typeof text !== 'string') return null;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 export type FindResult =

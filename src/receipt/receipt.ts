@@ -49,6 +49,14 @@ export interface ReceiptBody {
   readonly env_names: readonly string[];
   /** argv[0] resolved on PATH when it ran; null if not found or with a shell. */
   readonly executable: string | null;
+  /**
+   * Digest of the pins the check ran under (trust/pins-digest.ts): the PATH,
+   * the program and the tool configs a person allowed. Status counts the
+   * receipt only under the same pins (`pins_mismatch` otherwise). Absent on
+   * receipts recorded before vouch kept it (they read as `pins_mismatch`)
+   * and on runs no local trust decided (the verifier service's).
+   */
+  readonly pins_digest?: Sha256;
   /** False when a problem found before the run stopped it from starting. */
   readonly ran: boolean;
   readonly started_at: string;

@@ -81,6 +81,11 @@ function blockText(decision: GateDecision, self: Invocation): string {
       );
     case 'session_record_damaged':
       return `${lead} vouch's record of this session under VOUCH_HOME was altered: ${decision.detail ?? ''}. A person must look at it (\`vouch sessions\`).`;
+    case 'person_act_in_session':
+      return (
+        `${lead} the ledger shows a person's act recorded during this session: ${decision.detail ?? ''}. Removing receipts or the trail, changing a card's proof or closing it by force, and grading a dispatch change what vouches for your work: they are a person's acts, never yours, whoever ran them. ` +
+        `A person must review them; if they were theirs, running \`vouch allow\` in ${ws} accepts the workspace as it is. ${DO_NOT_WEAKEN}`
+      );
     case 'all_pass':
     case 'nothing_relevant':
     case 'no_blocking_checks':
@@ -221,6 +226,9 @@ export function renderDenial(answer: Exclude<GuardAnswer, { kind: 'allow' }>): s
 
 function denialText(answer: Exclude<GuardAnswer, { kind: 'allow' }>): string {
   if (answer.kind === 'deny_act') return `vouch denied this ${answer.tool} command: it runs \`${oneLine(answer.act.command)}\`. ${actWords(answer.act)}`;
+  if (answer.kind === 'deny_unreadable') {
+    return `vouch denied this ${answer.tool} call: ${answer.why}, so what it would write is unknown. Send the patch as apply_patch takes it: "*** Begin Patch", one "*** Add File: PATH", "*** Update File: PATH" or "*** Delete File: PATH" hunk per file, then "*** End Patch".`;
+  }
   const path = oneLine(answer.path);
   const what = answer.via === answer.tool ? `this ${answer.tool} of ${path}` : `this ${answer.tool} command: it writes ${path} (${oneLine(answer.via)})`;
   const alias = answer.hardLinkOf === undefined ? '' : `, which is another name (a hard link) of ${oneLine(answer.hardLinkOf)}`;
@@ -239,6 +247,12 @@ function actWords(act: PersonAct): string {
       return "vouch's hooks are your client's to run, never yours: a hook you answer yourself proves nothing. To see where you stand, run `vouch status`.";
     case 'git_hooks':
       return "git's pre-push hook is vouch's gate on what you push; routing around it (--no-verify, core.hooksPath) is a person's decision. Make the checks pass, or ask a person.";
+    case 'record':
+      return "The receipts and your session's trail are what the gate judges your work by: removing them is a person's act, between sessions. A stop after a gc recorded during the session is blocked, whoever ran it.";
+    case 'card':
+      return "Changing a card's proof, deciding about it or closing it without a fresh PASS is a person's act: the card's proof is what your work is held to. Make the proof pass (`vouch card verify ID`), or say what is wrong with it and ask a person.";
+    case 'grade':
+      return "A grade is the checker's answer to an agent's claim, made outside the agent: the gate grades a subagent's work at its stop itself. Report, or ask a person to grade.";
     default:
       return unreachable(act);
   }

@@ -72,6 +72,11 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
         meaning: "a file that configures the check's tool (.npmrc, pip.conf, pytest.ini, ...) appeared, changed or went away since vouch.yaml was allowed",
         next: 'a person reviews the change and runs `vouch allow`, or restores the file',
       };
+    case 'pins_mismatch':
+      return {
+        meaning: "the receipt was not made under the pins of the trust record in force (its PATH, program or tool configs were another `vouch allow`'s, or an earlier vouch recorded none): a receipt counts only under the pins a person allowed",
+        next: `\`vouch verify ${checkId}\` runs it under the allowed pins`,
+      };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
     case 'definition_changed':

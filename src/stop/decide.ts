@@ -16,6 +16,8 @@ import { LedgerError } from '../ledger/ledger.js';
 import { notAllowedWords, trustState } from '../trust/trust.js';
 import { workspaceAt, type Workspace } from '../workspace/find.js';
 import { dispatchAtStop, holdOnUnsettled, note, sessionDispatches } from './dispatches.js';
+import { lostRecord, type LostRecord } from './lost-record.js';
+import { actsDuringSession } from './person-acts.js';
 import { NONE, scopeOf, settle, unrecorded, type Dispatched } from './settle.js';
 
 /**
@@ -39,8 +41,9 @@ import { NONE, scopeOf, settle, unrecorded, type Dispatched } from './settle.js'
  */
 export async function decideStop(request: StopRequest, ctx: GateContext): Promise<GateDecision> {
   const here = locateForHook(request.cwd);
-  // The stop may be the session's first hook here: it is then watched from now.
-  if (here.kind === 'spec') await watchHere(ctx, request, here.workspace);
+  // A session the ledger knows here whose record is gone is damage; otherwise the stop may be its first hook here, watched from now.
+  const lost = here.kind === 'spec' ? await lostRecord(ctx, request.client, request.session, here.workspace) : null;
+  if (here.kind === 'spec' && lost === null) await watchHere(ctx, request, here.workspace);
   const { watches, damaged } = sessionWatches(ctx.home, request.client, request.session);
   const targets = targetsOf(here, watches);
   if (targets.length === 0) {
@@ -48,7 +51,7 @@ export async function decideStop(request: StopRequest, ctx: GateContext): Promis
     return unrecorded('allow', 'no_spec', null, 'no vouch.yaml in this directory or any parent');
   }
   const decisions: GateDecision[] = [];
-  for (const target of targets) decisions.push(await decideIn(request, ctx, target, damaged));
+  for (const target of targets) decisions.push(await decideIn(request, ctx, target, damaged, lost?.workspace === target.workspace.root ? lost : null));
   // A block anywhere holds the stop; an escape is reported over an allow.
   return decisions.find((d) => d.kind === 'block') ?? decisions.find((d) => d.kind === 'escaped') ?? decisions[0]!;
 }
@@ -80,7 +83,7 @@ async function watchHere(ctx: GateContext, request: StopRequest, workspace: Work
   await watchSession(ctx.home, request.client, request.session, workspace, globs, ctx.env, nowOf(ctx));
 }
 
-async function decideIn(request: StopRequest, ctx: GateContext, target: Target, damaged: readonly string[]): Promise<GateDecision> {
+async function decideIn(request: StopRequest, ctx: GateContext, target: Target, damaged: readonly string[], lost: LostRecord | null): Promise<GateDecision> {
   const { workspace, watch } = target;
   const hasSpec = existsSync(workspace.specPath);
   const loaded = hasSpec ? await ctx.specs.load(workspace) : null;
@@ -120,7 +123,7 @@ async function decideIn(request: StopRequest, ctx: GateContext, target: Target, 
   if (trust.value.kind !== 'allowed') {
     return settle(request, ctx, workspace, history, spec, specLevel('spec_not_allowed', notAllowedWords(trust.value.kind), spec.sha256), own);
   }
-  const held = (await heldByResult(ctx, workspace, watch, damaged)) ?? boxVerdict(request.client, spec, workspace, watch, ctx.env);
+  const held = (await heldByResult(ctx, request, workspace, watch, damaged, lost)) ?? boxVerdict(request.client, spec, workspace, watch, ctx.env);
   if (held) return settle(request, ctx, workspace, history, spec, held, own);
 
   if (dispatch) {
@@ -150,15 +153,32 @@ async function decideIn(request: StopRequest, ctx: GateContext, target: Target, 
  * The gate decides on results, not on the commands it saw: a protected file
  * or a piece of the gate's wiring that differs from the session's first
  * hook holds the stop, however it was written (a script, a hard link, git).
- * A record of the session that cannot be read holds it too.
+ * A record of the session that cannot be read, or that is gone while the
+ * ledger holds the session's entries, holds it too; so does a person's act
+ * (gc, a card's decision or forced close, a grade) the ledger recorded
+ * during the session, whoever ran it.
  */
-async function heldByResult(ctx: GateContext, workspace: Workspace, watch: SessionWatch | null, damaged: readonly string[]): Promise<Verdict | null> {
+async function heldByResult(ctx: GateContext, request: StopRequest, workspace: Workspace, watch: SessionWatch | null, damaged: readonly string[], lost: LostRecord | null): Promise<Verdict | null> {
   if (damaged.length > 0) return specLevel('session_record_damaged', `${damaged.join(', ')} cannot be read: vouch's record of this session was altered`);
+  if (lost !== null) {
+    return specLevel('session_record_damaged', `vouch's record of this session in ${lost.workspace} is gone from VOUCH_HOME/sessions, while the ledger holds ${lost.entries} entr${lost.entries === 1 ? 'y' : 'ies'} of it: it was removed, and what the session must leave as it found it can no longer be compared`);
+  }
   if (watch === null) return null;
   const drift = await driftSince(ctx.home, workspace, watch, ctx.env);
   if (drift.wiring.length > 0) return driftVerdict('wiring_changed', drift.wiring, watch);
   if (drift.protected.length > 0) return driftVerdict('protected_changed', drift.protected, watch);
-  return null;
+  return personActVerdict(ctx, request, workspace, watch);
+}
+
+/** A person's act recorded since the session's first hook, or since a person last accepted the workspace (`vouch allow`). */
+async function personActVerdict(ctx: GateContext, request: StopRequest, workspace: Workspace, watch: SessionWatch): Promise<Verdict | null> {
+  const ledger = await ctx.ledgers.read(workspace);
+  if (!ledger) return null;
+  const since = watch.accepted !== undefined && watch.accepted > watch.since ? watch.accepted : watch.since;
+  const acts = await actsDuringSession(ledger, request.session, new Date(since));
+  if (acts.length === 0) return null;
+  const shown = acts.slice(0, 5).map((act) => `\`${act.command}\` at ${act.at}`).join(', ') + (acts.length > 5 ? ` and ${acts.length - 5} more` : '');
+  return { kind: 'block', reason: 'person_act_in_session', findings: [], detail: `${shown}, recorded since ${since}`, tree: digestJson({ reason: 'person_act_in_session', acts: acts.map((act) => act.seq) }) };
 }
 
 function driftVerdict(reason: 'wiring_changed' | 'protected_changed', paths: readonly string[], watch: SessionWatch): Verdict {

@@ -2,7 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /** One output item the scripted model answers with. */
-export type Item = { type: 'message'; text: string } | { type: 'function_call'; call_id: string; name: string; arguments: Record<string, unknown> };
+export type Item =
+  | { type: 'message'; text: string }
+  | { type: 'function_call'; call_id: string; name: string; arguments: Record<string, unknown> }
+  /** A call of a freeform tool (Codex's apply_patch for models that have it): its input is raw text. */
+  | { type: 'custom_tool_call'; call_id: string; name: string; input: string };
 
 /** A request to POST /v1/responses, as the client sent it. */
 export interface ResponsesRequest {
@@ -65,11 +69,16 @@ function stream(res: ServerResponse, n: number, items: Item[]): void {
   const send = (data: { type: string } & Record<string, unknown>) => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
   const id = `resp_${n}`;
   send({ type: 'response.created', response: { id } });
-  const output = items.map((item, index) =>
-    item.type === 'message'
-      ? { type: 'message', role: 'assistant', id: `msg_${n}_${index}`, content: [{ type: 'output_text', text: item.text, annotations: [] }] }
-      : { type: 'function_call', id: `fc_${n}_${index}`, call_id: item.call_id, name: item.name, arguments: JSON.stringify(item.arguments) },
-  );
+  const output = items.map((item, index) => {
+    switch (item.type) {
+      case 'message':
+        return { type: 'message', role: 'assistant', id: `msg_${n}_${index}`, content: [{ type: 'output_text', text: item.text, annotations: [] }] };
+      case 'function_call':
+        return { type: 'function_call', id: `fc_${n}_${index}`, call_id: item.call_id, name: item.name, arguments: JSON.stringify(item.arguments) };
+      case 'custom_tool_call':
+        return { type: 'custom_tool_call', id: `ctc_${n}_${index}`, call_id: item.call_id, name: item.name, input: item.input };
+    }
+  });
   output.forEach((item, index) => send({ type: 'response.output_item.done', output_index: index, item }));
   send({ type: 'response.completed', response: { id, output, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } } });
   res.end();

@@ -31,7 +31,8 @@ that proof; a forced close is recorded as owner_close, never as a pass.
                   the owner's override, outside any agent run: recorded as
                   owner_close, never as a pass
   decide ID rescope|revise-script|split|abandon --why TEXT
-                  a recorded decision (coordinator or owner):
+                  a recorded decision (coordinator or owner, outside any
+                  agent run):
                   rescope [--goal T] [--artifact P] [--done-when T]
                           [--lands-at B] [--budget-attempts N]  (never the proof)
                   revise-script [--sha256 HEX]  authorise the script's new
@@ -50,7 +51,10 @@ roles: worker, verifier, coordinator, owner, from VOUCH_ROLE; unset, a person
 at a terminal is the owner and an agent run (CLAUDECODE, CODEX_THREAD_ID,
 AI_AGENT, ...) is a worker. The owner cannot be taken inside an agent run.
 VOUCH_ROLE is a label the same user can set: the boundary is the verifier
-service, not this variable.
+service, not this variable. reprove, decide and complete --force are a
+person's acts: refused inside an agent run (card_agent_run), and an agent
+session during which the ledger records one is blocked at its stop
+(person_act_in_session), whoever ran it.
 
 exit: 0 ok (verify/audit: PASS), 1 the proof did not pass (FAIL, UNKNOWN) or
 the card is damaged, 2 usage, spec or ledger problem, 4 refused by the card's

@@ -7,6 +7,7 @@ import { signerFor } from '../../crypto/signature.js';
 import { vouchHome } from '../../workspace/home.js';
 import { NOTHING_REMOVED, type GcResult } from '../../ledger/ledger.js';
 import { removeReleasedLogs } from '../../logs/store.js';
+import { refuseInAgentRun } from '../person-only.js';
 
 export const help = `usage: vouch gc [--keep-days N] [--keep-per-check N] [--dry-run] [--json]
 
@@ -33,10 +34,16 @@ chain, and \`vouch audit\` is intact after any gc.
   --keep-days N       remove receipts and trail entries older than N days
   --keep-per-check N  keep at most the N newest receipts of each check
   --dry-run           list what would go (seq, kind, check or session, id); remove and record nothing
-  --json              {"ok", "removed", "trailRemoved", "manifestsRemoved", "logsRemoved", "gcEntryId", "retained"} (with --dry-run: "planned", the entries)`;
+  --json              {"ok", "removed", "trailRemoved", "manifestsRemoved", "logsRemoved", "gcEntryId", "retained"} (with --dry-run: "planned", the entries)
+
+Refused inside an agent run (exit 4, agent_run): gc is a person's act, run
+between agent sessions. An agent session during which the ledger records a
+gc is blocked at its stop (person_act_in_session), whoever ran it.`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('gc', args, { json: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'keep-days': { type: 'string' }, 'keep-per-check': { type: 'string' } }, false);
+  // Removing receipts and every session's trail erases what the gate judges an agent by: a person's act.
+  refuseInAgentRun(cli.io.env, 'vouch gc', 'record');
   const keepDays = integerFlag('gc', 'keep-days', values['keep-days'], 0);
   const keepPerCheck = integerFlag('gc', 'keep-per-check', values['keep-per-check'], 1);
   if (keepDays === undefined && keepPerCheck === undefined) {

@@ -25,7 +25,7 @@ export async function dispatchGrade(cli: Cli, args: readonly string[]): Promise<
   const [id, ...extra] = positionals;
   if (!id || extra.length > 0) return fail({ code: 'usage', message: 'expected exactly one dispatch id', where: 'vouch dispatch grade', hint: '`vouch fleet --open` lists open dispatches' });
   // Grading is the checker's act: receipts an agent could make are never what grades it.
-  refuseInAgentRun(cli.io.env, 'vouch dispatch grade');
+  refuseInAgentRun(cli.io.env, 'vouch dispatch grade', 'grade');
   const workspace = cli.session.workspace();
   const spec = (await cli.session.spec(workspace));
   const sign = await signerOf(cli, workspace, spec);

@@ -14,6 +14,12 @@ export type PersonAct =
   | { readonly kind: 'keys'; readonly command: string }
   /** Answering a hook: `vouch hook ...` is the client's to run, never the agent's. */
   | { readonly kind: 'hook'; readonly command: string }
+  /** Removing the record the gate judges by: `vouch gc` (receipts, and every session's trail). */
+  | { readonly kind: 'record'; readonly command: string }
+  /** Changing what closes a card: `vouch card reprove`, `vouch card decide`, `vouch card complete --force`. */
+  | { readonly kind: 'card'; readonly command: string }
+  /** Grading an agent's claim: `vouch dispatch grade`. */
+  | { readonly kind: 'grade'; readonly command: string }
   /** Routing around git's hooks, the pre-push gate: `git push --no-verify`, core.hooksPath. */
   | { readonly kind: 'git_hooks'; readonly command: string };
 
@@ -40,7 +46,8 @@ const KEYS_READ = new Set(['list', 'export-public']);
 /**
  * The person's act a command runs, if any: `vouch allow`, `deny`, `init
  * --write`, `serve allow|deny`, `serve token add|revoke`, `install`,
- * `uninstall`, `keys generate`, `hook`, also as `npx vouch ...`, `pnpm exec
+ * `uninstall`, `keys generate`, `hook`, `gc`, `card reprove|decide`, `card
+ * complete --force`, `dispatch grade`, also as `npx vouch ...`, `pnpm exec
  * vouch ...`, or `node <anything>/cli.js ...`. `--help` anywhere only prints
  * help (as the CLI reads it), so it is no act. Words holding variables are
  * not read, like everywhere in this reader.
@@ -73,6 +80,13 @@ export function vouchActOf(argv: readonly Word[]): PersonAct | null {
       return sub !== undefined && KEYS_READ.has(sub) ? null : { kind: 'keys', command: `vouch keys${sub ? ` ${sub}` : ''}` };
     case 'hook':
       return { kind: 'hook', command: `vouch hook${sub ? ` ${sub}` : ''}` };
+    case 'gc':
+      return { kind: 'record', command: 'vouch gc' };
+    case 'card':
+      if (sub === 'reprove' || sub === 'decide') return { kind: 'card', command: `vouch card ${sub}` };
+      return sub === 'complete' && rest.includes('--force') ? { kind: 'card', command: 'vouch card complete --force' } : null;
+    case 'dispatch':
+      return sub === 'grade' ? { kind: 'grade', command: 'vouch dispatch grade' } : null;
     default:
       return null;
   }

@@ -214,3 +214,169 @@ describe('shellWrites: the ways around a guard that reads commands', () => {
     expect(shellWrites('cd sub && git -C ../other checkout main', '/ws', undefined).gitOps[0]).toMatchObject({ dir: '/ws/other', command: 'git checkout main' });
   });
 });
+
+describe('shellWrites: a command is read-only only when every option it was given is known not to write or run a program', () => {
+  const read = (line: string) => shellWrites(line, '/ws', '/home/u');
+
+  it.each([
+    ['grep -r x', 'grep -r x'],
+    ['ls -la', 'ls -la'],
+    ['ls with long options', 'ls --color=auto --group-directories-first -1 src'],
+    ['cat -n', 'cat -n src/a.ts'],
+    ['head -n 20', 'head -n 20 src/a.ts'],
+    ['head -5 (a number as an option)', 'head -5 src/a.ts'],
+    ['tail -n +5 -f', 'tail -n +5 -f log.txt'],
+    ['wc -l', 'wc -l src/*.ts'],
+    ['grep -rn --include=GLOB', 'grep -rn --include=*.ts -e "TODO" src'],
+    ['grep -C 3 and a cluster', 'grep -inC3 foo src'],
+    ['egrep', 'egrep -v "^#" conf'],
+    ['rg with types and globs', 'rg -n --type ts -g "!dist" "export function" src'],
+    ['rg --files', 'rg --files --hidden'],
+    ['rg -e PATTERN', 'rg -e foo -e bar'],
+    ['sort -u', 'sort -u names.txt'],
+    ['sort -t: -k2,2n', 'sort -t: -k2,2n /etc/passwd'],
+    ['uniq -c (input only)', 'sort f | uniq -c'],
+    ['uniq IN - (output to stdout)', 'uniq in.txt -'],
+    ['cut -d -f', 'cut -d, -f1,3 data.csv'],
+    ['tr', "tr -d '\\r'"],
+    ['diff -u', 'diff -u a.txt b.txt'],
+    ['diff -ru with excludes', 'diff -ru --exclude=node_modules a b'],
+    ['cmp -s', 'cmp -s a b'],
+    ['comm -12', 'comm -12 a b'],
+    ['stat -c', "stat -c '%s %n' src/a.ts"],
+    ['file -b', 'file -b --mime-type src/a.ts'],
+    ['du -sh', 'du -sh node_modules'],
+    ['df -h', 'df -h .'],
+    ['tree -L 2 -I', "tree -L 2 -I 'node_modules|dist'"],
+    ['jq -r', "jq -r '.name' package.json"],
+    ['jq --arg NAME VALUE', "jq --arg v 1 '.version = $v' package.json"],
+    ['sha256sum', 'sha256sum dist/cli.js'],
+    ['sha256sum -c', 'sha256sum -c SUMS'],
+    ['md5sum', 'md5sum a'],
+    ['basename -s', 'basename -s .ts src/a.ts'],
+    ['realpath --relative-to', 'realpath --relative-to=. src/a.ts'],
+    ['readlink -f', 'readlink -f node_modules/.bin/tsc'],
+    ['which -a', 'which -a node'],
+    ['date +FORMAT', "date -u '+%Y-%m-%d'"],
+    ['pwd', 'pwd -P'],
+    ['uname -a', 'uname -a'],
+    ['id -u', 'id -u'],
+    ['echo -n (any words)', 'echo -n hello'],
+    ['printf', "printf '%s\\n' a b"],
+    ['test and [', 'test -f a && [ -d src ]'],
+    ['seq -w', 'seq -w 1 10'],
+    ['od -An -tx1', 'od -An -tx1 a.bin'],
+    ['xxd (input only)', 'xxd a.bin'],
+    ['nl -ba', 'nl -ba src/a.ts'],
+    ['paste -sd', 'paste -sd, list'],
+    ['a --help', 'sort --help'],
+    ['sed -n PRINT', "sed -n '10,20p' src/a.ts"],
+    ['sed with a substitution to stdout', "sed -e 's/foo/bar/g' -e '/^#/d' src/a.ts"],
+    ['sed with y and a brace group', "sed -n '/start/,/end/{s/x/y/;p}' f"],
+    ['sed --sandbox (no w, no e)', "sed --sandbox 's/a/b/w out' f"],
+    ['LC_ALL=C in front', 'LC_ALL=C sort f'],
+    ['/usr/bin/sort', '/usr/bin/sort f'],
+    ['a pipeline of readers', 'ls -la && cat a | grep -v b | sort | uniq -c | head -3'],
+  ])('read-only: %s', (_name, line) => {
+    const result = read(line);
+    expect(result.targets).toEqual([]);
+    expect(result.opaque).toBe(false);
+  });
+
+  it.each([
+    ['uniq IN OUT writes OUT', 'uniq p.txt lib/u.js', [['/ws/lib/u.js', 'uniq']]],
+    ['uniq -c IN OUT', 'uniq -c p.txt out.txt', [['/ws/out.txt', 'uniq']]],
+    ['sort -o F', 'sort -o lib/u.js p.txt', [['/ws/lib/u.js', 'sort -o']]],
+    ['sort -oF (attached)', 'sort -olib/u.js p.txt', [['/ws/lib/u.js', 'sort -o']]],
+    ['sort -uo F (in a cluster)', 'sort -uo lib/u.js p.txt', [['/ws/lib/u.js', 'sort -o']]],
+    ['sort --output=F', 'sort --output=lib/u.js p.txt', [['/ws/lib/u.js', 'sort --output']]],
+    ['sort --output F', 'sort --output lib/u.js p.txt', [['/ws/lib/u.js', 'sort --output']]],
+    ['tree -o F', 'tree -o lib/u.js', [['/ws/lib/u.js', 'tree -o']]],
+    ['xxd -r IN OUT', 'xxd -r -p hex.txt lib/u.js', [['/ws/lib/u.js', 'xxd']]],
+  ])('names what it writes: %s', (_name, line, expected) => {
+    expect(targets(line)).toEqual(expected);
+  });
+
+  it.each([
+    ['rg --pre CMD runs a program', 'rg --pre ./evil.sh x'],
+    ['rg --pre=CMD', 'rg --pre=./evil.sh x'],
+    ['rg -z runs decompressors from PATH', 'rg -z x'],
+    ['sort --compress-program=CMD runs a program', 'sort --compress-program=./evil.sh big.txt'],
+    ['sort -T DIR writes there', 'sort -T test big.txt'],
+    ['tree -R writes 00Tree.html everywhere', 'tree -R -H .'],
+    ['file -C writes a magic file', 'file -C -m mine'],
+    ['date -s sets the clock', "date -s '2001-01-01'"],
+    ['date MMDDhhmm sets the clock', 'date 01010000'],
+    ['hostname NAME sets the host name', 'hostname evil'],
+    ['an option vouch does not know', 'ls --frobnicate'],
+    ['an abbreviation of a long option', 'sort --out=lib/u.js p.txt'],
+    ['an option in a variable', 'sort $OPTS p.txt'],
+    ['a quoted variable where an option could be', 'sort "$F" p.txt'],
+    ['sed w FILE', "sed -n 'w lib/u.js' p.txt"],
+    ['sed s///w FILE', "sed 's/a/b/w lib/u.js' p.txt"],
+    ['sed e (runs the pattern space)', "sed 'e' cmds.txt"],
+    ['sed s///e', "sed 's/.*/touch x/e' p.txt"],
+    ['sed -f SCRIPT (not read)', 'sed -f script.sed p.txt'],
+    ['sed with the script in a variable', 'sed "$S" p.txt'],
+    ['perl without -i', `perl -e 'open(F, ">lib/u.js")'`],
+    ['ruby without -i', `ruby -e 'File.write("lib/u.js", "")'`],
+    ['awk (system(), print > file)', `awk '{ print > "lib/u.js" }' p.txt`],
+    ['less (LESSOPEN, !cmd)', 'less README.md'],
+    ['LD_PRELOAD in front of a reader', 'LD_PRELOAD=./evil.so cat a'],
+    ['env LD_PRELOAD= in front of a reader', 'env LD_PRELOAD=./evil.so cat a'],
+    ['RIPGREP_CONFIG_PATH (its file can hold --pre)', 'RIPGREP_CONFIG_PATH=./rc rg x'],
+    ['a program of its own named like a reader', './cat a'],
+    ['a program of its own named like a writer', 'tools/rm a'],
+    ['rsync -e runs a program', 'rsync -e ./evil.sh a b'],
+    ['install --strip-program', 'install -s --strip-program=./evil.sh a b'],
+  ])('opaque: %s', (_name, line) => {
+    expect(read(line).opaque).toBe(true);
+  });
+});
+
+describe("shellWrites: Codex's own apply_patch command", () => {
+  const PATCH = '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** Add File: test/t.ts\n+x\n*** End Patch\n';
+
+  it.each([
+    ['a here-document, as Codex intercepts it', `apply_patch <<'EOF'\n${PATCH}EOF\n`, [['/ws/src/a.ts', 'apply_patch'], ['/ws/test/t.ts', 'apply_patch']]],
+    ['cd DIR && apply_patch', `cd sub && apply_patch <<'EOF'\n${PATCH}EOF\n`, [['/ws/sub/src/a.ts', 'apply_patch'], ['/ws/sub/test/t.ts', 'apply_patch']]],
+    ['an argv ["apply_patch", PATCH] as the shell line reads it back', `apply_patch '${PATCH}'`, [['/ws/src/a.ts', 'apply_patch'], ['/ws/test/t.ts', 'apply_patch']]],
+    ['applypatch', `applypatch <<EOF\n${PATCH}EOF\n`, [['/ws/src/a.ts', 'apply_patch'], ['/ws/test/t.ts', 'apply_patch']]],
+    ['a header with a tab, as Codex reads it', `apply_patch <<'EOF'\n*** Begin Patch\n\t*** Add File: test/t.ts\n+x\n*** End Patch\nEOF\n`, [['/ws/test/t.ts', 'apply_patch']]],
+  ])('%s', (_name, line, expected) => {
+    expect(targets(line)).toEqual(expected);
+    expect(shellWrites(line, '/ws', '/home/u').opaque).toBe(false);
+  });
+
+  it.each([
+    ['a patch on a pipe', `cat p | apply_patch`],
+    ['a patch that does not parse', `apply_patch <<'EOF'\n*** Begin Patch\nnonsense\n*** End Patch\nEOF\n`],
+    ['a patch in a variable', 'apply_patch "$P"'],
+  ])('opaque: %s', (_name, line) => {
+    expect(shellWrites(line, '/ws', '/home/u').opaque).toBe(true);
+  });
+});
+
+describe("shellWrites: every person's act that changes what vouches (issue 23)", () => {
+  it.each([
+    ['vouch gc', 'vouch gc --keep-days 0', 'record', 'vouch gc'],
+    ['vouch gc with the markers stripped', 'env -u CLAUDECODE -u AI_AGENT vouch gc --keep-per-check 1', 'record', 'vouch gc'],
+    ['vouch card reprove', "env -u CLAUDECODE -u AI_AGENT vouch card reprove C --proof lint --why 'proof was flaky'", 'card', 'vouch card reprove'],
+    ['vouch card decide', 'vouch card decide C abandon --why x', 'card', 'vouch card decide'],
+    ['vouch card complete --force', "VOUCH_ROLE=owner vouch card complete C --force --why done", 'card', 'vouch card complete --force'],
+    ['npx vouch card complete --force', 'npx vouch card complete C --why x --force', 'card', 'vouch card complete --force'],
+    ['vouch dispatch grade', 'node /opt/vouch/dist/cli.js dispatch grade d-1', 'grade', 'vouch dispatch grade'],
+  ])("sees a person's act: %s", (_name, line, kind, command) => {
+    expect(shellWrites(line, '/ws', '/home/u').acts[0]).toEqual({ kind, command });
+  });
+
+  it.each([
+    ['vouch card complete (on a PASS)', 'vouch card complete C'],
+    ['vouch card verify', 'vouch card verify C'],
+    ['vouch dispatch close', 'vouch dispatch close d-1 --reason done'],
+    ['vouch dispatch report', 'vouch dispatch report d-1 --report claim.json'],
+    ['vouch card reprove --help', 'vouch card reprove --help'],
+  ])('no act: %s', (_name, line) => {
+    expect(shellWrites(line, '/ws', '/home/u').acts).toEqual([]);
+  });
+});

@@ -1,5 +1,8 @@
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { readGit, type GitTreeOp, type PatchSource } from './git.js';
+import { codexPatchPaths } from './apply-patch.js';
+import { assignmentsHarmless, readOnlyUse } from './read-only.js';
+import { sedReadsOnly } from './sed-script.js';
 import { tokenize, type SimpleCommand, type Word } from './tokenize.js';
 import { vouchActOf, type PersonAct } from './vouch-acts.js';
 
@@ -32,12 +35,6 @@ export interface ShellWrites {
   readonly gitOps: readonly GitTreeOp[];
 }
 
-/** Commands that only read, so a line made of them writes nothing it does not show. */
-const READ_ONLY = new Set([
-  'cat', 'ls', 'echo', 'printf', 'pwd', 'head', 'tail', 'grep', 'rg', 'wc', 'diff', 'stat', 'file', 'which', 'type',
-  'true', 'false', 'test', '[', 'date', 'env', 'whoami', 'id', 'uname', 'less', 'more', 'sort', 'uniq', 'cut', 'tr',
-  'basename', 'dirname', 'realpath', 'readlink', 'sha256sum', 'md5sum', 'du', 'df', 'tree', 'jq', 'cd', 'pushd', 'popd',
-]);
 /** Wrappers whose arguments are another command. */
 const WRAPPERS = new Set(['sudo', 'doas', 'command', 'builtin', 'exec', 'nohup', 'time', 'nice', 'ionice', 'stdbuf', 'env', 'timeout', 'unbuffer', 'setsid', 'xargs']);
 /** Wrapper options whose value is the next word (`env -u NAME`, `sudo -u USER`, `nice -n 5`, `timeout -s KILL`). */
@@ -101,9 +98,9 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
         else opaque = true;
       }
       for (const word of command.words) if (routesAroundHooks(word)) acts.push({ kind: 'git_hooks', command: 'GIT_CONFIG_* core.hooksPath' });
-      const { words: argv, fed } = unwrap(command);
-      // xargs appends operands this reader never sees.
-      if (fed) opaque = true;
+      const { words: argv, fed, assignments } = unwrap(command);
+      // xargs appends operands this reader never sees; LD_PRELOAD=... (and the like) runs code in any command.
+      if (fed || !assignmentsHarmless(assignments)) opaque = true;
       const act = vouchActOf(argv);
       if (act !== null) acts.push(act);
       const name = argv[0] && !argv[0].opaque ? basename(argv[0].text) : null;
@@ -111,6 +108,8 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
         if (argv.length > 0) opaque = true;
         continue;
       }
+      // `./rm`, `tools/cat`: a program of the agent's own, whatever it is called, may write anything.
+      if (!systemCommand(argv[0]!.text)) opaque = true;
       if (name === 'cd' || name === 'pushd' || name === 'popd') {
         const from = dir;
         if (name === 'pushd') stack.push(dir);
@@ -155,11 +154,27 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
         }
         continue;
       }
+      if (name === 'apply_patch' || name === 'applypatch') {
+        // Codex runs this command itself (`apply_patch <<'EOF' ...`, `cd DIR && apply_patch ...`): its patch says what it writes.
+        const text = argv.length === 2 && !argv[1]!.opaque ? argv[1]!.text : argv.length === 1 ? stdinText(stdinOf(command, feeder, dir, home, links)) : null;
+        const paths = text === null ? null : codexPatchPaths(text);
+        if (paths === null) {
+          opaque = true;
+          continue;
+        }
+        for (const path of paths) {
+          const resolved = resolveWord({ text: path, opaque: false, glob: false });
+          if (resolved === null) opaque = true;
+          else targets.push({ path: resolved, glob: false, tree: false, via: 'apply_patch' });
+        }
+        continue;
+      }
       // Registered once the ln's own targets are read: the link it makes is not yet there for them.
       const made = name === 'ln' && dir !== null ? linksMade(argv.slice(1), dir, resolveWord) : [];
-      const found = writesOf(name, argv.slice(1));
+      // A command only counts as a reader when every option it was given is known not to write or run anything.
+      const found = writesOf(name, argv.slice(1)) ?? readOnlyUse(name, argv.slice(1))?.outputs.map(({ word, via }) => ({ word, tree: false, via })) ?? null;
       if (found === null) {
-        if (!READ_ONLY.has(name)) opaque = true;
+        opaque = true;
         continue;
       }
       for (const target of found) {
@@ -286,6 +301,15 @@ function stdinOf(command: SimpleCommand, feeder: SimpleCommand | null, dir: stri
   return null;
 }
 
+/** A command named as the shell finds it on PATH, or in a system directory: `./cat` is the agent's own program, whatever its name. */
+function systemCommand(text: string): boolean {
+  return !text.includes('/') || /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/.test(text);
+}
+
+function stdinText(source: PatchSource | null): string | null {
+  return source?.kind === 'text' ? source.text : null;
+}
+
 /** An assignment that sets git configuration from the environment (GIT_CONFIG_KEY_0=core.hooksPath, GIT_CONFIG_PARAMETERS). */
 function routesAroundHooks(word: Word): boolean {
   return /^GIT_CONFIG[A-Z0-9_]*=/.test(word.text) && /core\.hookspath/i.test(word.text);
@@ -296,21 +320,23 @@ function routesAroundHooks(word: Word): boolean {
  * definition heads (`function f`), assignments and wrappers (sudo, env,
  * nohup, xargs...) to reach the command that runs. (`f() { ...; }` is split
  * by the reader at its parentheses: `f` stands alone, and `{ ...` follows.)
- * `fed`: xargs gives the command more operands than the line shows.
+ * `fed`: xargs gives the command more operands than the line shows;
+ * `assignments`: the variables set for it (`env A=b`, `A=b cmd`).
  */
-function unwrap(command: SimpleCommand): { words: Word[]; fed: boolean } {
+function unwrap(command: SimpleCommand): { words: Word[]; fed: boolean; assignments: Word[] } {
   const words = [...command.words];
+  const assignments: Word[] = [];
   let fed = false;
   for (;;) {
     for (;;) {
       const word = words[0];
       if (word && !word.opaque && KEYWORDS.has(word.text)) words.shift();
       else if (word && !word.opaque && word.text === 'function' && words[1]) words.splice(0, 2);
-      else if (word && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text)) words.shift();
+      else if (word && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text)) assignments.push(words.shift()!);
       else break;
     }
     const head = words[0];
-    if (!head || head.opaque || !WRAPPERS.has(basename(head.text))) return { words, fed };
+    if (!head || head.opaque || !WRAPPERS.has(basename(head.text))) return { words, fed, assignments };
     const wrapper = basename(head.text);
     if (wrapper === 'xargs') fed = true;
     words.shift();
@@ -352,6 +378,8 @@ function writesOf(name: string, args: readonly Word[]): Found[] | null {
     case 'ln':
     case 'install':
     case 'rsync': {
+      // rsync -e / --rsh / --rsync-path and install --strip-program run a program of the caller's choosing.
+      if (args.some((word) => /^(-[A-Za-z]*e|--rsh|--rsync-path|--strip-program)/.test(word.text) && name !== 'cp' && name !== 'ln')) return null;
       const target = optionValue(args, '-t', '--target-directory');
       if (target) return [{ word: target, tree: true, via: name }];
       const list = operands(args);
@@ -364,7 +392,8 @@ function writesOf(name: string, args: readonly Word[]): Found[] | null {
     case 'perl':
     case 'ruby': {
       const inPlace = args.some((word) => /^-[A-Za-z]*i/.test(word.text) || word.text.startsWith('--in-place'));
-      if (!inPlace) return [];
+      // Without -i: sed writes only through its script (w, s///w) or runs one (e); perl and ruby are interpreters.
+      if (!inPlace) return name === 'sed' && sedReadsOnly(args) ? [] : null;
       // The script is the value of -e / -f, or else (sed) the first operand: not a file written.
       const scriptFlag = (text: string) => /^-[A-Za-z]*[ef]$/.test(text) || text === '--expression' || text === '--file';
       const hasScriptOption = args.some((word) => scriptFlag(word.text) || word.text.startsWith('--expression='));

@@ -1,7 +1,8 @@
 import type { Sha256 } from '../../core/digest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { Manifest } from '../../scope/manifest.js';
-import type { AppendEventOptions, AppendOptions, FindResult, GcPolicy, GcResult, Ledger, LedgerEntry, LedgerStats, ManifestOf, ReceiptQuery } from '../ledger.js';
+import type { AppendEventOptions, AppendOptions, FindResult, GcPolicy, GcResult, Ledger, LedgerEntry, LedgerStats, ManifestOf, ReceiptQuery, RecentEntry } from '../ledger.js';
+import type { ChainKind } from '../kinds.js';
 import type { PgLocation } from './pool.js';
 import type { SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
@@ -56,6 +57,10 @@ export class LazyPgLedger implements Ledger {
 
   async recentSessions(limit: number): Promise<string[]> {
     return (await this.ledger()).recentSessions(limit);
+  }
+
+  async entriesSince(since: Date, kinds: readonly ChainKind[]): Promise<RecentEntry[]> {
+    return (await this.ledger()).entriesSince(since, kinds);
   }
 
   async appendEvent<T extends SubjectEventBody>(draft: T, options?: AppendEventOptions): Promise<StoredEvent<T>> {

@@ -5,7 +5,8 @@ import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
-import { EventConflict, NOTHING_REMOVED, pickReceipt, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ManifestOf, type ReceiptQuery, manifestFrom } from '../ledger.js';
+import { EventConflict, NOTHING_REMOVED, pickReceipt, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ManifestOf, type ReceiptQuery, type RecentEntry, manifestFrom, parseRecentBody, RECENT_SLACK_MS } from '../ledger.js';
+import type { ChainKind } from '../kinds.js';
 import { applyRetention, gcRecord, plannedResult, releasedLogs, type Candidate } from '../gc-record.js';
 import { appendLocked, insertLocked, lockHead } from './append.js';
 import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
@@ -160,7 +161,7 @@ export class PgLedger implements Ledger {
         ).rows.map((row) => ({ ...row, seq: Number(row.seq) }));
         const { doomed, retained } = applyRetention(selected, policy);
         if (policy.dryRun) return plannedResult(doomed, retained);
-        if (doomed.length === 0) return { ...NOTHING_REMOVED, retained };
+        if (doomed.length === 0) return retained === 0 ? NOTHING_REMOVED : { ...NOTHING_REMOVED, retained };
         const gcId = newId(policy.now.getTime());
         const seqs = doomed.map((row) => row.seq);
         const logs = releasedLogs(
@@ -229,6 +230,29 @@ export class PgLedger implements Ledger {
         )
       ).rows.map((row) => row.session),
     );
+  }
+
+  entriesSince(since: Date, kinds: readonly ChainKind[]): Promise<RecentEntry[]> {
+    return this.guard(async () => {
+      const floor = since.getTime() - RECENT_SLACK_MS;
+      const found: RecentEntry[] = [];
+      // Backwards by seq, a page at a time; the body is read only for the kinds asked for.
+      for (let below = Number.MAX_SAFE_INTEGER; ; ) {
+        const rows = (
+          await this.pool.query<{ seq: string | number; kind: ChainKind; created_at: string | number; body: string | null }>(
+            'SELECT seq, kind, created_at, CASE WHEN kind = ANY($1) THEN body END AS body FROM chain WHERE seq < $2 ORDER BY seq DESC LIMIT 500',
+            [kinds, below],
+          )
+        ).rows;
+        for (const row of rows) {
+          const createdAt = Number(row.created_at);
+          if (createdAt < floor) return found.reverse();
+          if (row.body !== null && createdAt >= since.getTime()) found.push({ seq: Number(row.seq), kind: row.kind, createdAt, body: parseRecentBody(row.body) });
+        }
+        if (rows.length < 500) return found.reverse();
+        below = Number(rows[rows.length - 1]!.seq);
+      }
+    });
   }
 
   appendEvent<T extends SubjectEventBody>(draft: T, options: AppendEventOptions = {}): Promise<StoredEvent<T>> {

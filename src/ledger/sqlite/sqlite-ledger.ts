@@ -23,7 +23,11 @@ import {
   type LedgerStats,
   type ManifestOf,
   type ReceiptQuery,
+  type RecentEntry,
+  parseRecentBody,
+  RECENT_SLACK_MS,
 } from '../ledger.js';
+import type { ChainKind } from '../kinds.js';
 import { applyRetention, gcRecord, plannedResult, releasedLogs, type Candidate } from '../gc-record.js';
 import { BodyStore } from './body-store.js';
 import { sqlite } from './driver.js';
@@ -376,7 +380,7 @@ export class SqliteLedger implements Ledger {
           .all(keepPerCheck, age, age) as Candidate[];
         const { doomed, retained } = applyRetention(selected, policy);
         if (policy.dryRun) return plannedResult(doomed, retained);
-        if (doomed.length === 0) return { ...NOTHING_REMOVED, retained };
+        if (doomed.length === 0) return retained === 0 ? NOTHING_REMOVED : { ...NOTHING_REMOVED, retained };
         const gcId = newId(policy.now.getTime());
         // Read before the rows (and the dictionaries their bodies need) go.
         const bodyAt = this.db.prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE seq = ?`);
@@ -494,6 +498,24 @@ export class SqliteLedger implements Ledger {
           .pluck()
           .all(limit) as string[],
     );
+  }
+
+  entriesSince(since: Date, kinds: readonly ChainKind[]): Promise<RecentEntry[]> {
+    return this.guard(() => {
+      const floor = since.getTime() - RECENT_SLACK_MS;
+      const wanted = kinds.map(() => '?').join(', ');
+      // Backwards by seq (the rowid); the body is read only for the kinds asked for, so receipts cost no overflow pages.
+      const rows = this.db
+        .prepare(`SELECT seq, kind, created_at, CASE WHEN kind IN (${wanted}) THEN body END AS body, CASE WHEN kind IN (${wanted}) THEN dict END AS dict FROM chain ORDER BY seq DESC`)
+        .iterate(...kinds, ...kinds) as IterableIterator<{ seq: number; kind: ChainKind; created_at: number; body: string | Buffer | null; dict: number | null }>;
+      const found: RecentEntry[] = [];
+      for (const row of rows) {
+        if (row.created_at < floor) break;
+        if (row.body === null || row.created_at < since.getTime()) continue;
+        found.push({ seq: row.seq, kind: row.kind, createdAt: row.created_at, body: parseRecentBody(this.bodies.decode({ body: row.body, dict: row.dict })) });
+      }
+      return found.reverse();
+    });
   }
 
   stats(): Promise<LedgerStats> {
