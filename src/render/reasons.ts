@@ -72,6 +72,11 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
         meaning: "a file that configures the check's tool (.npmrc, pip.conf, pytest.ini, ...) appeared, changed or went away since vouch.yaml was allowed",
         next: 'a person reviews the change and runs `vouch allow`, or restores the file',
       };
+    case 'job_bound':
+      return {
+        meaning: "the check met a bound the verifier service sets on each job (its memory, shared memory and tmpfs together; its processes; its directory's size), or could not be placed under them: the kernel, not the code, decided how it ended",
+        next: 'make the check use less, or ask the service\'s operator to raise --job-memory-mb, --job-processes or --job-disk-mb',
+      };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
     case 'definition_changed':

@@ -18,7 +18,7 @@ import { describe } from './worker.js';
 export const help = `usage: vouch serve --key NAME [--listen HOST:PORT] [--ledger URL] [--workers N]
                    [--max-upload-mb N] [--max-job-seconds N] [--max-jobs-per-client N]
                    [--lease-seconds N] [--allow-unconfined] [--job-memory-mb N]
-                   [--job-processes N] [--job-file-mb N]
+                   [--job-processes N] [--job-file-mb N] [--job-disk-mb N]
        vouch serve token add NAME | token list | token revoke NAME   [--ledger URL] [--json]
        vouch serve allow FILE | deny SHA256 | allowed                 [--json]
 
@@ -39,8 +39,8 @@ with the public key they pinned (\`vouch verify --remote\`).
   --max-job-seconds N      largest sum of check timeouts one job may have (default 1800): 422
   --max-jobs-per-client N  jobs one client may have queued or running (default 4): 429
   --lease-seconds N        for the workers here, as \`vouch worker\` (default 30)
-  --allow-unconfined, --job-memory-mb N, --job-processes N, --job-file-mb N
-                           for the workers here, as \`vouch worker\` (which see):
+  --allow-unconfined, --job-memory-mb N, --job-processes N, --job-file-mb N,
+  --job-disk-mb N          for the workers here, as \`vouch worker\` (which see):
                            a server whose workers cannot confine their checks
                            refuses to start without --allow-unconfined
 
@@ -118,8 +118,10 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
     uploadMs: 300_000,
   };
   const leaseSeconds = positiveFlag('serve', 'lease-seconds', values['lease-seconds'], 30);
+  const maxTreeBytes = 1024 * 1024 * 1024;
   // Before the database: workers that cannot confine their checks take no job at all (--workers 0 runs none).
-  const sandbox = workers > 0 ? workerSandbox('serve', home, key, values) : undefined;
+  const confined = workers > 0 ? await workerSandbox('serve', home, key, values, maxTreeBytes) : undefined;
+  const sandbox = confined?.sandbox;
   const pool = await servicePool(at, 4 + workers);
   const { buildServer } = await import('../../service/server.js');
   const app = await buildServer({ pool, home, limits, version: VERSION, log: (line) => err(cli, `vouch serve: error: ${line}`) });
@@ -137,6 +139,7 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   err(cli, `  key      ${key.name}  keyid ${key.publicKey.keyid}`);
   err(cli, `           public key (give clients this, out of band): ${key.publicKey.hex}`);
   err(cli, `  sandbox  ${sandbox ? describeSandbox(sandbox) : 'none needed here (--workers 0: the workers elsewhere say theirs)'}`);
+  if (confined && confined.closed.length > 0) err(cli, `  fds      closed ${confined.closed.join(', ')} (inherited without close-on-exec: no check gets them)`);
   err(cli, `  limits   upload ${limits.maxUploadBytes / 1024 / 1024} MiB, job ${limits.maxJobSeconds} s, ${limits.maxOpenJobs} open jobs per client`);
   err(cli, `  trust    ${allowed.length} allowed spec${allowed.length === 1 ? '' : 's'}${allowed.length === 0 ? ': every job is refused until `vouch serve allow FILE`' : ''}`);
   err(cli, `  workers  ${workers} in this process${workers === 0 ? ' (run `vouch worker` elsewhere)' : ''}`);
@@ -146,7 +149,7 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   const running = sandbox
     ? Array.from({ length: workers }, () =>
         runWorker(
-          { pool, home, sign: signerFor(key), sandbox, maxTreeBytes: 1024 * 1024 * 1024, maxUnpackMs: UNPACK_MS, leaseSeconds, maxAttempts: 3, pollMs: 250, onEvent: (event) => err(cli, describe(event)) },
+          { pool, home, sign: signerFor(key), sandbox, maxTreeBytes, maxUnpackMs: UNPACK_MS, leaseSeconds, maxAttempts: 3, pollMs: 250, onEvent: (event) => err(cli, describe(event)) },
           stop,
         ),
       )
