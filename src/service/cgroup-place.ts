@@ -83,7 +83,7 @@ function placeV2(mounts: readonly CgroupMount[], own: ReadonlyMap<string, string
   const mount = mounts.find((m) => m.type === 'cgroup2');
   if (path === undefined || !mount) return { ok: false, why: 'no cgroup v2 hierarchy is mounted' };
   const dir = dirIn(mount, path);
-  if (dir === undefined) return { ok: false, why: `this process's cgroup v2 (${path}) is not visible under ${mount.point}` };
+  if (dir === undefined || !existsSync(join(dir, 'cgroup.procs'))) return { ok: false, why: `this process's cgroup v2 (${path}) is not visible under ${mount.point}` };
   const available = words(join(dir, 'cgroup.controllers'));
   const missing = ['memory', 'pids'].filter((c) => !available.includes(c));
   if (missing.length > 0) return { ok: false, why: `cgroup v2 at ${dir} offers no ${missing.join(' or ')} controller (${available.join(' ') || 'none'})` };
@@ -112,6 +112,7 @@ function placeV1(mounts: readonly CgroupMount[], own: ReadonlyMap<string, string
     const path = own.get(controller);
     const dir = mount && path !== undefined ? dirIn(mount, path) : undefined;
     if (dir === undefined) return { ok: false, why: `no cgroup v1 ${controller} hierarchy holds this process` };
+    if (!existsSync(join(dir, 'cgroup.procs'))) return { ok: false, why: `this process's cgroup v1 ${controller} directory (${dir}) is not there` };
     dirs.push(dir);
   }
   return { ok: true, place: { version: 1, memory: dirs[0]!, pids: dirs[1]! } };

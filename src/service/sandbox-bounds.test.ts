@@ -124,7 +124,7 @@ describe.runIf(usable)('a job is bounded as one: memory, shared memory, tmpfs an
     try {
       const ran = await inside(sandbox, join(privateDir, 'job'), 'echo ran');
       expect(ran.stdout).toBe('');
-      expect(ran.bound).toMatch(/^the job's cgroup could not be made \(EEXIST making vouch-job-\d+-Clash1\): the check was not run$/);
+      expect(ran.bound).toMatch(/^the job's cgroup could not be made \(cannot make cgroup vouch-job-\d+-Clash1 in .* \(EEXIST\)\): the check was not run$/);
     } finally {
       for (const dir of taken) rmdirSync(dir);
     }

@@ -224,7 +224,8 @@ function tryCgroup(place: CgroupPlace, name: string, bounds: JobBounds): JobCgro
   try {
     return JobCgroup.create(place, name, bounds);
   } catch (error) {
-    return `${(error as NodeJS.ErrnoException).code ?? String(error)} making ${name}`;
+    const where = place.version === 2 ? place.parent : `${place.memory} and ${place.pids}`;
+    return `cannot make cgroup ${name} in ${where} (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
   }
 }
 
