@@ -86,6 +86,45 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     expect(got.sort()).toEqual(ids.sort());
   });
 
+  it('attack: one client\'s backlog does not hold the queue: with one worker, claims interleave clients (alice, bob, alice, carol, bob...), never alice\'s four first', async () => {
+    await pool.query(`UPDATE jobs SET state = 'done' WHERE state IN ('queued', 'running')`);
+    const ids = new Map<string, string>();
+    for (const name of ['alice1', 'alice2', 'alice3', 'alice4', 'bob1', 'bob2', 'carol1']) {
+      const submitted = await job(name.replace(/\d$/, ''));
+      if (submitted.kind === 'queued') ids.set(submitted.id, name);
+    }
+    const order: string[] = [];
+    for (;;) {
+      const claimed = await claimJob(pool, 'only-worker', 30, 3);
+      if (!claimed) break;
+      order.push(ids.get(claimed.id)!);
+      // Done before the next claim: one worker, one job at a time.
+      await completeJob(pool, claimed.id, 'only-worker', [], sign, sandbox);
+    }
+    expect(order).toEqual(['alice1', 'bob1', 'carol1', 'alice2', 'bob2', 'alice3', 'alice4']);
+  });
+
+  it('attack: while alice\'s jobs hold workers, the next free worker goes to bob, whose job is younger than alice\'s waiting ones', async () => {
+    await pool.query(`UPDATE jobs SET state = 'done' WHERE state IN ('queued', 'running')`);
+    const alice = [];
+    for (let i = 0; i < 4; i++) alice.push(await job('busy-alice'));
+    const bob = await job('busy-bob');
+    const first = await claimJob(pool, 'w1', 30, 3);
+    const second = await claimJob(pool, 'w2', 30, 3);
+    expect([first?.id, second?.id]).toEqual([alice[0]!.kind === 'queued' && alice[0]!.id, bob.kind === 'queued' && bob.id]);
+  });
+
+  it('concurrent claims by many workers stay fair: each client gets a job before any gets a second', async () => {
+    await pool.query(`UPDATE jobs SET state = 'done' WHERE state IN ('queued', 'running')`);
+    const clients = new Map<string, string>();
+    for (const name of ['a', 'a', 'a', 'b', 'b', 'c']) {
+      const submitted = await job(`fair-${name}`);
+      if (submitted.kind === 'queued') clients.set(submitted.id, name);
+    }
+    const claims = await Promise.all(Array.from({ length: 3 }, (_, i) => claimJob(pool, `fair-w${i}`, 30, 3)));
+    expect(claims.map((c) => clients.get(c!.id)).sort()).toEqual(['a', 'b', 'c']);
+  });
+
   it('a job started max-attempts times without finishing is failed, not retried forever', async () => {
     await pool.query(`UPDATE jobs SET state = 'done'`);
     const submitted = await job('crashy');
