@@ -181,8 +181,8 @@ checks:
     expect(fds!.manifest.refused.every(([, why]: [string, string]) => why === 'not_regular_file')).toBe(true);
     // No oracle: a link to the key and a link to nothing give the same answer, field for field.
     const judged = (one: { body: any; manifest: any }) => ({ verdict: one.body.verdict, reason: one.body.reason, detail: one.body.detail, refused: one.manifest.refused.map(([, why]: [string, string]) => why) });
-    expect(judged(key!)).toEqual(judged(nothing!));
-    expect(judged(keyart!)).toEqual(judged(noart!));
+    expect(judged(key)).toEqual(judged(nothing));
+    expect(judged(keyart)).toEqual(judged(noart));
     expect(keyart!.body).toMatchObject({ verdict: 'UNKNOWN', reason: 'artifact_missing' });
     // A program a check made into a link runs (inside the sandbox, which resolves it there) but the worker does not resolve it: no executable named.
     expect(exe!.body).toMatchObject({ verdict: 'PASS', executable: null });

@@ -20,7 +20,7 @@ export function delegatedCgroup(uid: number, gid: number, name: string): { reado
     const path = own.get(controller);
     return mount && path !== undefined && mount.root === '/' ? join(mount.point, path) : undefined;
   });
-  if (v1.every((dir) => dir !== undefined)) dirs.push(...v1.map((dir) => join(dir!, name)));
+  if (v1.every((dir) => dir !== undefined)) dirs.push(...v1.map((dir) => join(dir, name)));
   else {
     const unified = mounts.find((m) => m.type === 'cgroup2');
     if (!unified || own.get('') !== '/') return undefined;

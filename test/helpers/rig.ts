@@ -22,6 +22,8 @@ export interface RunOptions {
   readonly timeoutMs?: number;
   /** Descriptors the child inherits beyond 0-2, by number in the child: as a shell's `exec 20<file` gives them (no close-on-exec). */
   readonly fds?: Readonly<Record<number, number>>;
+  /** A command that runs vouch (as `prlimit --nofile=256 --`): its argv before node's. */
+  readonly prefix?: readonly string[];
 }
 
 /**
@@ -78,7 +80,8 @@ export class Rig {
 
   /** Starts `vouch ARGS` without waiting. */
   spawn(args: readonly string[], options: RunOptions = {}): ChildProcess {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const [file, ...before] = [...(options.prefix ?? []), process.execPath];
+    const child = spawn(file, [...before, CLI, ...args], {
       cwd: options.cwd ?? this.root,
       env: this.env(options.env),
       stdio: withFds(options.fds),
