@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Pool } from 'pg';
 import { postgresLocation } from '../src/ledger/location.js';
@@ -6,6 +10,7 @@ import { openPool, type PgLocation } from '../src/ledger/postgres/pool.js';
 import { describe } from '../src/cli/commands/worker.js';
 import { claimJob, completeJob, failJob, heartbeat } from '../src/service/jobs.js';
 import { beginJob, finishUpload, storePart } from '../src/service/upload.js';
+import { runWorker, type WorkerEvent } from '../src/service/worker.js';
 import { draftOf, manifestOf } from './helpers/drafts.js';
 import { describePg, tempDatabase, type TempDatabase } from './helpers/pg.js';
 
@@ -161,6 +166,48 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     const row = await pool.query('SELECT state, error FROM jobs WHERE id = $1', [submitted.id]);
     expect(row.rows[0]).toEqual({ state: 'failed', error: { code: 'no_receipt', message: 'no receipt for "u"' } });
     expect((await pool.query('SELECT count(*)::int AS n FROM job_receipts WHERE job_id = $1', [submitted.id])).rows[0].n).toBe(1);
+  });
+
+  it('a worker sweeps what dead workers left at start and then periodically, and says what it swept', async () => {
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+    const leftover = (tag: string) => {
+      const path = join(tmpdir(), `vouch-job-${dead}-${tag}`);
+      mkdirSync(join(path, 'job', 'tree'), { recursive: true });
+      return path;
+    };
+    const atStart = leftover('Start1');
+    const events: WorkerEvent[] = [];
+    const stop = new AbortController();
+    const swept = (path: string) => events.some((event) => event.kind === 'swept' && event.path === path);
+    const running = runWorker(
+      {
+        pool,
+        home: tmpdir(),
+        sign,
+        sandbox: { record: sandbox, gaps: [], notes: [], jobDisk: { kind: 'disk', why: 'test' } },
+        maxTreeBytes: 1 << 20,
+        maxUnpackMs: 1000,
+        leaseSeconds: 30,
+        maxAttempts: 3,
+        pollMs: 20,
+        sweepMs: 200,
+        onEvent: (event) => events.push(event),
+      },
+      stop.signal,
+    );
+    try {
+      for (let i = 0; i < 500 && !swept(atStart); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(swept(atStart)).toBe(true);
+      // Left while the worker runs: the next sweep takes it.
+      const later = leftover('Later1');
+      for (let i = 0; i < 500 && !swept(later); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(swept(later)).toBe(true);
+      expect(existsSync(later)).toBe(false);
+      expect(describe(events.find((event) => event.kind === 'swept')!)).toBe(`worker: removed ${atStart}, left by a worker no longer running (or by this one, when its job ended)`);
+    } finally {
+      stop.abort();
+      await running;
+    }
   });
 
   it('the worker\'s log says what became of a lost lease: its own ran out, another worker took the job, or the job ended', () => {
