@@ -50,7 +50,8 @@ export function ownCgroups(text: string): Map<string, string> {
 function dirIn(mount: CgroupMount, path: string): string | undefined {
   const root = mount.root === '/' ? '' : mount.root;
   if (root !== '' && path !== root && !path.startsWith(`${root}/`)) return undefined;
-  return join(mount.point, path.slice(root.length));
+  const below = path.slice(root.length);
+  return below === '' || below === '/' ? mount.point : join(mount.point, below);
 }
 
 /**
@@ -63,14 +64,21 @@ function dirIn(mount: CgroupMount, path: string): string | undefined {
  * jobs beside it. Returns why not, for the operator, when nothing can be made.
  */
 export function findCgroupPlace(pid: number = process.pid): PlaceFound {
-  let mounts: CgroupMount[];
-  let own: Map<string, string>;
+  let mountinfo: string;
+  let cgroup: string;
   try {
-    mounts = cgroupMounts(readFileSync('/proc/self/mountinfo', 'utf8'));
-    own = ownCgroups(readFileSync('/proc/self/cgroup', 'utf8'));
+    mountinfo = readFileSync('/proc/self/mountinfo', 'utf8');
+    cgroup = readFileSync('/proc/self/cgroup', 'utf8');
   } catch (error) {
     return { ok: false, why: `cannot read /proc/self/cgroup or mountinfo (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
   }
+  return placeFrom(mountinfo, cgroup, pid);
+}
+
+/** findCgroupPlace, given what /proc/self/mountinfo and /proc/self/cgroup say. */
+export function placeFrom(mountinfo: string, cgroup: string, pid: number): PlaceFound {
+  const mounts = cgroupMounts(mountinfo);
+  const own = ownCgroups(cgroup);
   const v2 = placeV2(mounts, own, pid);
   if (v2.ok) return v2;
   const v1 = placeV1(mounts, own);
