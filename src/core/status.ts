@@ -41,6 +41,7 @@ export type Reason =
   | 'executable_changed'
   | 'tool_config_changed'
   | 'pins_mismatch'
+  | 'job_bound'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -75,6 +76,7 @@ export const REASONS = [
   'executable_changed',
   'tool_config_changed',
   'pins_mismatch',
+  'job_bound',
   'fingerprint_changed',
   'definition_changed',
 ] as const satisfies readonly Reason[];

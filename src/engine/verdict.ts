@@ -33,12 +33,16 @@ export function judgeRun(
   after: Fingerprint,
   expect: Expectation,
   root: string,
+  /** Why the run met a bound of the verifier service's job (ServiceRun.boundReached), or null. */
+  bound: string | null = null,
 ): Judgement {
   if (outcome.kind === 'spawn_error') {
     return { verdict: 'UNKNOWN', reason: 'spawn_error', detail: `${outcome.code}: ${outcome.message}` };
   }
   if (outcome.interrupted) return { verdict: 'UNKNOWN', reason: 'interrupted', detail: 'vouch was interrupted; the process group was stopped' };
   if (outcome.timedOut) return { verdict: 'UNKNOWN', reason: 'timeout', detail: `still running after the timeout; the process group was killed` };
+  // The verifier's bound, not the code, decided how the run ended: evidence neither way.
+  if (bound !== null) return { verdict: 'UNKNOWN', reason: 'job_bound', detail: bound };
 
   const hard = after.problems.find((p) => p.reason === 'path_escape' || p.reason === 'changed_during_hash' || p.reason === 'scope_unreadable');
   if (hard) return { verdict: 'UNKNOWN', reason: hard.reason, detail: `${hard.path}: ${hard.detail}` };

@@ -1,5 +1,5 @@
-import { realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import type { ReceiptSink } from '../ledger/ledger.js';
 import { agentRun } from '../core/agent-run.js';
@@ -46,6 +46,12 @@ export interface VerifyOptions {
 export interface ServiceRun {
   readonly record: ServiceRecord;
   readonly wrap?: (command: readonly string[], cwd: string) => readonly string[];
+  /**
+   * Asked after each run: why it met a bound the service sets on the whole
+   * job (memory, processes, the job directory's size), or could not be put
+   * under them; null when it did not. Such a run is UNKNOWN/job_bound.
+   */
+  readonly boundReached?: () => string | null;
 }
 
 export type VerifyResult =
@@ -152,7 +158,7 @@ async function verifyOne(
   const root = ctx.workspace.root;
   const startedAt = now();
   const before = await computeFingerprint(reader.snapshot(), check, INPUT_GROUPS);
-  const cwd = resolveCwd(root, check.cwd);
+  const cwd = resolveCwd(root, check.cwd, ctx.refuseLinks === true);
 
   const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement) ?? pinnedJudgement(ctx, check);
   if (refusal !== undefined || !cwd.ok) {
@@ -167,7 +173,7 @@ async function verifyOne(
   // Python compiles from the sources fingerprinted above, never from a __pycache__ in the tree (pycache.ts).
   const pycache = freshPycache(check.env);
   const env = runEnvironment(ctx, check, pycache?.dir);
-  const executable = check.shell ? null : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
+  const executable = check.shell ? null : ctx.refuseLinks === true ? executableInJob(check.run[0]!, root, cwd.path, env.PATH) : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
   const outcome = await runCommand({
     argv: check.run,
     shell: check.shell,
@@ -182,9 +188,10 @@ async function verifyOne(
     ...(signal && { signal }),
     ...(service?.wrap && { wrap: service.wrap }),
   }).finally(() => pycache?.remove());
+  const bound = service?.boundReached?.() ?? null;
   // A new snapshot: the run may have changed anything the first one saw.
   const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
-  const judgement = judgeRun(outcome, before, after, check.expect, root);
+  const judgement = judgeRun(outcome, before, after, check.expect, root, bound);
   const id = newId(startedAt.getTime());
   // Written before the receipt is appended, so a receipt never names a log that was not there.
   const log = storeLog(ctx.workspace.stateDir, id, check.id, outcome);
@@ -217,8 +224,11 @@ function pinnedJudgement(ctx: RunContext, check: CheckDef): Judgement | undefine
 
 type Cwd = { ok: true; path: string } | { ok: false; judgement: Judgement };
 
-function resolveCwd(root: string, cwd: string): Cwd {
+function resolveCwd(root: string, cwd: string, refuseLinks: boolean): Cwd {
   const absolute = cwd === '.' ? root : join(root, cwd);
+  // On the verifier service a link on the way was made by a check: the worker never resolves one (SnapshotOptions.refuseLinks).
+  const link = refuseLinks ? linkOnTheWay(root, cwd) : undefined;
+  if (link !== undefined) return { ok: false, judgement: { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: `cwd ${cwd}: ${link} is a symbolic link, which the verifier service never follows` } };
   try {
     const real = realpathSync(absolute);
     if (!isInside(root, real)) {
@@ -232,6 +242,39 @@ function resolveCwd(root: string, cwd: string): Cwd {
       judgement: { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: `cwd ${cwd} is not a directory (${(error as NodeJS.ErrnoException).code ?? 'error'})` },
     };
   }
+}
+
+/**
+ * The executable as a verifier service's receipt names it: a program of the
+ * job's tree by its path in the tree (the job directory's place on the
+ * host is not recorded), and only when no link lies on the way (a check may
+ * have made one: the worker never resolves it); one found on the PATH
+ * outside the tree as the system has it.
+ */
+function executableInJob(command: string, root: string, cwd: string, path: string | undefined): string | null {
+  const outside = (path ?? '')
+    .split(':')
+    .filter((dir) => isAbsolute(dir) && !isInside(root, dir))
+    .join(':');
+  if (!command.includes('/')) return resolveExecutable(command, cwd, outside);
+  if (isAbsolute(command)) return isInside(root, command) ? null : resolveExecutable(command, cwd, outside);
+  const inTree = relative(root, resolve(cwd, command));
+  if (inTree.startsWith('..') || linkOnTheWay(root, inTree) !== undefined) return null;
+  return resolveExecutable(command, cwd, outside) === null ? null : inTree;
+}
+
+/** The first component of `cwd` (below `root`) that is a symbolic link, or undefined. */
+function linkOnTheWay(root: string, cwd: string): string | undefined {
+  let path = root;
+  for (const part of cwd.split('/').filter((p) => p !== '' && p !== '.')) {
+    path = join(path, part);
+    try {
+      if (lstatSync(path).isSymbolicLink()) return relative(root, path);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -124,7 +124,7 @@ export interface GateStamp {
 /** How the verifier service ran a job's checks. */
 export interface ServiceRecord {
   readonly job: string;
-  /** 'bubblewrap': no network, only the job directory writable, and what else held; 'none': the worker's own permissions (see `why`). */
+  /** 'bubblewrap': no network, what was writable and how large, the job's cgroup and what else held; 'none': the worker's own permissions (see `why`). */
   readonly sandbox: SandboxRecord;
   /** The fresh nonce the client sent with the job: a receipt replayed from another job does not carry it. Absent on receipts of older verifiers. */
   readonly nonce?: string;

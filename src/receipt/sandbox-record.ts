@@ -3,11 +3,25 @@ export type SandboxRecord =
   | {
       readonly kind: 'bubblewrap';
       readonly network: false;
-      readonly writable: 'job directory';
+      /**
+       * Every place a check could write, and how large it may grow; the
+       * rest of its file system is read-only. Receipts of older verifiers
+       * say only 'job directory'.
+       */
+      readonly writable: 'job directory' | readonly WritablePlace[];
       /** What the worker saw hold when it probed the sandbox at start; absent on receipts of older verifiers. */
       readonly confinement?: Confinement;
     }
   | { readonly kind: 'none'; readonly why: string };
+
+/** One writable place of a check's file system. */
+export interface WritablePlace {
+  /** `job directory` (the job's tree, home and tmp: its path on the host is not recorded), `/tmp`, `/dev/shm`. */
+  readonly place: 'job directory' | '/tmp' | '/dev/shm';
+  /** tmpfs: in memory, of at most `bytes`; disk: the host's disk, bounded only per file (`limits.file_bytes`). */
+  readonly kind: 'tmpfs' | 'disk';
+  readonly bytes: number | null;
+}
 
 /** The layers of a bubblewrap sandbox, as observed from inside it. */
 export interface Confinement {
@@ -18,8 +32,10 @@ export interface Confinement {
   readonly cap_eff: string;
   /** The seccomp deny-list loaded (e.g. "vouch-deny-1/x64"), or null when none held. */
   readonly seccomp: string | null;
-  /** Per-job resource limits (prlimit) seen inside, or null when none held. */
+  /** Per-process resource limits (prlimit) seen inside, or null when none held. */
   readonly limits: SandboxLimits | null;
+  /** The job's bounds as one (a cgroup per job), as the kernel held them; null when no cgroup could be made. Absent on receipts of older verifiers. */
+  readonly cgroup?: CgroupRecord | null;
   /** What did not hold; a worker runs with any only when its operator passed --allow-unconfined. */
   readonly gaps: readonly SandboxGap[];
 }
@@ -38,5 +54,22 @@ export interface SandboxLimits {
   readonly tmp_bytes: number;
 }
 
-/** A layer that did not hold: host_root (checks run as host uid 0), capabilities (some left), seccomp (no filter), limits (no prlimit). */
-export type SandboxGap = 'host_root' | 'capabilities' | 'seccomp' | 'limits';
+/** One cgroup per job: every process of every check of the job counted together. */
+export interface CgroupRecord {
+  /** cgroup v2, or v1 (a hybrid host's memory and pids hierarchies). */
+  readonly version: 1 | 2;
+  /** memory.max: anonymous, shared and tmpfs pages together, no swap. */
+  readonly memory_bytes: number;
+  /** pids.max: processes and threads at once. */
+  readonly processes: number;
+}
+
+/**
+ * A layer that did not hold: host_root (checks run as host uid 0),
+ * capabilities (some left), seccomp (no filter), limits (no prlimit),
+ * cgroup (no cgroup per job: memory is bounded per process only, shared
+ * memory not at all), job_disk (the job directory is on the host's disk,
+ * bounded per file only: a worker that is not root cannot mount its tmpfs),
+ * descriptors (a descriptor of the worker reached the check).
+ */
+export type SandboxGap = 'host_root' | 'capabilities' | 'seccomp' | 'limits' | 'cgroup' | 'job_disk' | 'descriptors';

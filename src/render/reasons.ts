@@ -77,6 +77,11 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
         meaning: "the receipt was not made under the pins of the trust record in force (its PATH, program or tool configs were another `vouch allow`'s, or an earlier vouch recorded none): a receipt counts only under the pins a person allowed",
         next: `\`vouch verify ${checkId}\` runs it under the allowed pins`,
       };
+    case 'job_bound':
+      return {
+        meaning: "the check met a bound the verifier service sets on each job (its memory, shared memory and tmpfs together; its processes; its directory's size), or could not be placed under them: the kernel, not the code, decided how it ended",
+        next: 'make the check use less, or ask the service\'s operator to raise --job-memory-mb, --job-processes or --job-disk-mb',
+      };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
     case 'definition_changed':

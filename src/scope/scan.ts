@@ -72,7 +72,7 @@ interface Candidate {
 async function scanSlice(snapshot: Snapshot, requests: readonly ScopeRequest[]): Promise<SliceResult[]> {
   const root = snapshot.root;
   const scopes = requests.map((request) => new CompiledScope(request.scope, request.groups));
-  const chains = new ChainChecker(root, (dir) => snapshot.dirStat(dir));
+  const chains = new ChainChecker(root, (dir) => snapshot.dirStat(dir), !snapshot.refusesLinks);
   const candidates: Candidate[] = [];
   const literals = new Map<string, Candidate>();
   /** For each walk base, the scopes (bit mask) that start there. */
@@ -352,6 +352,8 @@ class ChainChecker {
     private readonly root: string,
     /** lstat of a directory on the way, through the snapshot (which remembers it). */
     private readonly stat: (dir: string) => BigIntStats | undefined,
+    /** false: a link is never resolved, only refused (Snapshot.refusesLinks). */
+    private readonly resolve = true,
   ) {}
 
   check(dir: string): Chain {
@@ -360,7 +362,8 @@ class ChainChecker {
     const parent = this.check(parentOf(dir));
     let result: Chain = parent;
     if (parent.kind === 'ok') {
-      if (this.stat(dir)?.isSymbolicLink()) {
+      if (this.stat(dir)?.isSymbolicLink() && !this.resolve) result = { kind: 'link', at: dir };
+      else if (this.stat(dir)?.isSymbolicLink()) {
         const absolute = join(this.root, dir);
         let real: string | undefined;
         try {

@@ -32,6 +32,14 @@ export interface SnapshotOptions {
    * the root while the snapshot is used. Ignored unless it is the root now.
    */
   readonly relative?: boolean;
+  /**
+   * Never resolve a link: each one in scope is refused as not a regular
+   * file, whatever it points to. The verifier service's job trees: a link
+   * there was made by a check, and resolving it would be done by the
+   * worker, as itself and outside the sandbox (its cwd, its descriptors,
+   * any path of the host), with the answer in a signed receipt.
+   */
+  readonly refuseLinks?: boolean;
 }
 
 export type { HashJob } from './hash-pool-protocol.js';
@@ -256,8 +264,14 @@ export class Snapshot {
     return { kind: 'hashed', sha256: hashed.sha256, size: hashed.size };
   }
 
+  /** Whether links are refused unread (SnapshotOptions.refuseLinks). */
+  get refusesLinks(): boolean {
+    return this.options.refuseLinks === true;
+  }
+
   /** A link in scope is hashed by its target, which must be a file inside the workspace. Never cached. */
   private readLink(path: string): FileOutcome {
+    if (this.options.refuseLinks === true) return { kind: 'refused', why: 'not_regular_file' };
     const link = this.absolute(path);
     let real: string;
     try {

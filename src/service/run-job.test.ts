@@ -25,7 +25,7 @@ async function fixture(): Promise<{ job: ClaimedJob; archive: Buffer; runner: Jo
     { path: 'src/x.txt', bytes: Buffer.from('x'), executable: false },
   ]);
   const job: ClaimedJob = { id: '01m8p4w5s3h7dty1vaxab2xmkf', specSha256: sha256(Buffer.from(SPEC)), checks: ['a', 'b'], archiveParts: 1, timeLimitSeconds: 10, attempt: 1, nonce: 'f'.repeat(64), clientGit: { head: 'c'.repeat(40), dirty: false } };
-  const runner: JobRunner = { home, sign: () => 'signed', sandbox: { record: { kind: 'none', why: 'unit test' }, gaps: [], notes: [] }, maxTreeBytes: 1 << 20, maxUnpackMs: 10_000 };
+  const runner: JobRunner = { home, sign: () => 'signed', sandbox: { record: { kind: 'none', why: 'unit test' }, gaps: [], notes: [], jobDisk: { kind: 'disk', why: 'unit test' } }, maxTreeBytes: 1 << 20, maxUnpackMs: 10_000 };
   return { job, archive, runner };
 }
 

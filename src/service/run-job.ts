@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { unpackTarGz } from '../archive/unpack.js';
@@ -9,9 +9,9 @@ import { SPEC_FILE, parseSpec } from '../spec/load.js';
 import { workspaceAt } from '../workspace/find.js';
 import { CollectingReceipts } from './collect-receipts.js';
 import type { ClaimedJob, JobError, PendingReceipt } from './jobs.js';
-import type { Sandbox } from './sandbox.js';
+import { JobTree } from './job-tree.js';
+import type { JobSandbox, Sandbox } from './sandbox.js';
 import { allowedServiceSpec } from './server-trust.js';
-import { jobDirPrefix } from './leftovers.js';
 
 export interface JobRunner {
   /** The worker's VOUCH_HOME: its trust list. */
@@ -22,6 +22,8 @@ export interface JobRunner {
   readonly maxTreeBytes: number;
   /** Milliseconds unpacking one archive may take. */
   readonly maxUnpackMs: number;
+  /** Told of a job directory that could not be removed (the sweep removes it later). */
+  readonly onLeftover?: (path: string, detail: string) => void;
 }
 
 export type JobOutcome =
@@ -31,9 +33,11 @@ export type JobOutcome =
   | { readonly kind: 'stopped' };
 
 /**
- * Runs one job on a clean copy: a fresh directory of the worker's (0700)
- * holding `job/`, the only place the checks may write, with the unpacked
- * tree (`job/tree`), an empty home and tmp; all removed afterwards. The
+ * Runs one job on a clean copy: a fresh directory of the worker's (0700;
+ * a tmpfs of the job's own when the worker can mount one) holding `job/`,
+ * the only place of the host's the checks may write, with the unpacked
+ * tree (`job/tree`), an empty home and tmp; all removed once the outcome
+ * is decided, by descriptor, never in the outcome's way (job-tree.ts). The
  * tree's vouch.yaml must be byte for byte a spec the operator allowed on
  * this server, and the one the client named; the engine then runs exactly
  * its checks, confined, signing with the server's key. Nothing from the
@@ -42,7 +46,9 @@ export type JobOutcome =
  */
 export async function runJob(job: ClaimedJob, archive: Readable, runner: JobRunner, signal: AbortSignal, stopping: () => boolean): Promise<JobOutcome> {
   // Named for this worker, so that one started later can tell a dead worker's leftovers (leftovers.ts).
-  const base = mkdtempSync(jobDirPrefix());
+  const jobTree = JobTree.create(runner.sandbox.jobDisk);
+  const base = jobTree.base;
+  let confined: JobSandbox | undefined;
   try {
     const jobRoot = join(base, 'job');
     const tree = join(jobRoot, 'tree');
@@ -77,16 +83,17 @@ export async function runJob(job: ClaimedJob, archive: Readable, runner: JobRunn
     mkdirSync(home);
     mkdirSync(tmp);
     runner.sandbox.handOver?.(jobRoot);
+    confined = runner.sandbox.forJob?.(jobRoot, base);
     const ledger = new CollectingReceipts();
     const env = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: tmp, LANG: 'C.UTF-8' };
     // The trust decision (this server's list) and the key (this server's) were made here, not by the spec.
-    await runChecks({ workspace: workspaceAt(tree), spec, actor: 'service', env }, checks.filter((check) => check !== undefined), ledger, {
+    await runChecks({ workspace: workspaceAt(tree), spec, actor: 'service', env, refuseLinks: true }, checks.filter((check) => check !== undefined), ledger, {
       sign: runner.sign,
       signal,
       git: job.clientGit,
       service: {
         record: { job: job.id, sandbox: runner.sandbox.record, ...(job.nonce !== null && { nonce: job.nonce }), git_source: 'client' },
-        ...(runner.sandbox.wrapFor && { wrap: runner.sandbox.wrapFor(jobRoot, base) }),
+        ...(confined && { wrap: confined.wrap, boundReached: confined.boundReached }),
       },
     });
     // Stopped by the worker's own shutdown: the job goes back to the queue, its partial receipts are dropped.
@@ -98,7 +105,9 @@ export async function runJob(job: ClaimedJob, archive: Readable, runner: JobRunn
     }
     return { kind: 'ran', receipts: ledger.pending };
   } finally {
-    rmSync(base, { recursive: true, force: true });
+    // The job's cgroup first (whatever is left in it is killed), then its tree.
+    await confined?.close();
+    await jobTree.remove(runner.onLeftover);
   }
 }
 

@@ -6,6 +6,7 @@ import { refuseInAgentRun } from '../person-only.js';
 import { allowServiceSpec, denyServiceSpec, listServiceSpecs } from '../../service/server-trust.js';
 import { addToken, CLIENT_NAME, listTokens, revokeToken } from '../../service/tokens.js';
 import { runWorker } from '../../service/worker.js';
+import { connectionRoom, type ConnectionRefusal } from '../../service/connections.js';
 import { VERSION } from '../../version.js';
 import { vouchHome } from '../../workspace/home.js';
 import { integerFlag, parse } from '../args.js';
@@ -17,8 +18,9 @@ import { describe } from './worker.js';
 
 export const help = `usage: vouch serve --key NAME [--listen HOST:PORT] [--ledger URL] [--workers N]
                    [--max-upload-mb N] [--max-job-seconds N] [--max-jobs-per-client N]
+                   [--max-connections N] [--max-connections-per-address N]
                    [--lease-seconds N] [--allow-unconfined] [--job-memory-mb N]
-                   [--job-processes N] [--job-file-mb N]
+                   [--job-processes N] [--job-file-mb N] [--job-disk-mb N]
        vouch serve token add NAME | token list | token revoke NAME   [--ledger URL] [--json]
        vouch serve allow FILE | deny SHA256 | allowed                 [--json]
 
@@ -38,9 +40,14 @@ with the public key they pinned (\`vouch verify --remote\`).
   --max-upload-mb N        largest archive accepted (default 50): 413 above it
   --max-job-seconds N      largest sum of check timeouts one job may have (default 1800): 422
   --max-jobs-per-client N  jobs one client may have queued or running (default 4): 429
+  --max-connections N      connections held at once in all (default 512, fewer when
+                           the descriptor limit is lower); one over it is closed
+  --max-connections-per-address N
+                           connections held at once from one address (default 32;
+                           behind a proxy, raise it to --max-connections)
   --lease-seconds N        for the workers here, as \`vouch worker\` (default 30)
-  --allow-unconfined, --job-memory-mb N, --job-processes N, --job-file-mb N
-                           for the workers here, as \`vouch worker\` (which see):
+  --allow-unconfined, --job-memory-mb N, --job-processes N, --job-file-mb N,
+  --job-disk-mb N          for the workers here, as \`vouch worker\` (which see):
                            a server whose workers cannot confine their checks
                            refuses to start without --allow-unconfined
 
@@ -76,6 +83,8 @@ const OPTIONS = {
   'max-upload-mb': { type: 'string' },
   'max-job-seconds': { type: 'string' },
   'max-jobs-per-client': { type: 'string' },
+  'max-connections': { type: 'string' },
+  'max-connections-per-address': { type: 'string' },
   'lease-seconds': { type: 'string' },
   json: { type: 'boolean' },
   ...SANDBOX_FLAGS,
@@ -117,12 +126,17 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
     // An upload that has not arrived in this time is dropped (a slow client cannot hold a slot for ever).
     uploadMs: 300_000,
   };
+  const total = positiveFlag('serve', 'max-connections', values['max-connections'], 512);
+  const connections = { total: connectionRoom(total), perAddress: positiveFlag('serve', 'max-connections-per-address', values['max-connections-per-address'], 32) };
   const leaseSeconds = positiveFlag('serve', 'lease-seconds', values['lease-seconds'], 30);
+  const maxTreeBytes = 1024 * 1024 * 1024;
   // Before the database: workers that cannot confine their checks take no job at all (--workers 0 runs none).
-  const sandbox = workers > 0 ? workerSandbox('serve', home, key, values) : undefined;
+  const confined = workers > 0 ? await workerSandbox('serve', home, key, values, maxTreeBytes) : undefined;
+  const sandbox = confined?.sandbox;
   const pool = await servicePool(at, 4 + workers);
-  const { buildServer } = await import('../../service/server.js');
-  const app = await buildServer({ pool, home, limits, version: VERSION, log: (line) => err(cli, `vouch serve: error: ${line}`) });
+  const { buildServer, TIMEOUTS } = await import('../../service/server.js');
+  const refusals = refusalLog((line) => err(cli, line));
+  const app = await buildServer({ pool, home, limits, connections, version: VERSION, log: (line) => err(cli, `vouch serve: error: ${line}`), onConnectionRefused: refusals });
   const stop = cli.io.signal ?? new AbortController().signal;
   let address: string;
   try {
@@ -137,7 +151,12 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   err(cli, `  key      ${key.name}  keyid ${key.publicKey.keyid}`);
   err(cli, `           public key (give clients this, out of band): ${key.publicKey.hex}`);
   err(cli, `  sandbox  ${sandbox ? describeSandbox(sandbox) : 'none needed here (--workers 0: the workers elsewhere say theirs)'}`);
+  if (confined && confined.closed.length > 0) err(cli, `  fds      closed ${confined.closed.join(', ')} (inherited without close-on-exec: no check gets them)`);
   err(cli, `  limits   upload ${limits.maxUploadBytes / 1024 / 1024} MiB, job ${limits.maxJobSeconds} s, ${limits.maxOpenJobs} open jobs per client`);
+  err(
+    cli,
+    `  conns    ${connections.total} at once${connections.total < total ? ` (the descriptor limit leaves room for no more than ${total})` : ''}, ${connections.perAddress} per address; headers within ${TIMEOUTS.headersMs / 1000} s, idle ${TIMEOUTS.idleMs / 1000} s, keep-alive ${TIMEOUTS.keepAliveMs / 1000} s`,
+  );
   err(cli, `  trust    ${allowed.length} allowed spec${allowed.length === 1 ? '' : 's'}${allowed.length === 0 ? ': every job is refused until `vouch serve allow FILE`' : ''}`);
   err(cli, `  workers  ${workers} in this process${workers === 0 ? ' (run `vouch worker` elsewhere)' : ''}`);
   // The address on stdout alone, for scripts that start a server on port 0.
@@ -146,7 +165,7 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   const running = sandbox
     ? Array.from({ length: workers }, () =>
         runWorker(
-          { pool, home, sign: signerFor(key), sandbox, maxTreeBytes: 1024 * 1024 * 1024, maxUnpackMs: UNPACK_MS, leaseSeconds, maxAttempts: 3, pollMs: 250, onEvent: (event) => err(cli, describe(event)) },
+          { pool, home, sign: signerFor(key), sandbox, maxTreeBytes, maxUnpackMs: UNPACK_MS, leaseSeconds, maxAttempts: 3, pollMs: 250, onEvent: (event) => err(cli, describe(event)) },
           stop,
         ),
       )
@@ -156,6 +175,20 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   await Promise.all(running);
   await pool.end();
   return EXIT.ok;
+}
+
+/** The operator hears of connections refused at a cap: once, then at most every 10 s with how many. */
+function refusalLog(write: (line: string) => void): (refusal: ConnectionRefusal) => void {
+  let last = 0;
+  let since = 0;
+  return (refusal) => {
+    since++;
+    const now = Date.now();
+    if (now - last < 10_000) return;
+    write(`vouch serve: refused ${since} connection${since === 1 ? '' : 's'} at the cap (${refusal.kind === 'total' ? 'in all' : `from ${refusal.address}`})`);
+    last = now;
+    since = 0;
+  };
 }
 
 function listenAddress(value: string): [string, number] {
