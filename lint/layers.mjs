@@ -17,7 +17,8 @@ export const TIERS = [
   { name: 'the domain', folders: ['gate', 'cards', 'remote', 'service'] },
   { name: 'the fleet', folders: ['fleet'] },
   { name: 'orchestration and words', folders: ['stop', 'session', 'render', 'retention'] },
-  { name: 'front ends', folders: ['hooks', 'mcp', 'report', 'init'] },
+  { name: 'the report (its model and its renderers)', folders: ['report'] },
+  { name: 'front ends', folders: ['hooks', 'mcp', 'init'] },
   { name: 'the command line', folders: ['cli'] },
   { name: 'entry points', folders: ['entry'] },
 ];
