@@ -8,7 +8,7 @@
 /** Lowest first. '' is src/ itself (version.ts, build-id.ts). */
 export const TIERS = [
   { name: 'vocabulary', folders: ['', 'core'] },
-  { name: 'leaves', folders: ['receipt', 'runner', 'workspace', 'cache'] },
+  { name: 'leaves', folders: ['receipt', 'runner', 'workspace', 'cache', 'release'] },
   { name: 'files in scope, config files edited', folders: ['scope', 'install'] },
   { name: 'the spec and archives', folders: ['spec', 'archive'] },
   { name: 'storage and trust', folders: ['ledger', 'trust'] },
@@ -17,7 +17,8 @@ export const TIERS = [
   { name: 'the domain', folders: ['gate', 'cards', 'remote', 'service'] },
   { name: 'the fleet', folders: ['fleet'] },
   { name: 'orchestration and words', folders: ['stop', 'session', 'render', 'retention'] },
-  { name: 'front ends', folders: ['hooks', 'mcp', 'report', 'init'] },
+  { name: 'the report (its model and its renderers)', folders: ['report'] },
+  { name: 'front ends', folders: ['hooks', 'mcp', 'init'] },
   { name: 'the command line', folders: ['cli'] },
   { name: 'entry points', folders: ['entry'] },
 ];

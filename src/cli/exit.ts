@@ -71,6 +71,8 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'grader_is_claimant':
     case 'claim_invalid':
     case 'sandbox_unavailable':
+    case 'manifest_invalid':
+    case 'release_unreadable':
       return EXIT.usage;
     case 'illegal_transition':
       return EXIT.illegalTransition;

@@ -1,4 +1,4 @@
-import { visible } from '../render/visible.js';
+import { visible } from '../../render/visible.js';
 
 /**
  * Markup that is already safe: produced by the `html` template, never by

@@ -50,6 +50,8 @@ details > summary { cursor: pointer; color: var(--info); font-size: 13px; }
 .chart figcaption { font-size: 13px; color: var(--muted); }
 .legend { display: flex; gap: 12px; font-size: 12px; color: var(--muted); flex-wrap: wrap; }
 .legend span::before { content: ""; display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; background: var(--c); }
+.drift { color: var(--fail); font-weight: 600; }
+.dispatch.drifted { border-left-style: dashed; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 10px; }
 @media (max-width: 800px) { .vs { grid-template-columns: 1fr; } main, header.top { padding-left: 14px; padding-right: 14px; } }
 `;

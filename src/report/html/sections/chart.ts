@@ -1,5 +1,5 @@
-import { html, type Html } from '../html.js';
-import { defineSection } from '../section.js';
+import { html, type Html } from '../escape.js';
+import type { Section } from '../section.js';
 
 /** The most days one chart shows: the latest ones, gaps included. */
 const MAX_DAYS = 30;
@@ -85,18 +85,14 @@ function barChart(title: string, days: Tally, series: readonly Series[]): Html {
 </figure>`;
 }
 
-/** Verdicts over time: receipts per day by verdict, and dispatch grades per day. */
-export const chartSection = defineSection({
+/** Verdicts over time: receipts per day by verdict, and dispatch grades per day, counted from the model's histories. */
+export const chartSection: Section = {
   id: 'chart',
   title: 'Verdicts over time',
-  async load(source) {
-    const [receipts, dispatches] = await Promise.all([source.receipts(), source.dispatches()]);
-    const receiptEvents = receipts.filter((r) => r.intact).map((r) => ({ at: r.body.finished_at, key: r.body.verdict }));
-    const gradeEvents = dispatches.flatMap((d) => d.grades.map((g) => ({ at: g.at, key: g.event })));
-    return { receipts: tally(receiptEvents), grades: tally(gradeEvents) };
-  },
-  render({ receipts, grades }) {
-    return html`<div class="chart">${barChart('Receipts per day (UTC), by verdict', receipts, RECEIPTS)}${barChart('Dispatch grades per day (UTC)', grades, GRADES)}</div>
+  render({ checks, dispatches }) {
+    const receiptEvents = checks.flatMap((c) => c.history.flatMap((r) => (r.intact ? [{ at: r.finished_at, key: r.verdict }] : [])));
+    const gradeEvents = dispatches.flatMap((d) => d.grades.map((g) => ({ at: g.at, key: g.outcome })));
+    return html`<div class="chart">${barChart('Receipts per day (UTC), by verdict', tally(receiptEvents), RECEIPTS)}${barChart('Dispatch grades per day (UTC)', tally(gradeEvents), GRADES)}</div>
 <p class="note">Damaged receipts are left out of the chart and shown in the check histories. The latest ${MAX_DAYS} days at most.</p>`;
   },
-});
+};

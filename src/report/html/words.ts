@@ -1,5 +1,5 @@
-import type { DispatchVerdict } from '../fleet/model.js';
-import { html, type Html } from './html.js';
+import type { DispatchVerdict } from '../../fleet/model.js';
+import { html, type Html } from './escape.js';
 
 /** A badge's colour class for any word a record can carry; an unknown word (a forged record) is grey, never green. */
 export function badgeClass(word: string): string {
@@ -18,6 +18,7 @@ export function badgeClass(word: string): string {
     case 'ESCAPED':
     case 'block':
     case 'blocked':
+    case 'DRIFT':
       return 'b-fail';
     case 'STALE':
     case 'ungraded':
