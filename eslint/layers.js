@@ -25,6 +25,8 @@ export const LAYER_BANS = {
   ledger: [...FRONT, ...DOMAIN, 'engine', 'crypto', 'remote', 'trust'],
   crypto: [...FRONT, ...DOMAIN, 'engine', 'remote'],
   logs: [...FRONT, ...DOMAIN, 'engine', 'remote', 'trust', 'crypto'],
+  sandbox: [...FRONT, ...DOMAIN, 'engine', 'ledger', 'scope', 'cache', 'trust', 'crypto', 'remote', 'spec', 'hermetic', 'runner'],
+  hermetic: [...FRONT, ...DOMAIN, 'engine', 'ledger', 'cache', 'trust', 'crypto', 'remote'],
   engine: [...FRONT, ...DOMAIN, 'remote'],
   remote: [...FRONT, ...DOMAIN],
   gate: FRONT,

@@ -115,6 +115,8 @@ export function scriptCheck(card: string, proof: ScriptProof, script: Sha256, ru
     exclude: [],
     expect: { kind: 'exit' as const, code: 0 },
     allowMissing: false,
+    hermetic: false,
+    network: false,
   };
   return {
     id: scriptCheckId(card, proof.name),

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import type { ReceiptSink } from '../ledger/ledger.js';
 import { agentRun } from '../core/agent-run.js';
-import type { Actor, GateStamp, LogRecord, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
+import type { Actor, GateStamp, LogRecord, ReceiptDraft, SandboxRecord, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
+import type { HermeticProblem } from '../hermetic/session.js';
 import { encodeLog } from '../logs/log-file.js';
 import { writeLog } from '../logs/store.js';
 import { checkEnvironment } from '../runner/env.js';
@@ -163,35 +164,69 @@ async function verifyOne(
     );
   }
 
-  // Python compiles from the sources fingerprinted above, never from a __pycache__ in the tree (pycache.ts).
-  const pycache = freshPycache(check.env);
-  const env = runEnvironment(ctx, check, pycache?.dir);
-  const executable = check.shell ? null : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
-  const outcome = await runCommand({
-    argv: check.run,
-    shell: check.shell,
-    cwd: cwd.path,
-    env,
-    timeoutMs: check.timeout * 1000,
-    captureWindow: CAPTURE_WINDOW,
-    // Not on the verifier service: its client cannot read a log there, and
-    // the job directory is writable by the check, which could point
-    // .vouch/logs anywhere the worker (outside the sandbox) may write.
-    keepLog: service === undefined,
-    ...(signal && { signal }),
-    ...(service?.wrap && { wrap: service.wrap }),
-  }).finally(() => pycache?.remove());
-  // A new snapshot: the run may have changed anything the first one saw.
-  const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
-  const judgement = judgeRun(outcome, before, after, check.expect, root);
-  const id = newId(startedAt.getTime());
-  // Written before the receipt is appended, so a receipt never names a log that was not there.
-  const log = storeLog(ctx.workspace.stateDir, id, check.id, outcome);
-  return ledger.appendReceipt(
-    draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, env, service: service?.record, log }),
-    () => after.manifest,
-    append,
-  );
+  // A hermetic check sees a private copy of the bytes fingerprinted above, and nothing else of the workspace
+  // (src/hermetic). The verifier service's runs are hermetic already: its job tree holds only the declared files.
+  // Loaded only for a hermetic check: status and the hooks share this bundle and never need it.
+  const hermetic = check.hermetic === true && service === undefined ? (await import('../hermetic/session.js')).startHermetic({ root, stateDir: ctx.workspace.stateDir, check, cwd: cwd.path, files: before.manifest.files }) : undefined;
+  if (hermetic && !hermetic.ok) {
+    const judgement: Judgement = { verdict: 'UNKNOWN', reason: hermetic.error.reason, detail: hermetic.error.detail };
+    return ledger.appendReceipt(
+      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null, service: service?.record }),
+      () => before.manifest,
+      append,
+    );
+  }
+  const sandbox = hermetic?.value;
+  try {
+    // Python compiles from the sources fingerprinted above, never from a __pycache__ in the tree (pycache.ts); a hermetic run's goes to its private /tmp.
+    const pycache = sandbox ? undefined : freshPycache(check.env);
+    const env = runEnvironment(ctx, check, pycache?.dir, sandbox?.env);
+    const executable = check.shell ? null : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
+    const wrap = sandbox?.wrap ?? service?.wrap;
+    const outcome = await runCommand({
+      argv: check.run,
+      shell: check.shell,
+      cwd: cwd.path,
+      env,
+      timeoutMs: check.timeout * 1000,
+      captureWindow: CAPTURE_WINDOW,
+      // Not on the verifier service: its client cannot read a log there, and
+      // the job directory is writable by the check, which could point
+      // .vouch/logs anywhere the worker (outside the sandbox) may write.
+      keepLog: service === undefined,
+      ...(signal && { signal }),
+      ...(wrap && { wrap }),
+      ...(sandbox && { passFds: sandbox.passFds }),
+    }).finally(() => pycache?.remove());
+    // Before the second snapshot: a hermetic run's outputs come back to the workspace, where they are hashed as any run's.
+    const confined = sandbox?.finish(outcome);
+    // A new snapshot: the run may have changed anything the first one saw.
+    const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
+    // A hermetic run's file_exists is judged in its copy: the file must be this run's.
+    const judgement = hermeticJudgement(confined, outcome) ?? judgeRun(outcome, before, after, check.expect, sandbox?.copyRoot ?? root);
+    const id = newId(startedAt.getTime());
+    // Written before the receipt is appended, so a receipt never names a log that was not there.
+    const log = storeLog(ctx.workspace.stateDir, id, check.id, outcome);
+    return await ledger.appendReceipt(
+      draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, env, service: service?.record, sandbox: sandbox?.record, log }),
+      () => after.manifest,
+      append,
+    );
+  } finally {
+    sandbox?.dispose();
+  }
+}
+
+/**
+ * What a hermetic run's sandbox says of it: a run that timed out or was
+ * interrupted is judged as such; otherwise a sandbox that never started,
+ * a private copy touched during the run, or an output that could not come
+ * back decides before the exit code does.
+ */
+function hermeticJudgement(problem: HermeticProblem | undefined, outcome: RunOutcome): Judgement | undefined {
+  if (problem === undefined) return undefined;
+  if (outcome.kind === 'exited' && (outcome.timedOut || outcome.interrupted) && problem.reason !== 'changed_during_run') return undefined;
+  return { verdict: 'UNKNOWN', reason: problem.reason, detail: problem.detail };
 }
 
 /**
@@ -200,8 +235,8 @@ async function verifyOne(
  * caller's: what runs is the person's choice), and where Python keeps its
  * compiled modules for this run.
  */
-function runEnvironment(ctx: RunContext, check: CheckDef, pycache: string | undefined): Record<string, string> {
-  return checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }), ...(pycache !== undefined && { [PYCACHE_VARIABLE]: pycache }) });
+function runEnvironment(ctx: RunContext, check: CheckDef, pycache: string | undefined, overrides: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }), ...(pycache !== undefined && { [PYCACHE_VARIABLE]: pycache }), ...overrides });
 }
 
 /** A check whose command or tool configs are not what the person allowed does not run (UNKNOWN). */
@@ -261,6 +296,8 @@ interface DraftInput {
   readonly run: RunOutcome | null;
   readonly executable: string | null;
   readonly service: ServiceRecord | undefined;
+  /** A hermetic run's sandbox. */
+  readonly sandbox?: SandboxRecord | undefined;
   readonly log?: LogRecord | undefined;
 }
 
@@ -302,6 +339,7 @@ function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraf
     git: input.git,
     actor: ctx.actor,
     ...provenance(ctx),
+    ...(input.sandbox && { sandbox: input.sandbox }),
     ...(input.service && { service: input.service }),
   };
 }

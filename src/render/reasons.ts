@@ -72,6 +72,11 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
         meaning: "a file that configures the check's tool (.npmrc, pip.conf, pytest.ini, ...) appeared, changed or went away since vouch.yaml was allowed",
         next: 'a person reviews the change and runs `vouch allow`, or restores the file',
       };
+    case 'sandbox_unavailable':
+      return {
+        meaning: 'the check is hermetic and bubblewrap is missing or could not start its sandbox here; it never runs unconfined in its place',
+        next: 'install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap) where user namespaces are allowed, or set hermetic: false on the check and `vouch allow`',
+      };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
     case 'definition_changed':

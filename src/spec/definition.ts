@@ -14,13 +14,18 @@ export interface DefinitionFields {
   readonly exclude: readonly string[];
   readonly expect: Expectation;
   readonly allowMissing: boolean;
+  /** Absent on definitions frozen before hermetic mode existed (a card's proof): not hermetic. */
+  readonly hermetic?: boolean;
+  readonly network?: boolean;
 }
 
 /**
  * The digest of a check's definition. Changing any field that changes what
  * runs or what is covered turns an old PASS STALE; `block`, `tier` and
  * `proves` are policy and prose and do not. Glob and env lists are sets, so
- * they are sorted: reordering them changes nothing.
+ * they are sorted: reordering them changes nothing. `hermetic` and
+ * `network` enter the digest only when true, so every definition written
+ * before they existed keeps its digest (and its PASS).
  */
 export function definitionDigest(def: DefinitionFields): Sha256 {
   return digestJson({
@@ -36,5 +41,7 @@ export function definitionDigest(def: DefinitionFields): Sha256 {
     exclude: [...def.exclude].sort(),
     expect: def.expect,
     allow_missing: def.allowMissing,
+    ...(def.hermetic === true && { hermetic: true }),
+    ...(def.hermetic === true && def.network === true && { network: true }),
   });
 }

@@ -12,6 +12,8 @@ export const TOP_LEVEL_FIELDS = {
   verifier_key: "the verifier service's Ed25519 public key as 64 hex characters (`vouch keys export-public --format hex` on the server): remote receipts count only when signed by it or by a key in VOUCH_HOME/keys",
   gate: 'how the agent gate (the Stop hook) behaves: {on_stop, max_blocks, budget_seconds, require_remote}',
   protect: 'workspace-relative globs the agent may not write (vouch.yaml and .vouch/ are always protected)',
+  hermetic:
+    'true: every check runs hermetic (a check may say false): in a bubblewrap sandbox whose workspace holds only a private copy of its declared sources, tests and inputs, read-only, its artifacts\' folders writable, an empty HOME, a private /tmp and no network; default false',
   tool_configs:
     'more files that configure how the checks\' tools run, pinned by digest when vouch.yaml is allowed (a change makes the affected checks UNKNOWN until allowed again): a file name looked up from each check\'s cwd up to the workspace root, e.g. ".mocharc.yml", or a path under HOME, e.g. "~/.config/foo/config"; .npmrc, .yarnrc(.yml), .pnpmfile.cjs, bunfig.toml, pip.conf, pytest.ini, setup.cfg, tox.ini and the HOME ones are always pinned',
 } as const;
@@ -45,6 +47,9 @@ export const CHECK_FIELDS = {
   tier: 'one of leaf, lane, coordinator, bridge; absent means every tier',
   proves: 'one sentence saying what a PASS of this check proves',
   allow_missing: 'true to accept a source or test glob that matches no file; default false',
+  hermetic:
+    'true: run in a bubblewrap sandbox that shows the command only a private copy of the declared sources, tests and inputs (read-only), its artifacts\' folders (writable, copied back), an empty HOME, a private /tmp and the system directories; default: the top-level hermetic, else false',
+  network: 'true: a hermetic check keeps the network (default false: a hermetic check has loopback only); needs the check to be hermetic',
 } as const;
 
 export const EXPECT_FIELDS = {

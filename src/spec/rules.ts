@@ -169,8 +169,26 @@ function safeProtect(spec: RawSpec): SpecIssue[] {
   });
 }
 
+/**
+ * `network: true` gives a hermetic check its network back; on a check that
+ * is not hermetic it would read as a promise that the others have none.
+ */
+function networkNeedsHermetic(spec: RawSpec): SpecIssue[] {
+  return spec.checks.flatMap((check, index) =>
+    check.network === true && (check.hermetic ?? spec.hermetic ?? false) !== true
+      ? [
+          {
+            path: ['checks', index, 'network'],
+            message: `network: true has no effect on check "${check.id}", which is not hermetic: a check that is not hermetic always has the network`,
+            expected: 'hermetic: true on the check (or at the top level), or no network key',
+          },
+        ]
+      : [],
+  );
+}
+
 export function applyRules(spec: RawSpec): SpecIssue[] {
-  const issues: SpecIssue[] = [...safeProtect(spec), ...ledgerWithoutPassword(spec), ...remoteNeedsKey(spec)];
+  const issues: SpecIssue[] = [...safeProtect(spec), ...ledgerWithoutPassword(spec), ...remoteNeedsKey(spec), ...networkNeedsHermetic(spec)];
   spec.checks.forEach((check, index) => {
     for (const rule of CHECK_RULES) issues.push(...rule(check, ['checks', index]));
   });
