@@ -16,8 +16,9 @@ export interface Fingerprint {
   readonly problems: readonly ScanProblem[];
 }
 
-export const ALL_GROUPS: readonly Group[] = ['source', 'test', 'artifact'];
-export const INPUT_GROUPS: readonly Group[] = ['source', 'test'];
+export const ALL_GROUPS: readonly Group[] = ['input', 'source', 'test', 'artifact'];
+/** What a run reads, hashed before and after it: everything but the artifacts it makes. */
+export const INPUT_GROUPS: readonly Group[] = ['input', 'source', 'test'];
 
 export function fingerprintDigest(definition: Sha256, manifest: Sha256): Sha256 {
   return digestJson({ v: 1, definition, manifest });

@@ -41,6 +41,8 @@ export const CHECK_FIELDS = {
   sources: 'a list of workspace-relative globs, hashed before and after the run',
   tests: 'a list of workspace-relative globs, hashed before and after the run',
   artifacts: 'a list of workspace-relative globs, hashed after the run; each must match a file',
+  inputs:
+    'a list of workspace-relative globs of the files that decide what the command does (its manifest, lockfile, configs: package.json, pyproject.toml, Makefile...): hashed before and after the run and pinned when vouch.yaml is allowed (a change makes the check UNKNOWN until allowed again); a glob may match nothing yet, and exclude never removes an input',
   exclude: 'a list of workspace-relative globs removed from sources and tests',
   expect: 'exit0, {exit: N}, {regex: "..."} or {file_exists: "path"}',
   block: 'true if the check gates "done" (default), false if it is advisory',

@@ -22,6 +22,13 @@ export interface CheckDef {
   readonly sources: readonly string[];
   readonly tests: readonly string[];
   readonly artifacts: readonly string[];
+  /**
+   * Globs of the files that decide what the command does (the runner's
+   * manifest, lockfile and configs): fingerprinted as the `input` group and
+   * pinned at `vouch allow`. A glob may match nothing: a file that appears
+   * later counts. Never removed by `exclude`.
+   */
+  readonly inputs: readonly string[];
   readonly exclude: readonly string[];
   readonly expect: Expectation;
   readonly block: boolean;

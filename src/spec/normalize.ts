@@ -56,6 +56,7 @@ function normalizeCheck(raw: RawCheck, hermeticByDefault: boolean): CheckDef {
     sources: globs(raw.sources),
     tests: globs(raw.tests),
     artifacts: globs(raw.artifacts),
+    inputs: globs(raw.inputs),
     exclude: globs(raw.exclude),
     expect: expectation(raw.expect),
     allowMissing: raw.allow_missing ?? false,

@@ -52,7 +52,7 @@ const needsScope: CheckRule = (check, at) => {
 
 const safeGlobs: CheckRule = (check, at) => {
   const issues: SpecIssue[] = [];
-  for (const group of ['sources', 'tests', 'artifacts', 'exclude'] as const) {
+  for (const group of ['sources', 'tests', 'artifacts', 'inputs', 'exclude'] as const) {
     (check[group] ?? []).forEach((glob, index) => {
       const result = checkGlob(glob);
       if (!result.ok) {

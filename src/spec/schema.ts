@@ -39,6 +39,7 @@ export const checkSchema = z.strictObject({
   sources: stringList(CHECK_FIELDS.sources),
   tests: stringList(CHECK_FIELDS.tests),
   artifacts: stringList(CHECK_FIELDS.artifacts),
+  inputs: stringList(CHECK_FIELDS.inputs),
   exclude: stringList(CHECK_FIELDS.exclude),
   expect: z.optional(expectation),
   block: z.optional(z.boolean().check(describe(CHECK_FIELDS.block))),

@@ -19,12 +19,13 @@ command, scope and what a PASS of each proves. Exit 2 with every problem
 located (file:line:column) when the spec is invalid.
 
 Each check's globs are matched against the files as they are now. A file
-matched by a check's tests and sources globs is a test (tests are tried
-first, then sources, then artifacts). A warning names every glob that
+matched by a check's tests and sources globs is a test (inputs are tried
+first, then tests, sources, artifacts). A warning names every glob that
 would make verify answer UNKNOWN: one that matches no readable file, or
-whose files all went to another group.
+whose files all went to another group. An input glob that matches nothing
+is no warning: the file counts when it appears.
 
-  --files  list each covered file with its group (source, test, or
+  --files  list each covered file with its group (input, source, test, or
            artifact when it exists already), and the files refused
   --json   {"spec": {"path", "sha256"}, "checks": [{...the full definition,
            "warnings": [{"reason", "field", "glob", "matched", "lost_to", "credentials",
@@ -75,6 +76,7 @@ function definitionJson(c: CheckDef) {
     sources: c.sources,
     tests: c.tests,
     artifacts: c.artifacts,
+    inputs: c.inputs,
     exclude: c.exclude,
     expect: c.expect,
     block: c.block,
@@ -105,6 +107,7 @@ function coverageJson(coverage: ScopeCoverage, files: boolean) {
 
 function renderCheck(c: CheckDef, coverage: ScopeCoverage, files: boolean, p: Paint): string {
   const scope = [
+    c.inputs.length ? `inputs ${c.inputs.join(' ')}` : '',
     c.sources.length ? `sources ${c.sources.join(' ')}` : '',
     c.tests.length ? `tests ${c.tests.join(' ')}` : '',
     c.artifacts.length ? `artifacts ${c.artifacts.join(' ')}` : '',
