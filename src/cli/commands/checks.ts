@@ -83,6 +83,8 @@ function definitionJson(c: CheckDef) {
     tier: c.tier,
     proves: c.proves,
     allow_missing: c.allowMissing,
+    hermetic: c.hermetic,
+    network: c.network,
     definition_digest: c.definitionDigest,
   };
 }
@@ -112,6 +114,7 @@ function renderCheck(c: CheckDef, coverage: ScopeCoverage, files: boolean, p: Pa
     c.tests.length ? `tests ${c.tests.join(' ')}` : '',
     c.artifacts.length ? `artifacts ${c.artifacts.join(' ')}` : '',
     c.exclude.length ? `exclude ${c.exclude.join(' ')}` : '',
+    c.hermetic ? `hermetic${c.network ? ' (network on)' : ''}` : '',
   ].filter(Boolean);
   const lines = [`${p.bold(c.id)}: ${c.proves}`, `  ${p.dim(scope.join(' · '))}`];
   for (const warning of coverage.warnings) {
