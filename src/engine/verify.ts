@@ -205,10 +205,12 @@ async function verifyOne(
     // A hermetic run's file_exists is judged in its copy: the file must be this run's.
     const judgement = hermeticJudgement(confined, outcome) ?? judgeRun(outcome, before, after, check.expect, sandbox?.copyRoot ?? root);
     const id = newId(startedAt.getTime());
+    // A sandbox that never started ran nothing: the receipt says so (no exit code, output or log of bubblewrap's).
+    const ran = judgement.reason === 'sandbox_unavailable' ? null : outcome;
     // Written before the receipt is appended, so a receipt never names a log that was not there.
-    const log = storeLog(ctx.workspace.stateDir, id, check.id, outcome);
+    const log = ran && storeLog(ctx.workspace.stateDir, id, check.id, ran);
     return await ledger.appendReceipt(
-      draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, env, service: service?.record, sandbox: sandbox?.record, log }),
+      draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: ran, executable, env, service: service?.record, sandbox: ran ? sandbox?.record : undefined, log: log ?? undefined }),
       () => after.manifest,
       append,
     );
