@@ -40,6 +40,7 @@ export type Reason =
   | 'not_gate_run'
   | 'executable_changed'
   | 'tool_config_changed'
+  | 'input_changed'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -73,6 +74,7 @@ export const REASONS: readonly Reason[] = [
   'not_gate_run',
   'executable_changed',
   'tool_config_changed',
+  'input_changed',
   'fingerprint_changed',
   'definition_changed',
 ];

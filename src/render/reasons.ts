@@ -72,6 +72,11 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
         meaning: "a file that configures the check's tool (.npmrc, pip.conf, pytest.ini, ...) appeared, changed or went away since vouch.yaml was allowed",
         next: 'a person reviews the change and runs `vouch allow`, or restores the file',
       };
+    case 'input_changed':
+      return {
+        meaning: "a file the check's inputs name (its manifest, lockfile or runner config: package.json, pyproject.toml, ...) appeared, changed or went away since vouch.yaml was allowed: the files that decide what runs are the person's choice",
+        next: 'a person reads the change and runs `vouch allow`, or restores the file',
+      };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
     case 'definition_changed':

@@ -5,6 +5,8 @@ import { dirname, join } from 'node:path';
 import { sha256, type Sha256 } from '../core/digest.js';
 import { resolveExecutable } from '../runner/executable.js';
 import type { CheckDef } from '../spec/model.js';
+import { inputPinsFor, type InputPin } from './input-pins.js';
+import { Snapshot } from '../scope/snapshot.js';
 
 /**
  * What runs is the person's choice. When a person allows a spec, vouch pins,
@@ -23,6 +25,11 @@ export interface Pins {
   readonly executables: Readonly<Record<string, ExecutablePin>>;
   /** Absolute path of every tool config looked at, to its SHA-256, or "absent". */
   readonly tool_configs: Readonly<Record<string, string>>;
+  /**
+   * What each check's `inputs:` matched, by check id (input-pins.ts); only
+   * checks that declare inputs. Absent from records written before the field.
+   */
+  readonly inputs?: Readonly<Record<string, InputPin>>;
 }
 
 export interface ExecutablePin {
@@ -46,11 +53,12 @@ export const TOOL_CONFIG_NAMES: readonly string[] = ['.npmrc', '.yarnrc', '.yarn
 export const HOME_TOOL_CONFIGS: readonly string[] = ['.npmrc', '.yarnrc', '.yarnrc.yml', '.config/pip/pip.conf', '.pip/pip.conf'];
 
 /** Pins for a spec's checks, as they resolve for the person allowing it now. */
-export function pinsFor(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Pins {
+export async function pinsFor(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Promise<Pins & { readonly inputs: Readonly<Record<string, InputPin>> }> {
   const path = env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
   const executables: Record<string, ExecutablePin> = {};
   for (const check of checks) executables[check.id] = pinOf(check, root, path);
-  return { path, executables, tool_configs: configDigests(checks, root, extraConfigs, env) };
+  const inputs = await inputPinsFor(new Snapshot(root, { readStart: new Date() }), checks);
+  return { path, executables, tool_configs: configDigests(checks, root, extraConfigs, env), inputs };
 }
 
 function pinOf(check: CheckDef, root: string, path: string): ExecutablePin {
