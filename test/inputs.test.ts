@@ -156,3 +156,59 @@ describe('inputs are pinned at `vouch allow`: what decides what runs is the pers
     expect(held.reason).toContain('input_changed');
   });
 });
+
+describe('runner configs outside the declared scope are pinned (tool_config_changed)', () => {
+  const PYTHON = '/usr/bin/python3';
+  /** A pytest project whose test fails on the broken source; the spec names no config at all. */
+  async function pytestProject(): Promise<Rig> {
+    const rig = new Rig().write({ 'calc.py': 'def add(a, b):\n    return a - b\n', 'test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n' });
+    await rig.spec(`version: 1\nchecks:\n  - {id: tests, run: ["${PYTHON}", "-m", "pytest", "-q"], sources: ["**/*.py"]}\n`);
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
+    return rig;
+  }
+  const collectOnly: Record<string, string> = {
+    'pyproject.toml': '[tool.pytest.ini_options]\naddopts = "--co -q"\n',
+    '.pytest.ini': '[pytest]\naddopts = --co -q\n',
+    'pytest.toml': '[pytest]\naddopts = ["--co", "-q"]\n',
+    '.pytest.toml': '[pytest]\naddopts = ["--co", "-q"]\n',
+  };
+  for (const [name, text] of Object.entries(collectOnly)) {
+    it(`attack: a ${name} with addopts = --co (pytest only collects, exits 0) holds the Stop (UNKNOWN/tool_config_changed)`, async () => {
+      const rig = await pytestProject();
+      await bash(rig, 'python3 setup_tools.py', () => rig.write({ [name]: text }));
+      const held = await stop(rig);
+      expect(held.decision).toBe('block');
+      expect(held.reason).toContain('tests: UNKNOWN (tool_config_changed)');
+      const status = (await rig.run(['status', '--json'])).json().checks[0];
+      expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'tool_config_changed' });
+      expect(status.detail).toContain(name);
+    });
+  }
+
+  it('the pyproject.toml case is real: once a person allows it, pytest collects only and the broken code PASSes (what the person allowed decides)', async () => {
+    const rig = await pytestProject();
+    rig.write({ 'pyproject.toml': collectOnly['pyproject.toml']! });
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'tool_config_changed' });
+    expect((await rig.run(['allow'])).code).toBe(0);
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'PASS' });
+  });
+
+  it('attack: package.json rewritten to `"test": "exit 0"` under a check that runs npm and names no inputs: package.json is pinned as npm\'s manifest, the Stop is held', async () => {
+    const rig = new Rig().write({
+      'src/add.js': 'exports.add = (a, b) => a - b;\n',
+      'test/add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+      'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"node --test test/"}}\n',
+    });
+    await rig.spec('version: 1\nchecks:\n  - {id: tests, run: ["npm", "test"], sources: ["src/**"], tests: ["test/**"]}\n  - {id: other, run: ["node", "--test", "test/"], sources: ["src/**"], tests: ["test/**"]}\n');
+    expect((await rig.run(['verify', 'tests', '--json'])).json().checks[0]).toMatchObject({ status: 'FAIL' });
+    await bash(rig, 'python3 fix.py', () => rig.write({ 'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"exit 0"}}\n' }));
+    const held = await stop(rig);
+    expect(held.decision).toBe('block');
+    expect(held.reason).toContain('tests: UNKNOWN (tool_config_changed)');
+    const statuses = (await rig.run(['status', '--json'])).json().checks;
+    expect(statuses[0]).toMatchObject({ id: 'tests', status: 'UNKNOWN', reason: 'tool_config_changed' });
+    expect(statuses[0].detail).toContain('package.json');
+    // A check that does not run npm does not read package.json's scripts: not pinned for it.
+    expect(statuses[1].reason).not.toBe('tool_config_changed');
+  });
+});

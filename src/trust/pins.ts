@@ -45,9 +45,42 @@ export interface ExecutablePin {
 /**
  * Files that change how a check's tool runs without being code the check
  * covers: looked up in the check's cwd and every directory above it up to
- * the workspace root, as the tools themselves do.
+ * the workspace root, as the tools themselves do. pytest reads the first of
+ * pytest.toml, .pytest.toml, pytest.ini, .pytest.ini, pyproject.toml,
+ * tox.ini, setup.cfg it finds (an `addopts = "--co"` makes it collect and
+ * exit 0); pip, npm, yarn, pnpm and bun theirs.
  */
-export const TOOL_CONFIG_NAMES: readonly string[] = ['.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', 'bunfig.toml', 'pip.conf', 'pytest.ini', 'setup.cfg', 'tox.ini'];
+export const TOOL_CONFIG_NAMES: readonly string[] = [
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  'bunfig.toml',
+  'pip.conf',
+  'pytest.toml',
+  '.pytest.toml',
+  'pytest.ini',
+  '.pytest.ini',
+  'pyproject.toml',
+  'setup.cfg',
+  'tox.ini',
+];
+
+/**
+ * The programs that run what package.json's scripts say (`npm test` runs
+ * `scripts.test`, whatever it is): for a check that starts one, package.json
+ * on its cwd chain is pinned as a tool config too. Judged by the command's
+ * name, or for `shell: true` by any word of the script, which is the
+ * simplest rule that holds: a program that reaches npm some other way (a
+ * Makefile) names package.json in `inputs:`.
+ */
+const MANIFEST_RUNNERS: ReadonlySet<string> = new Set(['npm', 'npx', 'yarn', 'yarnpkg', 'pnpm', 'pnpx', 'corepack', 'bun', 'bunx']);
+
+/** Whether a check's command runs package.json's scripts (see MANIFEST_RUNNERS). */
+export function runsPackageScripts(check: Pick<CheckDef, 'run' | 'shell'>): boolean {
+  const words = check.shell ? check.run[0]!.split(/[\s;&|()<>`'"$]+/) : [check.run[0]!];
+  return words.some((word) => MANIFEST_RUNNERS.has(word.slice(word.lastIndexOf('/') + 1)));
+}
 
 /** The user-level tool configs (under HOME) every check's tools read. */
 export const HOME_TOOL_CONFIGS: readonly string[] = ['.npmrc', '.yarnrc', '.yarnrc.yml', '.config/pip/pip.conf', '.pip/pip.conf'];
@@ -131,7 +164,7 @@ function configDigests(checks: readonly CheckDef[], root: string, extraConfigs: 
 /** Where a check's tools look for their configs: each name on the cwd chain, each HOME path. */
 function configPathsOf(check: CheckDef, root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const home = env.HOME ?? homedir();
-  const names = [...TOOL_CONFIG_NAMES, ...extraConfigs.filter((name) => !name.startsWith('~/'))];
+  const names = [...TOOL_CONFIG_NAMES, ...(runsPackageScripts(check) ? ['package.json'] : []), ...extraConfigs.filter((name) => !name.startsWith('~/'))];
   const paths: string[] = [];
   for (let dir = cwdOf(root, check); ; dir = dirname(dir)) {
     for (const name of names) paths.push(join(dir, name));
