@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Rig } from './helpers/rig.js';
+import { Rig, type RunResult } from './helpers/rig.js';
 
 /*
  * Issue 22: what is not in the proof cannot decide the verdict. `inputs:`
@@ -10,6 +12,39 @@ import { Rig } from './helpers/rig.js';
  */
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const SESSION = 'sess-inputs';
+
+/** A Claude Code hook call with a hand-written payload, as the client sends it. */
+function hook(rig: Rig, event: string, payload: Record<string, unknown> = {}): Promise<RunResult> {
+  const stdin = JSON.stringify({ session_id: SESSION, cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload });
+  return rig.run(['hook', 'claude-code', event], { stdin });
+}
+
+/** The agent's Bash call as its hooks see it; the write itself is done by `act` (opaque to the trail). */
+async function bash(rig: Rig, command: string, act: () => void): Promise<void> {
+  expect((await hook(rig, 'PreToolUse', { tool_name: 'Bash', tool_input: { command }, tool_use_id: 't1' })).code).toBe(0);
+  act();
+  await hook(rig, 'PostToolUse', { tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '' }, tool_use_id: 't1' });
+}
+
+/** The Stop's answer: {} when allowed, {decision: 'block', reason} when held. */
+async function stop(rig: Rig): Promise<{ decision?: string; reason?: string }> {
+  const result = await hook(rig, 'Stop', { stop_hook_active: false });
+  expect(result.code, result.stderr).toBe(0);
+  return result.stdout.trim() === '' ? {} : JSON.parse(result.stdout);
+}
+
+/** A Node project whose `npm test` fails on the broken source, with package.json an input of the check. */
+async function npmProject(): Promise<Rig> {
+  const rig = new Rig().write({
+    'src/add.js': 'exports.add = (a, b) => a - b;\n',
+    'test/add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+    'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"node --test test/"}}\n',
+  });
+  await rig.spec('version: 1\nchecks:\n  - {id: tests, run: ["npm", "test"], sources: ["src/**"], tests: ["test/**"], inputs: ["package.json", "package-lock.json", ".npmrc"]}\n');
+  return rig;
+}
 
 describe('inputs: the spec field, the scan and the fingerprint', () => {
   it('`vouch checks --files` lists the input group (a glob that matches nothing is no warning); the receipt\'s manifest holds every input\'s hash, a credential-shaped one\'s too, never its text', async () => {
@@ -45,5 +80,135 @@ describe('inputs: the spec field, the scan and the fingerprint', () => {
     const [check] = (await rig.run(['checks', '--files', '--json'])).json().checks;
     expect(check.refused).toEqual([{ path: '.npmrc', why: 'credential' }]);
     expect(check.files.map((f: { path: string }) => f.path)).not.toContain('.npmrc');
+  });
+});
+
+describe('inputs are pinned at `vouch allow`: what decides what runs is the person\'s choice', () => {
+  it('attack: package.json rewritten to `"test": "exit 0"` (opaquely, by a shell command): status and verify are UNKNOWN/input_changed, nothing runs, and the Stop is blocked', async () => {
+    const rig = await npmProject();
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
+    await bash(rig, `python3 fix.py`, () =>
+      rig.write({ 'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"exit 0"}}\n' }),
+    );
+    // The trail names no file (a shell command), and nothing was recorded in the session: the drift alone holds the Stop.
+    const held = await stop(rig);
+    expect(held.decision).toBe('block');
+    expect(held.reason).toContain('tests: UNKNOWN (input_changed)');
+    expect(held.reason).toContain('package.json');
+    const status = (await rig.run(['status', '--json'])).json().checks[0];
+    expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+    expect(status.detail).toBe('package.json (changed) decides what `tests` runs and changed since vouch.yaml was allowed; read the change, then `vouch allow`');
+    const before = (await rig.run(['log', '--json'])).json().length;
+    const ran = await rig.run(['verify', '--json']);
+    expect(ran.code).toBe(1);
+    expect(ran.json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed', exit_code: null });
+    const log = (await rig.run(['log', '--json'])).json();
+    expect(log.length).toBe(before + 1);
+    expect(log[0]).toMatchObject({ verdict: 'UNKNOWN', reason: 'input_changed', exit_code: null });
+    // The person reads the change and allows it: what runs is then their choice (npm's no-op passes).
+    expect((await rig.run(['allow'])).code).toBe(0);
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'PASS' });
+  });
+
+  it('an input that appears (a lockfile no glob matched at allow) or goes away is input_changed too', async () => {
+    const rig = await npmProject();
+    rig.write({ 'package-lock.json': '{"lockfileVersion":3}\n' });
+    const appeared = (await rig.run(['status', '--json'])).json().checks[0];
+    expect(appeared).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+    expect(appeared.detail).toContain('package-lock.json (appeared)');
+    rmSync(rig.path('package-lock.json'));
+    rmSync(rig.path('package.json'));
+    const gone = (await rig.run(['status', '--json'])).json().checks[0];
+    expect(gone).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+    expect(gone.detail).toContain('package.json (went away)');
+  });
+
+  it('the trust record pins each input\'s digest and the set matched; `allow --json` lists them', async () => {
+    const rig = await npmProject();
+    const allowed = (await rig.run(['allow', '--json'])).json();
+    expect(allowed.inputs.tests).toEqual({ globs: ['.npmrc', 'package-lock.json', 'package.json'], files: { 'package.json': sha(rig.read('package.json')) } });
+    const [file] = readdirSync(join(rig.home, 'trust'));
+    const record = JSON.parse(readFileSync(join(rig.home, 'trust', file!), 'utf8'));
+    expect(record.pins.inputs.tests.files).toEqual({ 'package.json': sha(rig.read('package.json')) });
+    expect(record.pins.inputs.tests.digest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a trust record whose pins hold no inputs for the check (written before the field) runs nothing until allowed again', async () => {
+    const rig = await npmProject();
+    const [file] = readdirSync(join(rig.home, 'trust'));
+    const path = join(rig.home, 'trust', file!);
+    const record = JSON.parse(readFileSync(path, 'utf8'));
+    delete record.pins.inputs;
+    writeFileSync(path, JSON.stringify(record));
+    const status = (await rig.run(['status', '--json'])).json().checks[0];
+    expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+    expect(status.detail).toContain('were not pinned when vouch.yaml was allowed');
+    expect((await rig.run(['verify', '--json'])).json().checks[0].reason).toBe('input_changed');
+  });
+
+  it('an input edited through the file tool (a trail that names it) holds the Stop', async () => {
+    const rig = await npmProject();
+    await hook(rig, 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('package.json') } });
+    rig.write({ 'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"node --test test/ || true"}}\n' });
+    await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('package.json'), content: 'x' }, tool_response: {} });
+    const held = await stop(rig);
+    expect(held.decision).toBe('block');
+    expect(held.reason).toContain('input_changed');
+  });
+});
+
+describe('runner configs outside the declared scope are pinned (tool_config_changed)', () => {
+  const PYTHON = '/usr/bin/python3';
+  /** A pytest project whose test fails on the broken source; the spec names no config at all. */
+  async function pytestProject(): Promise<Rig> {
+    const rig = new Rig().write({ 'calc.py': 'def add(a, b):\n    return a - b\n', 'test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n' });
+    await rig.spec(`version: 1\nchecks:\n  - {id: tests, run: ["${PYTHON}", "-m", "pytest", "-q"], sources: ["**/*.py"]}\n`);
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
+    return rig;
+  }
+  const collectOnly: Record<string, string> = {
+    'pyproject.toml': '[tool.pytest.ini_options]\naddopts = "--co -q"\n',
+    '.pytest.ini': '[pytest]\naddopts = --co -q\n',
+    'pytest.toml': '[pytest]\naddopts = ["--co", "-q"]\n',
+    '.pytest.toml': '[pytest]\naddopts = ["--co", "-q"]\n',
+  };
+  for (const [name, text] of Object.entries(collectOnly)) {
+    it(`attack: a ${name} with addopts = --co (pytest only collects, exits 0) holds the Stop (UNKNOWN/tool_config_changed)`, async () => {
+      const rig = await pytestProject();
+      await bash(rig, 'python3 setup_tools.py', () => rig.write({ [name]: text }));
+      const held = await stop(rig);
+      expect(held.decision).toBe('block');
+      expect(held.reason).toContain('tests: UNKNOWN (tool_config_changed)');
+      const status = (await rig.run(['status', '--json'])).json().checks[0];
+      expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'tool_config_changed' });
+      expect(status.detail).toContain(name);
+    });
+  }
+
+  it('the pyproject.toml case is real: once a person allows it, pytest collects only and the broken code PASSes (what the person allowed decides)', async () => {
+    const rig = await pytestProject();
+    rig.write({ 'pyproject.toml': collectOnly['pyproject.toml']! });
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'tool_config_changed' });
+    expect((await rig.run(['allow'])).code).toBe(0);
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'PASS' });
+  });
+
+  it('attack: package.json rewritten to `"test": "exit 0"` under a check that runs npm and names no inputs: package.json is pinned as npm\'s manifest, the Stop is held', async () => {
+    const rig = new Rig().write({
+      'src/add.js': 'exports.add = (a, b) => a - b;\n',
+      'test/add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+      'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"node --test test/"}}\n',
+    });
+    await rig.spec('version: 1\nchecks:\n  - {id: tests, run: ["npm", "test"], sources: ["src/**"], tests: ["test/**"]}\n  - {id: other, run: ["node", "--test", "test/"], sources: ["src/**"], tests: ["test/**"]}\n');
+    expect((await rig.run(['verify', 'tests', '--json'])).json().checks[0]).toMatchObject({ status: 'FAIL' });
+    await bash(rig, 'python3 fix.py', () => rig.write({ 'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"exit 0"}}\n' }));
+    const held = await stop(rig);
+    expect(held.decision).toBe('block');
+    expect(held.reason).toContain('tests: UNKNOWN (tool_config_changed)');
+    const statuses = (await rig.run(['status', '--json'])).json().checks;
+    expect(statuses[0]).toMatchObject({ id: 'tests', status: 'UNKNOWN', reason: 'tool_config_changed' });
+    expect(statuses[0].detail).toContain('package.json');
+    // A check that does not run npm does not read package.json's scripts: not pinned for it.
+    expect(statuses[1].reason).not.toBe('tool_config_changed');
   });
 });

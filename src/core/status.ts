@@ -40,6 +40,7 @@ export type Reason =
   | 'not_gate_run'
   | 'executable_changed'
   | 'tool_config_changed'
+  | 'input_changed'
   | 'sandbox_unavailable'
   // STALE
   | 'fingerprint_changed'
@@ -74,6 +75,7 @@ export const REASONS: readonly Reason[] = [
   'not_gate_run',
   'executable_changed',
   'tool_config_changed',
+  'input_changed',
   'sandbox_unavailable',
   'fingerprint_changed',
   'definition_changed',

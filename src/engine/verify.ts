@@ -15,12 +15,14 @@ import { minimalBases } from '../scope/walk.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
 import { executableDrift, toolConfigDetail, toolConfigDrift, type Pins } from '../trust/pins.js';
+import { hasInputs, inputDetail, inputDrift } from '../trust/input-pins.js';
+import type { ScanResult } from '../scope/scan-types.js';
 import { trustState, type TrustState } from '../trust/trust.js';
 import { VERSION } from '../version.js';
 import type { EngineContext, VerifyEvent } from './context.js';
 import { streamRecord } from './excerpt.js';
 import { resolveExecutable } from '../runner/executable.js';
-import { ALL_GROUPS, computeFingerprint, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
+import { ALL_GROUPS, computeFingerprint, fingerprintsAndInputs, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
 import { gitState, type GitState } from './git.js';
 import { judgeBeforeRun, judgeRun, type Judgement } from './verdict.js';
 import { newId } from '../core/ids.js';
@@ -151,10 +153,12 @@ async function verifyOne(
   const now = ctx.now ?? (() => new Date());
   const root = ctx.workspace.root;
   const startedAt = now();
-  const before = await computeFingerprint(reader.snapshot(), check, INPUT_GROUPS);
+  // The inputs alone too, in the same walk, when they are to be as the person allowed them.
+  const scanned = await fingerprintsAndInputs(reader.snapshot(), [{ check, groups: INPUT_GROUPS }], ctx.trusted && hasInputs(check) ? [check] : []);
+  const before = scanned.fingerprints[0]!;
   const cwd = resolveCwd(root, check.cwd);
 
-  const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement) ?? pinnedJudgement(ctx, check);
+  const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement) ?? pinnedJudgement(ctx, check, scanned.inputs.get(check.id));
   if (refusal !== undefined || !cwd.ok) {
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(
@@ -241,13 +245,15 @@ function runEnvironment(ctx: RunContext, check: CheckDef, pycache: string | unde
   return checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }), ...(pycache !== undefined && { [PYCACHE_VARIABLE]: pycache }), ...overrides });
 }
 
-/** A check whose command or tool configs are not what the person allowed does not run (UNKNOWN). */
-function pinnedJudgement(ctx: RunContext, check: CheckDef): Judgement | undefined {
+/** A check whose command, tool configs or inputs are not what the person allowed does not run (UNKNOWN). */
+function pinnedJudgement(ctx: RunContext, check: CheckDef, inputs: ScanResult | undefined): Judgement | undefined {
   if (!ctx.trusted) return undefined;
   const moved = executableDrift(ctx.trusted.pins, check, ctx.workspace.root);
   if (moved !== null) return { verdict: 'UNKNOWN', reason: 'executable_changed', detail: moved };
   const configs = toolConfigDrift(ctx.trusted.pins, [check], ctx.workspace.root, ctx.trusted.toolConfigs, ctx.env).get(check.id);
   if (configs) return { verdict: 'UNKNOWN', reason: 'tool_config_changed', detail: toolConfigDetail(configs) };
+  const drift = inputs && inputDrift(check, ctx.trusted.pins.inputs?.[check.id], inputs);
+  if (drift) return { verdict: 'UNKNOWN', reason: 'input_changed', detail: inputDetail(check.id, drift) };
   return undefined;
 }
 

@@ -72,6 +72,11 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
         meaning: "a file that configures the check's tool (.npmrc, pip.conf, pytest.ini, ...) appeared, changed or went away since vouch.yaml was allowed",
         next: 'a person reviews the change and runs `vouch allow`, or restores the file',
       };
+    case 'input_changed':
+      return {
+        meaning: "a file the check's inputs name (its manifest, lockfile or runner config: package.json, pyproject.toml, ...) appeared, changed or went away since vouch.yaml was allowed: the files that decide what runs are the person's choice",
+        next: 'a person reads the change and runs `vouch allow`, or restores the file',
+      };
     case 'sandbox_unavailable':
       return {
         meaning: 'the check is hermetic and bubblewrap is missing or could not start its sandbox here; it never runs unconfined in its place',

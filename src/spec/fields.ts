@@ -15,7 +15,7 @@ export const TOP_LEVEL_FIELDS = {
   hermetic:
     'true: every check runs hermetic (a check may say false): in a bubblewrap sandbox whose workspace holds only a private copy of its declared sources, tests and inputs, read-only, its artifacts\' folders writable, an empty HOME, a private /tmp and no network; default false',
   tool_configs:
-    'more files that configure how the checks\' tools run, pinned by digest when vouch.yaml is allowed (a change makes the affected checks UNKNOWN until allowed again): a file name looked up from each check\'s cwd up to the workspace root, e.g. ".mocharc.yml", or a path under HOME, e.g. "~/.config/foo/config"; .npmrc, .yarnrc(.yml), .pnpmfile.cjs, bunfig.toml, pip.conf, pytest.ini, setup.cfg, tox.ini and the HOME ones are always pinned',
+    'more files that configure how the checks\' tools run, pinned by digest when vouch.yaml is allowed (a change makes the affected checks UNKNOWN until allowed again): a file name looked up from each check\'s cwd up to the workspace root, e.g. ".mocharc.yml", or a path under HOME, e.g. "~/.config/foo/config"; .npmrc, .yarnrc(.yml), .pnpmfile.cjs, bunfig.toml, pip.conf, pytest.toml, .pytest.toml, pytest.ini, .pytest.ini, pyproject.toml, setup.cfg, tox.ini (package.json too for a check that runs npm, npx, yarn, pnpm or bun) and the HOME ones are always pinned',
 } as const;
 
 /** A check id: what every front end (CLI, hooks, MCP) accepts to name a check, and nothing more. */

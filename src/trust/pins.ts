@@ -5,6 +5,8 @@ import { dirname, join } from 'node:path';
 import { sha256, type Sha256 } from '../core/digest.js';
 import { resolveExecutable } from '../runner/executable.js';
 import type { CheckDef } from '../spec/model.js';
+import { inputPinsFor, type InputPin } from './input-pins.js';
+import { Snapshot } from '../scope/snapshot.js';
 
 /**
  * What runs is the person's choice. When a person allows a spec, vouch pins,
@@ -23,6 +25,11 @@ export interface Pins {
   readonly executables: Readonly<Record<string, ExecutablePin>>;
   /** Absolute path of every tool config looked at, to its SHA-256, or "absent". */
   readonly tool_configs: Readonly<Record<string, string>>;
+  /**
+   * What each check's `inputs:` matched, by check id (input-pins.ts); only
+   * checks that declare inputs. Absent from records written before the field.
+   */
+  readonly inputs?: Readonly<Record<string, InputPin>>;
 }
 
 export interface ExecutablePin {
@@ -38,19 +45,53 @@ export interface ExecutablePin {
 /**
  * Files that change how a check's tool runs without being code the check
  * covers: looked up in the check's cwd and every directory above it up to
- * the workspace root, as the tools themselves do.
+ * the workspace root, as the tools themselves do. pytest reads the first of
+ * pytest.toml, .pytest.toml, pytest.ini, .pytest.ini, pyproject.toml,
+ * tox.ini, setup.cfg it finds (an `addopts = "--co"` makes it collect and
+ * exit 0); pip, npm, yarn, pnpm and bun theirs.
  */
-export const TOOL_CONFIG_NAMES: readonly string[] = ['.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', 'bunfig.toml', 'pip.conf', 'pytest.ini', 'setup.cfg', 'tox.ini'];
+export const TOOL_CONFIG_NAMES: readonly string[] = [
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  'bunfig.toml',
+  'pip.conf',
+  'pytest.toml',
+  '.pytest.toml',
+  'pytest.ini',
+  '.pytest.ini',
+  'pyproject.toml',
+  'setup.cfg',
+  'tox.ini',
+];
+
+/**
+ * The programs that run what package.json's scripts say (`npm test` runs
+ * `scripts.test`, whatever it is): for a check that starts one, package.json
+ * on its cwd chain is pinned as a tool config too. Judged by the command's
+ * name, or for `shell: true` by any word of the script, which is the
+ * simplest rule that holds: a program that reaches npm some other way (a
+ * Makefile) names package.json in `inputs:`.
+ */
+const MANIFEST_RUNNERS: ReadonlySet<string> = new Set(['npm', 'npx', 'yarn', 'yarnpkg', 'pnpm', 'pnpx', 'corepack', 'bun', 'bunx']);
+
+/** Whether a check's command runs package.json's scripts (see MANIFEST_RUNNERS). */
+export function runsPackageScripts(check: Pick<CheckDef, 'run' | 'shell'>): boolean {
+  const words = check.shell ? check.run[0]!.split(/[\s;&|()<>`'"$]+/) : [check.run[0]!];
+  return words.some((word) => MANIFEST_RUNNERS.has(word.slice(word.lastIndexOf('/') + 1)));
+}
 
 /** The user-level tool configs (under HOME) every check's tools read. */
 export const HOME_TOOL_CONFIGS: readonly string[] = ['.npmrc', '.yarnrc', '.yarnrc.yml', '.config/pip/pip.conf', '.pip/pip.conf'];
 
 /** Pins for a spec's checks, as they resolve for the person allowing it now. */
-export function pinsFor(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Pins {
+export async function pinsFor(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Promise<Pins & { readonly inputs: Readonly<Record<string, InputPin>> }> {
   const path = env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
   const executables: Record<string, ExecutablePin> = {};
   for (const check of checks) executables[check.id] = pinOf(check, root, path);
-  return { path, executables, tool_configs: configDigests(checks, root, extraConfigs, env) };
+  const inputs = await inputPinsFor(new Snapshot(root, { readStart: new Date() }), checks);
+  return { path, executables, tool_configs: configDigests(checks, root, extraConfigs, env), inputs };
 }
 
 function pinOf(check: CheckDef, root: string, path: string): ExecutablePin {
@@ -123,7 +164,7 @@ function configDigests(checks: readonly CheckDef[], root: string, extraConfigs: 
 /** Where a check's tools look for their configs: each name on the cwd chain, each HOME path. */
 function configPathsOf(check: CheckDef, root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const home = env.HOME ?? homedir();
-  const names = [...TOOL_CONFIG_NAMES, ...extraConfigs.filter((name) => !name.startsWith('~/'))];
+  const names = [...TOOL_CONFIG_NAMES, ...(runsPackageScripts(check) ? ['package.json'] : []), ...extraConfigs.filter((name) => !name.startsWith('~/'))];
   const paths: string[] = [];
   for (let dir = cwdOf(root, check); ; dir = dirname(dir)) {
     for (const name of names) paths.push(join(dir, name));
