@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../core/problem.js';
+import type { Reason } from '../core/status.js';
 import type { ReceiptSink } from '../ledger/ledger.js';
 import { agentRun } from '../core/agent-run.js';
 import type { Actor, GateStamp, LogRecord, ReceiptDraft, SandboxRecord, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
@@ -48,6 +49,12 @@ export interface VerifyOptions {
 export interface ServiceRun {
   readonly record: ServiceRecord;
   readonly wrap?: (command: readonly string[], cwd: string) => readonly string[];
+  /**
+   * Set when the upload is not what the server's operator pinned for this
+   * check (its tool configs, its inputs): the check does not run, and its
+   * signed receipt says why, as a local pin drift does.
+   */
+  readonly refuse?: { readonly reason: Reason; readonly detail: string };
 }
 
 export type VerifyResult =
@@ -158,7 +165,7 @@ async function verifyOne(
   const before = scanned.fingerprints[0]!;
   const cwd = resolveCwd(root, check.cwd);
 
-  const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement) ?? pinnedJudgement(ctx, check, scanned.inputs.get(check.id));
+  const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement) ?? pinnedJudgement(ctx, check, scanned.inputs.get(check.id)) ?? (service?.refuse && { verdict: 'UNKNOWN', ...service.refuse });
   if (refusal !== undefined || !cwd.ok) {
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(

@@ -11,6 +11,8 @@ import { CollectingReceipts } from './collect-receipts.js';
 import type { ClaimedJob, JobError, PendingReceipt } from './jobs.js';
 import type { Sandbox } from './sandbox.js';
 import { allowedServiceSpec } from './server-trust.js';
+import { readServerPins } from './server-pins.js';
+import { viewForCheck, withView } from './job-view.js';
 import { jobDirPrefix } from './leftovers.js';
 
 export interface JobRunner {
@@ -32,11 +34,15 @@ export type JobOutcome =
 
 /**
  * Runs one job on a clean copy: a fresh directory of the worker's (0700)
- * holding `job/`, the only place the checks may write, with the unpacked
- * tree (`job/tree`), an empty home and tmp; all removed afterwards. The
- * tree's vouch.yaml must be byte for byte a spec the operator allowed on
- * this server, and the one the client named; the engine then runs exactly
- * its checks, confined, signing with the server's key. Nothing from the
+ * holding the unpacked archive (`upload`, never shown to a check) and
+ * `job/`, the only place the checks may write. The upload's vouch.yaml
+ * must be byte for byte a spec the operator allowed on this server, and
+ * the one the client named. Then each check in turn gets `job/tree`
+ * holding only the files the spec declares for it, and an empty home and
+ * tmp (job-view.ts); a check whose upload's tool configs or inputs are not
+ * what the operator pinned gets a signed UNKNOWN and does not run; the
+ * engine runs the others, confined, signing with the server's key. All is
+ * removed afterwards. Nothing from the
  * upload runs outside the sandbox: git is never run on it (the client's
  * claim about git is recorded as the client's).
  */
@@ -45,16 +51,18 @@ export async function runJob(job: ClaimedJob, archive: Readable, runner: JobRunn
   const base = mkdtempSync(jobDirPrefix());
   try {
     const jobRoot = join(base, 'job');
-    const tree = join(jobRoot, 'tree');
-    mkdirSync(tree, { recursive: true });
-    const unpacked = await unpackTarGz(archive, tree, { maxBytes: runner.maxTreeBytes, maxEntries: 100_000, maxMs: runner.maxUnpackMs });
+    // The whole upload, the worker's own: a check never sees it, only the files its spec declares (job-view.ts).
+    const upload = join(base, 'upload');
+    mkdirSync(upload, { mode: 0o700 });
+    mkdirSync(jobRoot);
+    const unpacked = await unpackTarGz(archive, upload, { maxBytes: runner.maxTreeBytes, maxEntries: 100_000, maxMs: runner.maxUnpackMs });
     if (!unpacked.ok) {
       const { refusal } = unpacked;
       return refused('archive_refused', `the archive was refused${refusal.entry ? ` at ${JSON.stringify(refusal.entry)}` : ''}: ${refusal.detail} (${refusal.reason})`);
     }
     let bytes: Buffer;
     try {
-      bytes = readFileSync(join(tree, SPEC_FILE));
+      bytes = readFileSync(join(upload, SPEC_FILE));
     } catch {
       return refused('spec_mismatch', `the archive holds no ${SPEC_FILE} at its root`);
     }
@@ -65,30 +73,37 @@ export async function runJob(job: ClaimedJob, archive: Readable, runner: JobRunn
     if (!allowedServiceSpec(runner.home, actual)) {
       return refused('spec_not_allowed', `spec ${actual} is not allowed on this server (its operator runs \`vouch serve allow\`)`);
     }
-    const parsed = parseSpec(bytes, join(tree, SPEC_FILE));
+    const pins = readServerPins(runner.home, actual);
+    if (!pins) {
+      return refused('spec_not_allowed', `spec ${actual} was allowed on this server before it pinned tool configs and inputs: its operator runs \`vouch serve allow FILE --tree DIR\` again`);
+    }
+    const parsed = parseSpec(bytes, join(upload, SPEC_FILE));
     if (!parsed.ok) return refused('spec_not_allowed', `the allowed spec no longer loads: ${parsed.error.message}`);
     const spec = parsed.value;
     const checks = job.checks.map((id) => spec.checks.find((check) => check.id === id));
     const unknown = job.checks.filter((_, i) => checks[i] === undefined);
     if (unknown.length > 0) return refused('check_not_found', `no check ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the spec`);
 
-    const home = join(jobRoot, 'home');
-    const tmp = join(jobRoot, 'tmp');
-    mkdirSync(home);
-    mkdirSync(tmp);
-    runner.sandbox.handOver?.(jobRoot);
     const ledger = new CollectingReceipts();
-    const env = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: tmp, LANG: 'C.UTF-8' };
-    // The trust decision (this server's list) and the key (this server's) were made here, not by the spec.
-    await runChecks({ workspace: workspaceAt(tree), spec, actor: 'service', env }, checks.filter((check) => check !== undefined), ledger, {
-      sign: runner.sign,
-      signal,
-      git: job.clientGit,
-      service: {
-        record: { job: job.id, sandbox: runner.sandbox.record, ...(job.nonce !== null && { nonce: job.nonce }), git_source: 'client' },
-        ...(runner.sandbox.wrapFor && { wrap: runner.sandbox.wrapFor(jobRoot, base) }),
-      },
-    });
+    const env = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: join(jobRoot, 'home'), TMPDIR: join(jobRoot, 'tmp'), LANG: 'C.UTF-8' };
+    const wrap = runner.sandbox.wrapFor?.(jobRoot, base);
+    // One check at a time, each in a tree of its own declared files only: what is not in its proof is not there.
+    for (const check of checks.filter((c) => c !== undefined)) {
+      if (signal.aborted) break;
+      const view = await viewForCheck(upload, jobRoot, check, pins, spec.toolConfigs);
+      runner.sandbox.handOver?.(jobRoot);
+      // The trust decision (this server's list and pins) and the key (this server's) were made here, not by the spec.
+      await runChecks({ workspace: workspaceAt(view.tree), spec, actor: 'service', env }, [check], ledger, {
+        sign: runner.sign,
+        signal,
+        git: job.clientGit,
+        service: {
+          record: { job: job.id, sandbox: withView(runner.sandbox.record, view.view), ...(job.nonce !== null && { nonce: job.nonce }), git_source: 'client' },
+          ...(wrap && { wrap }),
+          ...(view.refusal && { refuse: view.refusal }),
+        },
+      });
+    }
     // Stopped by the worker's own shutdown: the job goes back to the queue, its partial receipts are dropped.
     if (stopping()) return { kind: 'stopped' };
     const missing = job.checks.filter((id) => !ledger.pending.some((pending) => pending.draft.check_id === id));
