@@ -27,6 +27,7 @@ export const LAYER_BANS = {
   logs: [...FRONT, ...DOMAIN, 'engine', 'remote', 'trust', 'crypto'],
   sandbox: [...FRONT, ...DOMAIN, 'engine', 'ledger', 'scope', 'cache', 'trust', 'crypto', 'remote', 'spec', 'hermetic', 'runner'],
   hermetic: [...FRONT, ...DOMAIN, 'engine', 'ledger', 'cache', 'trust', 'crypto', 'remote'],
+  trace: [...FRONT, ...DOMAIN, 'engine', 'ledger', 'cache', 'trust', 'crypto', 'remote', 'spec', 'runner', 'hermetic'],
   engine: [...FRONT, ...DOMAIN, 'remote'],
   remote: [...FRONT, ...DOMAIN],
   gate: FRONT,

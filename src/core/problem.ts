@@ -110,7 +110,9 @@ export type ProblemCode =
   /** An agent's claim (the report JSON) is not valid. */
   | 'claim_invalid'
   /** A verifier worker cannot confine the checks it would run (no bubblewrap, or a layer that did not hold) and was not told --allow-unconfined. */
-  | 'sandbox_unavailable';
+  | 'sandbox_unavailable'
+  /** `checks --trace`: no tracer here (strace is not installed), or it cannot trace (ptrace forbidden). */
+  | 'tracer_unavailable';
 
 export interface Problem {
   readonly code: ProblemCode;

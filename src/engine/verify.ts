@@ -248,7 +248,7 @@ function hermeticJudgement(problem: HermeticProblem | undefined, outcome: RunOut
  * caller's: what runs is the person's choice), and where Python keeps its
  * compiled modules for this run.
  */
-function runEnvironment(ctx: RunContext, check: CheckDef, pycache: string | undefined, overrides: Readonly<Record<string, string>> = {}): Record<string, string> {
+export function runEnvironment(ctx: RunContext, check: CheckDef, pycache: string | undefined, overrides: Readonly<Record<string, string>> = {}): Record<string, string> {
   return checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }), ...(pycache !== undefined && { [PYCACHE_VARIABLE]: pycache }), ...overrides });
 }
 
@@ -264,9 +264,9 @@ function pinnedJudgement(ctx: RunContext, check: CheckDef, inputs: ScanResult | 
   return undefined;
 }
 
-type Cwd = { ok: true; path: string } | { ok: false; judgement: Judgement };
+export type Cwd = { ok: true; path: string } | { ok: false; judgement: Judgement };
 
-function resolveCwd(root: string, cwd: string): Cwd {
+export function resolveCwd(root: string, cwd: string): Cwd {
   const absolute = cwd === '.' ? root : join(root, cwd);
   try {
     const real = realpathSync(absolute);
