@@ -67,8 +67,8 @@ checks:
     expect(ran.json().checks.map((c: any) => `${c.id}:${c.status}:${c.reason}`), ran.stdout).toEqual(['tests:PASS:ok', 'looks:PASS:ok']);
     const shown = await receipt(rig, 'tests');
     expect(shown.receipt.sandbox).toEqual({ kind: 'bubblewrap', network: false, writable: 'artifact folders', view: { files: 2, bytes: ADD_GOOD.length + ADD_TEST.length, writable: [], home: 'empty' } });
-    // The copy is gone once the run ends.
-    expect(readdirSync(rig.path('.vouch/hermetic'))).toEqual([]);
+    // The copy (in the shared-memory tmpfs, hermetic/place.ts) is gone once the run ends.
+    expect(readdirSync('/dev/shm').filter((name) => name.startsWith('vouch-hermetic-'))).toEqual([]);
   });
 
   it('a check that is not hermetic still sees the workspace (hermetic is off by default, and a check may say false under a hermetic spec)', async () => {
@@ -208,10 +208,10 @@ setTimeout(() => { console.error('never signalled'); process.exit(2); }, 45000);
 `,
       },
     );
-    const swapper = Swapper.start(rig.root, 'vouch-copy-marker', '.vouch/hermetic/run-*/root/src/add.js', ADD_GOOD);
+    const swapper = Swapper.start(rig.root, 'vouch-copy-marker', '/dev/shm/vouch-hermetic-*/root/src/add.js', ADD_GOOD);
     swappers.push(swapper);
     const { one } = await verify(rig);
-    expect(await swapper.done()).toMatch(/swapped \.vouch\/hermetic\/run-\w+\/root\/src\/add\.js/);
+    expect(await swapper.done()).toMatch(/swapped \/dev\/shm\/vouch-hermetic-\w+\/root\/src\/add\.js/);
     expect(one).toMatchObject({ status: 'UNKNOWN', reason: 'changed_during_run' });
     expect(one.detail).toContain("private copy's src/add.js");
     // The check did read the swapped bytes: without the identity check this would be a PASS.

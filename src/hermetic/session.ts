@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, lstatSync, openSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { err, ok, type Result } from '../core/result.js';
 import type { Reason } from '../core/status.js';
@@ -11,6 +11,7 @@ import { hermeticArgs, INSIDE_HOME, INSIDE_PYCACHE, INSIDE_TMP, START_MARK } fro
 import { copyBack } from './copy-back.js';
 import { makePrivateCopy, type PrivateCopy } from './copy.js';
 import { identityOf } from './identity.js';
+import { privateBase } from './place.js';
 import { writableDirs } from './writable.js';
 
 /** Why a hermetic run did not happen, or does not count: a reason code and one line. */
@@ -44,7 +45,7 @@ export interface HermeticRun {
 export interface HermeticRequest {
   /** The workspace root (canonical). */
   readonly root: string;
-  /** The workspace's state directory: the copy is made there, on the workspace's file system (reflinks), where the gate guards it. */
+  /** The workspace's state directory: where the copy is made when it is not held in memory (place.ts). */
   readonly stateDir: string;
   readonly check: CheckDef;
   /** The check's cwd, absolute and canonical, inside the workspace. */
@@ -65,8 +66,7 @@ export function startHermetic(request: HermeticRequest): Result<HermeticRun, Her
   const cwd = relative(root, request.cwd).split(sep).join('/');
   let base: string;
   try {
-    mkdirSync(join(request.stateDir, 'hermetic'), { recursive: true, mode: 0o700 });
-    base = mkdtempSync(join(request.stateDir, 'hermetic', 'run-'));
+    base = privateBase(request.stateDir, request.files.reduce((sum, file) => sum + file[2], 0));
   } catch (error) {
     return err({ reason: 'scope_unreadable', detail: `the private copy could not be made under ${request.stateDir} (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
   }

@@ -42,7 +42,8 @@ export function fileEvents(log: string, cwd: string): FileEvent[] {
       if (flags.includes('O_WRONLY')) how = 'write';
     }
     // An opened descriptor is printed with the path the kernel resolved: links followed, no relative part left.
-    const opened = how === 'read' || how === 'write' ? /^<(.*)>/.exec(rest.trim())?.[1] : undefined;
+    const shown = how === 'read' || how === 'write' ? /^<(.*)>/.exec(rest.trim())?.[1] : undefined;
+    const opened = shown === undefined ? undefined : unescape(shown);
     const base = atDir !== undefined ? descriptorPath(args[0] ?? '') ?? cwd : cwd;
     events.push({ path: opened ?? (isAbsolute(named) ? resolve(named) : resolve(join(base, named))), how });
   }
@@ -76,13 +77,17 @@ function splitArgs(text: string): string[] {
 
 /** `AT_FDCWD</dir>` or `3</dir>`: the directory strace says the descriptor is. */
 function descriptorPath(arg: string): string | undefined {
-  return /<(.*)>$/.exec(arg)?.[1];
+  const shown = /<(.*)>$/.exec(arg)?.[1];
+  return shown === undefined ? undefined : unescape(shown);
 }
 
-/** A C string as strace prints it ("...", with \n, \", \\ and octal or hex escapes; "..." after it when cut). */
+/** A C string as strace prints it ("...", with escapes; "..." after it when cut). */
 function unquote(arg: string): string {
-  const end = arg.lastIndexOf('"');
-  const body = arg.slice(1, end);
+  return unescape(arg.slice(1, arg.lastIndexOf('"')));
+}
+
+/** strace's escapes undone: \n, \", \\, octal and hex bytes (a name's UTF-8 printed byte by byte). */
+function unescape(body: string): string {
   const bytes: number[] = [];
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;

@@ -61,7 +61,8 @@ function find() {
 function resolveTarget(pattern) {
   if (!pattern.includes('*')) return pattern;
   const parts = pattern.split('/');
-  let dirs = ['.'];
+  let dirs = [pattern.startsWith('/') ? '/' : '.'];
+  if (pattern.startsWith('/')) parts.shift();
   for (const part of parts) {
     dirs = dirs.flatMap((dir) => {
       if (!part.includes('*')) return [path.join(dir, part)];
