@@ -26,7 +26,7 @@ export const LAYER_BANS = {
   crypto: [...FRONT, ...DOMAIN, 'engine', 'remote'],
   logs: [...FRONT, ...DOMAIN, 'engine', 'remote', 'trust', 'crypto'],
   sandbox: [...FRONT, ...DOMAIN, 'engine', 'ledger', 'scope', 'cache', 'trust', 'crypto', 'remote', 'spec', 'hermetic', 'runner'],
-  hermetic: [...FRONT, ...DOMAIN, 'engine', 'ledger', 'cache', 'trust', 'crypto', 'remote'],
+  hermetic: [...FRONT, ...DOMAIN, 'engine', 'ledger', 'trust', 'crypto', 'remote'],
   trace: [...FRONT, ...DOMAIN, 'engine', 'ledger', 'cache', 'trust', 'crypto', 'remote', 'spec', 'runner', 'hermetic'],
   engine: [...FRONT, ...DOMAIN, 'remote'],
   remote: [...FRONT, ...DOMAIN],

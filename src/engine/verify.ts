@@ -215,6 +215,8 @@ async function verifyOne(
     const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
     // A hermetic run's file_exists is judged in its copy: the file must be this run's.
     const judgement = hermeticJudgement(confined, outcome) ?? judgeRun(outcome, before, after, check.expect, sandbox?.copyRoot ?? root);
+    // Judged: the copy goes while the log and the receipt are written.
+    void sandbox?.dispose();
     const id = newId(startedAt.getTime());
     // A sandbox that never started ran nothing: the receipt says so (no exit code, output or log of bubblewrap's).
     const ran = judgement.reason === 'sandbox_unavailable' ? null : outcome;
@@ -226,7 +228,7 @@ async function verifyOne(
       append,
     );
   } finally {
-    sandbox?.dispose();
+    await sandbox?.dispose();
   }
 }
 

@@ -2,7 +2,9 @@ import { closeSync, constants, copyFileSync, fstatSync, lstatSync, mkdirSync, op
 import { dirname, join, relative, sep } from 'node:path';
 import { sha256 } from '../core/digest.js';
 import { err, ok, type Result } from '../core/result.js';
+import { STAT_WORDS } from '../cache/stat-key.js';
 import { hashFile } from '../scope/hash-file.js';
+import { lstatBatch } from '../scope/stat-batch.js';
 import { isInside } from '../scope/inside.js';
 import type { ManifestFile } from '../scope/manifest.js';
 import { identityOf } from './identity.js';
@@ -61,26 +63,23 @@ export function makePrivateCopy(root: string, files: readonly ManifestFile[], de
   };
   const recorded = new Map(files.map((file) => [file[0], file]));
   const links: ManifestFile[] = [];
+  // One lstat per file, in C where the addon is built (stat-batch.ts): type, permissions and size, for hundreds of files at once.
+  const stats = lstatAll(root, files);
   let bytes = 0;
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     const [path, expected] = file;
-    const source = join(root, path);
-    let stat;
-    try {
-      stat = lstatSync(source);
-    } catch (error) {
-      return err({ reason: 'changed_during_hash', path, detail: `${(error as NodeJS.ErrnoException).code ?? 'error'} when copied: the file was removed or replaced after it was hashed` });
-    }
-    if (stat.isSymbolicLink()) {
+    const { errno, mode, size } = stats(i);
+    if (errno !== 0) return err({ reason: 'changed_during_hash', path, detail: 'removed or replaced after it was hashed' });
+    if ((mode & S_IFMT) === S_IFLNK) {
       links.push(file);
       continue;
     }
-    if (!stat.isFile()) return err({ reason: 'changed_during_hash', path, detail: 'no longer a regular file when copied' });
+    if ((mode & S_IFMT) !== S_IFREG) return err({ reason: 'changed_during_hash', path, detail: 'no longer a regular file when copied' });
     ensureDir(parentOf(path));
-    const copied = copyVerified(source, join(dest, path), expected, stat.size);
+    const copied = copyVerified(join(root, path), join(dest, path), expected, size, mode & 0o777);
     if (!copied.ok) return err({ ...copied.error, path });
     identities.set(path, copied.value);
-    bytes += stat.size;
+    bytes += size;
   }
   for (const file of links) {
     const [path, expected] = file;
@@ -101,10 +100,11 @@ export function makePrivateCopy(root: string, files: readonly ManifestFile[], de
       identities.set(path, identityOf(lstatSync(join(dest, path), { bigint: true })));
       continue;
     }
-    const copied = copyVerified(real, join(dest, path), expected, lstatSync(real).size);
+    const stat = lstatSync(real);
+    const copied = copyVerified(real, join(dest, path), expected, stat.size, stat.mode & 0o777);
     if (!copied.ok) return err({ ...copied.error, path });
     identities.set(path, copied.value);
-    bytes += lstatSync(join(dest, path)).size;
+    bytes += stat.size;
   }
   for (const dir of dirs) ensureDir(dir);
   // Directories last: the writable ones (and what lies below them) change by design; every other one must not.
@@ -113,10 +113,28 @@ export function makePrivateCopy(root: string, files: readonly ManifestFile[], de
   return ok({ root: dest, files: files.length, bytes, identities });
 }
 
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFLNK = 0o120000;
+
+/** lstat of every file of the manifest, in one batch; by index: errno (0 when read), mode and size. */
+function lstatAll(root: string, files: readonly ManifestFile[]): (i: number) => { errno: number; mode: number; size: number } {
+  const starts = new Uint32Array(files.length);
+  let at = 0;
+  files.forEach((file, i) => {
+    starts[i] = at;
+    at += Buffer.byteLength(file[0]) + 1;
+  });
+  const batch = lstatBatch(root, Buffer.from(files.map((file) => `${file[0]}\0`).join('')), starts, false);
+  return (i) => ({ errno: batch.errs[i]!, mode: Number(batch.stats[i * STAT_WORDS + 2]), size: Number(batch.stats[i * STAT_WORDS + 3]) });
+}
+
 type Copied = Result<string, Omit<CopyProblem, 'path'>>;
 
+let shared: Buffer | undefined;
+
 /** One file, copied and checked against its recorded digest; its copy's identity. */
-function copyVerified(source: string, target: string, expected: string, size: number): Copied {
+function copyVerified(source: string, target: string, expected: string, size: number, mode: number): Copied {
   if (size > READ_ONCE_BYTES) {
     // COPYFILE_FICLONE: a reflink where the file system offers one (btrfs, XFS), a plain copy elsewhere. The clone is hashed: what it holds is what counts.
     try {
@@ -134,16 +152,17 @@ function copyVerified(source: string, target: string, expected: string, size: nu
   } catch (error) {
     return err({ reason: 'changed_during_hash', detail: `${(error as NodeJS.ErrnoException).code ?? 'error'} when copied: the file was removed or replaced after it was hashed` });
   }
-  let data: Buffer;
-  let mode: number;
+  // Read into one buffer reused for every file: a byte past the read-once size means the file grew, which the hash below refuses anyway.
+  const buffer = (shared ??= Buffer.allocUnsafe(READ_ONCE_BYTES + 1));
+  let length = 0;
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return err({ reason: 'changed_during_hash', detail: 'no longer a regular file when copied' });
-    mode = stat.mode & 0o777;
-    data = readAll(fd, stat.size);
+    for (let read; length < buffer.length && (read = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += read;
+  } catch (error) {
+    return err({ reason: 'scope_unreadable', detail: `${(error as NodeJS.ErrnoException).code ?? 'error'} while copied` });
   } finally {
     closeSync(fd);
   }
+  const data = buffer.subarray(0, length);
   if (sha256(data) !== expected) return err({ reason: 'changed_during_hash', detail: 'changed between its hash and its copy: the bytes read do not hash as recorded' });
   const out = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
   try {
@@ -152,18 +171,5 @@ function copyVerified(source: string, target: string, expected: string, size: nu
   } finally {
     closeSync(out);
   }
-}
-
-/** The whole file; read to the end, not to the size fstat gave (a file that grows is read as it is). */
-function readAll(fd: number, size: number): Buffer {
-  let buffer = Buffer.allocUnsafe(Math.max(size, 1024));
-  let total = 0;
-  for (;;) {
-    if (total === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
-    const read = readSync(fd, buffer, total, buffer.length - total, null);
-    if (read === 0) break;
-    total += read;
-  }
-  return buffer.subarray(0, total);
 }
 

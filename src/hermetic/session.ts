@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, lstatSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { err, ok, type Result } from '../core/result.js';
 import type { Reason } from '../core/status.js';
@@ -10,8 +10,9 @@ import type { CheckDef } from '../spec/model.js';
 import { hermeticArgs, INSIDE_HOME, INSIDE_PYCACHE, INSIDE_TMP, START_MARK } from './args.js';
 import { copyBack } from './copy-back.js';
 import { makePrivateCopy, type PrivateCopy } from './copy.js';
-import { identityOf } from './identity.js';
+import { lstatPaths } from './identity.js';
 import { privateBase } from './place.js';
+import { removeTree } from './remove.js';
 import { writableDirs } from './writable.js';
 
 /** Why a hermetic run did not happen, or does not count: a reason code and one line. */
@@ -38,8 +39,8 @@ export interface HermeticRun {
    * or undefined.
    */
   finish(outcome: RunOutcome): HermeticProblem | undefined;
-  /** Removes the copy. */
-  dispose(): void;
+  /** Starts removing the copy (after `finish`); settles once it is gone. */
+  dispose(): Promise<void>;
 }
 
 export interface HermeticRequest {
@@ -71,6 +72,7 @@ export function startHermetic(request: HermeticRequest): Result<HermeticRun, Her
     return err({ reason: 'scope_unreadable', detail: `the private copy could not be made under ${request.stateDir} (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
   }
   const dispose = () => rmSync(base, { recursive: true, force: true });
+  let removing: Promise<void> | undefined;
   let copy: PrivateCopy;
   try {
     const made = makePrivateCopy(root, request.files, join(base, 'root'), [...dirs, cwd]);
@@ -125,19 +127,16 @@ export function startHermetic(request: HermeticRequest): Result<HermeticRun, Her
     },
     dispose() {
       closeMarker();
-      dispose();
+      return (removing ??= removeTree(base));
     },
   });
 }
 
 /** Entries of the copy whose identity moved since it was made (or that are gone). */
 function changedEntries(copy: PrivateCopy): string[] {
-  const changed: string[] = [];
-  for (const [path, identity] of copy.identities) {
-    const stat = lstatSync(path === '' ? copy.root : join(copy.root, path), { bigint: true, throwIfNoEntry: false });
-    if (!stat || identityOf(stat) !== identity) changed.push(path);
-  }
-  return changed;
+  const paths = [...copy.identities.keys()];
+  const now = lstatPaths(copy.root, paths);
+  return paths.filter((path, i) => now[i] !== copy.identities.get(path));
 }
 
 function unavailable(what: string): HermeticProblem {
