@@ -9,6 +9,7 @@ import { writeLog } from '../logs/store.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
 import { freshPycache, PYCACHE_VARIABLE } from '../runner/pycache.js';
+import { identitiesOf, movedBetween } from '../scope/run-identity.js';
 import { isInside, scopeBases } from '../scope/scan.js';
 import { minimalBases } from '../scope/walk.js';
 import type { CheckDef, Spec } from '../spec/model.js';
@@ -171,6 +172,10 @@ async function verifyOne(
   const pycache = freshPycache(check.env);
   const env = runEnvironment(ctx, check, pycache?.dir);
   const executable = check.shell ? null : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
+  // Which version of each covered file the run starts with: one swapped in and back while it runs moves it (run-identity.ts).
+  const covered = before.manifest.files.map(([path]) => path);
+  const relative = ctx.cwdIsRoot === true;
+  const watched = identitiesOf(root, covered, relative);
   const outcome = await runCommand({
     argv: check.run,
     shell: check.shell,
@@ -185,9 +190,10 @@ async function verifyOne(
     ...(signal && { signal }),
     ...(service?.wrap && { wrap: service.wrap }),
   }).finally(() => pycache?.remove());
+  const moved = movedBetween(watched, identitiesOf(root, covered, relative));
   // A new snapshot: the run may have changed anything the first one saw.
   const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
-  const judgement = judgeRun(outcome, before, after, check.expect, root);
+  const judgement = judgeRun(outcome, before, after, check.expect, root, moved);
   const id = newId(startedAt.getTime());
   // Written before the receipt is appended, so a receipt never names a log that was not there.
   const log = storeLog(ctx.workspace.stateDir, id, check.id, outcome);
