@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Rig, type RunResult } from './helpers/rig.js';
 
@@ -212,3 +212,90 @@ describe('runner configs outside the declared scope are pinned (tool_config_chan
     expect(statuses[1].reason).not.toBe('tool_config_changed');
   });
 });
+
+describe("the programs' own configuration outside the workspace is pinned at allow", () => {
+  const trustRecord = (rig: Rig) => {
+    const [file] = readdirSync(join(rig.home, 'trust'));
+    return JSON.parse(readFileSync(join(rig.home, 'trust', file!), 'utf8'));
+  };
+
+  it("attack: npm's global npmrc (where the user's own prefix puts it) gains script-shell=/bin/true: npm test would be a no-op; the check is UNKNOWN/tool_config_changed and the Stop is held", async () => {
+    const rig = new Rig();
+    // A per-user npm prefix, as `npm config set prefix ~/.npm-global` makes: the global npmrc is then the user's to write.
+    const prefix = join(dirname(rig.root), 'npm-global');
+    writeFileSync(join(rig.home, '.npmrc'), `prefix=${prefix}\n`);
+    rig.write({
+      'src/add.js': 'exports.add = (a, b) => a - b;\n',
+      'test/add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+      'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"node --test test/"}}\n',
+    });
+    await rig.spec('version: 1\nchecks:\n  - {id: tests, run: ["npm", "test"], sources: ["src/**"], tests: ["test/**"], inputs: ["package.json"]}\n');
+    const pinned: string[] = trustRecord(rig).pins.program_configs;
+    expect(pinned).toContain(join(prefix, 'etc', 'npmrc'));
+    // npm's builtin npmrc, beside the npm on the allowed PATH.
+    const npmRoot = dirname(dirname(realpathSync(execFileSyncWhich('npm'))));
+    expect(pinned).toContain(join(npmRoot, 'npmrc'));
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'FAIL' });
+    await bash(rig, 'python3 tweak.py', () => {
+      mkdirSync(join(prefix, 'etc'), { recursive: true });
+      writeFileSync(join(prefix, 'etc', 'npmrc'), 'script-shell=/bin/true\n');
+    });
+    const held = await stop(rig);
+    expect(held.decision).toBe('block');
+    expect(held.reason).toContain('tests: UNKNOWN (tool_config_changed)');
+    const status = (await rig.run(['status', '--json'])).json().checks[0];
+    expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'tool_config_changed' });
+    expect(status.detail).toContain(join(prefix, 'etc', 'npmrc'));
+    // The attack is real: allowed as it is, npm runs the test through /bin/true and the broken code passes.
+    expect((await rig.run(['allow'])).code).toBe(0);
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'PASS' });
+  });
+
+  it("pnpm's rc under XDG_CONFIG_HOME (given to the check by its env:) or ~/.config, and pip's user config, are pinned for every check", async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'x\n' });
+    const xdg = join(dirname(rig.root), 'xdg');
+    await rig.spec('version: 1\nchecks:\n  - {id: plain, run: ["true"], sources: ["src/**"]}\n  - {id: xdg, run: ["true"], sources: ["src/**"], env: ["XDG_CONFIG_HOME"]}\n');
+    const env = { XDG_CONFIG_HOME: xdg };
+    // Allowed with XDG_CONFIG_HOME set: the xdg check's tools read there, the plain one's in ~/.config.
+    expect((await rig.run(['allow'], { env })).code).toBe(0);
+    expect((await rig.run(['verify'], { env })).code).toBe(0);
+    mkdirSync(join(xdg, 'pnpm'), { recursive: true });
+    writeFileSync(join(xdg, 'pnpm', 'rc'), 'script-shell=/bin/true\n');
+    const statuses = (await rig.run(['status', '--json'], { env })).json().checks;
+    expect(statuses.map((s: { id: string; reason: string }) => [s.id, s.reason])).toEqual([
+      ['plain', 'ok'],
+      ['xdg', 'tool_config_changed'],
+    ]);
+    rmSync(join(xdg, 'pnpm', 'rc'));
+    mkdirSync(join(rig.home, '.config', 'pip'), { recursive: true });
+    writeFileSync(join(rig.home, '.config', 'pip', 'pip.conf'), '[global]\nindex-url = http://evil.invalid/simple\n');
+    const pip = (await rig.run(['status', '--json'], { env })).json().checks;
+    expect(pip.map((s: { reason: string }) => s.reason)).toEqual(['tool_config_changed', 'ok']);
+  });
+
+  it('a trust record from before npm\'s own files were pinned runs no npm check until allowed again', async () => {
+    const rig = await npmProject();
+    const [file] = readdirSync(join(rig.home, 'trust'));
+    const path = join(rig.home, 'trust', file!);
+    const record = JSON.parse(readFileSync(path, 'utf8'));
+    delete record.pins.program_configs;
+    writeFileSync(path, JSON.stringify(record));
+    const status = (await rig.run(['status', '--json'])).json().checks[0];
+    expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'tool_config_changed' });
+    expect(status.detail).toContain("npm's builtin and global npmrc (not pinned yet)");
+  });
+});
+
+/** Where a program resolves on this process's PATH. */
+function execFileSyncWhich(name: string): string {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    try {
+      const candidate = join(dir, name);
+      readFileSync(candidate);
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  throw new Error(`${name} is not on PATH`);
+}

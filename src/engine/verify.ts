@@ -11,6 +11,7 @@ import { writeLog } from '../logs/store.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
 import { freshPycache, PYCACHE_VARIABLE } from '../runner/pycache.js';
+import { identitiesOf, movedBetween } from '../scope/run-identity.js';
 import { isInside, scopeBases } from '../scope/scan.js';
 import { minimalBases } from '../scope/walk.js';
 import type { CheckDef, Spec } from '../spec/model.js';
@@ -194,6 +195,10 @@ async function verifyOne(
     const env = runEnvironment(ctx, check, pycache?.dir, sandbox?.env);
     const executable = check.shell ? null : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
     const wrap = sandbox?.wrap ?? service?.wrap;
+    // Which version of each covered file the run starts with: one swapped in and back while it runs moves it (run-identity.ts).
+    const covered = before.manifest.files.map(([path]) => path);
+    const relative = ctx.cwdIsRoot === true;
+    const watched = identitiesOf(root, covered, relative);
     const outcome = await runCommand({
       argv: check.run,
       shell: check.shell,
@@ -209,12 +214,13 @@ async function verifyOne(
       ...(wrap && { wrap }),
       ...(sandbox && { passFds: sandbox.passFds }),
     }).finally(() => pycache?.remove());
+    const moved = movedBetween(watched, identitiesOf(root, covered, relative));
     // Before the second snapshot: a hermetic run's outputs come back to the workspace, where they are hashed as any run's.
     const confined = sandbox?.finish(outcome);
     // A new snapshot: the run may have changed anything the first one saw.
     const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
     // A hermetic run's file_exists is judged in its copy: the file must be this run's.
-    const judgement = hermeticJudgement(confined, outcome) ?? judgeRun(outcome, before, after, check.expect, sandbox?.copyRoot ?? root);
+    const judgement = hermeticJudgement(confined, outcome) ?? judgeRun(outcome, before, after, check.expect, sandbox?.copyRoot ?? root, moved);
     // Judged: the copy goes while the log and the receipt are written.
     void sandbox?.dispose();
     const id = newId(startedAt.getTime());

@@ -30,7 +30,10 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
     case 'cwd_invalid':
       return { meaning: "the check's cwd is not an existing directory in the workspace", next: 'create the directory or fix `cwd` in vouch.yaml' };
     case 'changed_during_run':
-      return { meaning: 'a file in scope changed while the check ran, so the result belongs to no single version', next: `stop editing while it runs, then \`vouch verify ${checkId}\`` };
+      return {
+        meaning: 'a file in scope changed while the check ran (even one changed back: its ctime or inode moved), so the result belongs to no single version',
+        next: `stop whatever edits it while it runs (a background process too), then \`vouch verify ${checkId}\``,
+      };
     case 'changed_during_hash':
       return { meaning: 'a file or directory in scope changed or was replaced while it was being read', next: `\`vouch verify ${checkId}\` again once writes have settled` };
     case 'scope_unreadable':

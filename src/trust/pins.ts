@@ -7,6 +7,7 @@ import { resolveExecutable } from '../runner/executable.js';
 import type { CheckDef } from '../spec/model.js';
 import { inputPinsFor, type InputPin } from './input-pins.js';
 import { Snapshot } from '../scope/snapshot.js';
+import { npmConfigFiles, userConfigPaths } from './program-configs.js';
 
 /**
  * What runs is the person's choice. When a person allows a spec, vouch pins,
@@ -30,6 +31,13 @@ export interface Pins {
    * checks that declare inputs. Absent from records written before the field.
    */
   readonly inputs?: Readonly<Record<string, InputPin>>;
+  /**
+   * npm's builtin and global npmrc as the allowed npm resolved them
+   * (program-configs.ts): pinned, in `tool_configs`, for every check that
+   * runs package scripts. Absent from records written before the field:
+   * such a check is then UNKNOWN until allowed again.
+   */
+  readonly program_configs?: readonly string[];
 }
 
 export interface ExecutablePin {
@@ -82,16 +90,16 @@ export function runsPackageScripts(check: Pick<CheckDef, 'run' | 'shell'>): bool
   return words.some((word) => MANIFEST_RUNNERS.has(word.slice(word.lastIndexOf('/') + 1)));
 }
 
-/** The user-level tool configs (under HOME) every check's tools read. */
-export const HOME_TOOL_CONFIGS: readonly string[] = ['.npmrc', '.yarnrc', '.yarnrc.yml', '.config/pip/pip.conf', '.pip/pip.conf'];
-
 /** Pins for a spec's checks, as they resolve for the person allowing it now. */
 export async function pinsFor(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Promise<Pins & { readonly inputs: Readonly<Record<string, InputPin>> }> {
   const path = env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
   const executables: Record<string, ExecutablePin> = {};
   for (const check of checks) executables[check.id] = pinOf(check, root, path);
   const inputs = await inputPinsFor(new Snapshot(root, { readStart: new Date() }), checks);
-  return { path, executables, tool_configs: configDigests(checks, root, extraConfigs, env), inputs };
+  // npm is asked where its configuration lives only when a check runs it: the one program spawned at allow.
+  const programConfigs = checks.some(runsPackageScripts) ? npmConfigFiles(root, path, env) : [];
+  const where = { root, extraConfigs, env, programConfigs };
+  return { path, executables, tool_configs: configDigests(checks, where), inputs, program_configs: programConfigs };
 }
 
 function pinOf(check: CheckDef, root: string, path: string): ExecutablePin {
@@ -137,13 +145,17 @@ export function executableDrift(pins: Pins, check: CheckDef, root: string): stri
 
 /**
  * The tool configs that differ from the pins, by the check they affect:
- * a config in a directory on the check's cwd chain, or under HOME.
+ * a config in a directory on the check's cwd chain, under HOME or the
+ * system's, or of the npm it runs.
  */
 export function toolConfigDrift(pins: Pins, checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Map<string, string[]> {
   const drift = new Map<string, string[]>();
-  const now = configDigests(checks, root, extraConfigs, env);
+  const where = { root, extraConfigs, env, programConfigs: pins.program_configs ?? [] };
+  const now = configDigests(checks, where);
   for (const check of checks) {
-    const changed = configPathsOf(check, root, extraConfigs, env).filter((path) => (pins.tool_configs[path] ?? 'absent') !== (now[path] ?? 'absent'));
+    const changed = configPathsOf(check, where).filter((path) => (pins.tool_configs[path] ?? 'absent') !== (now[path] ?? 'absent'));
+    // A record from before npm's own files were pinned knows nothing of them: nothing of them was allowed.
+    if (pins.program_configs === undefined && runsPackageScripts(check)) changed.push("npm's builtin and global npmrc (not pinned yet)");
     if (changed.length > 0) drift.set(check.id, changed);
   }
   return drift;
@@ -155,22 +167,33 @@ export function toolConfigDetail(paths: readonly string[]): string {
   return `tool config ${shown} changed (appeared, changed or went away) since vouch.yaml was allowed`;
 }
 
-function configDigests(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Record<string, string> {
+/** Where the configs of a spec's checks are looked for. */
+interface ConfigPlaces {
+  readonly root: string;
+  readonly extraConfigs: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  /** npm's own files, as pinned (program-configs.ts). */
+  readonly programConfigs: readonly string[];
+}
+
+function configDigests(checks: readonly CheckDef[], where: ConfigPlaces): Record<string, string> {
   const digests: Record<string, string> = {};
-  for (const check of checks) for (const path of configPathsOf(check, root, extraConfigs, env)) digests[path] ??= digestOrAbsent(path);
+  for (const check of checks) for (const path of configPathsOf(check, where)) digests[path] ??= digestOrAbsent(path);
   return digests;
 }
 
-/** Where a check's tools look for their configs: each name on the cwd chain, each HOME path. */
-function configPathsOf(check: CheckDef, root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): string[] {
+/** Where a check's tools look for their configs: each name on the cwd chain, the user's and the system's, npm's own. */
+function configPathsOf(check: CheckDef, { root, extraConfigs, env, programConfigs }: ConfigPlaces): string[] {
   const home = env.HOME ?? homedir();
-  const names = [...TOOL_CONFIG_NAMES, ...(runsPackageScripts(check) ? ['package.json'] : []), ...extraConfigs.filter((name) => !name.startsWith('~/'))];
+  const manifests = runsPackageScripts(check);
+  const names = [...TOOL_CONFIG_NAMES, ...(manifests ? ['package.json'] : []), ...extraConfigs.filter((name) => !name.startsWith('~/'))];
   const paths: string[] = [];
   for (let dir = cwdOf(root, check); ; dir = dirname(dir)) {
     for (const name of names) paths.push(join(dir, name));
     if (dir === root || dirname(dir) === dir) break;
   }
-  for (const rel of [...HOME_TOOL_CONFIGS, ...extraConfigs.filter((name) => name.startsWith('~/')).map((name) => name.slice(2))]) paths.push(join(home, rel));
+  paths.push(...userConfigPaths(check, env), ...extraConfigs.filter((name) => name.startsWith('~/')).map((name) => join(home, name.slice(2))));
+  if (manifests) paths.push(...programConfigs);
   return paths;
 }
 
