@@ -220,7 +220,7 @@ setTimeout(() => { console.error('never signalled'); process.exit(2); }, 45000);
     expect((await receipt(rig, one.receipt!)).receipt.exit_code).toBe(0);
   });
 
-  it('attack: a .pth in the user site (under HOME) makes python exit 0 before any test; hermetic, HOME is empty and the test FAILs', async () => {
+  it('attack: a .pth in the user site (under HOME) makes python exit 0 before any test; hermetic, HOME is empty and the test FAILs (PYTHONNOUSERSITE closes it too)', async () => {
     const rig = await project(
       `version: 1
 checks:
@@ -239,7 +239,25 @@ checks:
     expect((await verify(rig)).one).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
   });
 
-  it('attack: a sourceless calc.pyc at the workspace root shadows the declared, broken src/calc.py; hermetic, it is not there and the test FAILs', async () => {
+  it('attack: a module in ~/.node_modules (Node looks there when a require finds nothing) passes a test whose helper is missing; hermetic, HOME is empty and it FAILs', async () => {
+    const spec = (hermetic: boolean) => `version: 1
+checks:
+  - id: tests
+    run: ["node", "test/helper.test.js"]
+    hermetic: ${hermetic}
+    sources: ["src/**"]
+    tests: ["test/**"]
+`;
+    for (const hermetic of [false, true]) {
+      // The test needs a helper the project does not have: it can only pass with one from outside the proof.
+      const rig = await project(spec(hermetic), { 'test/helper.test.js': "const ok = require('vouch-helper');\nprocess.exit(ok() ? 0 : 1);\n" });
+      rig.write({ '../home/.node_modules/vouch-helper/index.js': 'module.exports = () => true;\n' });
+      const { one } = await verify(rig);
+      expect(one, `hermetic: ${hermetic}`).toMatchObject(hermetic ? { status: 'FAIL', reason: 'exit_code' } : { status: 'PASS' });
+    }
+  });
+
+  it('attack: a sourceless calc.pyc at the workspace root shadows the declared, broken src/calc.py; hermetic, it is not there and the test FAILs (PYTHONSAFEPATH closes it too)', async () => {
     const rig = await project(
       `version: 1
 checks:
