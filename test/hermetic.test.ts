@@ -69,6 +69,7 @@ checks:
     expect(ran.json().checks.map((c: any) => `${c.id}:${c.status}:${c.reason}`), ran.stdout).toEqual(['tests:PASS:ok', 'looks:PASS:ok']);
     const shown = await receipt(rig, 'tests');
     expect(shown.receipt.sandbox).toEqual({ kind: 'bubblewrap', network: false, writable: 'artifact folders', view: { files: 2, bytes: ADD_GOOD.length + ADD_TEST.length, writable: [], home: 'empty' } });
+    expect((await rig.run(['show', 'tests'])).stdout).toMatch(/^sandbox +bubblewrap · only 2 declared files \(1 KiB\), empty HOME · network off$/m);
     // The copy (in the shared-memory tmpfs, hermetic/place.ts) is gone once the run ends.
     expect(readdirSync('/dev/shm').filter((name) => name.startsWith('vouch-hermetic-'))).toEqual([]);
   });
