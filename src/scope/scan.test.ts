@@ -174,6 +174,16 @@ describe('inputs: the files that decide what the command does', () => {
     expect(again[1]!.manifest.files.map((f) => f[0])).toEqual(['.npmrc']);
   });
 
+  it('a link an input names, to a credential-shaped file, is hashed for it even after a scan that refused it', async () => {
+    const root = project();
+    symlinkSync('.npmrc', join(root, 'npm-settings'));
+    const snapshot = new Snapshot(root, { readStart: new Date() });
+    const [stray] = await scanScopes(snapshot, [{ scope: scope({ sources: ['npm-settings'] }), groups: ['source'] }]);
+    expect(stray!.manifest.refused).toEqual([['npm-settings', 'credential']]);
+    const [input] = await scanScopes(snapshot, [{ scope: scope({ inputs: ['npm-settings'] }), groups: ['input'] }]);
+    expect(input!.manifest.files.map((f) => [f[0], f[3]])).toEqual([['npm-settings', 'input']]);
+  });
+
   it('are left out when the input group is not asked for', async () => {
     const root = project();
     const result = await scan(root, { inputs: ['package.json'], sources: ['src/**'] }, ['source', 'test']);

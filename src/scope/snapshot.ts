@@ -148,7 +148,8 @@ export class Snapshot {
     const reused = this.scans++ > 0;
     candidates.forEach(({ path, kind }, i) => {
       const credential = isCredentialPath(path);
-      const wanted = credential && readsCredential(i);
+      // A link is judged by its target too, which may be credential-shaped whatever its own name.
+      const wanted = (credential || kind === 'symlink') && readsCredential(i);
       let outcome = reused ? this.outcomes.get(path) : undefined;
       // Refused by an earlier scan that did not want it: this one does.
       if (wanted && outcome?.kind === 'refused' && outcome.why === 'credential') outcome = undefined;
