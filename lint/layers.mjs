@@ -8,10 +8,10 @@
 /** Lowest first. '' is src/ itself (version.ts, build-id.ts). */
 export const TIERS = [
   { name: 'vocabulary', folders: ['', 'core'] },
-  { name: 'leaves', folders: ['receipt', 'runner', 'workspace', 'cache', 'release'] },
+  { name: 'leaves', folders: ['receipt', 'runner', 'workspace', 'cache', 'release', 'sandbox'] },
   { name: 'files in scope, config files edited', folders: ['scope', 'install'] },
-  { name: 'the spec and archives', folders: ['spec', 'archive'] },
-  { name: 'storage and trust', folders: ['ledger', 'trust'] },
+  { name: 'the spec, archives and traces', folders: ['spec', 'archive', 'trace'] },
+  { name: 'storage, trust and the hermetic copy', folders: ['ledger', 'trust', 'hermetic'] },
   { name: 'keys and logs', folders: ['crypto', 'logs'] },
   { name: 'the engine and what reads the chain', folders: ['engine', 'audit', 'export'] },
   { name: 'the domain', folders: ['gate', 'cards', 'remote', 'service'] },

@@ -114,7 +114,9 @@ export type ProblemCode =
   /** `verify-release`: the release manifest is not JSON, or not the shape scripts/release.mjs writes. */
   | 'manifest_invalid'
   /** `verify-release`: the tarball, the manifest or the installed directory cannot be read at all. */
-  | 'release_unreadable';
+  | 'release_unreadable'
+  /** `checks --trace`: no tracer here (strace is not installed), or it cannot trace (ptrace forbidden). */
+  | 'tracer_unavailable';
 
 export interface Problem {
   readonly code: ProblemCode;

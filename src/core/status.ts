@@ -42,6 +42,8 @@ export type Reason =
   | 'tool_config_changed'
   | 'pins_mismatch'
   | 'job_bound'
+  | 'input_changed'
+  | 'sandbox_unavailable'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -77,6 +79,8 @@ export const REASONS = [
   'tool_config_changed',
   'pins_mismatch',
   'job_bound',
+  'input_changed',
+  'sandbox_unavailable',
   'fingerprint_changed',
   'definition_changed',
 ] as const satisfies readonly Reason[];

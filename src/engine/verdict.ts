@@ -35,6 +35,8 @@ export function judgeRun(
   root: string,
   /** Why the run met a bound of the verifier service's job (ServiceRun.boundReached), or null. */
   bound: string | null = null,
+  /** Covered files whose device, inode or ctime moved while the command ran (scope/run-identity.ts). */
+  moved: readonly string[] = [],
 ): Judgement {
   if (outcome.kind === 'spawn_error') {
     return { verdict: 'UNKNOWN', reason: 'spawn_error', detail: `${outcome.code}: ${outcome.message}` };
@@ -52,6 +54,15 @@ export function judgeRun(
   const changed = before.manifestDigest === after.manifestDigest ? { added: [], removed: [], modified: [] } : diffManifests(before.manifest, onlyGroups(after.manifest, INPUT_GROUPS));
   if (hasChanges(changed) || after.problems.some((p) => p.reason === 'scope_empty')) {
     return { verdict: 'UNKNOWN', reason: 'changed_during_run', detail: describeChanges(changed) };
+  }
+  // The same bytes as before, yet not the same file all along: what the command read may have been other bytes.
+  if (moved.length > 0) {
+    const shown = withMore(moved.slice(0, 3).join(', '), moved.length - 3);
+    return {
+      verdict: 'UNKNOWN',
+      reason: 'changed_during_run',
+      detail: `${shown} ${moved.length === 1 ? 'was' : 'were'} rewritten or replaced while the check ran (ctime or inode moved), though the bytes are as before: the run may have read other bytes`,
+    };
   }
 
   if (outcome.exitCode === null) {

@@ -97,6 +97,13 @@ export interface ReceiptBody {
   readonly agent_run?: AgentRunRecord;
   /** Set when the agent gate ran the check itself to answer a stop: the evidence the gate accepts. */
   readonly gate?: GateStamp;
+  /**
+   * Set on a hermetic check's local run: the bubblewrap sandbox it ran in
+   * and what it could see (a private copy of its declared files only).
+   * Absent on runs that were not hermetic; the verifier service records its
+   * own in `service.sandbox`.
+   */
+  readonly sandbox?: SandboxRecord;
   /** Set by the verifier service on the receipts it signs: which job, and how the checks were confined. */
   readonly service?: ServiceRecord;
   /** Set on a receipt recorded by `vouch verify --remote`: the verifier's signed receipt it copies. */

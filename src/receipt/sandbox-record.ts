@@ -1,16 +1,23 @@
-/** How the verifier service confined a job's checks, as its receipts record it. */
+/**
+ * How a check was confined, as its receipt records it: by the verifier
+ * service (`service.sandbox`), or locally for a hermetic check (`sandbox`).
+ */
 export type SandboxRecord =
   | {
       readonly kind: 'bubblewrap';
-      readonly network: false;
+      /** Always false on the verifier service; a hermetic check's `network: true` keeps it. */
+      readonly network: boolean;
       /**
        * Every place a check could write, and how large it may grow; the
        * rest of its file system is read-only. Receipts of older verifiers
-       * say only 'job directory'.
+       * say only 'job directory'; a hermetic check says 'artifact folders'
+       * (its artifacts' folders in its private copy: `view.writable`).
        */
-      readonly writable: 'job directory' | readonly WritablePlace[];
-      /** What the worker saw hold when it probed the sandbox at start; absent on receipts of older verifiers. */
+      readonly writable: 'job directory' | 'artifact folders' | readonly WritablePlace[];
+      /** What the worker saw hold when it probed the sandbox at start; absent on receipts of older verifiers and on local hermetic runs. */
       readonly confinement?: Confinement;
+      /** What the check could see: absent where the whole upload was shown (verifiers before hermetic mode). */
+      readonly view?: SandboxView;
     }
   | { readonly kind: 'none'; readonly why: string };
 
@@ -21,6 +28,22 @@ export interface WritablePlace {
   /** tmpfs: in memory, of at most `bytes`; disk: the host's disk, bounded only per file (`limits.file_bytes`). */
   readonly kind: 'tmpfs' | 'disk';
   readonly bytes: number | null;
+}
+
+/**
+ * The tree a hermetic check saw: only a copy of its declared files (every
+ * source, test and input of its manifest, verified against their recorded
+ * SHA-256), the system directories read-only, an empty HOME and a private
+ * /tmp. Nothing else of the workspace (or the upload) was there.
+ */
+export interface SandboxView {
+  /** Files of the copy, and their bytes. */
+  readonly files: number;
+  readonly bytes: number;
+  /** Workspace-relative folders the check could write ('' is the root); their artifacts were copied back. Empty on the service, where the job directory is writable. */
+  readonly writable: readonly string[];
+  /** HOME was an empty private directory. */
+  readonly home: 'empty';
 }
 
 /** The layers of a bubblewrap sandbox, as observed from inside it. */

@@ -1,8 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-
-/** System directories a check may read (read-only); everything else of the host is absent. */
-const READ_ONLY = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
+import { namespaceArgs, systemBinds } from '../sandbox/system.js';
 
 /**
  * An operator may keep VOUCH_HOME, or point the key file, under a directory
@@ -52,8 +50,8 @@ export function maskArgs(hide: readonly string[], reachable: (path: string) => b
  * does the sandbox.
  */
 export function bwrapArgs(jobRoot: string, cwd: string, masks: readonly string[], tmpBytes: number): string[] {
-  const args = ['--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--hostname', 'vouch-job'];
-  for (const dir of READ_ONLY) args.push('--ro-bind-try', dir, dir);
+  const args = [...namespaceArgs(false), '--hostname', 'vouch-job'];
+  args.push(...systemBinds());
   const size = ['--size', String(tmpBytes)];
   args.push('--dev', '/dev', ...size, '--tmpfs', '/dev/shm', '--proc', '/proc', ...size, '--tmpfs', '/tmp', ...masks);
   if (jobRoot !== '/') args.push('--bind', jobRoot, jobRoot);

@@ -50,6 +50,17 @@ export class Service {
     expect(allowed.code, allowed.stderr).toBe(0);
   }
 
+  /**
+   * Allows a spec the way an operator does from a checkout: `files` (with
+   * vouch.yaml) are written to a directory of the server rig, and `serve
+   * allow` pins their tool configs and inputs from it.
+   */
+  async allowTree(files: Record<string, string>): Promise<void> {
+    this.rig.write(Object.fromEntries(Object.entries(files).map(([path, text]) => [`checkout/${path}`, text])));
+    const allowed = await this.rig.run(['serve', 'allow', 'checkout/vouch.yaml'], this.env);
+    expect(allowed.code, allowed.stderr).toBe(0);
+  }
+
   async token(name: string): Promise<string> {
     const added = await this.rig.run(['serve', 'token', 'add', name, '--ledger', this.ledger], this.env);
     expect(added.code, added.stderr).toBe(0);

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fail } from '../../core/problem.js';
 import { signerFor } from '../../crypto/signature.js';
 import { refuseInAgentRun } from '../person-only.js';
 import { allowServiceSpec, denyServiceSpec, listServiceSpecs } from '../../service/server-trust.js';
+import { removeServerPins, serverPinsFor, writeServerPins } from '../../service/server-pins.js';
 import { addToken, CLIENT_NAME, listTokens, revokeToken } from '../../service/tokens.js';
 import { runWorker } from '../../service/worker.js';
 import { connectionRoom, type ConnectionRefusal } from '../../service/connections.js';
@@ -22,7 +23,7 @@ export const help = `usage: vouch serve --key NAME [--listen HOST:PORT] [--ledge
                    [--lease-seconds N] [--allow-unconfined] [--job-memory-mb N]
                    [--job-processes N] [--job-file-mb N] [--job-disk-mb N]
        vouch serve token add NAME | token list | token revoke NAME   [--ledger URL] [--json]
-       vouch serve allow FILE | deny SHA256 | allowed                 [--json]
+       vouch serve allow FILE [--tree DIR] | deny SHA256 | allowed    [--json]
 
 The verifier service: an HTTP JSON API (under /v1) that takes a client's
 tree and check ids, runs the checks on a clean copy (in workers: --workers
@@ -68,7 +69,13 @@ Tokens, one per client, stored as SHA-256 only:
 
 The server's own trust list (this VOUCH_HOME, not the client's): a job runs
 only when its tree's vouch.yaml is byte for byte a spec allowed here.
-  allow FILE         read it first: it decides what runs on this server
+  allow FILE         read it first: it decides what runs on this server. Pins,
+                     beside its hash, each check's tool configs (.npmrc,
+                     pytest.ini, package.json for npm...) and the files its
+                     inputs: match, as the tree holds them: a job whose upload
+                     differs gets a signed UNKNOWN (tool_config_changed,
+                     input_changed) for that check, and it does not run
+  --tree DIR         the tree to pin from (default: the directory holding FILE)
   deny SHA256        withdraw one
   allowed            list the allowed hashes
 
@@ -86,6 +93,7 @@ const OPTIONS = {
   'max-connections': { type: 'string' },
   'max-connections-per-address': { type: 'string' },
   'lease-seconds': { type: 'string' },
+  tree: { type: 'string' },
   json: { type: 'boolean' },
   ...SANDBOX_FLAGS,
 } as const;
@@ -104,7 +112,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     case 'deny':
       // The server's trust list decides what runs and gets signed there: a person's act, as `vouch allow` is.
       refuseInAgentRun(cli.io.env, `vouch serve ${action}`);
-      return trust(cli, action, rest, home, values.json === true);
+      return trust(cli, action, rest, home, values.json === true, values.tree);
     case 'allowed':
       return trust(cli, action, rest, home, values.json === true);
     default:
@@ -238,7 +246,7 @@ async function token(cli: Cli, rest: readonly string[], at: PgTarget, asJson: bo
   }
 }
 
-function trust(cli: Cli, action: 'allow' | 'deny' | 'allowed', rest: readonly string[], home: string, asJson: boolean): number {
+async function trust(cli: Cli, action: 'allow' | 'deny' | 'allowed', rest: readonly string[], home: string, asJson: boolean, treeFlag?: string): Promise<number> {
   if (action === 'allowed') {
     const hashes = listServiceSpecs(home);
     if (asJson) json(cli, hashes);
@@ -251,6 +259,7 @@ function trust(cli: Cli, action: 'allow' | 'deny' | 'allowed', rest: readonly st
   }
   if (action === 'deny') {
     const removed = denyServiceSpec(home, arg);
+    if (removed) removeServerPins(home, arg);
     if (asJson) json(cli, { ok: removed, spec_sha256: arg });
     else out(cli, removed ? `denied ${arg}` : `${arg} was not allowed here`);
     return removed ? EXIT.ok : EXIT.notOk;
@@ -262,10 +271,30 @@ function trust(cli: Cli, action: 'allow' | 'deny' | 'allowed', rest: readonly st
   } catch (error) {
     return fail({ code: 'spec_unreadable', message: `cannot read ${arg}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, where: path });
   }
+  const tree = resolve(cli.io.cwd, treeFlag ?? dirname(path));
+  if (!statSync(tree, { throwIfNoEntry: false })?.isDirectory()) {
+    return fail({ code: 'usage', message: 'the tree to pin from is not a directory', where: 'vouch serve allow --tree', expected: 'the directory of a checkout of the project (default: the one holding FILE)', found: tree });
+  }
   const allowed = allowServiceSpec(home, bytes, path);
   if (!allowed.ok) return fail(allowed.error);
-  if (asJson) json(cli, { ok: true, spec_sha256: allowed.value.sha256, checks: allowed.value.checks.map((c) => c.id) });
-  else out(cli, `allowed on this server: ${allowed.value.sha256}\n  ${allowed.value.checks.length} check${allowed.value.checks.length === 1 ? '' : 's'}: ${allowed.value.checks.map((c) => c.id).join(', ')}`);
+  const spec = allowed.value;
+  const pins = await serverPinsFor(spec, tree);
+  const written = writeServerPins(home, pins);
+  if (!written.ok) return fail(written.error);
+  const present = Object.values(pins.tool_configs).flatMap((configs) => Object.entries(configs).filter(([, digest]) => digest !== 'absent').map(([file]) => file));
+  const inputs = Object.values(pins.inputs).flatMap((pin) => Object.keys(pin.files));
+  if (asJson) {
+    json(cli, { ok: true, spec_sha256: spec.sha256, checks: spec.checks.map((c) => c.id), tree, tool_configs: [...new Set(present)].sort(), inputs: [...new Set(inputs)].sort() });
+  } else {
+    out(cli, `allowed on this server: ${spec.sha256}\n  ${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'}: ${spec.checks.map((c) => c.id).join(', ')}`);
+    out(cli, `  pinned from ${tree}: ${counted([...new Set(present)], 'tool config')}, ${counted([...new Set(inputs)], 'input file')} (a job whose upload differs gets a signed UNKNOWN for that check)`);
+  }
   return EXIT.ok;
+}
+
+function counted(names: readonly string[], noun: string): string {
+  if (names.length === 0) return `no ${noun}s present`;
+  const shown = names.slice(0, 4).join(', ') + (names.length > 4 ? `, +${names.length - 4} more` : '');
+  return `${names.length} ${noun}${names.length === 1 ? '' : 's'} (${shown})`;
 }
 
