@@ -18,7 +18,8 @@ const GOOD = 'exports.add = (a, b) => a + b;\n';
 
 /**
  * The agent's watcher, left running in the background (`setsid nohup python3
- * w.py &`): it waits for a process whose environment has VOUCH_CHECK_ID,
+ * w.py &`): it waits for a process whose environment has VOUCH_CHECK_ID
+ * (and that runs in its workspace: other tests' checks run beside it),
  * writes the good module, lets the test load it, and writes the broken bytes
  * back. The `swapped`/`loaded`/`restored` files beside the workspace make the
  * order deterministic (the test loads the module only once it is swapped,
@@ -37,9 +38,10 @@ def checks():
             continue
         try:
             env = open('/proc/%s/environ' % pid, 'rb').read()
+            cwd = os.readlink('/proc/%s/cwd' % pid)
         except OSError:
             continue
-        if b'VOUCH_CHECK_ID=' in env:
+        if b'VOUCH_CHECK_ID=' in env and (cwd + '/').startswith(root + '/'):
             found.append(pid)
     return found
 def wait(name):

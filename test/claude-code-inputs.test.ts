@@ -205,9 +205,10 @@ def checks():
             continue
         try:
             env = open('/proc/%s/environ' % pid, 'rb').read()
+            cwd = os.readlink('/proc/%s/cwd' % pid)
         except OSError:
             continue
-        if b'VOUCH_CHECK_ID=' in env:
+        if b'VOUCH_CHECK_ID=' in env and (cwd + '/').startswith(root + '/'):
             found.append(pid)
     return found
 def wait(name):

@@ -77,16 +77,18 @@ export const TOOL_CONFIG_NAMES: readonly string[] = [
 /**
  * The programs that run what package.json's scripts say (`npm test` runs
  * `scripts.test`, whatever it is): for a check that starts one, package.json
- * on its cwd chain is pinned as a tool config too. Judged by the command's
- * name, or for `shell: true` by any word of the script, which is the
- * simplest rule that holds: a program that reaches npm some other way (a
- * Makefile) names package.json in `inputs:`.
+ * on its cwd chain is pinned as a tool config too. Judged by the words of
+ * its command (every argv element, or the script of `shell: true`, split at
+ * blanks and shell operators): `npm test`, `sh -c "npm test"`, `env CI=1
+ * npx vitest` all count. The simplest rule that holds; a program that
+ * reaches npm some other way (a Makefile, a script file) names
+ * package.json in `inputs:`.
  */
 const MANIFEST_RUNNERS: ReadonlySet<string> = new Set(['npm', 'npx', 'yarn', 'yarnpkg', 'pnpm', 'pnpx', 'corepack', 'bun', 'bunx']);
 
 /** Whether a check's command runs package.json's scripts (see MANIFEST_RUNNERS). */
 export function runsPackageScripts(check: Pick<CheckDef, 'run' | 'shell'>): boolean {
-  const words = check.shell ? check.run[0]!.split(/[\s;&|()<>`'"$]+/) : [check.run[0]!];
+  const words = check.run.flatMap((arg) => arg.split(/[\s;&|()<>`'"$]+/));
   return words.some((word) => MANIFEST_RUNNERS.has(word.slice(word.lastIndexOf('/') + 1)));
 }
 
