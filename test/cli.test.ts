@@ -24,7 +24,7 @@ describe('the CLI', () => {
     [['status', '--bogus'], 2, /vouch status: unknown option "--bogus"/],
     [['show', 'a', 'b'], 2, /expected at most one receipt or check id/],
     [['show', 'x', '--log', '--json'], 2, /--log prints the stored output only/],
-    [['gc'], 2, /gc needs a policy/],
+    [['gc', '--keep-days', 'ten'], 2, /--keep-days expects an integer/],
     [['log', '--limit', 'ten'], 2, /--limit expects an integer/],
   ])('refuses bad usage %j with exit %i and a message', async (args, code, message) => {
     const rig = new Rig().write({ 'vouch.yaml': 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["vouch.yaml"]}\n' });

@@ -44,6 +44,7 @@ export type Reason =
   | 'job_bound'
   | 'input_changed'
   | 'sandbox_unavailable'
+  | 'scope_too_large'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -81,6 +82,7 @@ export const REASONS = [
   'job_bound',
   'input_changed',
   'sandbox_unavailable',
+  'scope_too_large',
   'fingerprint_changed',
   'definition_changed',
 ] as const satisfies readonly Reason[];

@@ -14,7 +14,7 @@ import { freshPycache, PYCACHE_VARIABLE } from '../runner/pycache.js';
 import { identitiesOf, movedBetween } from '../scope/run-identity.js';
 import { isInside, scopeBases } from '../scope/scan.js';
 import { minimalBases } from '../scope/walk.js';
-import type { CheckDef, Spec } from '../spec/model.js';
+import type { CheckDef, RetentionPolicy, ScopeLimits, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
 import { executableDrift, toolConfigDetail, toolConfigDrift, type Pins } from '../trust/pins.js';
 import { checkPinsDigest } from '../trust/pins-digest.js';
@@ -99,8 +99,8 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
  */
 export interface RunContext extends TreeReaderContext {
   readonly workspace: Pick<Workspace, 'root' | 'stateDir'>;
-  /** The spec the definitions come from: its hash is recorded, its excerpt size applied. */
-  readonly spec: Pick<Spec, 'sha256' | 'excerptBytes'>;
+  /** The spec the definitions come from: its hash is recorded, its excerpt size applied, its whole logs kept unless it says not to (absent: kept). */
+  readonly spec: Pick<Spec, 'sha256' | 'excerptBytes'> & { readonly retention?: Pick<RetentionPolicy, 'logs'>; readonly limits?: ScopeLimits };
   readonly actor: Actor;
   readonly env: NodeJS.ProcessEnv;
   readonly now?: () => Date;
@@ -173,7 +173,7 @@ async function verifyOne(
   const before = scanned.fingerprints[0]!;
   const cwd = resolveCwd(root, check.cwd, ctx.refuseLinks === true);
 
-  const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement) ?? pinnedJudgement(ctx, check, scanned.inputs.get(check.id)) ?? (service?.refuse && { verdict: 'UNKNOWN', ...service.refuse });
+  const refusal = judgeBeforeRun(before.problems) ?? tooLarge(ctx.spec.limits, before.manifest.files) ?? (cwd.ok ? undefined : cwd.judgement) ?? pinnedJudgement(ctx, check, scanned.inputs.get(check.id)) ?? (service?.refuse && { verdict: 'UNKNOWN', ...service.refuse });
   if (refusal !== undefined || !cwd.ok) {
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(
@@ -235,7 +235,7 @@ async function verifyOne(
     // A sandbox that never started ran nothing: the receipt says so (no exit code, output or log of bubblewrap's).
     const ran = judgement.reason === 'sandbox_unavailable' ? null : outcome;
     // Written before the receipt is appended, so a receipt never names a log that was not there.
-    const log = ran && storeLog(ctx.workspace.stateDir, id, check.id, ran);
+    const log = ran && keepsLogs(ctx.spec) ? storeLog(ctx.workspace.stateDir, id, check.id, ran) : undefined;
     return await ledger.appendReceipt(
       draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: ran, executable, env, service: service?.record, sandbox: ran ? sandbox?.record : undefined, log: log ?? undefined }),
       () => after.manifest,
@@ -341,6 +341,21 @@ function linkOnTheWay(root: string, cwd: string): string | undefined {
  * (the receipt hashes the raw output): a log that cannot be written leaves
  * the receipt without one rather than losing the receipt.
  */
+/** A scope past the spec's `limits:` is not run: UNKNOWN scope_too_large, naming the limit and what was found. */
+function tooLarge(limits: ScopeLimits | undefined, files: Fingerprint['manifest']['files']): Judgement | undefined {
+  if (!limits) return undefined;
+  let bytes = 0;
+  for (const file of files) bytes += file[2];
+  if (files.length > limits.maxFiles) return { verdict: 'UNKNOWN', reason: 'scope_too_large', detail: `${files.length} files in scope, more than limits.max_files (${limits.maxFiles})` };
+  if (bytes > limits.maxBytes) return { verdict: 'UNKNOWN', reason: 'scope_too_large', detail: `${bytes} bytes in scope, more than limits.max_bytes (${limits.maxBytes})` };
+  return undefined;
+}
+
+/** `excerpt_bytes: 0` or `retention.logs: false`: hashes (and excerpts) only, no whole log. */
+function keepsLogs(spec: RunContext['spec']): boolean {
+  return spec.excerptBytes > 0 && spec.retention?.logs !== false;
+}
+
 function storeLog(stateDir: string, id: string, checkId: string, outcome: RunOutcome): LogRecord | undefined {
   if (outcome.kind !== 'exited' || !outcome.logs) return undefined;
   try {

@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { excludesOf } from '../scope/excludes.js';
 import type { CheckDef } from '../spec/model.js';
 
 /**
@@ -14,6 +15,7 @@ export function scopeMatcher(check: CheckDef): (path: string) => boolean {
   const matchCode = code.length > 0 ? picomatch(code, options) : () => false;
   const kept = [...check.artifacts, ...(check.inputs ?? [])];
   const matchKept = kept.length > 0 ? picomatch(kept, options) : () => false;
-  const excluded = check.exclude.length > 0 ? picomatch([...check.exclude], options) : () => false;
+  const exclude = excludesOf(check);
+  const excluded = exclude.length > 0 ? picomatch([...exclude], options) : () => false;
   return (path) => matchKept(path) || (matchCode(path) && !excluded(path));
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeCrypto } from '../core/builtins.js';
 import { isSha256, sha256, type Sha256 } from '../core/digest.js';
@@ -71,6 +71,36 @@ export function removeReleasedLogs(stateDir: string, released: readonly Released
       removed++;
     } catch {
       // ENOENT: removed meanwhile.
+    }
+  }
+  return removed;
+}
+
+/**
+ * Removes the stored logs written before `before` (ms since the epoch; the
+ * file's mtime, as written once and never touched), whoever's receipt they
+ * belong to: `retention.log_days`. The receipts stay (they hash the whole
+ * output; the log is a convenience for people), and `vouch show --log`
+ * then says the log is absent. Only files named as vouch names a log.
+ */
+export function removeLogsOlderThan(stateDir: string, before: number): number {
+  let names: string[];
+  try {
+    names = readdirSync(logDir(stateDir));
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.endsWith('.gz') || !isSha256(name.slice(0, -3))) continue;
+    const path = join(logDir(stateDir), name);
+    try {
+      const stat = lstatSync(path);
+      if (!stat.isFile() || stat.mtimeMs >= before) continue;
+      rmSync(path);
+      removed++;
+    } catch {
+      // Gone meanwhile.
     }
   }
   return removed;

@@ -95,6 +95,11 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
         meaning: 'the check is hermetic and bubblewrap is missing or could not start its sandbox here; it never runs unconfined in its place',
         next: 'install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap) where user namespaces are allowed, or set hermetic: false on the check and `vouch allow`',
       };
+    case 'scope_too_large':
+      return {
+        meaning: "the check's scope holds more files or bytes than vouch.yaml's limits: allow (max_files, max_bytes), so it was not run",
+        next: 'narrow its globs (or exclude what it does not read), or a person raises limits: in vouch.yaml and runs `vouch allow`',
+      };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
     case 'definition_changed':

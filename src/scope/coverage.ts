@@ -1,4 +1,5 @@
 import { globMatcher } from './glob-dirs.js';
+import { excludesOf } from './excludes.js';
 import { credentialsMatched, type Group, type Manifest } from './manifest.js';
 import { GROUP_PRECEDENCE, scanScopes, type ScopeDecl } from './scan.js';
 import type { Snapshot } from './snapshot.js';
@@ -64,7 +65,7 @@ export async function coverScopes(snapshot: Snapshot, scopes: readonly ScopeDecl
  * matches on its own.
  */
 export function globCoverage(scope: ScopeDecl, manifest: Manifest): GlobCoverage[] {
-  const excludes = scope.exclude.map(globMatcher);
+  const excludes = excludesOf(scope).map(globMatcher);
   const excluded = manifest.files.map(([path]) => excludes.some((match) => match(path)));
   const out: GlobCoverage[] = [];
   for (const field of GROUP_PRECEDENCE) {

@@ -4,6 +4,7 @@ import { sameStat, STAT_WORDS } from '../cache/stat-key.js';
 import type { Sha256 } from '../core/digest.js';
 import type { Group, Manifest, ManifestFile, RefusedFile } from './manifest.js';
 import type { ScanProblem, ScanResult, ScopeRequest } from './scan-types.js';
+import { excludesOf } from './excludes.js';
 import { lstatParts } from './stat-batch.js';
 import { sha256Of } from '../core/hash.js';
 
@@ -18,12 +19,13 @@ const GROUPS: readonly (Group | undefined)[] = [undefined, 'source', 'test', 'ar
 
 /**
  * What a scan's result depends on besides the files: the scope's globs
- * (inputs among them), excludes and allow_missing, in the order written (it decides the order of
+ * (inputs among them), excludes (the defaults that apply among them) and allow_missing, in the order written (it decides the order of
  * the problems), and the groups asked for. Not the check's id or command:
  * two checks with one scope share one record.
  */
 export function scopeKey(request: ScopeRequest): string {
-  const { sources, tests, artifacts, inputs, exclude, allowMissing } = request.scope;
+  const { sources, tests, artifacts, inputs, allowMissing } = request.scope;
+  const exclude = excludesOf(request.scope);
   return sha256Of(JSON.stringify({ v: 1, sources, tests, artifacts, inputs, exclude, allowMissing, groups: request.groups }))
     .toString('hex')
     .slice(0, 32);

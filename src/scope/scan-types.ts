@@ -17,6 +17,8 @@ export interface ScopeDecl {
    */
   readonly inputs?: readonly string[];
   readonly exclude: readonly string[];
+  /** The spec's default excludes that apply (spec/model.ts CheckDef.defaultExcludes); absent: none. */
+  readonly defaultExcludes?: readonly string[];
   readonly allowMissing: boolean;
 }
 

@@ -1,6 +1,7 @@
 import { lstatSync, realpathSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
+import { excludesOf } from './excludes.js';
 import { excludesTree, globMatcher, mayMatchBelow, type DirTest } from './glob-dirs.js';
 import { isInside } from './inside.js';
 import { byPath, credentialsMatched, manifestDigest, type Group, type ManifestFile, type RefusedFile } from './manifest.js';
@@ -251,8 +252,9 @@ class CompiledScope {
         });
       }
     }
-    this.excludes = scope.exclude.map(globMatcher);
-    this.excludedTrees = scope.exclude.map(excludesTree);
+    const exclude = excludesOf(scope);
+    this.excludes = exclude.map(globMatcher);
+    this.excludedTrees = exclude.map(excludesTree);
     this.kept = this.patterns.filter((p) => !excludable(p.group));
     this.excludable = this.patterns.filter((p) => excludable(p.group));
     this.optInNodeModules = this.patterns.some((p) => p.glob.split('/').includes('node_modules'));

@@ -16,6 +16,24 @@ export const TOP_LEVEL_FIELDS = {
     'true: every check runs hermetic (a check may say false): in a bubblewrap sandbox whose workspace holds only a private copy of its declared sources, tests and inputs, read-only, its artifacts\' folders writable, an empty HOME, a private /tmp and no network; default false',
   tool_configs:
     'more files that configure how the checks\' tools run, pinned by digest when vouch.yaml is allowed (a change makes the affected checks UNKNOWN until allowed again): a file name looked up from each check\'s cwd up to the workspace root, e.g. ".mocharc.yml", or a path under HOME, e.g. "~/.config/foo/config"; .npmrc, .yarnrc(.yml), .pnpmfile.cjs, bunfig.toml, pip.conf, pytest.toml, .pytest.toml, pytest.ini, .pytest.ini, pyproject.toml, setup.cfg, tox.ini (package.json too for a check that runs npm, npx, yarn, pnpm or bun) and the HOME ones are always pinned',
+  retention:
+    'what `vouch gc` with no flags keeps and whether whole logs are kept: {days (receipts and trail entries older than this go; default 30), per_check (at most this many receipts of each check; default 200), log_days (whole logs older than this go, their receipts stay; default: with their receipts), logs (false: keep hashes and excerpts only, no whole log; default true)}',
+  limits:
+    'the most one check\'s scope may hold: {max_files (default 100000), max_bytes (default 4294967296)}; past either the check is UNKNOWN (scope_too_large) and its command is not run',
+  default_excludes:
+    'false: sources and tests take in virtualenvs (.venv, venv, .tox, .nox), caches (__pycache__, .pytest_cache, .mypy_cache, .ruff_cache, .cache), dist and build like any folder; default true: those folders are left out unless a check\'s glob names them',
+} as const;
+
+export const RETENTION_FIELDS = {
+  days: 'an integer number of days from 0 to 36500',
+  per_check: 'an integer from 1 to 1000000',
+  log_days: 'an integer number of days from 0 to 36500',
+  logs: 'true or false',
+} as const;
+
+export const LIMITS_FIELDS = {
+  max_files: 'an integer from 1 to 10000000',
+  max_bytes: 'an integer number of bytes from 1 to 1099511627776',
 } as const;
 
 /** A check id: what every front end (CLI, hooks, MCP) accepts to name a check, and nothing more. */

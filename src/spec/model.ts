@@ -46,6 +46,14 @@ export interface CheckDef {
   readonly hermetic: boolean;
   /** A hermetic check keeps the network; false: loopback only. Never on the verifier service. */
   readonly network: boolean;
+  /**
+   * The spec's default excludes that apply to this check's sources and
+   * tests (`**\/NAME/**` for each folder of DEFAULT_EXCLUDED_DIRS its own
+   * globs do not name); empty with `default_excludes: false`. Absent on a
+   * definition frozen before them (a task card's): none. Not in the
+   * definition digest: the manifest says which files were hashed.
+   */
+  readonly defaultExcludes?: readonly string[];
   /** SHA-256 of the fields that decide what a PASS means (definition.ts). */
   readonly definitionDigest: Sha256;
 }
@@ -75,6 +83,30 @@ export interface Spec {
   readonly protect: readonly string[];
   /** `tool_configs`: extra tool configs pinned at allow (see trust/pins.ts), sorted. */
   readonly toolConfigs: readonly string[];
+  /** `retention:`: what gc keeps when run with no flags, and whether whole logs are kept. */
+  readonly retention: RetentionPolicy;
+  /** `limits:`: the most one check's scope may hold; past it the check is UNKNOWN (scope_too_large) and not run. */
+  readonly limits: ScopeLimits;
+}
+
+/** `retention:` in vouch.yaml, with defaults applied. */
+export interface RetentionPolicy {
+  /** gc removes receipts and trail entries older than this many days (the latest of each check stays). */
+  readonly days: number;
+  /** gc keeps at most this many receipts of each check. */
+  readonly perCheck: number;
+  /** gc removes the whole logs of receipts older than this many days, keeping the receipts; null: logs go with their receipts only. */
+  readonly logDays: number | null;
+  /** Whether each run's whole output is kept in .vouch/logs; false (or excerpt_bytes: 0): hashes and excerpts only. */
+  readonly logs: boolean;
+}
+
+/** `limits:` in vouch.yaml, with defaults applied. */
+export interface ScopeLimits {
+  /** Files one check's scope may hold (inputs, sources, tests and artifacts together). */
+  readonly maxFiles: number;
+  /** Bytes those files may add up to. */
+  readonly maxBytes: number;
 }
 
 /** `gate:` in vouch.yaml, with defaults applied. */
@@ -93,4 +125,13 @@ export interface GatePolicy {
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 export const DEFAULT_EXCERPT_BYTES = 4096;
+export const DEFAULT_RETENTION: RetentionPolicy = { days: 30, perCheck: 200, logDays: null, logs: true };
+export const DEFAULT_LIMITS: ScopeLimits = { maxFiles: 100_000, maxBytes: 4 * 1024 ** 3 };
+/**
+ * Folders no check's sources or tests take in unless a glob names them:
+ * virtualenvs, caches and build outputs (node_modules is never walked
+ * unless named, whatever this says). `default_excludes: false` turns these
+ * off.
+ */
+export const DEFAULT_EXCLUDED_DIRS: readonly string[] = ['.venv', 'venv', '.tox', '.nox', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.cache', 'dist', 'build'];
 export const DEFAULT_GATE: GatePolicy = { onStop: 'verify', maxBlocks: 3, budgetSeconds: 120, requireRemote: false, requireBox: false };

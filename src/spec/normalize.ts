@@ -1,7 +1,7 @@
 import type { Sha256 } from '../core/digest.js';
 import { checkGlob, checkRelativePath } from '../scope/paths.js';
 import { definitionDigest } from './definition.js';
-import { DEFAULT_EXCERPT_BYTES, DEFAULT_GATE, DEFAULT_TIMEOUT_SECONDS, type CheckDef, type Expectation, type Spec } from './model.js';
+import { DEFAULT_EXCERPT_BYTES, DEFAULT_EXCLUDED_DIRS, DEFAULT_GATE, DEFAULT_LIMITS, DEFAULT_RETENTION, DEFAULT_TIMEOUT_SECONDS, type CheckDef, type Expectation, type Spec } from './model.js';
 import type { RawCheck, RawSpec } from './schema.js';
 
 /** Applies defaults to a validated spec; rules.ts has already refused bad paths. */
@@ -9,7 +9,7 @@ export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
   return {
     path,
     sha256,
-    checks: raw.checks.map((check) => normalizeCheck(check, raw.hermetic ?? false)),
+    checks: raw.checks.map((check) => normalizeCheck(check, raw.hermetic ?? false, raw.default_excludes ?? true)),
     excerptBytes: raw.excerpt_bytes ?? DEFAULT_EXCERPT_BYTES,
     signingKey: raw.signing_key ?? null,
     requireSignature: raw.require_signature ?? false,
@@ -24,7 +24,27 @@ export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
     },
     protect: globs(raw.protect),
     toolConfigs: [...new Set(raw.tool_configs ?? [])].sort(),
+    retention: {
+      days: raw.retention?.days ?? DEFAULT_RETENTION.days,
+      perCheck: raw.retention?.per_check ?? DEFAULT_RETENTION.perCheck,
+      logDays: raw.retention?.log_days ?? DEFAULT_RETENTION.logDays,
+      logs: raw.retention?.logs ?? DEFAULT_RETENTION.logs,
+    },
+    limits: {
+      maxFiles: raw.limits?.max_files ?? DEFAULT_LIMITS.maxFiles,
+      maxBytes: raw.limits?.max_bytes ?? DEFAULT_LIMITS.maxBytes,
+    },
   };
+}
+
+/**
+ * The default excludes that apply to a check: one `**\/NAME/**` per default
+ * folder, unless one of its source or test globs names that folder (then
+ * the person asked for it).
+ */
+function defaultExcludesFor(sources: readonly string[], tests: readonly string[]): string[] {
+  const named = new Set([...sources, ...tests].flatMap((glob) => glob.split('/')));
+  return DEFAULT_EXCLUDED_DIRS.filter((name) => !named.has(name)).map((name) => `**/${name}/**`);
 }
 
 function globs(list: readonly string[] | undefined): string[] {
@@ -44,7 +64,7 @@ function expectation(raw: RawCheck['expect']): Expectation {
   return { kind: 'file_exists', path: result.value };
 }
 
-function normalizeCheck(raw: RawCheck, hermeticByDefault: boolean): CheckDef {
+function normalizeCheck(raw: RawCheck, hermeticByDefault: boolean, defaultExcludes: boolean): CheckDef {
   const cwd = checkRelativePath(raw.cwd ?? '.');
   if (!cwd.ok) throw new Error(`bug: unvalidated cwd ${String(raw.cwd)}`);
   const run = typeof raw.run === 'string' ? [raw.run] : [...raw.run];
@@ -70,6 +90,7 @@ function normalizeCheck(raw: RawCheck, hermeticByDefault: boolean): CheckDef {
     block: raw.block ?? true,
     tier: raw.tier ?? null,
     proves: raw.proves ?? defaultProves(fields.run, fields.shell, fields.expect),
+    defaultExcludes: defaultExcludes ? defaultExcludesFor(fields.sources, fields.tests) : [],
     definitionDigest: definitionDigest(fields),
   };
 }

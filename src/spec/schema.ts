@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHECK_FIELDS, CHECK_ID_PATTERN, EXPECT_FIELDS, GATE_FIELDS, ON_STOP, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
+import { CHECK_FIELDS, CHECK_ID_PATTERN, EXPECT_FIELDS, GATE_FIELDS, LIMITS_FIELDS, ON_STOP, RETENTION_FIELDS, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
 
 /**
  * The shape of vouch.yaml. Only shape lives here; rules that relate fields
@@ -60,6 +60,22 @@ export const gateSchema = z
   })
   .check(describe(TOP_LEVEL_FIELDS.gate));
 
+export const retentionSchema = z
+  .strictObject({
+    days: z.optional(z.int().check(z.minimum(0), z.maximum(36500), describe(RETENTION_FIELDS.days))),
+    per_check: z.optional(z.int().check(z.minimum(1), z.maximum(1_000_000), describe(RETENTION_FIELDS.per_check))),
+    log_days: z.optional(z.int().check(z.minimum(0), z.maximum(36500), describe(RETENTION_FIELDS.log_days))),
+    logs: z.optional(z.boolean().check(describe(RETENTION_FIELDS.logs))),
+  })
+  .check(describe(TOP_LEVEL_FIELDS.retention));
+
+export const limitsSchema = z
+  .strictObject({
+    max_files: z.optional(z.int().check(z.minimum(1), z.maximum(10_000_000), describe(LIMITS_FIELDS.max_files))),
+    max_bytes: z.optional(z.int().check(z.minimum(1), z.maximum(1024 ** 4), describe(LIMITS_FIELDS.max_bytes))),
+  })
+  .check(describe(TOP_LEVEL_FIELDS.limits));
+
 export const specSchema = z.strictObject({
   version: z.literal(1).check(describe(TOP_LEVEL_FIELDS.version)),
   checks: z.array(checkSchema).check(z.minLength(1), describe(TOP_LEVEL_FIELDS.checks)),
@@ -74,6 +90,9 @@ export const specSchema = z.strictObject({
   protect: stringList(TOP_LEVEL_FIELDS.protect),
   hermetic: z.optional(z.boolean().check(describe(TOP_LEVEL_FIELDS.hermetic))),
   tool_configs: z.optional(z.array(z.string().check(z.regex(TOOL_CONFIG_PATTERN))).check(describe(TOP_LEVEL_FIELDS.tool_configs))),
+  retention: z.optional(retentionSchema),
+  limits: z.optional(limitsSchema),
+  default_excludes: z.optional(z.boolean().check(describe(TOP_LEVEL_FIELDS.default_excludes))),
 });
 
 export type RawSpec = z.infer<typeof specSchema>;

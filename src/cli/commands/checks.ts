@@ -96,6 +96,7 @@ function definitionJson(c: CheckDef) {
     artifacts: c.artifacts,
     inputs: c.inputs,
     exclude: c.exclude,
+    default_excludes: c.defaultExcludes ?? [],
     expect: c.expect,
     block: c.block,
     tier: c.tier,

@@ -6,13 +6,15 @@ import { signingKeyFor } from '../../crypto/select.js';
 import { signerFor } from '../../crypto/signature.js';
 import { vouchHome } from '../../workspace/home.js';
 import { NOTHING_REMOVED, type GcResult } from '../../ledger/ledger.js';
-import { removeReleasedLogs } from '../../logs/store.js';
+import { removeLogsOlderThan, removeReleasedLogs } from '../../logs/store.js';
 import { refuseInAgentRun } from '../person-only.js';
 
 export const help = `usage: vouch gc [--keep-days N] [--keep-per-check N] [--dry-run] [--json]
 
-Removes old receipts, and with --keep-days the agent trail entries (the
-hooks' untrusted records of tool calls) older than that too. The latest
+Removes old receipts and the agent trail entries (the hooks' untrusted
+records of tool calls) the policy lets go: the spec's \`retention:\` (days,
+default 30; per_check, default 200; log_days: whole logs older than that
+go while their receipts stay), each flag overriding its part of it. The latest
 receipt of every check is always kept, so no status changes; gate decisions
 and card and dispatch events are never removed. The removal is itself recorded in the chain (how many, which
 range, a digest of their hashes) so \`vouch audit\` can tell gc from tampering.
@@ -31,26 +33,27 @@ seen stopping (its Stop has yet to judge what it touched). It says how
 many entries it kept so. The gc record never reuses a position of the
 chain, and \`vouch audit\` is intact after any gc.
 
-  --keep-days N       remove receipts and trail entries older than N days
-  --keep-per-check N  keep at most the N newest receipts of each check
+  --keep-days N       remove receipts and trail entries older than N days (default: retention.days)
+  --keep-per-check N  keep at most the N newest receipts of each check (default: retention.per_check)
   --dry-run           list what would go (seq, kind, check or session, id); remove and record nothing
-  --json              {"ok", "removed", "trailRemoved", "manifestsRemoved", "logsRemoved", "gcEntryId", "retained"} (with --dry-run: "planned", the entries)
+  --json              {"ok", "policy", "removed", "trailRemoved", "manifestsRemoved", "logsRemoved", "gcEntryId", "retained"} (with --dry-run: "planned", the entries)
 
 Refused inside an agent run (exit 4, agent_run): gc is a person's act, run
 between agent sessions. An agent session during which the ledger records a
 gc is blocked at its stop (person_act_in_session), whoever ran it.`;
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('gc', args, { json: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'keep-days': { type: 'string' }, 'keep-per-check': { type: 'string' } }, false);
   // Removing receipts and every session's trail erases what the gate judges an agent by: a person's act.
   refuseInAgentRun(cli.io.env, 'vouch gc', 'record');
-  const keepDays = integerFlag('gc', 'keep-days', values['keep-days'], 0);
-  const keepPerCheck = integerFlag('gc', 'keep-per-check', values['keep-per-check'], 1);
-  if (keepDays === undefined && keepPerCheck === undefined) {
-    return fail({ code: 'usage', message: 'gc needs a policy: --keep-days N, --keep-per-check N, or both', where: 'vouch gc' });
-  }
   const workspace = cli.session.workspace();
-  const spec = (await cli.session.spec(workspace));
+  const spec = await cli.session.spec(workspace);
+  // The spec's policy (a person's, changed only through vouch allow), each flag overriding its part.
+  const keepDays = integerFlag('gc', 'keep-days', values['keep-days'], 0) ?? spec.retention.days;
+  const keepPerCheck = integerFlag('gc', 'keep-per-check', values['keep-per-check'], 1) ?? spec.retention.perCheck;
+  const policy = { keepDays, keepPerCheck, logDays: spec.retention.logDays };
   const key = signingKeyFor(vouchHome(cli.io.env), cli.io.env, spec, workspace.root);
   if (!key.ok) return fail(key.error);
   const sign = key.value ? signerFor(key.value) : undefined;
@@ -60,13 +63,15 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (ledger) {
     const { retainedForGc } = await import('../../retention/retained.js');
     const retain = await retainedForGc(ledger, vouchHome(cli.io.env));
-    result = await ledger.gc({ now: new Date(), ...(keepDays !== undefined && { keepDays }), ...(keepPerCheck !== undefined && { keepPerCheck }), ...(sign && { sign }), retain, dryRun });
+    result = await ledger.gc({ now: new Date(), keepDays, keepPerCheck, ...(sign && { sign }), retain, dryRun });
   }
   if (dryRun) return planned(cli, result, values.json === true);
   // After the ledger's removal is committed: a crash in between leaves files no receipt names, never a receipt without its log.
-  const logsRemoved = removeReleasedLogs(workspace.stateDir, result.releasedLogs ?? []);
+  const now = Date.now();
+  const logsRemoved =
+    removeReleasedLogs(workspace.stateDir, result.releasedLogs ?? []) + (policy.logDays === null ? 0 : removeLogsOlderThan(workspace.stateDir, now - policy.logDays * DAY_MS));
   const { releasedLogs: _released, ...counts } = result;
-  if (values.json) json(cli, { ok: true, ...counts, retained: result.retained ?? 0, logsRemoved });
+  if (values.json) json(cli, { ok: true, policy, ...counts, retained: result.retained ?? 0, logsRemoved });
   else {
     out(cli, result.removed === 0 ? 'nothing to remove' : `removed ${removedText(result, logsRemoved)} (recorded as ${result.gcEntryId})`);
     if ((result.retained ?? 0) > 0) out(cli, retainedText(result.retained ?? 0));

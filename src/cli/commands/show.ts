@@ -137,11 +137,11 @@ function logMissing(receipt: StoredReceipt, missing: LogMissing): Problem {
           ? 'the check never started, so there was no output'
           : b.remote
             ? 'it was copied from a verifier service, whose log stays there'
-            : 'it was recorded before vouch kept whole logs';
+            : 'it was recorded before vouch kept whole logs, or under a vouch.yaml that keeps none (retention.logs: false or excerpt_bytes: 0)';
       return { code: 'log_not_found', message: `${name} has no stored log: ${why}`, hint: excerpts };
     }
     case 'absent':
-      return { code: 'log_not_found', message: `the log of ${name} is no longer stored: ${missing.path} is gone`, hint: excerpts };
+      return { code: 'log_not_found', message: `the log of ${name} is no longer stored: ${missing.path} is gone (gc removes logs with their receipts, and older than retention.log_days)`, hint: excerpts };
     case 'damaged':
       return { code: 'log_not_found', message: `the log of ${name} is damaged: ${missing.path} does not hash to the digest the receipt names`, hint: excerpts };
     default:
