@@ -1,6 +1,5 @@
 import type { Reason, Status } from '../core/status.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
-import { redact } from '../runner/redact.js';
 import type { CheckDef } from '../spec/model.js';
 import type { CheckStatus } from './status.js';
 
@@ -26,13 +25,9 @@ export function runOk(entries: readonly Pick<VerifyEntry, 'status' | 'blocking' 
   return entries.length === selected && entries.every((e) => e.receipt !== null) && allPass(entries);
 }
 
-/**
- * What a PASS of the check proves, as published: a default sentence quotes
- * the command, and a command can carry a secret, so it is redacted like
- * output is.
- */
+/** What a PASS of the check proves, as published: redacted when the spec was loaded (spec/normalize.ts), since a default sentence quotes the command and a command can carry a secret. */
 function provesOf(check: Pick<CheckDef, 'proves'>): string {
-  return redact(check.proves);
+  return check.proves;
 }
 
 /** One check's status as --json and MCP give it: the published fields only, never the engine's own (fresh, fingerprint). */

@@ -1,4 +1,5 @@
 import type { Sha256 } from '../core/digest.js';
+import { redact } from '../runner/redact.js';
 import { checkGlob, checkRelativePath } from '../scope/paths.js';
 import { definitionDigest } from './definition.js';
 import { DEFAULT_EXCERPT_BYTES, DEFAULT_EXCLUDED_DIRS, DEFAULT_GATE, DEFAULT_LIMITS, DEFAULT_RETENTION, DEFAULT_TIMEOUT_SECONDS, type CheckDef, type Expectation, type Spec } from './model.js';
@@ -89,7 +90,8 @@ function normalizeCheck(raw: RawCheck, hermeticByDefault: boolean, defaultExclud
     ...fields,
     block: raw.block ?? true,
     tier: raw.tier ?? null,
-    proves: raw.proves ?? defaultProves(fields.run, fields.shell, fields.expect),
+    // Redacted once, here: every surface that shows it (status, verify, checks, show, MCP, report, the receipt) shows this text.
+    proves: redact(raw.proves ?? defaultProves(fields.run, fields.shell, fields.expect)),
     defaultExcludes: defaultExcludes ? defaultExcludesFor(fields.sources, fields.tests) : [],
     definitionDigest: definitionDigest(fields),
   };
