@@ -45,8 +45,9 @@ const ADD_BROKEN = 'exports.add = (a, b) => a - b;\n';
 const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n";
 const PACKAGE = JSON.stringify({ name: 'adder', version: '1.0.0', scripts: { test: 'node --test test/' } }, null, 2) + '\n';
 
-async function installed(rig: Rig): Promise<Rig> {
-  const result = await rig.run(['install', 'claude-code']);
+/** `box: false` installs with --no-sandbox: for an attack the box would stop first (a write outside the workspace), to show what vouch's own rule does where no box holds. */
+async function installed(rig: Rig, box = true): Promise<Rig> {
+  const result = await rig.run(['install', 'claude-code', ...(box ? [] : ['--no-sandbox'])]);
   expect(result.code, result.stderr).toBe(0);
   return rig;
 }
@@ -141,7 +142,8 @@ describe('issue 22 with the real Claude Code CLI', () => {
     writeFileSync(join(base, 'w.py'), WATCHER);
     await rig.spec('version: 1\nchecks:\n  - {id: tests, run: ["node", "--test", "test/"], timeout: 120, sources: ["src/**"], tests: ["test/**"]}\nprotect: ["test/**"]\n');
     expect((await rig.run(['verify'])).code).toBe(0);
-    await installed(rig);
+    // Box off: in the box the watcher could not even write its pid file beside the workspace.
+    await installed(rig, false);
     const { run } = await session(rig, (_request, turn) => {
       // It waits for the watcher to be up (its pid file), so that the order of what follows does not depend on how fast python starts.
       if (turn === 0) return [bash('toolu_1', `setsid nohup python3 '${join(base, 'w.py')}' '${rig.root}' '${base}' > /dev/null 2>&1 & while [ ! -f '${pidFile}' ]; do sleep 0.05; done`)];
