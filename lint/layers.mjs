@@ -8,7 +8,7 @@
 /** Lowest first. '' is src/ itself (version.ts, build-id.ts). */
 export const TIERS = [
   { name: 'vocabulary', folders: ['', 'core'] },
-  { name: 'leaves', folders: ['receipt', 'runner', 'workspace', 'cache'] },
+  { name: 'leaves', folders: ['receipt', 'runner', 'workspace', 'cache', 'clients'] },
   { name: 'files in scope, config files edited', folders: ['scope', 'install'] },
   { name: 'the spec and archives', folders: ['spec', 'archive'] },
   { name: 'storage and trust', folders: ['ledger', 'trust'] },

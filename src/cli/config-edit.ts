@@ -2,7 +2,7 @@ import { fail } from '../core/problem.js';
 import { closest } from '../core/suggest.js';
 import { installEdit, uninstallEdit } from '../install/edit.js';
 import type { EditIntent, EditOutcome } from '../install/intent.js';
-import type { Scope } from '../install/targets/claude-code.js';
+import type { Scope } from '../clients/descriptor.js';
 import type { MissingPrerequisites } from '../install/box/prerequisites.js';
 import { INSTALL_TARGETS, type BoxNotes } from '../install/targets/index.js';
 import { loadSpec } from '../spec/load.js';

@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import type { ReceiptSink } from '../ledger/ledger.js';
-import { agentRun } from '../core/agent-run.js';
+import { agentRun } from '../clients/agent-run.js';
 import type { Actor, GateStamp, LogRecord, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
 import { encodeLog } from '../logs/log-file.js';
 import { writeLog } from '../logs/store.js';

@@ -18,7 +18,7 @@ function repo(): string {
 }
 
 describe('gateWiring: the files that wire the gate', () => {
-  it('lists the project files, the user files and VOUCH_HOME, from the install targets', () => {
+  it('lists the project files, the user files and VOUCH_HOME, from the client registry', () => {
     const root = repo();
     const env = { HOME: '/home/u', VOUCH_HOME: '/vh' };
     expect(gateWiring(root, env).map((entry) => [entry.path, entry.scope, entry.dir])).toEqual([
@@ -27,9 +27,9 @@ describe('gateWiring: the files that wire the gate', () => {
       [join(root, '.codex/hooks.json'), 'project', false],
       ['/home/u/.claude/settings.json', 'user', false],
       ['/home/u/.codex/hooks.json', 'user', false],
+      ['/home/u/.codex/config.toml', 'user', false],
       [join(root, '.mcp.json'), 'project', false],
       [join(root, '.cursor/mcp.json'), 'project', false],
-      ['/home/u/.codex/config.toml', 'user', false],
       ['/home/u/.hermes/config.yaml', 'user', false],
       ['/vh', 'user', true],
       [join(root, '.git/hooks/pre-push'), 'project', false],
