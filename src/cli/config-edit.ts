@@ -60,8 +60,9 @@ export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'in
   });
   if (!intents.ok) return fail({ code: 'usage', message: intents.why, where: `vouch ${mode} ${name}`, hint: intents.hint });
 
-  const code = applyIntents(cli, mode === 'uninstall' ? [...intents.intents].reverse() : intents.intents, mode, values.json === true, { target: name, scope, ...(mode === 'install' && target.boxPrerequisites && { sandbox: box }) });
+  const code = applyIntents(cli, mode === 'uninstall' ? [...intents.intents].reverse() : intents.intents, mode, values.json === true, { target: name, scope, ...(mode === 'install' && target.boxPrerequisites && { sandbox: box }), ...(intents.notes && { notes: intents.notes }) });
   if (mode === 'install' && values.json !== true && target.boxPrerequisites) err(cli, box && intents.box ? boxNotes(intents.box, cli) : NO_BOX);
+  if (values.json !== true) for (const note of intents.notes ?? []) err(cli, `vouch: ${note}`);
   return code;
 }
 

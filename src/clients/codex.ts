@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { childProcess } from '../core/builtins.js';
 import { shellLine } from '../core/quote.js';
 import { claudeCodeProtocol } from './claude-code.js';
 import { STOP_TIMEOUT_SECONDS, TOOL_TIMEOUT_SECONDS, type AgentClient, type Scope } from './descriptor.js';
@@ -15,6 +16,25 @@ export function codexHome(env: NodeJS.ProcessEnv): string {
 export function codexHooksPath(scope: Scope, root: string | null, env: NodeJS.ProcessEnv): string {
   if (scope === 'project') return join(root!, '.codex', 'hooks.json');
   return join(codexHome(env), 'hooks.json');
+}
+
+/**
+ * The first Codex vouch has run SubagentStart and SubagentStop with (the
+ * cached test binary carries both wire types, and test/codex.test.ts
+ * drives a subagent through them). They landed upstream in May 2026
+ * (openai/codex #22782, #22873), so some earlier releases have them too;
+ * vouch does not assume so.
+ */
+export const CODEX_SUBAGENT_HOOKS_SINCE = '0.171.0';
+
+/** `codex --version` ("codex-cli 0.171.0") of the codex on PATH, or null when there is none or it says something else. */
+export function codexVersion(env: NodeJS.ProcessEnv): string | null {
+  try {
+    const out = childProcess().execFileSync('codex', ['--version'], { encoding: 'utf8', env, timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    return /\b(\d+\.\d+\.\d+)\b/.exec(out)?.[1] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Codex names its shell tool Bash and its file edits apply_patch. */
@@ -94,9 +114,14 @@ export const codex = {
       file: codexHooksPath,
       events: [
         { event: 'Stop', matcher: null, timeout: STOP_TIMEOUT_SECONDS },
+        // Thread-spawned subagents run SubagentStop instead of Stop (openai/codex #22873), keyed by session_id + agent_id.
+        { event: 'SubagentStart', matcher: null, timeout: TOOL_TIMEOUT_SECONDS, since: CODEX_SUBAGENT_HOOKS_SINCE },
+        { event: 'SubagentStop', matcher: null, timeout: STOP_TIMEOUT_SECONDS, since: CODEX_SUBAGENT_HOOKS_SINCE },
         { event: 'PreToolUse', matcher: CODEX_TOOLS, timeout: TOOL_TIMEOUT_SECONDS },
         { event: 'PostToolUse', matcher: CODEX_TOOLS, timeout: TOOL_TIMEOUT_SECONDS },
       ],
+      version: codexVersion,
+      olderNote: 'this Codex runs no SubagentStart or SubagentStop that vouch has checked: subagent work is judged at the root Stop',
     },
     wiring: (root, env) => {
       const user = [

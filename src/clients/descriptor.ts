@@ -23,6 +23,8 @@ export interface HookEvent {
    * blocked rather than let through. The guard sets it, as the plugin does.
    */
   readonly onFailure?: 'block';
+  /** The client's first version vouch has run this event with; an older client gets the install without it (HooksFileInstall.olderNote says what that means). */
+  readonly since?: string;
 }
 
 /**
@@ -39,6 +41,10 @@ export interface HooksFileInstall {
   /** The JSON file vouch's hook commands go in, for a scope (`root` is the workspace's, needed at project scope). */
   readonly file: (scope: Scope, root: string | null, env: NodeJS.ProcessEnv) => string;
   readonly events: readonly HookEvent[];
+  /** The installed client's version (x.y.z), read at install; null when it cannot be found (every event is installed then). */
+  readonly version?: (env: NodeJS.ProcessEnv) => string | null;
+  /** Said when an older client gets the install without the events it does not run. */
+  readonly olderNote?: string;
 }
 
 /** How `vouch install CLIENT` wires the client's hooks to vouch; each kind has one installer (install/targets/). */

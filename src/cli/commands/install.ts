@@ -21,8 +21,11 @@ Wires vouch into an agent client or git:
                and hooks, VOUCH_HOME), the project's package registries
                reachable. --no-sandbox: the hooks alone (it says what that
                gives up)
-  codex        Stop, PreToolUse and PostToolUse for Codex, in .codex/hooks.json (project) or
-               $CODEX_HOME/hooks.json (user)
+  codex        Stop, SubagentStart/SubagentStop (thread-spawned subagents,
+               each gated at its own stop), PreToolUse and PostToolUse for
+               Codex, in .codex/hooks.json (project) or $CODEX_HOME/hooks.json
+               (user). A codex on PATH older than 0.171.0 gets Stop only:
+               its subagent work is judged at the root Stop
   git-hooks    a pre-push hook that refuses a push while a blocking check is
                not a fresh PASS (the repository's hooks path)
   mcp          the entry that makes an MCP client start \`vouch mcp\` for this

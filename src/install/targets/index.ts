@@ -4,7 +4,9 @@ import { claudeBoxIntent } from '../box/claude-box.js';
 import { missingPrerequisites, type MissingPrerequisites } from '../box/prerequisites.js';
 import { readOnlySet, type UnboxableGlob } from '../box/read-only.js';
 import { ecosystemsOf } from '../box/registries.js';
-import type { AgentClient, BoxKind, Scope } from '../../clients/descriptor.js';
+import type { AgentClient, BoxKind, HookEvent, Scope } from '../../clients/descriptor.js';
+import { vouchHome } from '../../workspace/home.js';
+import { readRecord } from '../store.js';
 import { CLIENTS, hookedClients, type HookedClient } from '../../clients/registry.js';
 import { unreachable } from '../../core/unreachable.js';
 import type { EditIntent } from '../intent.js';
@@ -34,7 +36,13 @@ export interface BoxNotes {
 }
 
 export type TargetIntents =
-  | { readonly ok: true; readonly intents: readonly EditIntent[]; readonly box?: BoxNotes }
+  | {
+      readonly ok: true;
+      readonly intents: readonly EditIntent[];
+      readonly box?: BoxNotes;
+      /** What this install leaves out on this machine, said when it is made (an older client without some events). */
+      readonly notes?: readonly string[];
+    }
   | { readonly ok: false; readonly why: string; readonly hint: string };
 
 /**
@@ -82,8 +90,12 @@ function clientTarget(client: HookedClient): InstallTarget {
         needsWorkspace: (scope) => scope === 'project',
         intents: (ctx) => {
           const path = install.file(ctx.scope, ctx.root, ctx.env);
-          const hooks = hookIntent(path, client.id, ctx.self, install.events);
-          return box === null ? { ok: true, intents: [hooks] } : withBox(box, path, hooks, ctx);
+          const version = ctx.mode === 'install' ? (install.version?.(ctx.env) ?? null) : null;
+          const events = ctx.mode === 'install' ? install.events.filter((event) => event.since === undefined || version === null || !olderThan(version, event.since)) : installedEvents(install.events, path, client.id, ctx);
+          const hooks = hookIntent(path, client.id, ctx.self, events);
+          const older = events.length < install.events.length && install.olderNote ? [`${client.label} ${version}: ${install.olderNote}`] : [];
+          const intents = box === null ? ({ ok: true, intents: [hooks] } as const) : withBox(box, path, hooks, ctx);
+          return intents.ok && older.length > 0 ? { ...intents, notes: older } : intents;
         },
         ...(box !== null && { boxPrerequisites: (env: NodeJS.ProcessEnv) => missingPrerequisites(env) }),
       };
@@ -114,6 +126,32 @@ function withBox(box: BoxKind, path: string, hooks: EditIntent, ctx: TargetConte
     default:
       return unreachable(box);
   }
+}
+
+/**
+ * The events an earlier install wrote, for uninstall to state the same
+ * edit (its record, and so the original bytes, are keyed by it): every
+ * event, or those an older client got; every event when vouch has no
+ * record of either (what is there is then taken out by its markers).
+ */
+function installedEvents(all: readonly HookEvent[], path: string, client: string, ctx: TargetContext): readonly HookEvent[] {
+  const older = all.filter((event) => event.since === undefined);
+  if (older.length === all.length) return all;
+  const home = vouchHome(ctx.env);
+  const recorded = (events: readonly HookEvent[]) => readRecord(home, path, hookIntent(path, client, ctx.self, events).changes) !== undefined;
+  return !recorded(all) && recorded(older) ? older : all;
+}
+
+/** Whether version a (x.y.z) is older than b. */
+export function olderThan(a: string, b: string): boolean {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? 0;
+    const y = pb[i] ?? 0;
+    if (x !== y) return x < y;
+  }
+  return false;
 }
 
 /** Where git looks for a hook (core.hooksPath honoured), or null outside a work tree. */
