@@ -47,8 +47,20 @@ export interface HooksFileInstall {
   readonly olderNote?: string;
 }
 
+/**
+ * A client that loads Python plugins from a directory and enables them in its
+ * YAML config (Hermes Agent): vouch's plugin, a thin shim that runs `vouch
+ * hook ID EVENT`, goes in `<home>/plugins/vouch/`.
+ */
+export interface HermesPluginInstall {
+  readonly kind: 'hermes-plugin';
+  readonly summary: string;
+  /** The client's home (its config.yaml and plugins/ are there). */
+  readonly home: (env: NodeJS.ProcessEnv) => string;
+}
+
 /** How `vouch install CLIENT` wires the client's hooks to vouch; each kind has one installer (install/targets/). */
-export type HookInstall = HooksFileInstall;
+export type HookInstall = HooksFileInstall | HermesPluginInstall;
 
 /** The client's own OS sandbox for the agent's commands, as vouch reads and writes it (gate/box.ts, install/targets/). */
 export type BoxKind = 'claude-code-sandbox';

@@ -1,5 +1,6 @@
 import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
+import { hermes } from './hermes.js';
 import type { AgentClient, ClientHooks } from './descriptor.js';
 import { cursor, geminiCli } from './others.js';
 
@@ -10,7 +11,7 @@ import { cursor, geminiCli } from './others.js';
  * paths, the agent-run markers. A new client is its descriptor file and
  * one line here.
  */
-export const CLIENTS = [claudeCode, codex, cursor, geminiCli] as const satisfies readonly AgentClient[];
+export const CLIENTS = [claudeCode, codex, hermes, cursor, geminiCli] as const satisfies readonly AgentClient[];
 
 type Known = (typeof CLIENTS)[number];
 

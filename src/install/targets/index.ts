@@ -12,6 +12,7 @@ import { unreachable } from '../../core/unreachable.js';
 import type { EditIntent } from '../intent.js';
 import { hookIntent, type SelfCommand } from './agent-hooks.js';
 import { prePushIntent } from './git-hooks.js';
+import { hermesPluginIntents } from './hermes-plugin.js';
 
 /** What a target needs to know to state its edits. */
 export interface TargetContext {
@@ -99,8 +100,15 @@ function clientTarget(client: HookedClient): InstallTarget {
         },
         ...(box !== null && { boxPrerequisites: (env: NodeJS.ProcessEnv) => missingPrerequisites(env) }),
       };
+    case 'hermes-plugin':
+      return {
+        summary: install.summary,
+        scopes: ['user'],
+        needsWorkspace: () => false,
+        intents: (ctx) => ({ ok: true, intents: hermesPluginIntents(install, ctx.env, ctx.self) }),
+      };
     default:
-      return unreachable(install.kind);
+      return unreachable(install);
   }
 }
 
