@@ -3,7 +3,7 @@
 // bench/results/<time>.json and bench/results/<time>.md. See docs/benchmarks.md.
 //
 //   node bench/run.mjs [--runs N] [--receipts N] [--files N] [--dirs N] [--only ITEM,...] [--keep]
-//   ITEM: status, cold, large, verify, ledger, startup, hooks (default: all seven)
+//   ITEM: status, cold, large, verify, ledger, startup, hooks, hermetic (default: all eight)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -24,10 +24,10 @@ const { values: flags } = parseArgs({
     files: { type: 'string', default: '30000' },
     dirs: { type: 'string', default: '13000' },
     keep: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'status,cold,large,verify,ledger,startup,hooks' },
+    only: { type: 'string', default: 'status,cold,large,verify,ledger,startup,hooks,hermetic' },
   },
 });
-const ITEMS = ['status', 'cold', 'large', 'verify', 'ledger', 'startup', 'hooks'];
+const ITEMS = ['status', 'cold', 'large', 'verify', 'ledger', 'startup', 'hooks', 'hermetic'];
 const only = new Set(flags.only.split(','));
 for (const item of only) if (!ITEMS.includes(item)) throw new Error(`--only: unknown item "${item}"; expected some of ${ITEMS.join(', ')}`);
 const wants = (...items) => items.some((item) => only.has(item));
@@ -289,6 +289,56 @@ function measureHooks(mono) {
   };
 }
 
+/**
+ * 9, 10. A hermetic run of a `true` check over about 720 files (a private
+ * copy of each, bubblewrap) vs the same check run plainly; and `checks
+ * --trace` of it (strace) vs the plain run. A workspace of its own, six
+ * packages shaped like the monorepo's, so the other rows keep their spec.
+ */
+function measureHermetic() {
+  const root = join(work, 'hermetic');
+  mkdirSync(root);
+  const shape = buildMonorepo(root, { files: 720, dirs: 312, packages: 6 });
+  workspace(
+    root,
+    `version: 1
+checks:
+  - id: plain
+    run: ["true"]
+    sources: ["packages/**"]
+  - id: sealed
+    run: ["true"]
+    sources: ["packages/**"]
+    hermetic: true
+`,
+  );
+  gitCommit(root);
+  run(vouch('verify'), root);
+  waitPastRacyMargin(Date.now());
+  run(vouch('verify'), root);
+  log(`hermetic: ${shape.files} files in ${shape.dirs} folders; plain vs hermetic verify, and checks --trace`);
+  const runs = alternate(RUNS, {
+    plain: { argv: vouch('verify', 'plain'), options: opts(root) },
+    sealed: { argv: vouch('verify', 'sealed'), options: opts(root) },
+    trace: { argv: vouch('checks', '--trace', 'plain', '--json'), options: opts(root) },
+  });
+  const shown = JSON.parse(run(vouch('show', 'sealed', '--json'), root)).receipt;
+  if (shown.verdict !== 'PASS' || shown.sandbox?.kind !== 'bubblewrap') throw new Error(`the hermetic check did not pass in bubblewrap: ${shown.reason} ${shown.detail}`);
+  const added = round(runs.sealed.median - runs.plain.median);
+  results.items.hermetic = {
+    title: `vouch verify of a hermetic check running \`true\` over ${shown.file_count} files (private copy, bubblewrap) vs the same check run plainly; checks --trace of it (strace) vs the plain run`,
+    files: shown.file_count,
+    bytes: shown.sandbox.view.bytes,
+    vouch: runs.sealed,
+    reference: { name: 'vouch verify, not hermetic', ...runs.plain },
+    trace: runs.trace,
+    added_ms: added,
+    trace_added_ms: round(runs.trace.median - runs.plain.median),
+    target: 'at most +100 ms over the plain run',
+    met: added <= 100,
+  };
+}
+
 /** 5. a million receipts. */
 async function measureLedger(tiny) {
   log(`ledger with ${flags.receipts} receipts (filling through the real write path)`);
@@ -361,6 +411,7 @@ try {
   if (mono && wants('verify')) measureVerifyMonorepo(mono);
   if (wants('ledger')) await measureLedger(tiny);
   if (wants('startup')) measureStartup(tiny);
+  if (wants('hermetic')) measureHermetic();
 } finally {
   results.finished = new Date().toISOString();
   results.machine.load_after = loadavg().map((n) => Math.round(n * 100) / 100);

@@ -4,7 +4,7 @@
 // the p50/p95 latency from submission (the job row's created_at) to its
 // signed receipt committed (finished_at), both taken by PostgreSQL's clock.
 //
-//   npm run bench:service -- [--jobs 200] [--clients 4] [--workers 3] [--closed] [--kill]
+//   npm run bench:service -- [--jobs 200] [--clients 4] [--workers 3] [--closed] [--kill] [--runs 30]
 //
 // Open loop (default): every client submits all its jobs at once, so the
 // latency includes the wait in the queue. --closed: each client waits for
@@ -12,6 +12,12 @@
 // --kill: kill -9 one worker while it holds a job (leases of 5 s, so the
 // job is retried by another worker within the run); every job must still
 // end with exactly one receipt and the chain must audit clean.
+//
+// Then what confining costs, measured directly (bench/sandbox-cost.ts):
+// `true` alone against `true` as a worker here runs a check (bubblewrap
+// with every layer, in the job's cgroup), alternated, medians of --runs
+// (30); and per job, making its directory (a tmpfs for a root worker) and
+// its cgroup, and removing both.
 //
 // The result is printed and saved as bench/results/service-<time>.json.
 //
@@ -22,10 +28,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
 import pg from 'pg';
 
-const { values } = parseArgs({ options: { jobs: { type: 'string', default: '200' }, clients: { type: 'string', default: '4' }, workers: { type: 'string', default: '3' }, closed: { type: 'boolean', default: false }, kill: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { jobs: { type: 'string', default: '200' }, clients: { type: 'string', default: '4' }, workers: { type: 'string', default: '3' }, closed: { type: 'boolean', default: false }, kill: { type: 'boolean', default: false }, runs: { type: 'string', default: '30' } } });
 const JOBS = Number(values.jobs);
 const CLIENTS = Number(values.clients);
 const WORKERS = Number(values.workers);
@@ -142,9 +150,15 @@ try {
     wall_seconds: Number(wall.toFixed(2)),
     latency_ms: { p50: Math.round(pct(latencies, 50)), p95: Math.round(pct(latencies, 95)), max: Math.round(latencies[latencies.length - 1]) },
     submit_ms: { p50: Number(pct(submitMs, 50).toFixed(1)), p95: Number(pct(submitMs, 95).toFixed(1)) },
+    // Measured once the workers are gone, so the two cores are the measurement's.
+    sandbox_cost: undefined,
     node: process.version,
     cpus: (await import('node:os')).cpus().length,
+    load_average: (await import('node:os')).loadavg().map((n) => Number(n.toFixed(1))),
   };
+  for (const child of children) child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  result.sandbox_cost = await (await loadSandboxCost()).sandboxCost(Number(values.runs));
   console.log(JSON.stringify(result, null, 2));
   const results = new URL('./results/', import.meta.url).pathname;
   mkdirSync(results, { recursive: true });
@@ -156,6 +170,21 @@ try {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   rmSync(home, { recursive: true, force: true });
+}
+
+/** Bundles bench/sandbox-cost.ts (TypeScript, importing the sandbox from src/) next to node_modules and loads it. */
+async function loadSandboxCost() {
+  const outfile = new URL('../node_modules/.cache/vouch-bench/sandbox-cost.mjs', import.meta.url).pathname;
+  await build({
+    entryPoints: [new URL('./sandbox-cost.ts', import.meta.url).pathname],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  return import(pathToFileURL(outfile).href);
 }
 
 /** Waits until some job is running, then kill -9 the worker process holding its lease; returns which. */

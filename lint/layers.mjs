@@ -8,16 +8,17 @@
 /** Lowest first. '' is src/ itself (version.ts, build-id.ts). */
 export const TIERS = [
   { name: 'vocabulary', folders: ['', 'core'] },
-  { name: 'leaves', folders: ['receipt', 'runner', 'workspace', 'cache', 'clients'] },
+  { name: 'leaves', folders: ['receipt', 'runner', 'workspace', 'cache', 'release', 'sandbox', 'clients'] },
   { name: 'files in scope, config files edited', folders: ['scope', 'install'] },
-  { name: 'the spec and archives', folders: ['spec', 'archive'] },
-  { name: 'storage and trust', folders: ['ledger', 'trust'] },
+  { name: 'the spec, archives and traces', folders: ['spec', 'archive', 'trace'] },
+  { name: 'storage, trust and the hermetic copy', folders: ['ledger', 'trust', 'hermetic'] },
   { name: 'keys and logs', folders: ['crypto', 'logs'] },
   { name: 'the engine and what reads the chain', folders: ['engine', 'audit', 'export'] },
   { name: 'the domain', folders: ['gate', 'cards', 'remote', 'service'] },
   { name: 'the fleet', folders: ['fleet'] },
   { name: 'orchestration and words', folders: ['stop', 'session', 'render', 'retention'] },
-  { name: 'front ends', folders: ['hooks', 'mcp', 'report', 'init'] },
+  { name: 'the report (its model and its renderers)', folders: ['report'] },
+  { name: 'front ends', folders: ['hooks', 'mcp', 'init'] },
   { name: 'the command line', folders: ['cli'] },
   { name: 'entry points', folders: ['entry'] },
 ];

@@ -307,7 +307,9 @@ describe('the Claude Code plugin in this repository', () => {
   });
 });
 
-describe("issue 23: the agent's own hook calls and its session record, through the real Claude Code CLI", () => {
+// With the box on, Claude Code's sandbox refuses these writes before vouch sees them (test/claude-box.test.ts);
+// installed with --no-sandbox, what is left to hold the Stop is vouch's own pins and session records.
+describe("issue 23: the agent's own hook calls and its session record, through the real Claude Code CLI, box off", () => {
   /** vouch as the agent's script can run it, with the client's markers stripped from its environment. */
   const PRELUDE = `import json, os, shutil, subprocess, tempfile
 VOUCH = [${JSON.stringify(process.execPath)}, ${JSON.stringify(CLI)}]
@@ -331,7 +333,7 @@ print('formatted')
 `;
 
   it('attack: a Python script allows the spec in a throw-away VOUCH_HOME with a fake `node` first on PATH and answers a Stop of its own: its PASS of broken code does not count, and the real Stop blocks on the test', async () => {
-    const rig = await workspace({ verify: true });
+    const rig = await workspace({ verify: true, box: false });
     const { run, mock } = await session(rig, (_request, turn) => {
       if (turn === 0) return [say('Changing add.'), write('toolu_1', rig.path('src/add.js'), BROKEN)];
       if (turn === 1) return [write('toolu_2', rig.path('fmt.py'), FMT)];
@@ -361,7 +363,7 @@ print('formatted')
     const rig = new Rig().write({ 'src/add.js': GOOD, 'test/add.test.js': TEST });
     await rig.spec(`${SPEC}gate: {max_blocks: 1}\n`);
     expect((await rig.run(['verify'])).code).toBe(0);
-    expect((await rig.run(['install', 'claude-code'])).code).toBe(0);
+    expect((await rig.run(['install', 'claude-code', '--no-sandbox'])).code).toBe(0);
     const FORGET = `import os
 open('test/add.test.js', 'w').write('process.exit(0)\\n')
 open('src/add.js', 'w').write(${JSON.stringify(BROKEN)})

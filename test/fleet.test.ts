@@ -278,6 +278,52 @@ describe('the board', () => {
     expect((await board(rig))[0].prompt).toBe('\u001b]0;pwned\u0007\u001b[2Jclear the screen');
   });
 
+  it('flags DRIFT where a pin is not the vouch.yaml in force: a marker in the board row, drift {pinned, now} in --json, and in dispatch show', async () => {
+    const rig = await ready();
+    const before = await order(rig, '--prompt', 'ordered before the edit');
+    const pinned = before.spec_sha256 as string;
+    await rig.spec(SPEC('# loosened while the agent worked\n'));
+    const now = createHash('sha256').update(readFileSync(rig.path('vouch.yaml'))).digest('hex');
+    const after = await order(rig, '--prompt', 'ordered after the edit');
+
+    const listed = await rig.run(['fleet', '--json']);
+    expect(listed.json().spec_sha256).toBe(now);
+    expect(listed.json().dispatches.map((d: any) => [d.id, d.drift])).toEqual([
+      [after.id, null],
+      [before.id, { pinned, now }],
+    ]);
+    // --format json is --json.
+    expect((await rig.run(['fleet', '--format', 'json'])).json()).toEqual({ ...listed.json(), dispatches: listed.json().dispatches.map((d: any) => ({ ...d, age_seconds: expect.any(Number) })) });
+
+    const text = (await rig.run(['fleet', '--format', 'text'])).stdout;
+    const row = (id: string) => text.split('\n').find((l) => l.includes(id))!;
+    expect(row(before.id)).toMatch(/ungraded DRIFT\s+ordered before the edit/);
+    expect(row(after.id)).not.toContain('DRIFT');
+    expect(text).toContain(`DRIFT: 1 dispatch pins a vouch.yaml other than the one in force (${now})`);
+
+    const shown = await rig.run(['dispatch', 'show', before.id]);
+    expect(shown.stdout.split('\n')[0]).toMatch(/verdict ungraded · DRIFT$/);
+    expect(shown.stdout).toContain(`DRIFT      vouch.yaml is ${now} now, not its pin: it cannot be graded (pin drift)`);
+    expect((await rig.run(['dispatch', 'show', before.id, '--json'])).json().drift).toEqual({ pinned, now });
+    expect((await rig.run(['dispatch', 'show', after.id])).stdout).not.toContain('DRIFT');
+
+    // A vouch.yaml that is not valid now is a drift from every pin: nothing is in force to grade against.
+    rig.write({ 'vouch.yaml': 'version: 1\nchecks: []\n' });
+    expect((await rig.run(['fleet', '--json'])).json().dispatches.map((d: any) => d.drift)).toEqual([
+      { pinned: now, now: null },
+      { pinned, now: null },
+    ]);
+  });
+
+  it('--format takes text or json, and says so', async () => {
+    const rig = await ready();
+    const wrong = await rig.run(['fleet', '--format', 'yaml']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--format expects one of text, json');
+    expect(wrong.stderr).toContain('"yaml"');
+    expect((await rig.run(['fleet', '--json', '--format', 'text'])).code).toBe(2);
+  });
+
   it('an empty workspace has an empty board', async () => {
     const rig = await ready();
     expect(await board(rig)).toEqual([]);

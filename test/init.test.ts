@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Rig } from './helpers/rig.js';
@@ -20,6 +20,13 @@ const DEBIAN_FIRST = { PATH: `/usr/bin:/bin:${process.env.PATH ?? ''}` };
 const hasPytest = spawnSync('/usr/bin/python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0;
 const CI = process.env.CI === 'true';
 const TYPESCRIPT = resolve(import.meta.dirname, '../node_modules/typescript');
+
+const PYTEST_PROJECT = {
+  'pyproject.toml': '[project]\nname = "pkg"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\npythonpath = ["src"]\n',
+  'src/pkg/__init__.py': '',
+  'src/pkg/core.py': 'def add(a, b):\n    return a + b\n',
+  'tests/test_core.py': 'from pkg.core import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+};
 
 interface CheckJson {
   id: string;
@@ -72,8 +79,8 @@ describe('vouch init on real project shapes', { timeout: 180_000 }, () => {
     const checks = await initAndList(rig);
     expect(checks.map((c) => c.id)).toEqual(['tests', 'lint']);
     const [tests, lint] = checks;
-    expect(filesOf(tests)).toEqual(['source example/parse.js', 'source index.js', 'source package.json', 'test test/all_bool.js', 'test test/dash.js']);
-    expect(filesOf(lint)).toContain('source .eslintrc');
+    expect(filesOf(tests)).toEqual(['source example/parse.js', 'source index.js', 'input package.json', 'test test/all_bool.js', 'test test/dash.js']);
+    expect(filesOf(lint)).toContain('input .eslintrc');
     expect(await verify(rig, 'tests')).toMatchObject({ status: 'PASS' });
     rig.write({ 'index.js': 'module.exports = function parse(args) { return { _: [] }; };\n' });
     expect(await verify(rig, 'tests')).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
@@ -111,17 +118,11 @@ describe('vouch init on real project shapes', { timeout: 180_000 }, () => {
     expect((await verify(rig, 'tests')).status).not.toBe('PASS');
   });
 
-  const PYTEST_PROJECT = {
-    'pyproject.toml': '[project]\nname = "pkg"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\npythonpath = ["src"]\n',
-    'src/pkg/__init__.py': '',
-    'src/pkg/core.py': 'def add(a, b):\n    return a + b\n',
-    'tests/test_core.py': 'from pkg.core import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
-  };
 
-  it('a pytest project (src/pkg, tests/test_*.py, pyproject.toml): pyproject.toml is in scope, tests are tests', async () => {
+  it('a pytest project (src/pkg, tests/test_*.py, pyproject.toml): pyproject.toml is an input, tests are tests', async () => {
     const [check] = await initAndList(new Rig().write(PYTEST_PROJECT));
-    expect(check).toMatchObject({ id: 'tests', sources: ['**/*.py', 'pyproject.toml'], tests: ['tests/**'] });
-    expect(filesOf(check)).toEqual(['source pyproject.toml', 'source src/pkg/__init__.py', 'source src/pkg/core.py', 'test tests/test_core.py']);
+    expect(check).toMatchObject({ id: 'tests', sources: ['**/*.py'], tests: ['tests/**'] });
+    expect(filesOf(check)).toEqual(['input pyproject.toml', 'source src/pkg/__init__.py', 'source src/pkg/core.py', 'test tests/test_core.py']);
   });
 
   // Needs Debian's python3-pytest (the check init proposes runs pytest with /usr/bin first on PATH). .ci/run installs it, so in CI this
@@ -142,8 +143,8 @@ describe('vouch init on real project shapes', { timeout: 180_000 }, () => {
     });
     const [check, ...rest] = await initAndList(rig);
     expect(rest).toEqual([]);
-    expect(check).toMatchObject({ id: 'make-test', sources: ['Makefile', '**/*.sh'], tests: ['tests/**'] });
-    expect(filesOf(check)).toEqual(['source Makefile', 'source src/greet.sh', 'test tests/test_greet.sh']);
+    expect(check).toMatchObject({ id: 'make-test', sources: ['**/*.sh'], tests: ['tests/**'] });
+    expect(filesOf(check)).toEqual(['input Makefile', 'source src/greet.sh', 'test tests/test_greet.sh']);
     expect(await verify(rig, 'make-test')).toMatchObject({ status: 'PASS' });
     rig.write({ 'src/greet.sh': 'greet() { echo "bye $1"; }\n' });
     expect(await verify(rig, 'make-test')).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
@@ -167,15 +168,93 @@ describe('vouch init on real project shapes', { timeout: 180_000 }, () => {
     const byId = Object.fromEntries(checks.map((c) => [c.id, c]));
     expect(byId.typecheck!.tests).toEqual(['test/**', '**/*.{test,spec}.ts']);
     expect(filesOf(byId.typecheck)).toEqual(
-      expect.arrayContaining(['source tsconfig.json', 'source src/index.ts', 'test src/index.test.ts', 'test test/e2e.test.ts']),
+      expect.arrayContaining(['input tsconfig.json', 'source src/index.ts', 'test src/index.test.ts', 'test test/e2e.test.ts']),
     );
-    expect(filesOf(byId.tests)).toEqual(expect.arrayContaining(['source vitest.config.ts', 'source tsconfig.json']));
-    expect(filesOf(byId.lint)).toContain('source eslint.config.js');
+    expect(filesOf(byId.tests)).toEqual(expect.arrayContaining(['input vitest.config.ts', 'input tsconfig.json']));
+    expect(filesOf(byId.lint)).toContain('input eslint.config.js');
     // tsc takes seconds, more on a loaded machine: no speed is asserted here.
     expect(await verify(rig, 'typecheck', 170_000)).toMatchObject({ status: 'PASS' });
     rig.write({ 'src/index.ts': 'export function add(a: number, b: number): number {\n  return `${a}${b}`;\n}\n' });
     expect(await verify(rig, 'typecheck', 170_000)).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
   }, 360_000);
+});
+
+/** A program on this process's PATH, or null. */
+const which = (name: string): string | null => {
+  const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : null;
+};
+const GO = which('go');
+const CARGO = which('cargo');
+
+describe('the inputs init proposes hold what decides the run (a file that appears later counts)', { timeout: 240_000 }, () => {
+  /** A real Node project: `npm test` runs node's own test runner. */
+  const NODE_PROJECT = {
+    'package.json': JSON.stringify({ name: 'adder', version: '1.0.0', scripts: { test: 'node --test test/' } }),
+    'package-lock.json': JSON.stringify({ name: 'adder', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'adder', version: '1.0.0' } } }),
+    'src/add.js': 'exports.add = (a, b) => a + b;\n',
+    'test/add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+  };
+
+  it('attack: a Node project (npm test): a node_modules/.bin/node shim that exits 0, dropped beside broken code, is UNKNOWN/input_changed, not PASS', async () => {
+    const rig = new Rig().write(NODE_PROJECT);
+    const [tests] = await initAndList(rig);
+    expect(tests!.id).toBe('tests');
+    expect(readFileSync(rig.path('vouch.yaml'), 'utf8')).toContain('"node_modules/.bin/node"');
+    expect(filesOf(tests)).toEqual(['input package-lock.json', 'input package.json', 'source src/add.js', 'test test/add.test.js']);
+    expect(await verify(rig, 'tests')).toMatchObject({ status: 'PASS' });
+    rig.write({ 'src/add.js': 'exports.add = (a, b) => a - b;\n' }).script('node_modules/.bin/node', 'exit 0');
+    // npm puts node_modules/.bin first on the script's PATH: the shim would run instead of node.
+    expect(spawnSync('npm', ['test'], { cwd: rig.root, stdio: 'ignore' }).status).toBe(0);
+    const status = (await rig.run(['status', '--json'])).json().checks[0];
+    expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+    expect(status.detail).toContain('node_modules/.bin/node (appeared)');
+    expect(await verify(rig, 'tests')).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+  });
+
+  it.skipIf(!hasPytest && !CI)('a pytest project: a conftest.py that appears (none at init) is UNKNOWN/input_changed (needs pytest; CI always runs it)', async () => {
+    const rig = new Rig().write(PYTEST_PROJECT);
+    await initAndList(rig, DEBIAN_FIRST);
+    expect(await verify(rig, 'tests')).toMatchObject({ status: 'PASS' });
+    rig.write({ 'src/pkg/core.py': 'def add(a, b):\n    return a - b\n', 'tests/conftest.py': 'import os\nos._exit(0)\n' });
+    const status = (await rig.run(['status', '--json'])).json().checks[0];
+    expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+    expect(status.detail).toContain('tests/conftest.py (appeared)');
+  });
+
+  it('a Makefile project: a GNUmakefile that appears (make reads it before the Makefile) is UNKNOWN/input_changed', async () => {
+    const rig = new Rig().write({ Makefile: 'test:\n\tsh tests/test_greet.sh\n', 'src/greet.sh': 'greet() { echo "hello $1"; }\n', 'tests/test_greet.sh': '. ./src/greet.sh\n[ "$(greet you)" = "hello you" ]\n' });
+    await initAndList(rig);
+    expect(await verify(rig, 'make-test')).toMatchObject({ status: 'PASS' });
+    rig.write({ GNUmakefile: 'test:\n\ttrue\n', 'src/greet.sh': 'greet() { echo "bye $1"; }\n' });
+    const status = (await rig.run(['status', '--json'])).json().checks[0];
+    expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+    expect(status.detail).toContain('GNUmakefile (appeared)');
+  });
+
+  // go and cargo are not among the Debian packages the suite installs: these run where they are on the PATH.
+  // `go test` itself is not run: with a fresh build cache (the rig's HOME) it compiles the standard library, minutes on a loaded machine.
+  it.skipIf(GO === null)('a real `go mod init` project: go.mod and go.sum (absent yet) are inputs; a go.sum that appears is input_changed (needs go)', async () => {
+    const rig = new Rig().write({ 'add.go': 'package adder\n\nfunc Add(a, b int) int { return a + b }\n', 'add_test.go': 'package adder\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("add")\n\t}\n}\n' });
+    execFileSync(GO!, ['mod', 'init', 'example.com/adder'], { cwd: rig.root, env: { ...process.env, HOME: rig.home }, stdio: 'ignore' });
+    const checks = await initAndList(rig);
+    expect(checks.map((c) => c.id)).toEqual(['tests', 'vet']);
+    expect(filesOf(checks[0])).toEqual(['source add.go', 'test add_test.go', 'input go.mod']);
+    rig.write({ 'go.sum': '' });
+    expect((await rig.run(['status', 'tests', '--json'])).json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+  });
+
+  it.skipIf(CARGO === null)('a real `cargo init` project: Cargo.toml is an input, Cargo.lock and the toolchain file (absent yet) too (needs cargo)', async () => {
+    const rig = new Rig();
+    execFileSync(CARGO!, ['init', '--lib', '--vcs', 'none', '--name', 'adder'], { cwd: rig.root, stdio: 'ignore' });
+    const [tests] = await initAndList(rig);
+    expect(tests).toMatchObject({ id: 'tests' });
+    expect(filesOf(tests)).toEqual(['input Cargo.toml', 'source src/lib.rs']);
+    const yaml = readFileSync(rig.path('vouch.yaml'), 'utf8');
+    expect(yaml).toContain('inputs: ["Cargo.toml", "Cargo.lock", "rust-toolchain.toml", "rust-toolchain", ".cargo/config.toml", ".cargo/config"]');
+    rig.write({ 'rust-toolchain.toml': '[toolchain]\nchannel = "nightly"\n' });
+    expect((await rig.run(['status', '--json'])).json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+  });
 });
 
 describe('vouch init with nothing to propose', () => {

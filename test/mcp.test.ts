@@ -30,13 +30,14 @@ describe('vouch mcp: tools and their schemas', () => {
   it('lists exactly its tools, each taking ids only, with unknown keys refused and an output schema', async () => {
     const mcp = await McpSession.connect(await workspace());
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['vouch_checks', 'vouch_status', 'vouch_verify', 'vouch_receipt', 'vouch_dispatch_report', 'vouch_card_show', 'vouch_card_verify', 'vouch_card_complete']);
+    expect(tools.map((t) => t.name)).toEqual(['vouch_checks', 'vouch_status', 'vouch_verify', 'vouch_receipt', 'vouch_dispatch_report', 'vouch_report', 'vouch_card_show', 'vouch_card_verify', 'vouch_card_complete']);
     const allowedArguments: Record<string, string[]> = {
       vouch_checks: [],
       vouch_status: ['check_ids'],
       vouch_verify: ['check_ids'],
       vouch_receipt: ['receipt_id'],
       vouch_dispatch_report: ['dispatch_id', 'claim'],
+      vouch_report: [],
       vouch_card_show: ['card_id'],
       vouch_card_verify: ['card_id'],
       vouch_card_complete: ['card_id'],
@@ -58,7 +59,7 @@ describe('vouch mcp: tools and their schemas', () => {
     expect((byName.vouch_verify!.inputSchema.properties as any).check_ids.items.pattern).toBe(CHECK_ID_PATTERN.source);
     expect((byName.vouch_receipt!.inputSchema.properties as any).receipt_id).toMatchObject({ type: 'string', pattern: '^[0-9a-hjkmnp-tv-z]{6,26}$' });
     expect(byName.vouch_verify!.annotations?.readOnlyHint).toBe(false);
-    for (const name of ['vouch_checks', 'vouch_status', 'vouch_receipt']) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(true);
+    for (const name of ['vouch_checks', 'vouch_status', 'vouch_receipt', 'vouch_report']) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(true);
     expect(mcp.errors).toEqual([]);
   });
 
@@ -89,6 +90,7 @@ describe('vouch mcp: every answer says what a PASS proves and that claims are no
       vouch_verify: { check_ids: ['pass'] },
       vouch_receipt: { receipt_id: receipt },
       vouch_dispatch_report: { dispatch_id: dispatch, claim: { summary: 'done', deliverables: [{ what: 'a.ts', evidence: 'believed', how: 'trust me' }] } },
+      vouch_report: {},
       vouch_card_show: { card_id: card },
       vouch_card_verify: { card_id: card },
       vouch_card_complete: { card_id: card },

@@ -1,10 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// What a user gets from `npm install -g vouch`: the packed tarball, installed
+// What a user gets from `npm install -g vouch`: the release tarball (packed by
+// scripts/release.mjs, with its SHA-256 manifest), installed
 // globally into a fresh prefix (its dependencies from the registry,
 // better-sqlite3's and vouch's native builds run by npm), must start and
 // record a PASS. A file the package needs at run time but `files` leaves out
@@ -22,14 +23,20 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 describe('the npm package', () => {
-  it('packs, installs globally from the tarball, and runs: --version, and a PASS in a tiny workspace', { timeout: 900_000 }, () => {
+  it('packs with its manifest, installs globally from the tarball, runs (--version, a PASS in a tiny workspace), and verify-release finds the installed copy intact, then names one altered byte', { timeout: 900_000 }, () => {
     const packed = join(base, 'packed');
     mkdirSync(packed);
+    // The release script packs it (`npm pack`) and writes its SHA-256 manifest beside it.
     // --ignore-scripts: dist/ was built by the global setup; `prepare` would
     // rebuild it under the feet of tests running beside this one.
-    execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packed], { cwd: repo, env: env(), stdio: 'pipe' });
+    execFileSync(process.execPath, [join(repo, 'scripts', 'release.mjs'), '--ignore-scripts', '--out', packed], { cwd: repo, env: env(), stdio: 'pipe' });
     const tarball = readdirSync(packed).find((name) => /^vouch-.*\.tgz$/.test(name));
     expect(tarball).toBeDefined();
+    expect(readdirSync(packed)).toContain(`${tarball}.manifest.json`);
+    // The tarball as packed matches its manifest, file by file (checked by the CLI under test, from this repo's build).
+    const verifyRelease = (...args: string[]) => spawnSync(process.execPath, [join(repo, 'dist', 'cli.js'), 'verify-release', join(packed, tarball!), ...args, '--json'], { env: env(), encoding: 'utf8' });
+    const packedCheck = verifyRelease();
+    expect(packedCheck.status, packedCheck.stdout + packedCheck.stderr).toBe(0);
 
     const prefix = join(base, 'prefix');
     const install = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--allow-scripts=vouch,better-sqlite3', join(packed, tarball!)], {
@@ -61,5 +68,19 @@ describe('the npm package', () => {
     // The ledger (better-sqlite3, built by the install) answers status.
     const status = run(['status', '--json']);
     expect(JSON.parse(status.stdout).checks[0].status).toBe('PASS');
+
+    // The installed copy is the released one, file by file; what the install made itself is named, not verified.
+    const installed = join(prefix, 'lib', 'node_modules', 'vouch');
+    const clean = verifyRelease('--installed', installed);
+    expect(clean.status, clean.stdout + clean.stderr).toBe(0);
+    expect(JSON.parse(clean.stdout)).toMatchObject({ ok: true, findings: [], not_verified: ['build', 'dist/hot.js.cache', 'node_modules'] });
+    // One byte of an installed file altered: named, exit 1.
+    const altered = join(installed, 'dist', 'esm', 'main.js');
+    const bytes = readFileSync(altered);
+    bytes[10] = bytes[10]! ^ 0x20;
+    writeFileSync(altered, bytes);
+    const tampered = verifyRelease('--installed', installed);
+    expect(tampered.status).toBe(1);
+    expect(JSON.parse(tampered.stdout).findings).toEqual([expect.objectContaining({ where: 'installed', reason: 'differs', path: 'dist/esm/main.js' })]);
   });
 });

@@ -1,8 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PG_MIGRATIONS } from '../src/ledger/postgres/schema.js';
 import { describePg, sql, tempDatabase, type TempDatabase } from './helpers/pg.js';
 import { collect, Rig } from './helpers/rig.js';
 import { findingCodes, signedWorkspace } from './helpers/signed.js';
+
+/** The schema version `db migrate` brings a fresh schema to. */
+const LATEST = PG_MIGRATIONS.length;
 
 const SPEC = 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n  - {id: f, run: ["false"], sources: ["src/**"]}\n';
 
@@ -40,18 +44,18 @@ describePg('the PostgreSQL ledger through the CLI (VOUCH_LEDGER, ledger:, vouch 
     expect(existsSync(rig.path('.vouch/ledger.db'))).toBe(false);
     const status = await rig.run(['db', 'status', '--json'], { env });
     expect(status.code).toBe(1);
-    expect(status.json()).toMatchObject({ ok: false, schema: 'never_migrated', version: 0, latest: 3 });
+    expect(status.json()).toMatchObject({ ok: false, schema: 'never_migrated', version: 0, latest: LATEST });
   });
 
   it('db migrate is versioned and idempotent: from 0 to the latest once, then nothing to do', async () => {
     const rig = new Rig();
     const url = `${db.url}?schema=migrate_twice`;
     const first = await rig.run(['db', 'migrate', '--ledger', url, '--json']);
-    expect(first.json()).toMatchObject({ ok: true, schema: 'migrate_twice', from: 0, to: 3 });
+    expect(first.json()).toMatchObject({ ok: true, schema: 'migrate_twice', from: 0, to: LATEST });
     const second = await rig.run(['db', 'migrate', '--ledger', url, '--json']);
-    expect(second.json()).toMatchObject({ ok: true, from: 3, to: 3 });
+    expect(second.json()).toMatchObject({ ok: true, from: LATEST, to: LATEST });
     const recorded = await sql<{ value: string }>(db.url, "SELECT value FROM migrate_twice.meta WHERE key = 'schema_version'");
-    expect(recorded).toEqual([{ value: '3' }]);
+    expect(recorded).toEqual([{ value: String(LATEST) }]);
     expect((await rig.run(['db', 'status', '--ledger', url])).code).toBe(0);
   });
 

@@ -10,6 +10,7 @@ import { createGzip, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { describePg, sql, tempDatabase, type TempDatabase } from './helpers/pg.js';
 import { CLI, Rig } from './helpers/rig.js';
+import { delegatedCgroup } from './helpers/cgroup.js';
 import { jobsPath, Service } from './helpers/service.js';
 
 /**
@@ -208,7 +209,7 @@ int main(void) {
 checks:
   - {id: caps, run: ["sh", "-c", "grep -qE '^CapEff:[[:space:]]+0+$' /proc/self/status && grep -qE '^CapBnd:[[:space:]]+0+$' /proc/self/status"], sources: ["src/**"]}
   - {id: seccomp, run: ["sh", "-c", "grep -qE '^Seccomp:[[:space:]]+2$' /proc/self/status"], sources: ["src/**"]}
-  - {id: shocker, run: ["./bin/shocker"], sources: ["src/**"]}
+  - {id: shocker, run: ["./bin/shocker"], sources: ["src/**", "bin/shocker"]}
   - {id: key, run: ["sh", "-c", "! cat KEYPATH 2>/dev/null | grep -q PRIVATE"], sources: ["src/**"]}
   - {id: hostroot, run: ["sh", "-c", "! ls -A / | grep -qxE 'root|home|var|work|srv'"], sources: ["src/**"]}
   - {id: worker, run: ["sh", "-c", "! ls /proc/*/cmdline | xargs cat 2>/dev/null | tr '\\\\0' ' ' | grep -q 'cli[.]js serve'"], sources: ["src/**"]}
@@ -223,9 +224,7 @@ checks:
     rig.write({ 'bin/shocker': '' });
     writeFileSync(rig.path('bin/shocker'), readFileSync(join(base, 'shocker')));
     chmodSync(rig.path('bin/shocker'), 0o755);
-    // The probe is sent: it is in no scope, so add it to git's view of the tree (the client packs tracked files).
-    spawnSync('git', ['init', '-q'], { cwd: rig.root });
-    spawnSync('git', ['add', 'bin/shocker'], { cwd: rig.root });
+    // The probe is one of its check's sources: a job tree holds only the files a check declares (job-view.ts).
     const result = await remote(rig, service.address, token);
     expect(result.json().checks.map((c: any) => `${c.id}:${c.status}`), result.stderr).toEqual(['caps:PASS', 'seccomp:PASS', 'shocker:PASS', 'key:PASS', 'hostroot:PASS', 'worker:PASS']);
     const sandbox = result.json().checks[0].sandbox;
@@ -271,25 +270,45 @@ checks:
     },
   );
 
-  it.runIf(process.getuid?.() === 0 && existsSync('/usr/bin/setpriv'))('attack 2: a worker that is not root holds the same layers (here run as nobody): no capabilities, the filter, the limits', async () => {
-    const { service, token, spec } = await setup(['--workers', '0']);
-    // The worker's home (its key) must be its own: hand it to nobody, and let nobody reach it.
-    chmodSync(join(service.home, '..'), 0o755);
-    spawnSync('chown', ['-R', '65534:65534', service.home]);
-    const child = spawn(
-      '/usr/bin/setpriv',
-      ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, CLI, 'worker', '--ledger', service.ledger, '--key', 'server', '--poll-ms', '50', '--max-jobs', '1'],
-      { env: { PATH: process.env.PATH, HOME: '/nonexistent', VOUCH_HOME: service.home, NO_COLOR: '1' }, cwd: '/' },
-    );
-    let log = '';
-    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const rig = await client(spec);
-    const result = await remote(rig, service.address, token, ['--wait', '120']);
-    expect(await exited, log).toBe(0);
-    expect(log).toMatch(/sandbox: bubblewrap: .*checks as uid 65534, no capabilities, seccomp vouch-deny-1\/\w+, limits/);
-    expect(result.json().checks[0], result.stderr).toMatchObject({ status: 'PASS', sandbox: { kind: 'bubblewrap', confinement: { uid: 65534, cap_eff: '0000000000000000', gaps: [] } } });
-  });
+  it.runIf(process.getuid?.() === 0 && existsSync('/usr/bin/setpriv'))(
+    'attack 2: a worker that is not root (here nobody, given a delegated cgroup) holds the same layers but one: it cannot mount a tmpfs per job, so it starts only with --allow-unconfined and every receipt names job_disk',
+    async () => {
+      const { service, token, spec } = await setup(['--workers', '0']);
+      // The worker's home (its key) must be its own: hand it to nobody, and let nobody reach it.
+      chmodSync(join(service.home, '..'), 0o755);
+      spawnSync('chown', ['-R', '65534:65534', service.home]);
+      const delegated = delegatedCgroup(65534, 65534, `vouch-test-delegated-${process.pid}-${Date.now()}`);
+      if (!delegated) process.stderr.write('!!! no cgroup can be delegated here: the worker is expected to lack one too\n');
+      const worker = (extra: string[]) => {
+        const argv = ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, CLI, 'worker', '--ledger', service.ledger, '--key', 'server', '--poll-ms', '50', ...extra];
+        const child = spawn('/bin/sh', ['-c', `${delegated ? `${delegated.enter} && ` : ''}exec "$@"`, 'sh', ...argv], {
+          env: { PATH: process.env.PATH, HOME: '/nonexistent', VOUCH_HOME: service.home, NO_COLOR: '1' },
+          cwd: '/',
+        });
+        let log = '';
+        child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+        return { exited: new Promise<number | null>((resolve) => child.on('exit', resolve)), log: () => log };
+      };
+      try {
+        const refused = worker(['--max-jobs', '1']);
+        expect(await refused.exited).toBe(2);
+        expect(refused.log()).toContain('the worker is not root, so it cannot mount a tmpfs per job');
+        const started = worker(['--max-jobs', '1', '--allow-unconfined']);
+        const rig = await client(spec);
+        const result = await remote(rig, service.address, token, ['--wait', '120']);
+        expect(await started.exited, started.log()).toBe(0);
+        expect(started.log()).toMatch(/sandbox: bubblewrap: .*checks as uid 65534, no capabilities, seccomp vouch-deny-1\/\w+, limits/);
+        const gaps = delegated ? ['job_disk'] : ['cgroup', 'job_disk'];
+        expect(result.json().checks[0], result.stderr).toMatchObject({
+          status: 'PASS',
+          sandbox: { kind: 'bubblewrap', writable: [{ place: 'job directory', kind: 'disk', bytes: null }, { place: '/tmp' }, { place: '/dev/shm' }], confinement: { uid: 65534, cap_eff: '0000000000000000', gaps } },
+        });
+        if (delegated) expect(result.json().checks[0].sandbox.confinement.cgroup).toMatchObject({ memory_bytes: 4096 * 1024 * 1024, processes: 1024 });
+      } finally {
+        delegated?.remove();
+      }
+    },
+  );
 
   it('attack 3, a decompression bomb: 2 MB of gzip (a valid tree, then 2 GiB of zeros) is read to the archive\'s end marker only, and the job runs its check', async () => {
     const { service, token, spec, specSha } = await setup();

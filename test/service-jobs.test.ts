@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Pool } from 'pg';
 import { postgresLocation } from '../src/ledger/location.js';
@@ -6,6 +10,7 @@ import { openPool, type PgLocation } from '../src/ledger/postgres/pool.js';
 import { describe } from '../src/cli/commands/worker.js';
 import { claimJob, completeJob, failJob, heartbeat } from '../src/service/jobs.js';
 import { beginJob, finishUpload, storePart } from '../src/service/upload.js';
+import { runWorker, type WorkerEvent } from '../src/service/worker.js';
 import { draftOf, manifestOf } from './helpers/drafts.js';
 import { describePg, tempDatabase, type TempDatabase } from './helpers/pg.js';
 
@@ -86,6 +91,45 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     expect(got.sort()).toEqual(ids.sort());
   });
 
+  it('attack: one client\'s backlog does not hold the queue: with one worker, claims interleave clients (alice, bob, alice, carol, bob...), never alice\'s four first', async () => {
+    await pool.query(`UPDATE jobs SET state = 'done' WHERE state IN ('queued', 'running')`);
+    const ids = new Map<string, string>();
+    for (const name of ['alice1', 'alice2', 'alice3', 'alice4', 'bob1', 'bob2', 'carol1']) {
+      const submitted = await job(name.replace(/\d$/, ''));
+      if (submitted.kind === 'queued') ids.set(submitted.id, name);
+    }
+    const order: string[] = [];
+    for (;;) {
+      const claimed = await claimJob(pool, 'only-worker', 30, 3);
+      if (!claimed) break;
+      order.push(ids.get(claimed.id)!);
+      // Done before the next claim: one worker, one job at a time.
+      await completeJob(pool, claimed.id, 'only-worker', [], sign, sandbox);
+    }
+    expect(order).toEqual(['alice1', 'bob1', 'carol1', 'alice2', 'bob2', 'alice3', 'alice4']);
+  });
+
+  it('attack: while alice\'s jobs hold workers, the next free worker goes to bob, whose job is younger than alice\'s waiting ones', async () => {
+    await pool.query(`UPDATE jobs SET state = 'done' WHERE state IN ('queued', 'running')`);
+    const alice = [];
+    for (let i = 0; i < 4; i++) alice.push(await job('busy-alice'));
+    const bob = await job('busy-bob');
+    const first = await claimJob(pool, 'w1', 30, 3);
+    const second = await claimJob(pool, 'w2', 30, 3);
+    expect([first?.id, second?.id]).toEqual([alice[0]!.kind === 'queued' && alice[0]!.id, bob.kind === 'queued' && bob.id]);
+  });
+
+  it('concurrent claims by many workers stay fair: each client gets a job before any gets a second', async () => {
+    await pool.query(`UPDATE jobs SET state = 'done' WHERE state IN ('queued', 'running')`);
+    const clients = new Map<string, string>();
+    for (const name of ['a', 'a', 'a', 'b', 'b', 'c']) {
+      const submitted = await job(`fair-${name}`);
+      if (submitted.kind === 'queued') clients.set(submitted.id, name);
+    }
+    const claims = await Promise.all(Array.from({ length: 3 }, (_, i) => claimJob(pool, `fair-w${i}`, 30, 3)));
+    expect(claims.map((c) => clients.get(c!.id)).sort()).toEqual(['a', 'b', 'c']);
+  });
+
   it('a job started max-attempts times without finishing is failed, not retried forever', async () => {
     await pool.query(`UPDATE jobs SET state = 'done'`);
     const submitted = await job('crashy');
@@ -122,6 +166,48 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     const row = await pool.query('SELECT state, error FROM jobs WHERE id = $1', [submitted.id]);
     expect(row.rows[0]).toEqual({ state: 'failed', error: { code: 'no_receipt', message: 'no receipt for "u"' } });
     expect((await pool.query('SELECT count(*)::int AS n FROM job_receipts WHERE job_id = $1', [submitted.id])).rows[0].n).toBe(1);
+  });
+
+  it('a worker sweeps what dead workers left at start and then periodically, and says what it swept', async () => {
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+    const leftover = (tag: string) => {
+      const path = join(tmpdir(), `vouch-job-${dead}-${tag}`);
+      mkdirSync(join(path, 'job', 'tree'), { recursive: true });
+      return path;
+    };
+    const atStart = leftover('Start1');
+    const events: WorkerEvent[] = [];
+    const stop = new AbortController();
+    const swept = (path: string) => events.some((event) => event.kind === 'swept' && event.path === path);
+    const running = runWorker(
+      {
+        pool,
+        home: tmpdir(),
+        sign,
+        sandbox: { record: sandbox, gaps: [], notes: [], jobDisk: { kind: 'disk', why: 'test' } },
+        maxTreeBytes: 1 << 20,
+        maxUnpackMs: 1000,
+        leaseSeconds: 30,
+        maxAttempts: 3,
+        pollMs: 20,
+        sweepMs: 200,
+        onEvent: (event) => events.push(event),
+      },
+      stop.signal,
+    );
+    try {
+      for (let i = 0; i < 500 && !swept(atStart); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(swept(atStart)).toBe(true);
+      // Left while the worker runs: the next sweep takes it.
+      const later = leftover('Later1');
+      for (let i = 0; i < 500 && !swept(later); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(swept(later)).toBe(true);
+      expect(existsSync(later)).toBe(false);
+      expect(describe(events.find((event) => event.kind === 'swept')!)).toBe(`worker: removed ${atStart}, left by a worker no longer running (or by this one, when its job ended)`);
+    } finally {
+      stop.abort();
+      await running;
+    }
   });
 
   it('the worker\'s log says what became of a lost lease: its own ran out, another worker took the job, or the job ended', () => {

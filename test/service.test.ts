@@ -517,7 +517,12 @@ checks:
       const result = await remote(rig, service.address, token);
       // net, key and etc exit 7 when the sandbox stopped them: FAIL is the sandbox working.
       expect(result.json().checks.map((c: any) => `${c.id}:${c.status}`), result.stderr).toEqual(['net:FAIL', 'key:FAIL', 'etc:FAIL', 'tmp:PASS', 'inside:PASS']);
-      expect(result.json().checks[0].sandbox).toMatchObject({ kind: 'bubblewrap', network: false, writable: 'job directory', confinement: { gaps: [] } });
+      const writable = [
+        { place: 'job directory', kind: 'tmpfs', bytes: 2048 * 1024 * 1024 },
+        { place: '/tmp', kind: 'tmpfs', bytes: 512 * 1024 * 1024 },
+        { place: '/dev/shm', kind: 'tmpfs', bytes: 512 * 1024 * 1024 },
+      ];
+      expect(result.json().checks[0].sandbox).toMatchObject({ kind: 'bubblewrap', network: false, writable, confinement: { gaps: [] } });
       expect(existsSync(`/etc/${marker}`)).toBe(false);
       // The sandbox's /tmp is its own tmpfs: nothing written there reaches the host's.
       expect(existsSync(`/tmp/${marker}`)).toBe(false);

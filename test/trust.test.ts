@@ -65,7 +65,7 @@ describe('trust (allow / deny)', () => {
     expect(allow.stderr).toContain('in their own terminal');
     expect((await rig.run(['status', '--json'])).json().checks[0]).toMatchObject({ reason: 'spec_not_allowed', detail: 'vouch.yaml changed since it was allowed' });
     refused(await rig.run(['deny', '--json'], { env }), 'agent_run');
-    const fresh = new Rig().write({ 'go.mod': 'module x\n' });
+    const fresh = new Rig().write({ 'go.mod': 'module x\n', 'main.go': 'package main\n' });
     const init = await fresh.run(['init', '--write'], { env });
     expect(init.code).toBe(4);
     expect(init.stderr).toContain('agent_run');

@@ -30,7 +30,7 @@ const BUILD = BUILD_ID ?? 'source';
  *   32  header: JSON {root, build, key, digest, problems, refused}, padded to 8
  *   ..  stats: N x 6 signed 64-bit integers (stat-key.ts), native byte order
  *   ..  path starts: N x u32
- *   ..  groups: F bytes (1 source, 2 test, 3 artifact), padded to 8
+ *   ..  groups: F bytes (1 source, 2 test, 3 artifact, 4 input), padded to 8
  *   ..  digests: F x 32 bytes
  *   ..  paths: P bytes, each path followed by NUL
  *   end HMAC-SHA256 of everything before it (key.ts)

@@ -112,9 +112,12 @@ export function scriptCheck(card: string, proof: ScriptProof, script: Sha256, ru
     sources: [...proof.scope],
     tests: [],
     artifacts: [],
+    inputs: [],
     exclude: [],
     expect: { kind: 'exit' as const, code: 0 },
     allowMissing: false,
+    hermetic: false,
+    network: false,
   };
   return {
     id: scriptCheckId(card, proof.name),

@@ -91,3 +91,16 @@ export function timeFlag(command: string, name: string, value: string | undefine
   }
   return new Date(parsed);
 }
+
+/** A flag that takes one of a few words (`--format json`), or a usage problem that quotes it and lists the words. */
+export function choiceFlag<const T extends string>(command: string, name: string, value: string | undefined, choices: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  return fail({
+    code: 'usage',
+    message: `--${name} expects one of ${choices.join(', ')}`,
+    where: `vouch ${command}`,
+    expected: choices.join(' | '),
+    found: value,
+  });
+}

@@ -13,8 +13,10 @@ import { unreachable } from '../core/unreachable.js';
  * 5: a dispatch's pinned spec changed (pin drift), so it was not graded.
  * 6: `show --log` found no stored log for the receipt (an old receipt, or
  * its log was removed): distinct, so a script never takes it for empty output.
+ * 7: `checks --trace` has no tracer that works here (strace missing, or
+ * ptrace forbidden): distinct, so a script can tell it from a bad spec.
  */
-export const EXIT = { ok: 0, notOk: 1, usage: 2, refused: 3, cardRefused: 4, illegalTransition: 4, pinDrift: 5, logMissing: 6, internal: 70 } as const;
+export const EXIT = { ok: 0, notOk: 1, usage: 2, refused: 3, cardRefused: 4, illegalTransition: 4, pinDrift: 5, logMissing: 6, tracerMissing: 7, internal: 70 } as const;
 
 export function exitCodeFor(code: ProblemCode): number {
   switch (code) {
@@ -71,6 +73,8 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'grader_is_claimant':
     case 'claim_invalid':
     case 'sandbox_unavailable':
+    case 'manifest_invalid':
+    case 'release_unreadable':
       return EXIT.usage;
     case 'illegal_transition':
       return EXIT.illegalTransition;
@@ -78,6 +82,8 @@ export function exitCodeFor(code: ProblemCode): number {
       return EXIT.pinDrift;
     case 'log_not_found':
       return EXIT.logMissing;
+    case 'tracer_unavailable':
+      return EXIT.tracerMissing;
     default:
       return unreachable(code);
   }

@@ -4,6 +4,8 @@ import { fail } from '../core/problem.js';
 import { keysDir, loadSigningKey, type SigningKey } from '../crypto/keystore.js';
 import { requireCurrentSchema } from '../ledger/postgres/migrate.js';
 import { openPool, pgError } from '../ledger/postgres/pool.js';
+import { closeInheritedDescriptors } from '../service/descriptors.js';
+import { probeJobDisk } from '../service/job-tree.js';
 import { DEFAULT_LIMITS, detectSandbox, type Sandbox } from '../service/sandbox.js';
 import { integerFlag } from './args.js';
 import type { PgTarget } from './pg-target.js';
@@ -52,24 +54,50 @@ export const SANDBOX_FLAGS = {
   'job-memory-mb': { type: 'string' },
   'job-processes': { type: 'string' },
   'job-file-mb': { type: 'string' },
+  'job-disk-mb': { type: 'string' },
 } as const;
+
+/** A job directory's tmpfs, unless --job-disk-mb says otherwise: room for the largest tree (--max-tree-mb's default) and as much again. */
+export const DEFAULT_JOB_DISK_MB = 2048;
 
 /**
  * The sandbox this worker process runs checks in. A worker that cannot
  * confine them (no bubblewrap, or a layer that did not hold: checks as
- * host root, capabilities left, no seccomp filter, no limits) refuses to
- * start, unless its operator says --allow-unconfined; then every receipt
- * records what held and what did not.
+ * host root, capabilities left, no seccomp filter, no limits, no cgroup
+ * per job, no tmpfs per job directory, a descriptor of the worker reaching
+ * the check) refuses to start, unless its operator says
+ * --allow-unconfined; then every receipt records what held and what did
+ * not. First of all, the descriptors this process inherited without
+ * close-on-exec are closed: no check may inherit them.
  */
-export function workerSandbox(
+export async function workerSandbox(
   command: string,
   home: string,
   key: SigningKey,
-  values: { readonly 'allow-unconfined'?: boolean; readonly 'job-memory-mb'?: string; readonly 'job-processes'?: string; readonly 'job-file-mb'?: string },
-): Sandbox {
+  values: {
+    readonly 'allow-unconfined'?: boolean;
+    readonly 'job-memory-mb'?: string;
+    readonly 'job-processes'?: string;
+    readonly 'job-file-mb'?: string;
+    readonly 'job-disk-mb'?: string;
+  },
+  maxTreeBytes: number,
+): Promise<{ readonly sandbox: Sandbox; readonly closed: readonly number[] }> {
+  const closed = closeInheritedDescriptors();
   const mb = 1024 * 1024;
   const fileBytes = positiveFlag(command, 'job-file-mb', values['job-file-mb'], DEFAULT_LIMITS.file_bytes / mb) * mb;
+  const diskBytes = positiveFlag(command, 'job-disk-mb', values['job-disk-mb'], DEFAULT_JOB_DISK_MB) * mb;
+  if (diskBytes < maxTreeBytes) {
+    return fail({
+      code: 'usage',
+      message: 'a job directory must have room for the largest tree a job may unpack',
+      where: `vouch ${command} --job-disk-mb`,
+      expected: `at least ${maxTreeBytes / mb} (--max-tree-mb)`,
+      found: String(diskBytes / mb),
+    });
+  }
   const sandbox = detectSandbox({
+    jobDisk: await probeJobDisk(diskBytes),
     hide: serviceSecrets(home, key),
     limits: {
       memory_bytes: positiveFlag(command, 'job-memory-mb', values['job-memory-mb'], DEFAULT_LIMITS.memory_bytes / mb) * mb,
@@ -84,14 +112,14 @@ export function workerSandbox(
       code: 'sandbox_unavailable',
       message: `this worker cannot confine the checks it would run: ${sandbox.notes.join('; ') || `not held: ${sandbox.gaps.join(', ')}`}`,
       where: `vouch ${command}`,
-      expected: 'bubblewrap with a user namespace, checks as a user other than root, no capabilities, the seccomp filter and prlimit',
+      expected: 'bubblewrap with a user namespace, checks as a user other than root, no capabilities, the seccomp filter, prlimit, a cgroup and a tmpfs per job',
       found: sandbox.record.kind === 'none' ? 'no sandbox' : `not held: ${sandbox.gaps.join(', ')}`,
       hint:
-        'install bubblewrap (and util-linux: setpriv, prlimit), allow unprivileged user namespaces, or run the worker as a user of its own; ' +
+        'install bubblewrap (and util-linux: setpriv, prlimit), allow unprivileged user namespaces, run the worker as root (its checks run as nobody: it mounts a tmpfs per job and makes a cgroup per job) or give a worker of its own user a delegated cgroup (systemd: Delegate=yes); ' +
         `--allow-unconfined runs checks with what holds (every receipt says what did not)${command === 'serve' ? '; --workers 0 serves the API only' : ''}`,
     });
   }
-  return sandbox;
+  return { sandbox, closed };
 }
 
 /** One line for the operator's log: how checks run here. */
@@ -100,12 +128,15 @@ export function describeSandbox(sandbox: Sandbox): string {
   if (record.kind === 'none') return `NONE (--allow-unconfined): ${record.why}`;
   const held = record.confinement;
   if (!held) return 'bubblewrap';
+  const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  const writable = typeof record.writable === 'string' ? record.writable : record.writable.map((w) => `${w.place} (${w.bytes === null ? 'disk, per file' : `${w.kind} ${mib(w.bytes)} MiB`})`).join(', ');
   const parts = [
-    'bubblewrap: no network, only the job directory writable',
+    `bubblewrap: no network, writable only ${writable}`,
     `checks as uid ${held.uid}`,
     /^0+$/.test(held.cap_eff) ? 'no capabilities' : `capabilities ${held.cap_eff}`,
     held.seccomp ? `seccomp ${held.seccomp}` : 'no seccomp',
-    held.limits ? `limits ${Math.round(held.limits.memory_bytes / 1024 / 1024)} MiB data, ${held.limits.processes} processes, ${Math.round(held.limits.file_bytes / 1024 / 1024)} MiB files` : 'no limits',
+    held.limits ? `limits ${mib(held.limits.memory_bytes)} MiB data, ${held.limits.processes} processes, ${mib(held.limits.file_bytes)} MiB files` : 'no limits',
+    held.cgroup ? `job cgroup v${held.cgroup.version} ${mib(held.cgroup.memory_bytes)} MiB memory, ${held.cgroup.processes} processes` : 'no job cgroup',
   ];
   return `${parts.join(', ')}${held.gaps.length > 0 ? `; NOT HELD (--allow-unconfined): ${held.gaps.join(', ')}: ${sandbox.notes.join('; ')}` : ''}`;
 }

@@ -110,7 +110,13 @@ export type ProblemCode =
   /** An agent's claim (the report JSON) is not valid. */
   | 'claim_invalid'
   /** A verifier worker cannot confine the checks it would run (no bubblewrap, or a layer that did not hold) and was not told --allow-unconfined. */
-  | 'sandbox_unavailable';
+  | 'sandbox_unavailable'
+  /** `verify-release`: the release manifest is not JSON, or not the shape scripts/release.mjs writes. */
+  | 'manifest_invalid'
+  /** `verify-release`: the tarball, the manifest or the installed directory cannot be read at all. */
+  | 'release_unreadable'
+  /** `checks --trace`: no tracer here (strace is not installed), or it cannot trace (ptrace forbidden). */
+  | 'tracer_unavailable';
 
 export interface Problem {
   readonly code: ProblemCode;

@@ -41,6 +41,9 @@ export type Reason =
   | 'executable_changed'
   | 'tool_config_changed'
   | 'pins_mismatch'
+  | 'job_bound'
+  | 'input_changed'
+  | 'sandbox_unavailable'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -75,6 +78,9 @@ export const REASONS = [
   'executable_changed',
   'tool_config_changed',
   'pins_mismatch',
+  'job_bound',
+  'input_changed',
+  'sandbox_unavailable',
   'fingerprint_changed',
   'definition_changed',
 ] as const satisfies readonly Reason[];

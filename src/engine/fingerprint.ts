@@ -3,6 +3,7 @@ import { manifestDigest, type Group, type Manifest } from '../scope/manifest.js'
 import { scanScopes, type ScanProblem, type ScanResult } from '../scope/scan.js';
 import type { Snapshot } from '../scope/snapshot.js';
 import type { CheckDef } from '../spec/model.js';
+import { inputRequest } from '../trust/input-pins.js';
 
 /**
  * One check's fingerprint: its definition digest and the manifest of every
@@ -16,8 +17,9 @@ export interface Fingerprint {
   readonly problems: readonly ScanProblem[];
 }
 
-export const ALL_GROUPS: readonly Group[] = ['source', 'test', 'artifact'];
-export const INPUT_GROUPS: readonly Group[] = ['source', 'test'];
+export const ALL_GROUPS: readonly Group[] = ['input', 'source', 'test', 'artifact'];
+/** What a run reads, hashed before and after it: everything but the artifacts it makes. */
+export const INPUT_GROUPS: readonly Group[] = ['input', 'source', 'test'];
 
 export function fingerprintDigest(definition: Sha256, manifest: Sha256): Sha256 {
   return digestJson({ v: 1, definition, manifest });
@@ -33,11 +35,23 @@ export async function computeFingerprints(
   snapshot: Snapshot,
   requests: readonly { readonly check: CheckDef; readonly groups: readonly Group[] }[],
 ): Promise<Fingerprint[]> {
-  const scans = await scanScopes(
-    snapshot,
-    requests.map(({ check, groups }) => ({ scope: check, groups })),
-  );
-  return scans.map((scan, i) => fingerprintOf(requests[i]!.check, scan));
+  return (await fingerprintsAndInputs(snapshot, requests, [])).fingerprints;
+}
+
+/**
+ * Fingerprints, and in the same walk the inputs alone of `pinned` checks
+ * (what `vouch allow` pinned them as, trust/input-pins.ts), by check id.
+ */
+export async function fingerprintsAndInputs(
+  snapshot: Snapshot,
+  requests: readonly { readonly check: CheckDef; readonly groups: readonly Group[] }[],
+  pinned: readonly CheckDef[],
+): Promise<{ fingerprints: Fingerprint[]; inputs: Map<string, ScanResult> }> {
+  const scans = await scanScopes(snapshot, [...requests.map(({ check, groups }) => ({ scope: check, groups })), ...pinned.map(inputRequest)]);
+  return {
+    fingerprints: requests.map((request, i) => fingerprintOf(request.check, scans[i]!)),
+    inputs: new Map(pinned.map((check, j) => [check.id, scans[requests.length + j]!])),
+  };
 }
 
 function fingerprintOf(check: CheckDef, scan: ScanResult): Fingerprint {

@@ -1,16 +1,31 @@
 import { childProcess } from '../core/builtins.js';
+import { isolatedGit, type IsolatedGit } from '../core/git-command.js';
 
 export interface GitState {
   readonly head: string | null;
   readonly dirty: boolean;
 }
 
-function git(root: string, args: string[]): Promise<string | undefined> {
+/**
+ * One git command, run without any of the repository's configuration
+ * (core/git-command.ts: no fsmonitor, filter, hook, diff driver or pager it
+ * names ever runs); its stdout, or undefined when it fails.
+ */
+function git(isolated: IsolatedGit, root: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    childProcess().execFile('git', args, { cwd: root, timeout: 10_000, maxBuffer: 64 << 20, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error, stdout) =>
-      resolve(error ? undefined : stdout),
-    );
+    childProcess().execFile('git', isolated.args(args), { cwd: root, timeout: 10_000, maxBuffer: 64 << 20, env: isolated.env }, (error, stdout) => resolve(error ? undefined : stdout));
   });
+}
+
+/** Runs `use` with an isolated git for the repository `root` is in, removing it after; `outside` when there is none. */
+async function withGit<T>(root: string, outside: T, use: (isolated: IsolatedGit) => Promise<T>): Promise<T> {
+  const isolated = isolatedGit(root, process.env);
+  if (isolated === null) return outside;
+  try {
+    return await use(isolated);
+  } finally {
+    isolated.close();
+  }
 }
 
 /**
@@ -25,16 +40,18 @@ function git(root: string, args: string[]): Promise<string | undefined> {
  * it is called once the first git command has started.
  */
 export async function gitState(root: string, basesOf?: () => readonly string[]): Promise<GitState | null> {
-  // One status for HEAD and the tracked files, started first (it reads the whole index), beside the untracked look-up.
-  const tracked = git(root, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no']);
-  const bases = basesOf?.();
-  const untracked = bases === undefined ? ['status', '--porcelain', '-z', '--untracked-files=normal'] : ['ls-files', '-z', '--others', '--exclude-standard', '--', ...pathspecs(bases)];
-  const [status, others] = await Promise.all([tracked, bases === undefined || bases.length > 0 ? git(root, untracked) : Promise.resolve('')]);
-  if (status === undefined) return fallbackState(root);
-  const entries = status.split('\0').filter((entry) => entry !== '');
-  const oid = entries.find((entry) => entry.startsWith('# branch.oid '))?.slice('# branch.oid '.length);
-  const changed = entries.some((entry) => !entry.startsWith('# '));
-  return { head: oid === undefined || oid === '(initial)' ? null : oid, dirty: changed || others === undefined || others.length > 0 };
+  return withGit(root, null, async (isolated) => {
+    // One status for HEAD and the tracked files, started first (it reads the whole index), beside the untracked look-up.
+    const tracked = git(isolated, root, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=all']);
+    const bases = basesOf?.();
+    const untracked = bases === undefined ? ['status', '--porcelain', '-z', '--untracked-files=normal', '--ignore-submodules=all'] : ['ls-files', '-z', '--others', '--exclude-standard', '--', ...pathspecs(bases)];
+    const [status, others] = await Promise.all([tracked, bases === undefined || bases.length > 0 ? git(isolated, root, untracked) : Promise.resolve('')]);
+    if (status === undefined) return fallbackState(isolated, root);
+    const entries = status.split('\0').filter((entry) => entry !== '');
+    const oid = entries.find((entry) => entry.startsWith('# branch.oid '))?.slice('# branch.oid '.length);
+    const changed = entries.some((entry) => !entry.startsWith('# '));
+    return { head: oid === undefined || oid === '(initial)' ? null : oid, dirty: changed || others === undefined || others.length > 0 };
+  });
 }
 
 /** Git pathspecs naming exactly these workspace-relative directories or files. */
@@ -43,10 +60,10 @@ function pathspecs(bases: readonly string[]): string[] {
 }
 
 /** When status itself fails: outside a work tree there is nothing to record; inside, the tree is called dirty. */
-async function fallbackState(root: string): Promise<GitState | null> {
-  const inside = await git(root, ['rev-parse', '--is-inside-work-tree']);
+async function fallbackState(isolated: IsolatedGit, root: string): Promise<GitState | null> {
+  const inside = await git(isolated, root, ['rev-parse', '--is-inside-work-tree']);
   if (inside?.trim() !== 'true') return null;
-  const head = await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  const head = await git(isolated, root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
   return { head: head?.trim() || null, dirty: true };
 }
 
@@ -60,13 +77,15 @@ export type Landing = 'landed' | 'not_landed' | 'no_ref' | 'no_git';
  */
 export async function landing(root: string, commit: string, ref: string): Promise<Landing> {
   if (ref.startsWith('-')) return 'no_ref';
-  if ((await git(root, ['rev-parse', '--is-inside-work-tree']))?.trim() !== 'true') return 'no_git';
-  const target = (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]))?.trim();
-  if (!target) return 'no_ref';
-  const code = await new Promise<number | null>((resolve) => {
-    childProcess().execFile('git', ['merge-base', '--is-ancestor', commit, target], { cwd: root, timeout: 10_000, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error) =>
-      resolve(error ? (typeof error.code === 'number' ? error.code : null) : 0),
-    );
+  return withGit(root, 'no_git', async (isolated) => {
+    if ((await git(isolated, root, ['rev-parse', '--is-inside-work-tree']))?.trim() !== 'true') return 'no_git';
+    const target = (await git(isolated, root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]))?.trim();
+    if (!target) return 'no_ref';
+    const code = await new Promise<number | null>((resolve) => {
+      childProcess().execFile('git', isolated.args(['merge-base', '--is-ancestor', commit, target]), { cwd: root, timeout: 10_000, env: isolated.env }, (error) =>
+        resolve(error ? (typeof error.code === 'number' ? error.code : null) : 0),
+      );
+    });
+    return code === 0 ? 'landed' : 'not_landed';
   });
-  return code === 0 ? 'landed' : 'not_landed';
 }

@@ -8,9 +8,10 @@ import type { Snapshot } from '../scope/snapshot.js';
 import type { CheckDef } from '../spec/model.js';
 import { toolConfigDetail, toolConfigDrift } from '../trust/pins.js';
 import { checkPinsDigest } from '../trust/pins-digest.js';
+import { hasInputs, inputDetail, inputDrift } from '../trust/input-pins.js';
 import { notAllowedWords, trustState } from '../trust/trust.js';
 import type { EngineContext } from './context.js';
-import { ALL_GROUPS, computeFingerprint, computeFingerprints, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
+import { ALL_GROUPS, computeFingerprint, fingerprintsAndInputs, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
 import { TreeReader } from './tree-reader.js';
 import { describeChanges } from './verdict.js';
 import { signatureJudge, type SignatureJudge } from './signature-status.js';
@@ -87,13 +88,20 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
       if (early[i] === undefined) return [{ check, groups: groupsFor(latest.get(check.id)!) }];
       return options.everyFingerprint ? [{ check, groups: INPUT_GROUPS }] : [];
     });
-    const fingerprints = requests.length === 0 ? [] : await computeFingerprints(reader.snapshot(), requests);
-    const now = new Map(requests.map(({ check }, i) => [check.id, fingerprints[i]!]));
+    // Inputs not as the person allowed them make a check UNKNOWN whatever its receipt says: read in the same walk.
+    const pins = trust.value.kind === 'allowed' ? trust.value.record.pins : undefined;
+    const pinned = pins ? checks.filter((check) => hasInputs(check) && !configs.has(check.id)) : [];
+    const scanned = requests.length + pinned.length === 0 ? undefined : await fingerprintsAndInputs(reader.snapshot(), requests, pinned);
+    const now = new Map(requests.map(({ check }, i) => [check.id, scanned!.fingerprints[i]!]));
     const verifiers = { home: ctx.home, verifierKey: ctx.spec.verifierKey };
     const statuses: CheckStatus[] = [];
     for (const [i, check] of checks.entries()) {
       const fingerprint = now.get(check.id);
-      const status = early[i] ?? (await judgeOnFiles(check, latest.get(check.id)!, fingerprint!, ledger, options.explain ?? true, verifiers));
+      const inputs = scanned?.inputs.get(check.id);
+      const drift = inputs && inputDrift(check, pins?.inputs?.[check.id], inputs);
+      const status = drift
+        ? make(check, 'UNKNOWN', 'input_changed', latest.get(check.id), inputDetail(check.id, drift))
+        : (early[i] ?? (await judgeOnFiles(check, latest.get(check.id)!, fingerprint!, ledger, options.explain ?? true, verifiers)));
       statuses.push(options.everyFingerprint && status.fingerprint === undefined && fingerprint ? { ...status, fingerprint: fingerprint.digest } : status);
     }
     return { kind: 'ok', statuses };

@@ -13,6 +13,8 @@ export interface TreeReaderContext {
   readonly hashWorker?: URL;
   /** The workspace root is the process's working directory for the whole command (see EngineContext). */
   readonly cwdIsRoot?: boolean;
+  /** Links in the tree are refused, never resolved (the verifier service: SnapshotOptions.refuseLinks). */
+  readonly refuseLinks?: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export class TreeReader {
       ...(cache && { cache }),
       ...(this.ctx.hashWorker && { hashWorker: this.ctx.hashWorker }),
       relative: this.ctx.cwdIsRoot === true,
+      ...(this.ctx.refuseLinks === true && { refuseLinks: true }),
     });
   }
 

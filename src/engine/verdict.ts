@@ -33,12 +33,18 @@ export function judgeRun(
   after: Fingerprint,
   expect: Expectation,
   root: string,
+  /** Why the run met a bound of the verifier service's job (ServiceRun.boundReached), or null. */
+  bound: string | null = null,
+  /** Covered files whose device, inode or ctime moved while the command ran (scope/run-identity.ts). */
+  moved: readonly string[] = [],
 ): Judgement {
   if (outcome.kind === 'spawn_error') {
     return { verdict: 'UNKNOWN', reason: 'spawn_error', detail: `${outcome.code}: ${outcome.message}` };
   }
   if (outcome.interrupted) return { verdict: 'UNKNOWN', reason: 'interrupted', detail: 'vouch was interrupted; the process group was stopped' };
   if (outcome.timedOut) return { verdict: 'UNKNOWN', reason: 'timeout', detail: `still running after the timeout; the process group was killed` };
+  // The verifier's bound, not the code, decided how the run ended: evidence neither way.
+  if (bound !== null) return { verdict: 'UNKNOWN', reason: 'job_bound', detail: bound };
 
   const hard = after.problems.find((p) => p.reason === 'path_escape' || p.reason === 'changed_during_hash' || p.reason === 'scope_unreadable');
   if (hard) return { verdict: 'UNKNOWN', reason: hard.reason, detail: `${hard.path}: ${hard.detail}` };
@@ -48,6 +54,15 @@ export function judgeRun(
   const changed = before.manifestDigest === after.manifestDigest ? { added: [], removed: [], modified: [] } : diffManifests(before.manifest, onlyGroups(after.manifest, INPUT_GROUPS));
   if (hasChanges(changed) || after.problems.some((p) => p.reason === 'scope_empty')) {
     return { verdict: 'UNKNOWN', reason: 'changed_during_run', detail: describeChanges(changed) };
+  }
+  // The same bytes as before, yet not the same file all along: what the command read may have been other bytes.
+  if (moved.length > 0) {
+    const shown = withMore(moved.slice(0, 3).join(', '), moved.length - 3);
+    return {
+      verdict: 'UNKNOWN',
+      reason: 'changed_during_run',
+      detail: `${shown} ${moved.length === 1 ? 'was' : 'were'} rewritten or replaced while the check ran (ctime or inode moved), though the bytes are as before: the run may have read other bytes`,
+    };
   }
 
   if (outcome.exitCode === null) {

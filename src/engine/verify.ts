@@ -1,26 +1,31 @@
-import { realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Problem } from '../core/problem.js';
+import type { Reason } from '../core/status.js';
 import type { ReceiptSink } from '../ledger/ledger.js';
 import { agentRun } from '../clients/agent-run.js';
-import type { Actor, GateStamp, LogRecord, ReceiptDraft, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
+import type { Actor, GateStamp, LogRecord, ReceiptDraft, SandboxRecord, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
+import type { HermeticProblem } from '../hermetic/session.js';
 import { encodeLog } from '../logs/log-file.js';
 import { writeLog } from '../logs/store.js';
 import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
 import { freshPycache, PYCACHE_VARIABLE } from '../runner/pycache.js';
+import { identitiesOf, movedBetween } from '../scope/run-identity.js';
 import { isInside, scopeBases } from '../scope/scan.js';
 import { minimalBases } from '../scope/walk.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
 import { executableDrift, toolConfigDetail, toolConfigDrift, type Pins } from '../trust/pins.js';
 import { checkPinsDigest } from '../trust/pins-digest.js';
+import { hasInputs, inputDetail, inputDrift } from '../trust/input-pins.js';
+import type { ScanResult } from '../scope/scan-types.js';
 import { trustState, type TrustState } from '../trust/trust.js';
 import { VERSION } from '../version.js';
 import type { EngineContext, VerifyEvent } from './context.js';
 import { streamRecord } from './excerpt.js';
 import { resolveExecutable } from '../runner/executable.js';
-import { ALL_GROUPS, computeFingerprint, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
+import { ALL_GROUPS, computeFingerprint, fingerprintsAndInputs, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
 import { gitState, type GitState } from './git.js';
 import { judgeBeforeRun, judgeRun, type Judgement } from './verdict.js';
 import { newId } from '../core/ids.js';
@@ -46,6 +51,18 @@ export interface VerifyOptions {
 export interface ServiceRun {
   readonly record: ServiceRecord;
   readonly wrap?: (command: readonly string[], cwd: string) => readonly string[];
+  /**
+   * Asked after each run: why it met a bound the service sets on the whole
+   * job (memory, processes, the job directory's size), or could not be put
+   * under them; null when it did not. Such a run is UNKNOWN/job_bound.
+   */
+  readonly boundReached?: () => string | null;
+  /**
+   * Set when the upload is not what the server's operator pinned for this
+   * check (its tool configs, its inputs): the check does not run, and its
+   * signed receipt says why, as a local pin drift does.
+   */
+  readonly refuse?: { readonly reason: Reason; readonly detail: string };
 }
 
 export type VerifyResult =
@@ -151,10 +168,12 @@ async function verifyOne(
   const now = ctx.now ?? (() => new Date());
   const root = ctx.workspace.root;
   const startedAt = now();
-  const before = await computeFingerprint(reader.snapshot(), check, INPUT_GROUPS);
-  const cwd = resolveCwd(root, check.cwd);
+  // The inputs alone too, in the same walk, when they are to be as the person allowed them.
+  const scanned = await fingerprintsAndInputs(reader.snapshot(), [{ check, groups: INPUT_GROUPS }], ctx.trusted && hasInputs(check) ? [check] : []);
+  const before = scanned.fingerprints[0]!;
+  const cwd = resolveCwd(root, check.cwd, ctx.refuseLinks === true);
 
-  const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement) ?? pinnedJudgement(ctx, check);
+  const refusal = judgeBeforeRun(before.problems) ?? (cwd.ok ? undefined : cwd.judgement) ?? pinnedJudgement(ctx, check, scanned.inputs.get(check.id)) ?? (service?.refuse && { verdict: 'UNKNOWN', ...service.refuse });
   if (refusal !== undefined || !cwd.ok) {
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(
@@ -164,35 +183,79 @@ async function verifyOne(
     );
   }
 
-  // Python compiles from the sources fingerprinted above, never from a __pycache__ in the tree (pycache.ts).
-  const pycache = freshPycache(check.env);
-  const env = runEnvironment(ctx, check, pycache?.dir);
-  const executable = check.shell ? null : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
-  const outcome = await runCommand({
-    argv: check.run,
-    shell: check.shell,
-    cwd: cwd.path,
-    env,
-    timeoutMs: check.timeout * 1000,
-    captureWindow: CAPTURE_WINDOW,
-    // Not on the verifier service: its client cannot read a log there, and
-    // the job directory is writable by the check, which could point
-    // .vouch/logs anywhere the worker (outside the sandbox) may write.
-    keepLog: service === undefined,
-    ...(signal && { signal }),
-    ...(service?.wrap && { wrap: service.wrap }),
-  }).finally(() => pycache?.remove());
-  // A new snapshot: the run may have changed anything the first one saw.
-  const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
-  const judgement = judgeRun(outcome, before, after, check.expect, root);
-  const id = newId(startedAt.getTime());
-  // Written before the receipt is appended, so a receipt never names a log that was not there.
-  const log = storeLog(ctx.workspace.stateDir, id, check.id, outcome);
-  return ledger.appendReceipt(
-    draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: outcome, executable, env, service: service?.record, log }),
-    () => after.manifest,
-    append,
-  );
+  // A hermetic check sees a private copy of the bytes fingerprinted above, and nothing else of the workspace
+  // (src/hermetic). The verifier service's runs are hermetic already: its job tree holds only the declared files.
+  // Loaded only for a hermetic check: status and the hooks share this bundle and never need it.
+  const hermetic = check.hermetic === true && service === undefined ? (await import('../hermetic/session.js')).startHermetic({ root, stateDir: ctx.workspace.stateDir, check, cwd: cwd.path, files: before.manifest.files }) : undefined;
+  if (hermetic && !hermetic.ok) {
+    const judgement: Judgement = { verdict: 'UNKNOWN', reason: hermetic.error.reason, detail: hermetic.error.detail };
+    return ledger.appendReceipt(
+      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null, service: service?.record }),
+      () => before.manifest,
+      append,
+    );
+  }
+  const sandbox = hermetic?.value;
+  try {
+    // Python compiles from the sources fingerprinted above, never from a __pycache__ in the tree (pycache.ts); a hermetic run's goes to its private /tmp.
+    const pycache = sandbox ? undefined : freshPycache(check.env);
+    const env = runEnvironment(ctx, check, pycache?.dir, sandbox?.env);
+    const executable = check.shell ? null : ctx.refuseLinks === true ? executableInJob(check.run[0]!, root, cwd.path, env.PATH) : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
+    const wrap = sandbox?.wrap ?? service?.wrap;
+    // Which version of each covered file the run starts with: one swapped in and back while it runs moves it (run-identity.ts).
+    const covered = before.manifest.files.map(([path]) => path);
+    const relative = ctx.cwdIsRoot === true;
+    const watched = identitiesOf(root, covered, relative);
+    const outcome = await runCommand({
+      argv: check.run,
+      shell: check.shell,
+      cwd: cwd.path,
+      env,
+      timeoutMs: check.timeout * 1000,
+      captureWindow: CAPTURE_WINDOW,
+      // Not on the verifier service: its client cannot read a log there, and
+      // the job directory is writable by the check, which could point
+      // .vouch/logs anywhere the worker (outside the sandbox) may write.
+      keepLog: service === undefined,
+      ...(signal && { signal }),
+      ...(wrap && { wrap }),
+      ...(sandbox && { passFds: sandbox.passFds }),
+    }).finally(() => pycache?.remove());
+    const bound = service?.boundReached?.() ?? null;
+    const moved = movedBetween(watched, identitiesOf(root, covered, relative));
+    // Before the second snapshot: a hermetic run's outputs come back to the workspace, where they are hashed as any run's.
+    const confined = sandbox?.finish(outcome);
+    // A new snapshot: the run may have changed anything the first one saw.
+    const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
+    // A hermetic run's file_exists is judged in its copy: the file must be this run's.
+    const judgement = hermeticJudgement(confined, outcome) ?? judgeRun(outcome, before, after, check.expect, sandbox?.copyRoot ?? root, bound, moved);
+    // Judged: the copy goes while the log and the receipt are written.
+    void sandbox?.dispose();
+    const id = newId(startedAt.getTime());
+    // A sandbox that never started ran nothing: the receipt says so (no exit code, output or log of bubblewrap's).
+    const ran = judgement.reason === 'sandbox_unavailable' ? null : outcome;
+    // Written before the receipt is appended, so a receipt never names a log that was not there.
+    const log = ran && storeLog(ctx.workspace.stateDir, id, check.id, ran);
+    return await ledger.appendReceipt(
+      draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: ran, executable, env, service: service?.record, sandbox: ran ? sandbox?.record : undefined, log: log ?? undefined }),
+      () => after.manifest,
+      append,
+    );
+  } finally {
+    await sandbox?.dispose();
+  }
+}
+
+/**
+ * What a hermetic run's sandbox says of it: a run that timed out or was
+ * interrupted is judged as such; otherwise a sandbox that never started,
+ * a private copy touched during the run, or an output that could not come
+ * back decides before the exit code does.
+ */
+function hermeticJudgement(problem: HermeticProblem | undefined, outcome: RunOutcome): Judgement | undefined {
+  if (problem === undefined) return undefined;
+  if (outcome.kind === 'exited' && (outcome.timedOut || outcome.interrupted) && problem.reason !== 'changed_during_run') return undefined;
+  return { verdict: 'UNKNOWN', reason: problem.reason, detail: problem.detail };
 }
 
 /**
@@ -201,24 +264,29 @@ async function verifyOne(
  * caller's: what runs is the person's choice), and where Python keeps its
  * compiled modules for this run.
  */
-function runEnvironment(ctx: RunContext, check: CheckDef, pycache: string | undefined): Record<string, string> {
-  return checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }), ...(pycache !== undefined && { [PYCACHE_VARIABLE]: pycache }) });
+export function runEnvironment(ctx: RunContext, check: CheckDef, pycache: string | undefined, overrides: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }), ...(pycache !== undefined && { [PYCACHE_VARIABLE]: pycache }), ...overrides });
 }
 
-/** A check whose command or tool configs are not what the person allowed does not run (UNKNOWN). */
-function pinnedJudgement(ctx: RunContext, check: CheckDef): Judgement | undefined {
+/** A check whose command, tool configs or inputs are not what the person allowed does not run (UNKNOWN). */
+function pinnedJudgement(ctx: RunContext, check: CheckDef, inputs: ScanResult | undefined): Judgement | undefined {
   if (!ctx.trusted) return undefined;
   const moved = executableDrift(ctx.trusted.pins, check, ctx.workspace.root);
   if (moved !== null) return { verdict: 'UNKNOWN', reason: 'executable_changed', detail: moved };
   const configs = toolConfigDrift(ctx.trusted.pins, [check], ctx.workspace.root, ctx.trusted.toolConfigs, ctx.env).get(check.id);
   if (configs) return { verdict: 'UNKNOWN', reason: 'tool_config_changed', detail: toolConfigDetail(configs) };
+  const drift = inputs && inputDrift(check, ctx.trusted.pins.inputs?.[check.id], inputs);
+  if (drift) return { verdict: 'UNKNOWN', reason: 'input_changed', detail: inputDetail(check.id, drift) };
   return undefined;
 }
 
-type Cwd = { ok: true; path: string } | { ok: false; judgement: Judgement };
+export type Cwd = { ok: true; path: string } | { ok: false; judgement: Judgement };
 
-function resolveCwd(root: string, cwd: string): Cwd {
+export function resolveCwd(root: string, cwd: string, refuseLinks = false): Cwd {
   const absolute = cwd === '.' ? root : join(root, cwd);
+  // On the verifier service a link on the way was made by a check: the worker never resolves one (SnapshotOptions.refuseLinks).
+  const link = refuseLinks ? linkOnTheWay(root, cwd) : undefined;
+  if (link !== undefined) return { ok: false, judgement: { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: `cwd ${cwd}: ${link} is a symbolic link, which the verifier service never follows` } };
   try {
     const real = realpathSync(absolute);
     if (!isInside(root, real)) {
@@ -232,6 +300,39 @@ function resolveCwd(root: string, cwd: string): Cwd {
       judgement: { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: `cwd ${cwd} is not a directory (${(error as NodeJS.ErrnoException).code ?? 'error'})` },
     };
   }
+}
+
+/**
+ * The executable as a verifier service's receipt names it: a program of the
+ * job's tree by its path in the tree (the job directory's place on the
+ * host is not recorded), and only when no link lies on the way (a check may
+ * have made one: the worker never resolves it); one found on the PATH
+ * outside the tree as the system has it.
+ */
+function executableInJob(command: string, root: string, cwd: string, path: string | undefined): string | null {
+  const outside = (path ?? '')
+    .split(':')
+    .filter((dir) => isAbsolute(dir) && !isInside(root, dir))
+    .join(':');
+  if (!command.includes('/')) return resolveExecutable(command, cwd, outside);
+  if (isAbsolute(command)) return isInside(root, command) ? null : resolveExecutable(command, cwd, outside);
+  const inTree = relative(root, resolve(cwd, command));
+  if (inTree.startsWith('..') || linkOnTheWay(root, inTree) !== undefined) return null;
+  return resolveExecutable(command, cwd, outside) === null ? null : inTree;
+}
+
+/** The first component of `cwd` (below `root`) that is a symbolic link, or undefined. */
+function linkOnTheWay(root: string, cwd: string): string | undefined {
+  let path = root;
+  for (const part of cwd.split('/').filter((p) => p !== '' && p !== '.')) {
+    path = join(path, part);
+    try {
+      if (lstatSync(path).isSymbolicLink()) return relative(root, path);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -262,6 +363,8 @@ interface DraftInput {
   readonly run: RunOutcome | null;
   readonly executable: string | null;
   readonly service: ServiceRecord | undefined;
+  /** A hermetic run's sandbox. */
+  readonly sandbox?: SandboxRecord | undefined;
   readonly log?: LogRecord | undefined;
 }
 
@@ -304,6 +407,7 @@ function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraf
     git: input.git,
     actor: ctx.actor,
     ...provenance(ctx),
+    ...(input.sandbox && { sandbox: input.sandbox }),
     ...(input.service && { service: input.service }),
   };
 }

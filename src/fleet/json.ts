@@ -1,12 +1,16 @@
+import type { Sha256 } from '../core/digest.js';
+import { pinDrift } from './drift.js';
 import type { Dispatch } from './model.js';
 
 /**
  * A dispatch as `--json` and the MCP tool give it: the board's columns
  * first (id, state, tier, verdict), then the whole record. `verdict` is
  * never empty: `ungraded` where nothing graded the current claim, `damaged`
- * where the record cannot be believed.
+ * where the record cannot be believed. `specNow` is the SHA-256 of the
+ * vouch.yaml in force (null when none is valid): `drift` is
+ * `{pinned, now}` when the dispatch's pin differs from it, else null.
  */
-export function dispatchJson(d: Dispatch, now: Date = new Date()) {
+export function dispatchJson(d: Dispatch, specNow: Sha256 | null, now: Date = new Date()) {
   const order = d.order;
   return {
     id: d.id,
@@ -27,6 +31,7 @@ export function dispatchJson(d: Dispatch, now: Date = new Date()) {
     session: order?.session ?? null,
     agent: order?.agent ?? null,
     spec_sha256: order?.spec_sha256 ?? null,
+    drift: pinDrift(d, specNow),
     manifest: order?.manifest ?? null,
     claim: d.claim
       ? {

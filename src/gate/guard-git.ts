@@ -1,4 +1,5 @@
 import { childProcess } from '../core/builtins.js';
+import { isolatedGit, SAFE_GIT_OPTIONS } from '../core/git-command.js';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { GitTreeOp, PatchSource, TreeQuery } from './shell/git.js';
@@ -67,18 +68,38 @@ function patchText(source: PatchSource): string | null {
   }
 }
 
-/** One read-only git command's stdout, or null when it fails. */
+/**
+ * One read-only git command's stdout, or null when it fails. Git must run
+ * no program the repository names (core/git-command.ts). Reading the index,
+ * trees and history, the options SAFE_GIT_OPTIONS switch off are all it
+ * could run; a diff against the work tree compares content, which runs a
+ * clean or process filter the repository defines for racily clean files, so
+ * that one runs with none of the repository's configuration (which costs
+ * `@{upstream}` and the like, which it never names).
+ */
 function git(cwd: string, args: readonly string[]): string | null {
+  const isolated = comparesWorkTree(args) ? isolatedGit(cwd, process.env) : undefined;
+  if (isolated === null) return null;
   try {
-    return childProcess().execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'diff.relative=false', '-c', 'log.showSignature=false', ...args], {
+    return childProcess().execFileSync('git', isolated ? isolated.args(args) : [...SAFE_GIT_OPTIONS, ...args], {
       cwd,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: 10_000,
       maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+      env: isolated?.env ?? { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' },
     });
   } catch {
     return null;
+  } finally {
+    isolated?.close();
   }
+}
+
+/** `git diff` with fewer than two revisions (and no `A...B`) compares the work tree's content. */
+function comparesWorkTree(args: readonly string[]): boolean {
+  if (args[0] !== 'diff') return false;
+  const end = args.indexOf('--');
+  const revs = args.slice(1, end < 0 ? args.length : end).filter((arg) => !arg.startsWith('-'));
+  return revs.length < 2 && !revs.some((rev) => rev.includes('..'));
 }

@@ -1,5 +1,6 @@
 import { checksAtTier } from '../spec/select.js';
 import { digestJson, type Sha256 } from '../core/digest.js';
+import type { Reason } from '../core/status.js';
 import type { CheckStatus } from '../engine/status.js';
 import type { CheckDef } from '../spec/model.js';
 import type { Tier } from '../spec/fields.js';
@@ -36,18 +37,27 @@ export interface SessionChanges {
 }
 
 /**
+ * Statuses that say a file deciding what the check runs is not what the
+ * person allowed (its program, a tool config, an input): drift in the
+ * working tree, like STALE, whatever wrote it (an opaque `sed -i` the trail
+ * cannot name).
+ */
+const PIN_DRIFT: ReadonlySet<Reason> = new Set<Reason>(['executable_changed', 'tool_config_changed', 'input_changed']);
+
+/**
  * A check is affected by a session when the session wrote a path in its
  * scope, when its covered files no longer match its receipt (the working
- * tree against the last receipt), when its latest receipt was recorded
- * during the session, or when it never ran here (or only under other pins
- * than those in force) and the session may have written something. An affected check that is not a fresh PASS is
+ * tree against the last receipt) or what it runs is not as allowed, when
+ * its latest receipt was recorded during the session, or when it never ran
+ * here (or only under other pins than those in force) and the session may
+ * have written something. An affected check that is not a fresh PASS is
  * owed before the agent may stop. A failure the session did not touch is
  * someone else's, not this stop's.
  */
 export function isAffected(check: CheckDef, status: CheckStatus, changes: SessionChanges): boolean {
   const covers = scopeMatcher(check);
   for (const path of changes.touched) if (covers(path)) return true;
-  const drifted = status.status === 'STALE';
+  const drifted = status.status === 'STALE' || PIN_DRIFT.has(status.reason);
   // A receipt made under other pins than those in force says nothing here: as if the check never ran.
   const neverRan = status.reason === 'no_receipt' || status.reason === 'pins_mismatch';
   const recordedSince = changes.since !== null && status.recorded_at !== null && status.recorded_at >= changes.since;

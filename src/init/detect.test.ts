@@ -28,7 +28,8 @@ async function detect(files: Record<string, string>): Promise<Proposal[]> {
   const coverage = await coverScopes(new Snapshot(root, { readStart: new Date() }), proposals.map(scopeOf));
   coverage.forEach((c, i) => {
     expect(c.warnings, proposals[i]!.id).toEqual([]);
-    for (const glob of c.globs) expect(glob.kept, `${proposals[i]!.id} ${glob.field} ${glob.glob}`).toBeGreaterThan(0);
+    // Input globs are proposed present or not: a file that appears later counts.
+    for (const glob of c.globs) if (glob.field !== 'inputs') expect(glob.kept, `${proposals[i]!.id} ${glob.field} ${glob.glob}`).toBeGreaterThan(0);
   });
   return proposals;
 }
@@ -45,9 +46,9 @@ describe('Python: unittest layouts', () => {
       ['tests/**'],
     ],
     [
-      'a tests/ directory that is not a package: discovery must start in it',
+      'a tests/ directory that is not a package: discovery must start in it, with the root on the import path (checks run with PYTHONSAFEPATH)',
       { 'calc.py': 'x = 1\n', 'tests/test_calc.py': UNITTEST },
-      ['python3', '-m', 'unittest', 'discover', '-s', 'tests'],
+      ['env', 'PYTHONPATH=.', 'python3', '-m', 'unittest', 'discover', '-s', 'tests'],
       ['tests/**'],
     ],
     ['tests beside the code at the root', { 'calc.py': 'x = 1\n', 'test_calc.py': UNITTEST }, ['python3', '-m', 'unittest'], ['**/test*.py']],
@@ -68,11 +69,14 @@ describe('Python: unittest layouts', () => {
     const [proposal, ...rest] = await detect(files);
     expect(rest).toEqual([]);
     expect(proposal).toMatchObject({ id: 'tests', run, tests, sources: ['**/*.py'] });
+    // A sourceless .pyc in a directory put on the path would shadow a module of its name: an input.
+    const path = run.find((word) => word.startsWith('PYTHONPATH='))?.slice('PYTHONPATH='.length);
+    expect(proposal!.inputs).toEqual(path === undefined ? [] : [path === '.' ? '*.pyc' : `${path}/*.pyc`]);
     // Python 3.11 exits 0 having run no test at all: the check wants "Ran N tests", N >= 1.
     expect(proposal!.expectRegex).toBe('Ran [1-9][0-9]* tests? in');
   });
 
-  it('proposes pytest when the project configures it, and puts its config files in scope', async () => {
+  it('proposes pytest when the project configures it; every file pytest reads settings from, and every conftest.py, present or not, is an input', async () => {
     const [proposal] = await detect({
       'src/pkg/__init__.py': '',
       'tests/test_core.py': UNITTEST,
@@ -83,15 +87,17 @@ describe('Python: unittest layouts', () => {
     });
     expect(proposal).toMatchObject({
       run: ['python3', '-m', 'pytest', '-q'],
-      sources: ['**/*.py', '.coveragerc', 'pyproject.toml', 'setup.cfg', 'tox.ini'],
+      sources: ['**/*.py'],
       tests: ['tests/**'],
+      inputs: ['pytest.toml', '.pytest.toml', 'pytest.ini', '.pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg', '.coveragerc', '**/conftest.py'],
     });
     expect(proposal!.expectRegex).toBeUndefined();
   });
 
   it('proposes pytest for bare test functions and conftest.py, with the test files anywhere', async () => {
     const [proposal] = await detect({ 'app.py': 'x = 1\n', 'app_test.py': 'def test_x():\n    assert True\n', 'lib/test_lib.py': 'def test_y():\n    assert True\n', 'lib/conftest.py': '' });
-    expect(proposal).toMatchObject({ run: ['python3', '-m', 'pytest', '-q'], sources: ['**/*.py'], tests: ['**/test_*.py', '**/*_test.py', '**/conftest.py'] });
+    expect(proposal).toMatchObject({ run: ['python3', '-m', 'pytest', '-q'], sources: ['**/*.py'], tests: ['**/test_*.py', '**/*_test.py'] });
+    expect(proposal!.inputs).toContain('**/conftest.py');
   });
 
   it('proposes nothing for Python code without tests, and never covers a virtual environment', async () => {
@@ -103,7 +109,7 @@ describe('Python: unittest layouts', () => {
 });
 
 describe('npm: scripts, layout and tool configs', () => {
-  it('a minimist-shaped package: code at the root is sources, test/ is tests, configs go to the checks whose tools read them', async () => {
+  it('a minimist-shaped package: code at the root is sources, test/ is tests; package.json, the lockfile, .npmrc and the configs of the tools each check runs are its inputs, present or not', async () => {
     const proposals = byId(
       await detect({
         'package.json': JSON.stringify({ scripts: { lint: 'eslint --ext=js,mjs .', 'tests-only': "nyc tape 'test/**/*.js'", test: 'npm run tests-only', posttest: 'aud --production' } }),
@@ -116,11 +122,18 @@ describe('npm: scripts, layout and tool configs', () => {
       }),
     );
     expect(Object.keys(proposals)).toEqual(['tests', 'lint']);
-    expect(proposals.tests).toMatchObject({ run: ['npm', 'test'], sources: ['**/*.js', 'package.json', '.nycrc'], tests: ['test/**'] });
-    expect(proposals.lint).toMatchObject({ run: ['npm', 'run', '--silent', 'lint'], sources: ['**/*.js', 'package.json', '.eslintrc'], tests: ['test/**'] });
+    const npm = ['package.json', 'package-lock.json', 'npm-shrinkwrap.json', '.npmrc'];
+    expect(proposals.tests).toMatchObject({
+      run: ['npm', 'test'],
+      sources: ['**/*.js'],
+      tests: ['test/**'],
+      // The programs the scripts start, where npm looks first (none is installed here): a shim dropped there would run instead.
+      inputs: [...npm, '.nycrc', '.nycrc.*', 'nyc.config.*', 'node_modules/.bin/aud', 'node_modules/.bin/npm', 'node_modules/.bin/nyc'],
+    });
+    expect(proposals.lint).toMatchObject({ run: ['npm', 'run', '--silent', 'lint'], sources: ['**/*.js'], tests: ['test/**'], inputs: [...npm, '.eslintrc', '.eslintrc.*', 'eslint.config.*', '.eslintignore', 'node_modules/.bin/eslint'] });
   });
 
-  it('a TypeScript project: each config in the check that reads it, colocated tests are tests', async () => {
+  it('a TypeScript project: each config an input of the check that reads it, colocated tests are tests', async () => {
     const proposals = byId(
       await detect({
         'package.json': JSON.stringify({ scripts: { test: 'vitest run', lint: 'eslint . && prettier --check .', build: 'tsc -p tsconfig.build.json' } }),
@@ -136,11 +149,12 @@ describe('npm: scripts, layout and tool configs', () => {
       }),
     );
     expect(Object.keys(proposals)).toEqual(['tests', 'lint', 'build', 'typecheck']);
-    const base = ['src/**', '*.{js,ts}', 'package.json', 'package-lock.json'];
-    expect(proposals.tests).toMatchObject({ sources: [...base, 'tsconfig.build.json', 'tsconfig.json', 'vitest.config.ts'], tests: ['test/**', '**/*.{test,spec}.ts'] });
-    expect(proposals.lint).toMatchObject({ sources: [...base, '.prettierrc', 'eslint.config.js'] });
-    expect(proposals.build).toMatchObject({ sources: [...base, 'tsconfig.build.json', 'tsconfig.json'], tests: [] });
-    expect(proposals.typecheck).toMatchObject({ run: ['npx', '--no-install', 'tsc', '--noEmit'], sources: [...base, 'tsconfig.build.json', 'tsconfig.json'] });
+    const base = ['src/**', '*.{js,ts}'];
+    const npm = ['package.json', 'package-lock.json', 'npm-shrinkwrap.json', '.npmrc'];
+    expect(proposals.tests).toMatchObject({ sources: base, tests: ['test/**', '**/*.{test,spec}.ts'], inputs: [...npm, 'vitest.config.*', 'vitest.workspace.*', 'vite.config.*', 'tsconfig*.json', 'node_modules/.bin/vitest'] });
+    expect(proposals.lint!.inputs).toEqual(expect.arrayContaining(['.prettierrc', 'eslint.config.*', 'node_modules/.bin/eslint', 'node_modules/.bin/prettier']));
+    expect(proposals.build).toMatchObject({ sources: base, tests: [], inputs: [...npm, 'tsconfig*.json', 'node_modules/.bin/tsc'] });
+    expect(proposals.typecheck).toMatchObject({ run: ['npx', '--no-install', 'tsc', '--noEmit'], sources: base, inputs: [...npm, 'tsconfig*.json', 'node_modules/.bin/tsc'] });
   });
 
   it("the files a script names are in its check's scope; src/spec/ is code, src/**/test/ is tests", async () => {
@@ -152,13 +166,22 @@ describe('npm: scripts, layout and tool configs', () => {
         'src/util/test/helper.js': '',
       }),
     );
-    expect(proposals.build).toMatchObject({ sources: ['src/**', 'package.json', 'scripts/build.mjs'], tests: [] });
-    expect(proposals.tests).toMatchObject({ sources: ['src/**', 'package.json'], tests: ['**/test/**'] });
+    expect(proposals.build).toMatchObject({ sources: ['src/**', 'scripts/build.mjs'], tests: [] });
+    expect(proposals.tests).toMatchObject({ sources: ['src/**'], tests: ['**/test/**'] });
+    expect(proposals.tests!.inputs).toContain('node_modules/.bin/node');
+    // A dependency's bin is the dependency's: not an input.
+    const installed = byId(await detect({ 'package.json': JSON.stringify({ scripts: { test: 'vitest run && node x.js' } }), 'node_modules/.bin/vitest': '', 'src/a.js': '' }));
+    expect(installed.tests!.inputs.filter((glob) => glob.startsWith('node_modules/'))).toEqual(['node_modules/.bin/node']);
   });
 
-  it('a yarn project: yarn runs the scripts, and its settings are in scope', async () => {
+  it('a yarn project: yarn runs the scripts, and its settings are inputs', async () => {
     const [tests] = await detect({ 'package.json': JSON.stringify({ scripts: { test: 'mocha' } }), 'yarn.lock': '', '.yarnrc.yml': '', '.mocharc.yml': '', 'lib/a.js': '', 'test/a.js': '' });
-    expect(tests).toMatchObject({ run: ['yarn', 'test'], sources: ['lib/**', 'package.json', 'yarn.lock', '.mocharc.yml', '.yarnrc.yml'], tests: ['test/**'] });
+    expect(tests).toMatchObject({
+      run: ['yarn', 'test'],
+      sources: ['lib/**'],
+      tests: ['test/**'],
+      inputs: ['package.json', 'yarn.lock', '.yarnrc', '.yarnrc.yml', '.pnp.cjs', '.npmrc', '.mocharc', '.mocharc.*', 'node_modules/.bin/mocha'],
+    });
   });
 
   it('no test script placeholder, no check; a second "tests" is named for its family', async () => {
@@ -181,7 +204,7 @@ describe('Makefile', () => {
       'build/t': '',
     });
     expect(rest).toEqual([]);
-    expect(proposal).toMatchObject({ id: 'make-check', run: ['make', 'check'], sources: ['Makefile', 'rules.mk', '**/*.{c,h}'], tests: ['tests/**'] });
+    expect(proposal).toMatchObject({ id: 'make-check', run: ['make', 'check'], sources: ['**/*.{c,h}'], tests: ['tests/**'], inputs: ['GNUmakefile', 'makefile', 'Makefile', '*.mk', 'rules.mk'] });
   });
 
   it('a variable named test is not a target', async () => {
@@ -192,14 +215,14 @@ describe('Makefile', () => {
 describe('Go and Cargo', () => {
   it('keeps only the globs that match files: _test.go files are tests when there are some', async () => {
     const bare = byId(await detect({ 'go.mod': 'module x\n', 'main.go': 'package main\n' }));
-    expect(bare.tests).toMatchObject({ sources: ['**/*.go', 'go.mod'], tests: [] });
+    expect(bare.tests).toMatchObject({ sources: ['**/*.go'], tests: [], inputs: ['go.mod', 'go.sum', 'go.work', 'go.work.sum', 'vendor/modules.txt'] });
     const tested = byId(await detect({ 'go.mod': 'module x\n', 'go.sum': '', 'a/a.go': '', 'a/a_test.go': '', 'a/testdata/in.txt': '' }));
-    expect(tested.vet).toMatchObject({ sources: ['**/*.go', 'go.mod', 'go.sum'], tests: ['**/*_test.go', '**/testdata/**'] });
+    expect(tested.vet).toMatchObject({ sources: ['**/*.go'], tests: ['**/*_test.go', '**/testdata/**'] });
   });
 
   it('a crate: tests/ only when it exists', async () => {
     const [crate] = await detect({ 'Cargo.toml': '[package]\n', 'Cargo.lock': '', 'src/lib.rs': '' });
-    expect(crate).toMatchObject({ run: ['cargo', 'test'], sources: ['**/*.rs', 'Cargo.toml', 'Cargo.lock'], tests: [] });
+    expect(crate).toMatchObject({ run: ['cargo', 'test'], sources: ['**/*.rs'], tests: [], inputs: ['Cargo.toml', 'Cargo.lock', 'rust-toolchain.toml', 'rust-toolchain', '.cargo/config.toml', '.cargo/config'] });
   });
 });
 

@@ -19,7 +19,8 @@ export const DETECTED_FROM = 'package.json scripts (test, lint, typecheck, build
  * is judged by the engine's own grouping against the files as they are now:
  * one that matches no file, or whose files all go to another group (a
  * source glob covering only tests), is dropped, so a fresh spec does not
- * start UNKNOWN (scope_empty). A proposal left with no scope is dropped; a
+ * start UNKNOWN (scope_empty); input globs are kept, matching or not (a
+ * file that appears later counts). A proposal left with no scope is dropped; a
  * second proposal of an id already taken is renamed `ID-FAMILY`.
  */
 export async function detectChecks(root: string): Promise<Proposal[]> {
@@ -43,9 +44,9 @@ export async function detectChecks(root: string): Promise<Proposal[]> {
 
 /** A proposal's scope, as the engine reads a check's. */
 export function scopeOf(proposal: Proposal): ScopeDecl {
-  return { sources: proposal.sources, tests: proposal.tests, artifacts: [], exclude: proposal.exclude, allowMissing: false };
+  return { sources: proposal.sources, tests: proposal.tests, artifacts: [], inputs: proposal.inputs, exclude: proposal.exclude, allowMissing: false };
 }
 
 function deduped(proposal: Proposal): Proposal {
-  return { ...proposal, sources: [...new Set(proposal.sources)], tests: [...new Set(proposal.tests)] };
+  return { ...proposal, sources: [...new Set(proposal.sources)], tests: [...new Set(proposal.tests)], inputs: [...new Set(proposal.inputs)] };
 }

@@ -1,6 +1,7 @@
 import type { Project } from './project.js';
 import { extGlob, extOf, topDir, type Proposal } from './proposal.js';
-import { configsOf } from './tool-configs.js';
+import { checkGlob } from '../scope/paths.js';
+import { configGlobsOf } from './tool-configs.js';
 
 const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'];
 /** What a Makefile usually builds and runs; not object files or binaries, which `make` writes. */
@@ -8,11 +9,13 @@ const SOURCE_EXTS = new Set(['c', 'h', 'cc', 'cpp', 'cxx', 'hh', 'hpp', 'hxx', '
 const TEST_DIRS = ['test', 'tests', 't'];
 
 /**
- * `make test` (or `make check`) when the Makefile has that target. The
- * scope is the Makefile and its includes, the source files of the kinds the
- * project holds (by extension, so the objects and binaries `make` writes
- * are not in scope and cannot change it during the run), and the test
- * directories, which are tried first.
+ * `make test` (or `make check`) when the Makefile has that target. Its
+ * inputs are every makefile name make looks for (a GNUmakefile that appears
+ * is read before the Makefile), the files it includes and `*.mk`, present
+ * or not; its scope the source files of the kinds the project holds (by
+ * extension, so the objects and binaries `make` writes are not in scope
+ * and cannot change it during the run), and the test directories, which
+ * are tried first.
  */
 export function fromMakefile(project: Project): Proposal[] {
   const makefile = project.existing(MAKEFILES)[0];
@@ -28,8 +31,9 @@ export function fromMakefile(project: Project): Proposal[] {
       id: `make-${target}`,
       family: 'make',
       run: ['make', target],
-      sources: [...new Set([makefile, ...configsOf(project.root, ['make']), ...(code ? [code] : [])])],
+      sources: code ? [code] : [],
       tests: testDirs.map((dir) => `${dir}/**`),
+      inputs: [...new Set([...configGlobsOf(['make']), ...includesOf(text)])],
       exclude: ['build/**', '**/node_modules/**'],
       block: true,
       timeout: 600,
@@ -37,4 +41,21 @@ export function fromMakefile(project: Project): Proposal[] {
       from: `${makefile} target ${target}`,
     },
   ];
+}
+
+/**
+ * The files a makefile includes (`include`, `-include`, `sinclude`) that it
+ * names literally, inside the workspace: what make reads besides the
+ * makefile. A name built from variables is not followed.
+ */
+function includesOf(text: string): string[] {
+  const files: string[] = [];
+  for (const match of text.matchAll(/^\s*(?:-|s)?include\s+(.+)$/gm)) {
+    for (const word of match[1]!.split(/\s+/)) {
+      if (word === '' || word.includes('$')) continue;
+      const glob = checkGlob(word);
+      if (glob.ok) files.push(glob.value);
+    }
+  }
+  return files;
 }

@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import { scriptInputs, type ScriptInputs, type Scripts } from './npm-scripts.js';
 import type { Project } from './project.js';
 import { braced, COMMON_EXCLUDES, extGlob, extOf, topDir, type Proposal } from './proposal.js';
-import { configsOf } from './tool-configs.js';
+import { configGlobsOf } from './tool-configs.js';
 
 const CODE_EXTS = new Set(['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'vue', 'svelte']);
 const SOURCE_DIRS = ['src', 'lib', 'app', 'source', 'packages', 'bin'];
@@ -15,23 +15,28 @@ const COLOCATED_TEST = /\.(test|spec)\.[^./]+$/;
 /**
  * Checks from package.json: its test, lint, typecheck and build scripts
  * (and `tsc --noEmit` for a tsconfig.json without a typecheck script).
- * Each check covers the code, package.json and the lockfile, the tests
- * (except build), the files its script names and the config files of the
- * tools it runs.
+ * Each check covers the code, the tests (except build) and the files its
+ * script names; its inputs are what decides what it runs, present or not:
+ * package.json, the lockfile and .npmrc of its runner, the config files of
+ * the tools it runs, and `node_modules/.bin/NAME` for each program the
+ * script starts by name that no dependency provides now (npm looks there
+ * before the PATH: a `node` shim dropped there would run instead of node).
+ * What a dependency's bin is, is the dependency's, which belongs in
+ * sources when it matters (the lockfile pins its version).
  */
 export function fromPackageJson(project: Project): Proposal[] {
   const pkg = readJson(project.read('package.json'));
   if (!pkg) return [];
   const scripts = (typeof pkg.scripts === 'object' && pkg.scripts !== null ? pkg.scripts : {}) as Scripts;
   const { sources, tests } = layout(project);
-  sources.push('package.json', ...project.existing(['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock']));
   const runner = project.has('pnpm-lock.yaml') ? 'pnpm' : project.has('yarn.lock') ? 'yarn' : 'npm';
   const script = (name: string) => (runner === 'npm' ? ['npm', 'run', '--silent', name] : [runner, 'run', name]);
   const covered = picomatch([...sources, ...tests], { dot: true });
-  // The script's own files (`node scripts/build.mjs`) and its tools' configs, beside the code.
-  const scoped = ({ tools, paths }: ScriptInputs, withTests: boolean) => ({
-    sources: [...sources, ...configsOf(project.root, [runner, ...tools]), ...project.existing([...paths].filter((path) => !covered(path)).sort())],
+  // The script's own files (`node scripts/build.mjs`) beside the code; its runner's and tools' configs, and the programs it starts, as inputs.
+  const scoped = ({ tools, paths, commands }: ScriptInputs, withTests: boolean) => ({
+    sources: [...sources, ...project.existing([...paths].filter((path) => !covered(path)).sort())],
     tests: withTests ? tests : [],
+    inputs: [...configGlobsOf([runner, ...tools]), ...shims(project, commands)],
     exclude: [...COMMON_EXCLUDES],
   });
   const out: Proposal[] = [];
@@ -65,7 +70,7 @@ export function fromPackageJson(project: Project): Proposal[] {
       id: 'typecheck',
       family: 'npm',
       run: ['npx', '--no-install', 'tsc', '--noEmit'],
-      ...scoped({ tools: new Set(['tsc']), paths: new Set() }, true),
+      ...scoped({ tools: new Set(['tsc']), paths: new Set(), commands: new Set(['tsc']) }, true),
       block: true,
       timeout: 600,
       proves: 'The TypeScript compiler reports no errors.',
@@ -73,6 +78,14 @@ export function fromPackageJson(project: Project): Proposal[] {
     });
   }
   return out;
+}
+
+/** `node_modules/.bin/NAME` for each command the script starts that is not there now: a program that appears there would shadow the one on the PATH. */
+function shims(project: Project, commands: ReadonlySet<string>): string[] {
+  return [...commands]
+    .sort()
+    .map((command) => `node_modules/.bin/${command}`)
+    .filter((path) => !project.hasEntry(path));
 }
 
 /**

@@ -13,6 +13,12 @@ export interface ScriptInputs {
   readonly tools: Set<string>;
   /** Words that look like relative file paths (`scripts/build.mjs`, `./ci.sh`), normalised without `./`: the caller keeps those that exist. */
   readonly paths: Set<string>;
+  /**
+   * The programs it starts by name (`node` in `node --test`, `tsc` after
+   * `npx`): npm looks each up in node_modules/.bin before the PATH, so a
+   * `node_modules/.bin/node` that appears decides what runs.
+   */
+  readonly commands: Set<string>;
 }
 
 /**
@@ -24,7 +30,7 @@ export interface ScriptInputs {
  * scope, never one too few.
  */
 export function scriptInputs(scripts: Scripts, name: string): ScriptInputs {
-  const inputs: ScriptInputs = { tools: new Set(), paths: new Set() };
+  const inputs: ScriptInputs = { tools: new Set(), paths: new Set(), commands: new Set() };
   const seen = new Set<string>();
   const visit = (script: string) => {
     if (seen.has(script)) return;
@@ -33,6 +39,7 @@ export function scriptInputs(scripts: Scripts, name: string): ScriptInputs {
       const text = scripts[related];
       if (typeof text !== 'string') continue;
       const words = wordsOf(text);
+      for (const command of commandsOf(text)) inputs.commands.add(command);
       for (const word of words) {
         const tool = word.slice(word.lastIndexOf('/') + 1);
         if (isTool(tool)) inputs.tools.add(tool);
@@ -54,6 +61,24 @@ function wordsOf(text: string): string[] {
     .split(/[\s;&|()<>]+/)
     .map((word) => word.replace(/^['"]|['"]$/g, ''))
     .filter((word) => word !== '');
+}
+
+/** Programs that start the word after them (`npx tsc`, `env X=1 node`). */
+const LAUNCHERS = new Set(['npx', 'exec', 'env', 'pnpx', 'bunx', 'time', 'nice', 'cross-env']);
+
+/** The bare names a script starts: the first word of each command in it, and what a launcher starts. */
+function commandsOf(text: string): string[] {
+  const commands: string[] = [];
+  for (const segment of text.split(/&&|\|\||[;|&()\n]/)) {
+    const words = wordsOf(segment).filter((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
+    for (const word of words) {
+      if (word.startsWith('-')) continue;
+      if (!/^[\w.@+-]+$/.test(word)) break;
+      commands.push(word);
+      if (!LAUNCHERS.has(word)) break;
+    }
+  }
+  return commands;
 }
 
 /** The scripts a script's words run: `npm run X`, `npm test`, `yarn X`, `run-s X Y` ... */

@@ -73,6 +73,16 @@ export class Project {
     return existsSync(join(this.root, path));
   }
 
+  /** Anything is at this relative path, a dangling link too. */
+  hasEntry(path: string): boolean {
+    try {
+      lstatSync(join(this.root, path));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   isDir(path: string): boolean {
     try {
       return statSync(join(this.root, path)).isDirectory();

@@ -8,6 +8,8 @@ export interface Proposal {
   readonly run: readonly string[];
   readonly sources: readonly string[];
   readonly tests: readonly string[];
+  /** The files that decide what the command does, present or not (pinned at allow). */
+  readonly inputs: readonly string[];
   readonly exclude: readonly string[];
   /** A regex the output must match besides exit 0 (a runner that exits 0 having run nothing). */
   readonly expectRegex?: string;

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch';
 import type { Project } from './project.js';
 import { topDir, type Proposal } from './proposal.js';
-import { configsOf } from './tool-configs.js';
+import { configGlobsOf } from './tool-configs.js';
 
 const EXCLUDE = ['.venv/**', 'venv/**', '**/__pycache__/**', 'build/**', 'dist/**', '.tox/**', '.nox/**'];
 const TEST_DIRS = ['tests', 'test'];
@@ -12,8 +12,8 @@ const MODULE_NAME = /^[_a-z]\w*\.py$/i;
  * A Python test check, when the project has test files: pytest when the
  * project configures it or its tests need it, else unittest when the tests
  * are unittest.TestCase classes. Sources are every Python file (tests are
- * tried first, so a test file is a test) plus, for pytest, the files it
- * reads settings from.
+ * tried first, so a test file is a test); for pytest, the files it reads
+ * settings from and every conftest.py are inputs.
  */
 export function fromPython(project: Project): Proposal[] {
   const python = project.files.filter((path) => path.endsWith('.py'));
@@ -43,15 +43,16 @@ function usesPytest(project: Project, python: readonly string[], texts: readonly
   return texts.some((text) => /^\s*(import pytest|from pytest\b)/m.test(text) || (/^def test_/m.test(text) && !/\bunittest\b/.test(text)));
 }
 
+/** pytest, its settings and conftest.py files (present or not: one that appears later counts) as inputs. */
 function pytest(project: Project, testFiles: readonly string[], exclude: readonly string[]): Proposal {
   const collected = testFiles.filter((path) => /^test_.*\.py$|_test\.py$/.test(basename(path)));
-  const conftest = project.files.some((path) => basename(path) === 'conftest.py') ? ['**/conftest.py'] : [];
   return {
     id: 'tests',
     family: 'python',
     run: ['python3', '-m', 'pytest', '-q'],
-    sources: ['**/*.py', ...configsOf(project.root, ['pytest'])],
-    tests: [...testGlobs(collected.length > 0 ? collected : testFiles, ['test_*.py', '*_test.py']), ...conftest],
+    sources: ['**/*.py'],
+    tests: testGlobs(collected.length > 0 ? collected : testFiles, ['test_*.py', '*_test.py']),
+    inputs: configGlobsOf(['pytest']),
     exclude,
     block: true,
     timeout: 600,
@@ -65,7 +66,9 @@ function pytest(project: Project, testFiles: readonly string[], exclude: readonl
  * entering only directories that are packages (hold `__init__.py`). Tests
  * named `*_test.py` need `-p`, a tests/ directory that is not a package
  * needs `-s tests`, and a src/ layout needs src on the import path (else
- * the tests would import an installed copy, or nothing). The start that
+ * the tests would import an installed copy, or nothing); a start below the
+ * root needs the root on it (checks run with PYTHONSAFEPATH, so the working
+ * directory is not on the path). The start that
  * discovers the most test files is proposed; on Python 3.11 a run that
  * finds none still exits 0, so the check also expects "Ran N tests" with N
  * at least 1.
@@ -84,12 +87,18 @@ function unittest(project: Project, testFiles: readonly string[], exclude: reado
   const run = ['python3', '-m', 'unittest'];
   if (best.start !== '' || pattern !== 'test*.py') run.push('discover', ...(best.start !== '' ? ['-s', best.start] : []), ...(pattern !== 'test*.py' ? ['-p', pattern] : []));
   const srcLayout = project.isDir('src') && !project.has('src/__init__.py') && project.files.some((path) => path.startsWith('src/') && path.endsWith('.py'));
+  // Checks run with PYTHONSAFEPATH=1: the working directory is not on sys.path, so tests started below the
+  // root that import the root's modules get the root by name. A sourceless .pyc in a directory on the path
+  // would shadow a module of the same name (even unittest itself): those are inputs.
+  const onPath = srcLayout ? 'src' : best.start !== '' ? '.' : undefined;
   return {
     id: 'tests',
     family: 'python',
-    run: srcLayout ? ['env', 'PYTHONPATH=src', ...run] : run,
+    run: onPath !== undefined ? ['env', `PYTHONPATH=${onPath}`, ...run] : run,
     sources: ['**/*.py'],
     tests: best.start !== '' ? [`${best.start}/**`] : testGlobs(best.found, [pattern]),
+    // unittest reads no settings file; Python reads modules only from the directories on its path.
+    inputs: onPath === undefined ? [] : [onPath === '.' ? '*.pyc' : `${onPath}/*.pyc`],
     exclude,
     expectRegex: 'Ran [1-9][0-9]* tests? in',
     block: true,

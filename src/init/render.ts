@@ -6,6 +6,8 @@ export function renderSpec(proposals: readonly Proposal[]): string {
     '# vouch.yaml: the checks that decide when work is done.',
     '# Review every command before `vouch allow`: they run on this machine with your permissions.',
     '# A file matched by both `tests` and `sources` is a test. `vouch checks --files` lists what each check covers.',
+    '# `inputs` are the files that decide what a check runs (manifests, lockfiles, configs), present or not:',
+    '# `vouch allow` pins them, and one that appears, changes or goes away holds the check until allowed again.',
     '# Reference: `vouch checks --help`, schema: `vouch schema`.',
     'version: 1',
     'checks:',
@@ -16,6 +18,7 @@ export function renderSpec(proposals: readonly Proposal[]): string {
     if (p.timeout !== undefined) lines.push(`    timeout: ${p.timeout}`);
     if (p.sources.length) lines.push(`    sources: ${list(p.sources)}`);
     if (p.tests.length) lines.push(`    tests: ${list(p.tests)}`);
+    if (p.inputs.length) lines.push(`    inputs: ${list(p.inputs)}`);
     if (p.exclude.length) lines.push(`    exclude: ${list(p.exclude)}`);
     if (p.expectRegex !== undefined) lines.push(`    expect: {regex: ${JSON.stringify(p.expectRegex)}}`);
     if (!p.block) lines.push('    block: false');

@@ -1,6 +1,3 @@
-import { readdirSync } from 'node:fs';
-import picomatch from 'picomatch';
-
 const TSCONFIG = ['tsconfig*.json'];
 const BABEL = ['babel.config.*', '.babelrc', '.babelrc.*'];
 const VITE = ['vite.config.*'];
@@ -8,9 +5,11 @@ const VITE = ['vite.config.*'];
 /**
  * The files at the project root each tool reads its settings from, by the
  * names the tool looks for. A check is only as fixed as its configuration:
- * editing `.nycrc` can turn a passing coverage run into a failing one, so
- * the config of every tool a check runs belongs in that check's scope
- * (design: what changes the verdict must change the fingerprint).
+ * editing `.nycrc` can turn a passing coverage run into a failing one, and a
+ * pytest.ini with `addopts = --co` makes pytest collect and exit 0. So the
+ * config of every tool a check runs is among its `inputs` (design: what is
+ * not in the proof cannot decide the verdict), present or not: a config
+ * that appears later counts.
  */
 export const TOOL_CONFIGS: Readonly<Record<string, readonly string[]>> = {
   eslint: ['.eslintrc', '.eslintrc.*', 'eslint.config.*', '.eslintignore'],
@@ -35,11 +34,15 @@ export const TOOL_CONFIGS: Readonly<Record<string, readonly string[]>> = {
   rollup: ['rollup.config.*'],
   webpack: ['webpack.config.*'],
   tsup: ['tsup.config.*', ...TSCONFIG],
-  make: ['Makefile', 'makefile', 'GNUmakefile', '*.mk'],
-  // npm's own .npmrc is credential-shaped (it may hold a token), so never read.
-  yarn: ['.yarnrc', '.yarnrc.yml', '.pnp.cjs'],
-  pnpm: ['pnpm-workspace.yaml', '.pnpmfile.cjs'],
-  pytest: ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini', '.coveragerc'],
+  make: ['GNUmakefile', 'makefile', 'Makefile', '*.mk'],
+  // .npmrc is credential-shaped: as an input it is hashed, never shown.
+  npm: ['package.json', 'package-lock.json', 'npm-shrinkwrap.json', '.npmrc'],
+  yarn: ['package.json', 'yarn.lock', '.yarnrc', '.yarnrc.yml', '.pnp.cjs', '.npmrc'],
+  pnpm: ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', '.pnpmfile.cjs', '.npmrc'],
+  // pytest reads the first of these it finds, and every conftest.py on the way to a test.
+  pytest: ['pytest.toml', '.pytest.toml', 'pytest.ini', '.pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg', '.coveragerc', '**/conftest.py'],
+  go: ['go.mod', 'go.sum', 'go.work', 'go.work.sum', 'vendor/modules.txt'],
+  cargo: ['Cargo.toml', 'Cargo.lock', 'rust-toolchain.toml', 'rust-toolchain', '.cargo/config.toml', '.cargo/config'],
 };
 
 /** Whether a word names a tool init knows the configuration of. */
@@ -47,18 +50,7 @@ export function isTool(word: string): boolean {
   return Object.hasOwn(TOOL_CONFIGS, word);
 }
 
-/** The config files of `tools` present at the root of `root`, sorted. */
-export function configsOf(root: string, tools: Iterable<string>): string[] {
-  const patterns = [...new Set([...tools].flatMap((tool) => TOOL_CONFIGS[tool] ?? []))];
-  if (patterns.length === 0) return [];
-  const match = picomatch(patterns, { dot: true });
-  let names: string[];
-  try {
-    names = readdirSync(root, { withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => entry.name);
-  } catch {
-    return [];
-  }
-  return names.filter((name) => match(name)).sort();
+/** The config globs of `tools`, in the order the table gives them, each once: present or not. */
+export function configGlobsOf(tools: Iterable<string>): string[] {
+  return [...new Set([...tools].flatMap((tool) => TOOL_CONFIGS[tool] ?? []))];
 }

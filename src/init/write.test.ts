@@ -35,7 +35,7 @@ describe('writeProposedSpec (init --write)', () => {
     if (written.ok) return;
     expect(written.error).toMatchObject({ code: 'proposal_scope_empty', message: expect.stringContaining('was not written: 2 of its globs') });
     expect(written.error.more!.map((item) => `${item.where}: ${item.message}`)).toEqual([
-      'check t: sources glob "test/**" matches 1 file, all taken by tests (tests are tried before sources, sources before artifacts), so it covers none as sources: verify answers UNKNOWN (scope_empty)',
+      'check t: sources glob "test/**" matches 1 file, all taken by tests (inputs are tried first, then tests, sources, artifacts), so it covers none as sources: verify answers UNKNOWN (scope_empty)',
       'check t: sources glob "src/**" matches no readable file: verify answers UNKNOWN (scope_empty)',
     ]);
     expect(existsSync(join(root, 'vouch.yaml'))).toBe(false);

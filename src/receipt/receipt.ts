@@ -97,6 +97,13 @@ export interface ReceiptBody {
   readonly agent_run?: AgentRunRecord;
   /** Set when the agent gate ran the check itself to answer a stop: the evidence the gate accepts. */
   readonly gate?: GateStamp;
+  /**
+   * Set on a hermetic check's local run: the bubblewrap sandbox it ran in
+   * and what it could see (a private copy of its declared files only).
+   * Absent on runs that were not hermetic; the verifier service records its
+   * own in `service.sandbox`.
+   */
+  readonly sandbox?: SandboxRecord;
   /** Set by the verifier service on the receipts it signs: which job, and how the checks were confined. */
   readonly service?: ServiceRecord;
   /** Set on a receipt recorded by `vouch verify --remote`: the verifier's signed receipt it copies. */
@@ -124,7 +131,7 @@ export interface GateStamp {
 /** How the verifier service ran a job's checks. */
 export interface ServiceRecord {
   readonly job: string;
-  /** 'bubblewrap': no network, only the job directory writable, and what else held; 'none': the worker's own permissions (see `why`). */
+  /** 'bubblewrap': no network, what was writable and how large, the job's cgroup and what else held; 'none': the worker's own permissions (see `why`). */
   readonly sandbox: SandboxRecord;
   /** The fresh nonce the client sent with the job: a receipt replayed from another job does not carry it. Absent on receipts of older verifiers. */
   readonly nonce?: string;

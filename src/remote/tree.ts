@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackFile } from '../archive/pack.js';
+import { isolatedGit } from '../core/git-command.js';
 import { computeFingerprints, INPUT_GROUPS } from '../engine/fingerprint.js';
 import { isCredentialPath } from '../scope/credentials.js';
 import type { Snapshot } from '../scope/snapshot.js';
@@ -54,12 +55,16 @@ export async function collectTree(snapshot: Snapshot, checks: readonly CheckDef[
   return { files, skipped };
 }
 
-/** Files git tracks here (none outside a git work tree, or without git). */
+/** Files git tracks here (none outside a git work tree, or without git), read with none of the repository's configuration (core/git-command.ts). */
 function gitTracked(root: string): string[] {
+  const isolated = isolatedGit(root, process.env);
+  if (isolated === null) return [];
   try {
-    const out = execFileSync('git', ['ls-files', '-z', '--cached'], { cwd: root, encoding: 'buffer', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 1024 * 1024 });
+    const out = execFileSync('git', isolated.args(['ls-files', '-z', '--cached']), { cwd: root, env: isolated.env, encoding: 'buffer', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 1024 * 1024 });
     return out.toString('utf8').split('\0').filter((path) => path !== '');
   } catch {
     return [];
+  } finally {
+    isolated.close();
   }
 }

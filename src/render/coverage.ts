@@ -2,7 +2,7 @@ import { unreachable } from '../core/unreachable.js';
 import type { CoverageWarning } from '../scope/coverage.js';
 import type { Group } from '../scope/manifest.js';
 
-const FIELD_OF: Readonly<Record<Group, string>> = { source: 'sources', test: 'tests', artifact: 'artifacts' };
+const FIELD_OF: Readonly<Record<Group, string>> = { input: 'inputs', source: 'sources', test: 'tests', artifact: 'artifacts' };
 
 /**
  * A coverage warning in words: what is wrong with the glob and what to do.
@@ -15,7 +15,7 @@ export function explainCoverage(warning: CoverageWarning): { message: string; ne
       const others = warning.lostTo.map((group) => FIELD_OF[group]).join(' and ');
       const n = warning.matched;
       return {
-        message: `${warning.field} glob "${warning.glob}" matches ${n} file${n === 1 ? '' : 's'}, all taken by ${others} (tests are tried before sources, sources before artifacts), so it covers none as ${warning.field}: verify answers UNKNOWN (${warning.field === 'artifacts' ? 'artifact_missing' : 'scope_empty'})`,
+        message: `${warning.field} glob "${warning.glob}" matches ${n} file${n === 1 ? '' : 's'}, all taken by ${others} (inputs are tried first, then tests, sources, artifacts), so it covers none as ${warning.field}: verify answers UNKNOWN (${warning.field === 'artifacts' ? 'artifact_missing' : 'scope_empty'})`,
         next: `remove "${warning.glob}" from ${warning.field}, or narrow the ${others} glob that takes its files`,
       };
     }

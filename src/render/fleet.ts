@@ -1,3 +1,5 @@
+import type { Sha256 } from '../core/digest.js';
+import { pinDrift, type PinDrift } from '../fleet/drift.js';
 import type { Dispatch } from '../fleet/model.js';
 import { dispatchLabel } from '../fleet/label.js';
 import type { Paint } from './color.js';
@@ -41,25 +43,50 @@ export function tierText(d: Dispatch): string {
   return d.order.tier_source === 'declared' ? `${d.order.tier}!` : d.order.tier;
 }
 
-/** The fleet board: one line per dispatch, newest first. Every cell says something. */
-export function renderBoard(dispatches: readonly Dispatch[], p: Paint, now: Date = new Date()): string {
+/**
+ * The fleet board: one line per dispatch, newest first. Every cell says
+ * something. A dispatch whose pin is not the vouch.yaml in force (`specNow`)
+ * carries DRIFT beside its verdict.
+ */
+export function renderBoard(dispatches: readonly Dispatch[], specNow: Sha256 | null, p: Paint, now: Date = new Date()): string {
   const head = ['DISPATCH', 'STATE', 'TIER', 'AGE', 'VERDICT', 'WHAT'].map((h) => p.dim(h));
-  const rows = dispatches.map((d) => [d.id, stateWord(d.state, p), tierText(d), d.createdAt ? ago(d.createdAt, now) : '?', verdictWord(d.verdict, p), dispatchLabel(d, 50)]);
+  const rows = dispatches.map((d) => [
+    d.id,
+    stateWord(d.state, p),
+    tierText(d),
+    d.createdAt ? ago(d.createdAt, now) : '?',
+    `${verdictWord(d.verdict, p)}${pinDrift(d, specNow) ? ` ${p.red('DRIFT')}` : ''}`,
+    dispatchLabel(d, 50),
+  ]);
   return table([head, ...rows]);
+}
+
+/** The words for a drifted pin: what the spec is now, and what that means for this dispatch. */
+export function driftWords(d: Dispatch, drift: PinDrift): string {
+  const now = drift.now ?? '(no valid vouch.yaml)';
+  const meaning =
+    d.state === 'terminated'
+      ? 'it was closed under the pinned spec'
+      : 'it cannot be graded (pin drift): close it and dispatch the work again under the current spec';
+  return `vouch.yaml is ${now} now, not its pin: ${meaning}`;
 }
 
 /**
  * One dispatch in full: the order, the claim, the grade, and every transition
  * with its writer. Prompts and claims keep their lines (indented under their
- * label); every other recorded value is one line.
+ * label); every other recorded value is one line. A pin that is not the
+ * vouch.yaml in force (`specNow`) is flagged DRIFT in the heading and on
+ * the pin's line.
  */
-export function renderDispatch(d: Dispatch, p: Paint): string {
+export function renderDispatch(d: Dispatch, specNow: Sha256 | null, p: Paint): string {
   const o = d.order;
-  const lines = [`${p.bold(`dispatch ${d.id}`)}  ${stateWord(d.state, p)} · verdict ${verdictWord(d.verdict, p)}`];
+  const drift = pinDrift(d, specNow);
+  const lines = [`${p.bold(`dispatch ${d.id}`)}  ${stateWord(d.state, p)} · verdict ${verdictWord(d.verdict, p)}${drift ? ` · ${p.red('DRIFT')}` : ''}`];
   if (d.damage) lines.push(`  ${p.red('DAMAGED:')} ${oneLine(d.damage)}`);
   if (o) {
     lines.push(`  tier       ${tierText(d)}  (${o.tier_basis})`);
     lines.push(`  spec pin   ${o.spec_sha256 ?? '(none: no valid vouch.yaml when it was ordered)'}`);
+    if (drift) lines.push(`  ${p.red('DRIFT')}      ${driftWords(d, drift)}`);
     lines.push(`  graded by  ${o.manifest.checks.filter((c) => c.block).map((c) => c.id).join(', ') || p.yellow('no blocking check at this tier: it will read ungraded')}`);
     if (o.parent) lines.push(`  parent     ${oneLine(o.parent)}`);
     if (o.session) lines.push(`  session    ${oneLine(`${o.session}${o.agent ? ` · ${o.agent.client} ${o.agent.type ?? 'subagent'} ${o.agent.id}` : ''}`)}`);

@@ -30,7 +30,10 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
     case 'cwd_invalid':
       return { meaning: "the check's cwd is not an existing directory in the workspace", next: 'create the directory or fix `cwd` in vouch.yaml' };
     case 'changed_during_run':
-      return { meaning: 'a file in scope changed while the check ran, so the result belongs to no single version', next: `stop editing while it runs, then \`vouch verify ${checkId}\`` };
+      return {
+        meaning: 'a file in scope changed while the check ran (even one changed back: its ctime or inode moved), so the result belongs to no single version',
+        next: `stop whatever edits it while it runs (a background process too), then \`vouch verify ${checkId}\``,
+      };
     case 'changed_during_hash':
       return { meaning: 'a file or directory in scope changed or was replaced while it was being read', next: `\`vouch verify ${checkId}\` again once writes have settled` };
     case 'scope_unreadable':
@@ -76,6 +79,21 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
       return {
         meaning: "the receipt was not made under the pins of the trust record in force (its PATH, program or tool configs were another `vouch allow`'s, or an earlier vouch recorded none): a receipt counts only under the pins a person allowed",
         next: `\`vouch verify ${checkId}\` runs it under the allowed pins`,
+      };
+    case 'job_bound':
+      return {
+        meaning: "the check met a bound the verifier service sets on each job (its memory, shared memory and tmpfs together; its processes; its directory's size), or could not be placed under them: the kernel, not the code, decided how it ended",
+        next: 'make the check use less, or ask the service\'s operator to raise --job-memory-mb, --job-processes or --job-disk-mb',
+      };
+    case 'input_changed':
+      return {
+        meaning: "a file the check's inputs name (its manifest, lockfile or runner config: package.json, pyproject.toml, ...) appeared, changed or went away since vouch.yaml was allowed: the files that decide what runs are the person's choice",
+        next: 'a person reads the change and runs `vouch allow`, or restores the file',
+      };
+    case 'sandbox_unavailable':
+      return {
+        meaning: 'the check is hermetic and bubblewrap is missing or could not start its sandbox here; it never runs unconfined in its place',
+        next: 'install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap) where user namespaces are allowed, or set hermetic: false on the check and `vouch allow`',
       };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };

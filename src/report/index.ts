@@ -1,56 +1,28 @@
-import { noteLoaded } from '../core/start.js';
-import { VERSION } from '../version.js';
-import { html, trusted, type Html } from './html.js';
-import { SECTIONS } from './sections/index.js';
-import type { ReportSource } from './source.js';
-import { STYLE } from './style.js';
+import { unreachable } from '../core/unreachable.js';
+import { renderHtml } from './html/page.js';
+import { renderJson } from './json.js';
+import { renderMarkdown } from './markdown/page.js';
+import type { ReportModel } from './model/types.js';
 
-noteLoaded('report');
-
+export { buildModel } from './model/build.js';
+export { renderSummaryMarkdown } from './markdown/page.js';
 export { ReportSource, specTrust, type SpecState } from './source.js';
+export type { ReportModel } from './model/types.js';
 
-/**
- * No request leaves the page: the policy forbids every fetch (scripts,
- * images, fonts, frames, forms), so even markup that slipped past escaping
- * could not load or run anything. Styles are inline.
- */
-const POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
+/** The formats `vouch report --format` writes, each a renderer of the one model. */
+export const REPORT_FORMATS = ['html', 'json', 'md'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-/** The whole report: one self-contained HTML document. */
-export async function buildReport(source: ReportSource): Promise<string> {
-  const built = await Promise.all(SECTIONS.map(async (section) => ({ section, body: await section.build(source) })));
-  const shown = built.filter((b): b is { section: (typeof SECTIONS)[number]; body: Html } => b.body !== null);
-  const spec = source.spec;
-  const specLine =
-    spec.kind === 'valid'
-      ? html`vouch.yaml <span class="mono">${spec.spec.sha256.slice(0, 16)}</span> (${spec.trust === 'allowed' ? 'allowed' : `not allowed: ${spec.trust}`})`
-      : html`vouch.yaml is not valid`;
-  const page = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${POLICY}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="vouch ${VERSION}">
-<title>vouch report: ${source.workspace.root}</title>
-<style>${trusted(STYLE)}</style>
-</head>
-<body>
-<header class="top">
-  <h1>vouch report</h1>
-  <div class="meta"><span class="mono">${source.workspace.root}</span> · generated ${source.now.toISOString()} by vouch ${VERSION} · ${specLine}</div>
-  <nav>${shown.map(({ section }) => html`<a href="#${section.id}">${section.title}</a>`)}</nav>
-</header>
-<main>
-${shown.map(({ section, body }) => html`<section id="${section.id}"><h2>${section.title}</h2>${body}</section>`)}
-<footer>
-  A PASS proves that the configured command met its expectation on the declared files at the recorded hashes, nothing more.
-  Claims are the agents' own words, recorded and never counted as evidence; only the checks' receipts are.
-  Local records are tamper-evident, not tamper-proof: the integrity section is what the hash chain and signatures say about them.
-</footer>
-</main>
-</body>
-</html>
-`;
-  return page.markup;
+/** The report in one format. */
+export function renderReport(model: ReportModel, format: ReportFormat): string {
+  switch (format) {
+    case 'html':
+      return renderHtml(model);
+    case 'json':
+      return renderJson(model);
+    case 'md':
+      return renderMarkdown(model);
+    default:
+      return unreachable(format);
+  }
 }

@@ -15,6 +15,14 @@ describe('checkEnvironment', () => {
     expect(name in checkEnvironment({ [name]: 'v' }, [])).toBe(crosses);
   });
 
+  it('sets PYTHONNOUSERSITE=1 and PYTHONSAFEPATH=1 whatever the caller has; a check that lists one gets the caller\'s value, or none', () => {
+    const env = checkEnvironment({ PYTHONNOUSERSITE: '', PYTHONSAFEPATH: '' }, []);
+    expect([env.PYTHONNOUSERSITE, env.PYTHONSAFEPATH]).toEqual(['1', '1']);
+    const listed = checkEnvironment({ PYTHONSAFEPATH: '' }, ['PYTHONSAFEPATH', 'PYTHONNOUSERSITE']);
+    expect(listed.PYTHONSAFEPATH).toBe('');
+    expect('PYTHONNOUSERSITE' in listed).toBe(false);
+  });
+
   it('passes a name the check lists', () => {
     expect(checkEnvironment({ HTTPS_PROXY: 'http://p:3128' }, ['HTTPS_PROXY']).HTTPS_PROXY).toBe('http://p:3128');
   });

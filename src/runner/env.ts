@@ -25,12 +25,26 @@ function isDefault(name: string): boolean {
   return DEFAULT_ENV_NAMES.includes(name) || name.startsWith('LC_');
 }
 
+/**
+ * Set in every check's environment, so that what Python runs is the
+ * interpreter's own library and the check's declared files, not files
+ * outside the proof: PYTHONNOUSERSITE keeps the user's site-packages
+ * (~/.local/lib/python3.X/site-packages, where a `.pth` line runs at every
+ * start, e.g. `os._exit(0)` when VOUCH_CHECK_ID is set) off sys.path;
+ * PYTHONSAFEPATH (Python 3.11+) keeps the working directory or the script's
+ * own off its front, so a sourceless `pytest.pyc` at the workspace root is
+ * not imported by `python3 -m pytest`. A check whose `env:` lists one of
+ * them gets the caller's value instead (none, when the caller has none).
+ */
+export const PYTHON_DEFAULTS: Readonly<Record<string, string>> = { PYTHONNOUSERSITE: '1', PYTHONSAFEPATH: '1' };
+
 export function checkEnvironment(
   source: NodeJS.ProcessEnv,
   allowed: readonly string[],
   extra: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
   const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(PYTHON_DEFAULTS)) if (!allowed.includes(name)) env[name] = value;
   for (const [name, value] of Object.entries(source)) {
     if (value === undefined) continue;
     if (isDefault(name) || allowed.includes(name)) env[name] = value;

@@ -20,6 +20,8 @@ export interface RunRequest {
   readonly killGraceMs?: number;
   /** Rewrites the command before it starts, e.g. to run it inside a sandbox (the verifier service's bubblewrap). */
   readonly wrap?: (command: readonly string[], cwd: string) => readonly string[];
+  /** Descriptors of this process the command receives as 3, 4, ... (a hermetic sandbox's start marker). */
+  readonly passFds?: readonly number[];
 }
 
 export type RunOutcome =
@@ -67,9 +69,12 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
       env: request.env,
       // detached: the child calls setsid(), leading a new process group (and session).
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(request.passFds ?? [])],
       windowsHide: true,
     });
+    // Piped above, so present.
+    const childOut = child.stdout!;
+    const childErr = child.stderr!;
     const stdout = new BoundedCapture(request.captureWindow);
     const stderr = new BoundedCapture(request.captureWindow);
     const logs = request.keepLog ? { stdout: new LogCapture(), stderr: new LogCapture() } : undefined;
@@ -115,11 +120,11 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
       stopGroup();
     };
 
-    child.stdout.on('data', (chunk: Buffer) => {
+    childOut.on('data', (chunk: Buffer) => {
       stdout.write(chunk);
       logs?.stdout.write(chunk);
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    childErr.on('data', (chunk: Buffer) => {
       stderr.write(chunk);
       logs?.stderr.write(chunk);
     });
@@ -138,8 +143,8 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
       // A descendant that left the group (setsid) may still hold a pipe: stop waiting after a bound.
       timers.push(
         setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
+          childOut.destroy();
+          childErr.destroy();
           finish();
         }, grace).unref(),
       );

@@ -89,4 +89,16 @@ describe('coverScopes', () => {
     const [coverage] = await coverScopes(snapshot(root), [scope({ sources: ['**/*.py'], artifacts: ['dist/*.py', 'out/**'] })]);
     expect(coverage!.warnings).toEqual([{ reason: 'glob_shadowed', field: 'artifacts', glob: 'dist/*.py', matched: 1, lostTo: ['source'] }]);
   });
+
+  it('an input glob is never a warning: one that matches nothing counts when its file appears; one whose files a tests glob matches too keeps them', async () => {
+    const root = project();
+    const [coverage] = await coverScopes(snapshot(root), [scope({ inputs: ['pytest.ini', 'pyproject.toml', '**/conftest.py'], sources: ['src/**'], tests: ['tests/**'], exclude: ['tests/conftest.py'] })]);
+    expect(coverage!.warnings).toEqual([]);
+    expect(coverage!.globs.slice(0, 3)).toEqual([
+      { field: 'inputs', glob: 'pytest.ini', matched: 0, kept: 0, lostTo: [] },
+      { field: 'inputs', glob: 'pyproject.toml', matched: 1, kept: 1, lostTo: [] },
+      { field: 'inputs', glob: '**/conftest.py', matched: 1, kept: 1, lostTo: [] },
+    ]);
+    expect(coverage!.manifest.files.filter((f) => f[3] === 'input').map((f) => f[0])).toEqual(['pyproject.toml', 'tests/conftest.py']);
+  });
 });

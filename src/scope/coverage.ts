@@ -6,7 +6,7 @@ import type { Snapshot } from './snapshot.js';
 /** A scope field of the spec: where a glob was declared. */
 export type ScopeField = (typeof GROUP_PRECEDENCE)[number];
 
-const GROUP: Readonly<Record<ScopeField, Group>> = { sources: 'source', tests: 'test', artifacts: 'artifact' };
+const GROUP: Readonly<Record<ScopeField, Group>> = { inputs: 'input', sources: 'source', tests: 'test', artifacts: 'artifact' };
 
 /** What one declared glob covers once every glob of its scope has had its turn. */
 export interface GlobCoverage {
@@ -47,7 +47,7 @@ export interface ScopeCoverage {
 export async function coverScopes(snapshot: Snapshot, scopes: readonly ScopeDecl[]): Promise<ScopeCoverage[]> {
   const scans = await scanScopes(
     snapshot,
-    scopes.map((scope) => ({ scope, groups: ['source', 'test', 'artifact'] as const })),
+    scopes.map((scope) => ({ scope, groups: ['input', 'source', 'test', 'artifact'] as const })),
   );
   return scans.map((scan, i) => {
     const globs = globCoverage(scopes[i]!, scan.manifest);
@@ -68,14 +68,14 @@ export function globCoverage(scope: ScopeDecl, manifest: Manifest): GlobCoverage
   const excluded = manifest.files.map(([path]) => excludes.some((match) => match(path)));
   const out: GlobCoverage[] = [];
   for (const field of GROUP_PRECEDENCE) {
-    for (const glob of scope[field]) {
+    for (const glob of scope[field] ?? []) {
       const match = globMatcher(glob);
       let matched = 0;
       let kept = 0;
       const lostTo = new Set<Group>();
       for (const [i, [path, , , group]] of manifest.files.entries()) {
-        // Excluded files are in the manifest only as artifacts, which exclude does not touch.
-        if ((field !== 'artifacts' && excluded[i]) || !match(path)) continue;
+        // Excluded files are in the manifest only as artifacts or inputs, which exclude does not touch.
+        if ((field !== 'artifacts' && field !== 'inputs' && excluded[i]) || !match(path)) continue;
         matched++;
         if (group === GROUP[field]) kept++;
         else lostTo.add(group);
@@ -89,12 +89,14 @@ export function globCoverage(scope: ScopeDecl, manifest: Manifest): GlobCoverage
 /**
  * The globs that cannot count: shadowed ones always; empty source and test
  * globs unless allow_missing. An artifact glob that matches nothing yet is
- * not a warning: the run is what makes artifacts.
+ * not a warning: the run is what makes artifacts; nor is an input glob, whose
+ * file may appear later (and counts when it does). Inputs are tried first,
+ * so no input glob is ever shadowed.
  */
 export function coverageWarnings(scope: ScopeDecl, globs: readonly GlobCoverage[], manifest: Manifest): CoverageWarning[] {
   const warnings: CoverageWarning[] = [];
   for (const { field, glob, matched, kept, lostTo } of globs) {
-    if (kept > 0) continue;
+    if (kept > 0 || field === 'inputs') continue;
     if (matched > 0) warnings.push({ reason: 'glob_shadowed', field, glob, matched, lostTo });
     else if (field !== 'artifacts' && !scope.allowMissing) {
       warnings.push({ reason: 'glob_empty', field, glob, credentials: credentialsMatched(manifest.refused, globMatcher(glob)) });

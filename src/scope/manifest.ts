@@ -1,7 +1,11 @@
 import { nodeCrypto } from '../core/builtins.js';
 import type { Sha256 } from '../core/digest.js';
 
-export type Group = 'source' | 'test' | 'artifact';
+/**
+ * Which field of a check took a file: `input` (the files that decide what
+ * the command does), `test`, `source`, or `artifact` (made by the run).
+ */
+export type Group = 'source' | 'test' | 'artifact' | 'input';
 
 /** One hashed file: [path, sha256, size, group]. A tuple keeps manifests small. */
 export type ManifestFile = readonly [path: string, sha256: Sha256, size: number, group: Group];

@@ -362,3 +362,38 @@ describe('records on disk', () => {
     }
   });
 });
+
+describe('a remembered scope with inputs', () => {
+  const ALL: readonly Group[] = ['input', 'source', 'test'];
+  const withInputs = scope({ sources: ['src/**'], inputs: ['package.json', '.npmrc', '**/conftest.py'] });
+  const scan = async (root: string, cache: StatCache | undefined, readStart = LATER()) => {
+    const snapshot = new Snapshot(root, { readStart, ...(cache && { cache }) });
+    const [result] = await scanScopes(snapshot, [{ scope: withInputs, groups: ALL }]);
+    return { counts: snapshot.counts, result: { manifest: result!.manifest, problems: result!.problems } };
+  };
+
+  it('keeps the input group (and a credential-shaped input read as one) through its record, and a new input file (none matched before) is seen', async () => {
+    const root = tree({ 'src/a.ts': 'a', 'package.json': '{}', '.npmrc': 'x=1' });
+    const cache = StatCache.inMemory(root);
+    const cold = await scan(root, cache);
+    const warm = await scan(root, cache);
+    expect(warm.counts.scopesRemembered).toBe(1);
+    expect(warm.result).toEqual(cold.result);
+    expect(warm.result.manifest.files.map((f) => [f[0], f[3]])).toEqual([
+      ['.npmrc', 'input'],
+      ['package.json', 'input'],
+      ['src/a.ts', 'source'],
+    ]);
+    await tick();
+    write(root, { 'tests/conftest.py': 'import pytest' });
+    const appeared = await scan(root, cache);
+    expect(appeared.counts.scopesRemembered).toBe(0);
+    expect(appeared.result.manifest.files.map((f) => f[0])).toContain('tests/conftest.py');
+    expect(appeared.result).toEqual((await scan(root, undefined, new Date())).result);
+  });
+
+  it('a scope with inputs has a key of its own: the record of the same scope without them never answers it', () => {
+    const plain = scopeKey({ scope: scope({ sources: ['src/**'] }), groups: ALL });
+    expect(scopeKey({ scope: withInputs, groups: ALL })).not.toBe(plain);
+  });
+});

@@ -11,18 +11,20 @@ import { sha256Of } from '../core/hash.js';
 // scan's result is stored, and the warm path that answers from it when a
 // fresh lstat of every entry it covers matches.
 
-const GROUP_CODES: Record<Group, number> = { source: 1, test: 2, artifact: 3 };
-const GROUPS: readonly (Group | undefined)[] = [undefined, 'source', 'test', 'artifact'];
+// Codes are append-only: a record keeps its meaning (4 came with `inputs`; a
+// record never outlives the build that wrote it, scope-record.ts).
+const GROUP_CODES: Record<Group, number> = { source: 1, test: 2, artifact: 3, input: 4 };
+const GROUPS: readonly (Group | undefined)[] = [undefined, 'source', 'test', 'artifact', 'input'];
 
 /**
- * What a scan's result depends on besides the files: the scope's globs,
- * excludes and allow_missing, in the order written (it decides the order of
+ * What a scan's result depends on besides the files: the scope's globs
+ * (inputs among them), excludes and allow_missing, in the order written (it decides the order of
  * the problems), and the groups asked for. Not the check's id or command:
  * two checks with one scope share one record.
  */
 export function scopeKey(request: ScopeRequest): string {
-  const { sources, tests, artifacts, exclude, allowMissing } = request.scope;
-  return sha256Of(JSON.stringify({ v: 1, sources, tests, artifacts, exclude, allowMissing, groups: request.groups }))
+  const { sources, tests, artifacts, inputs, exclude, allowMissing } = request.scope;
+  return sha256Of(JSON.stringify({ v: 1, sources, tests, artifacts, inputs, exclude, allowMissing, groups: request.groups }))
     .toString('hex')
     .slice(0, 32);
 }

@@ -10,6 +10,12 @@ export interface ScopeDecl {
   readonly sources: readonly string[];
   readonly tests: readonly string[];
   readonly artifacts: readonly string[];
+  /**
+   * The files that decide what the command does (group `input`): may match
+   * nothing, never removed by `exclude`, and read even when
+   * credential-shaped (hashed, never shown). Absent: none.
+   */
+  readonly inputs?: readonly string[];
   readonly exclude: readonly string[];
   readonly allowMissing: boolean;
 }

@@ -6,7 +6,7 @@ import { isInside } from './inside.js';
 import { byPath, credentialsMatched, manifestDigest, type Group, type ManifestFile, type RefusedFile } from './manifest.js';
 import { scopeKey } from './remembered.js';
 import type { ScanProblem, ScanProblemReason, ScanResult, ScopeDecl, ScopeRequest } from './scan-types.js';
-import type { Snapshot } from './snapshot.js';
+import type { FileOutcome, Snapshot } from './snapshot.js';
 import { minimalBases, walk, type EntryKind } from './walk.js';
 
 export { isInside } from './inside.js';
@@ -72,7 +72,7 @@ interface Candidate {
 async function scanSlice(snapshot: Snapshot, requests: readonly ScopeRequest[]): Promise<SliceResult[]> {
   const root = snapshot.root;
   const scopes = requests.map((request) => new CompiledScope(request.scope, request.groups));
-  const chains = new ChainChecker(root, (dir) => snapshot.dirStat(dir));
+  const chains = new ChainChecker(root, (dir) => snapshot.dirStat(dir), !snapshot.refusesLinks);
   const candidates: Candidate[] = [];
   const literals = new Map<string, Candidate>();
   /** For each walk base, the scopes (bit mask) that start there. */
@@ -161,15 +161,17 @@ async function scanSlice(snapshot: Snapshot, requests: readonly ScopeRequest[]):
     }
   }
 
-  const outcomes = await snapshot.read(candidates);
+  // A credential-shaped file is read (hashed, never shown) only where an input glob names it.
+  const outcomes = await snapshot.read(candidates, (i) => candidates[i]!.groups.includes('input'));
   candidates.forEach(({ path, kind, groups }, i) => {
-    const outcome = outcomes[i]!;
+    const read = outcomes[i]!;
     // Only what the listings and the files' own stats decide can be
     // remembered: a link is judged by its target, which neither shows.
-    const remembers = kind !== 'symlink' && (outcome.kind === 'hashed' || (outcome.kind === 'refused' && (outcome.why === 'credential' || kind === 'other')));
+    const remembers = kind !== 'symlink' && (read.kind === 'hashed' || (read.kind === 'refused' && (read.why === 'credential' || kind === 'other')));
     groups.forEach((group, s) => {
       if (group === undefined) return;
       const scope = scopes[s]!;
+      const outcome: FileOutcome = read.kind === 'hashed' && read.credential === true && group !== 'input' ? { kind: 'refused', why: 'credential' } : read;
       if (!remembers) scope.recordable = false;
       if (outcome.kind === 'refused') scope.refused.push([path, outcome.why]);
       else if (outcome.kind === 'problem') scope.problems.push({ reason: outcome.reason, path, detail: outcome.detail });
@@ -193,10 +195,20 @@ interface Pattern {
   readonly literal: boolean;
 }
 
-const GROUP_OF = { sources: 'source', tests: 'test', artifacts: 'artifact' } as const;
+const GROUP_OF = { inputs: 'input', sources: 'source', tests: 'test', artifacts: 'artifact' } as const;
 
-/** The order globs are tried in: a file takes the group of the first field with a glob that matches it. */
-export const GROUP_PRECEDENCE = ['tests', 'sources', 'artifacts'] as const;
+/**
+ * The order globs are tried in: a file takes the group of the first field
+ * with a glob that matches it. Inputs first: a file that decides what the
+ * command does (a conftest.py under tests/, a package.json that `**` also
+ * matches) is pinned as such, whatever else names it.
+ */
+export const GROUP_PRECEDENCE = ['inputs', 'tests', 'sources', 'artifacts'] as const;
+
+/** The groups `exclude` removes files from: an artifact is what the run made, an input what decides the run. */
+function excludable(group: Group): boolean {
+  return group === 'source' || group === 'test';
+}
 
 /** One scope's globs, compiled, and what its scan found. */
 class CompiledScope {
@@ -210,8 +222,10 @@ class CompiledScope {
   recordable = true;
   private readonly excludes: ((path: string) => boolean)[];
   private readonly excludedTrees: DirTest[];
-  private readonly artifacts: Pattern[];
-  private readonly inputs: Pattern[];
+  /** Artifact and input globs, which exclude does not touch. */
+  private readonly kept: Pattern[];
+  /** Source and test globs. */
+  private readonly excludable: Pattern[];
   private readonly optInNodeModules: boolean;
 
   constructor(
@@ -220,11 +234,12 @@ class CompiledScope {
   ) {
     // Tests before sources: a file both match is a test (the narrower,
     // deliberate declaration), so `sources: ["**/*.py"]` beside `tests:
-    // ["tests/**"]` leaves the tests their files. Artifacts come last.
+    // ["tests/**"]` leaves the tests their files. Inputs come before both,
+    // artifacts last.
     for (const key of GROUP_PRECEDENCE) {
       const group = GROUP_OF[key];
       if (!groups.includes(group)) continue;
-      for (const glob of scope[key]) {
+      for (const glob of scope[key] ?? []) {
         const scanned = picomatch.scan(glob);
         this.patterns.push({
           group,
@@ -238,16 +253,16 @@ class CompiledScope {
     }
     this.excludes = scope.exclude.map(globMatcher);
     this.excludedTrees = scope.exclude.map(excludesTree);
-    this.artifacts = this.patterns.filter((p) => p.group === 'artifact');
-    this.inputs = this.patterns.filter((p) => p.group !== 'artifact');
+    this.kept = this.patterns.filter((p) => !excludable(p.group));
+    this.excludable = this.patterns.filter((p) => excludable(p.group));
     this.optInNodeModules = this.patterns.some((p) => p.glob.split('/').includes('node_modules'));
   }
 
-  /** The group a path belongs to in this scope (GROUP_PRECEDENCE); excludes apply to sources and tests, not artifacts. */
+  /** The group a path belongs to in this scope (GROUP_PRECEDENCE); excludes apply to sources and tests, not artifacts or inputs. */
   groupOf(path: string): Group | undefined {
     let excluded: boolean | undefined;
     for (const pattern of this.patterns) {
-      if (pattern.group !== 'artifact' && (excluded ??= this.excludes.some((match) => match(path)))) continue;
+      if (excludable(pattern.group) && (excluded ??= this.excludes.some((match) => match(path)))) continue;
       if (pattern.match(path)) return pattern.group;
     }
     return undefined;
@@ -255,13 +270,14 @@ class CompiledScope {
 
   /**
    * Whether to enter a directory: some glob could match below it. Excludes
-   * do not apply to artifacts, so an excluded tree is still entered for them.
+   * do not apply to artifacts and inputs, so an excluded tree is still
+   * entered for them.
    */
   descend(dir: string, name: string): boolean {
     if (name === 'node_modules' && !this.optInNodeModules) return false;
-    if (this.artifacts.some((p) => p.below(dir))) return true;
+    if (this.kept.some((p) => p.below(dir))) return true;
     if (this.excludedTrees.some((test) => test(dir))) return false;
-    return this.inputs.some((p) => p.below(dir));
+    return this.excludable.some((p) => p.below(dir));
   }
 
   result(): ScanResult {
@@ -278,7 +294,7 @@ class CompiledScope {
  * the scope lies outside them. '' is the root.
  */
 export function scopeBases(scope: ScopeDecl): string[] {
-  const globs = [...scope.sources, ...scope.tests, ...scope.artifacts];
+  const globs = [...(scope.inputs ?? []), ...scope.sources, ...scope.tests, ...scope.artifacts];
   return minimalBases(
     globs.map((glob) => {
       const scanned = picomatch.scan(glob);
@@ -299,9 +315,13 @@ function literalKind(root: string, path: string): EntryKind | undefined {
   return stat.isFile() ? 'file' : stat.isSymbolicLink() ? 'symlink' : 'other';
 }
 
-/** Every declared glob must cover at least one hashed file. */
+/**
+ * Every declared glob must cover at least one hashed file, except an input
+ * glob: the file that decides what runs may appear later, and must count
+ * when it does (an absent pytest.ini is a state of the inputs, not a gap).
+ */
 function unmatched(patterns: readonly Pattern[], files: readonly ManifestFile[], refused: readonly RefusedFile[], allowMissing: boolean): ScanProblem[] {
-  const pending = new Set(patterns.filter((p) => p.group === 'artifact' || !allowMissing));
+  const pending = new Set(patterns.filter((p) => p.group !== 'input' && (p.group === 'artifact' || !allowMissing)));
   for (const file of files) {
     if (pending.size === 0) break;
     for (const pattern of pending) {
@@ -352,6 +372,8 @@ class ChainChecker {
     private readonly root: string,
     /** lstat of a directory on the way, through the snapshot (which remembers it). */
     private readonly stat: (dir: string) => BigIntStats | undefined,
+    /** false: a link is never resolved, only refused (Snapshot.refusesLinks). */
+    private readonly resolve = true,
   ) {}
 
   check(dir: string): Chain {
@@ -360,7 +382,8 @@ class ChainChecker {
     const parent = this.check(parentOf(dir));
     let result: Chain = parent;
     if (parent.kind === 'ok') {
-      if (this.stat(dir)?.isSymbolicLink()) {
+      if (this.stat(dir)?.isSymbolicLink() && !this.resolve) result = { kind: 'link', at: dir };
+      else if (this.stat(dir)?.isSymbolicLink()) {
         const absolute = join(this.root, dir);
         let real: string | undefined;
         try {

@@ -16,7 +16,8 @@ import { orderListing, type EntryKind, type Listing } from './walk.js';
 
 /** What reading one candidate file gave. */
 export type FileOutcome =
-  | { readonly kind: 'hashed'; readonly sha256: Sha256; readonly size: number }
+  /** `credential`: the file (or a link's target) is credential-shaped, read because an input glob names it; any other group refuses it. */
+  | { readonly kind: 'hashed'; readonly sha256: Sha256; readonly size: number; readonly credential?: true }
   | { readonly kind: 'refused'; readonly why: RefusalReason }
   | { readonly kind: 'problem'; readonly reason: 'path_escape' | 'changed_during_hash' | 'scope_unreadable'; readonly detail: string };
 
@@ -32,6 +33,14 @@ export interface SnapshotOptions {
    * the root while the snapshot is used. Ignored unless it is the root now.
    */
   readonly relative?: boolean;
+  /**
+   * Never resolve a link: each one in scope is refused as not a regular
+   * file, whatever it points to. The verifier service's job trees: a link
+   * there was made by a check, and resolving it would be done by the
+   * worker, as itself and outside the sandbox (its cwd, its descriptors,
+   * any path of the host), with the answer in a signed receipt.
+   */
+  readonly refuseLinks?: boolean;
 }
 
 export type { HashJob } from './hash-pool-protocol.js';
@@ -134,14 +143,25 @@ export class Snapshot {
     return found;
   }
 
-  /** The outcome of each candidate, in order; a file already read in this snapshot is not read again. */
-  async read(candidates: readonly { readonly path: string; readonly kind: EntryKind }[]): Promise<FileOutcome[]> {
+  /**
+   * The outcome of each candidate, in order; a file already read in this
+   * snapshot is not read again. A credential-shaped path is refused unless
+   * `readsCredential(i)` says an input glob names candidate i: then it is
+   * hashed (never shown) and its outcome says `credential`.
+   */
+  async read(candidates: readonly { readonly path: string; readonly kind: EntryKind }[], readsCredential: (i: number) => boolean = () => false): Promise<FileOutcome[]> {
     const result = new Array<FileOutcome>(candidates.length);
     const jobs: HashJob[] = [];
     const jobAt: number[] = [];
     const reused = this.scans++ > 0;
     candidates.forEach(({ path, kind }, i) => {
-      const outcome = (reused ? this.outcomes.get(path) : undefined) ?? this.lookUp(path, kind, jobs);
+      const credential = isCredentialPath(path);
+      // A link is judged by its target too, which may be credential-shaped whatever its own name.
+      const wanted = (credential || kind === 'symlink') && readsCredential(i);
+      let outcome = reused ? this.outcomes.get(path) : undefined;
+      // Refused by an earlier scan that did not want it: this one does.
+      if (wanted && outcome?.kind === 'refused' && outcome.why === 'credential') outcome = undefined;
+      outcome ??= credential && !wanted ? { kind: 'refused', why: 'credential' } : this.lookUp(path, kind, jobs, wanted);
       if (outcome) {
         this.outcomes.set(path, outcome);
         result[i] = outcome;
@@ -161,7 +181,8 @@ export class Snapshot {
         : jobs.map((job) => hashFile(job.absolute, this.root, job.expected, lean));
     if (lean) this.recheck(jobs, hashed);
     jobs.forEach((job, j) => {
-      const outcome = this.remember(job.path, hashed[j]!);
+      const read = this.remember(job.path, hashed[j]!);
+      const outcome = read.kind === 'hashed' && isCredentialPath(job.path) ? { ...read, credential: true as const } : read;
       this.outcomes.set(job.path, outcome);
       result[jobAt[j]!] = outcome;
     });
@@ -217,11 +238,14 @@ export class Snapshot {
     });
   }
 
-  /** Answers from what is known without reading the file; otherwise queues it as a job. */
-  private lookUp(path: string, kind: EntryKind, jobs: HashJob[]): FileOutcome | undefined {
-    if (isCredentialPath(path)) return { kind: 'refused', why: 'credential' };
+  /**
+   * Answers from what is known without reading the file; otherwise queues it
+   * as a job. `credential`: the path is credential-shaped and wanted (an
+   * input): the outcome says so.
+   */
+  private lookUp(path: string, kind: EntryKind, jobs: HashJob[], credential: boolean): FileOutcome | undefined {
     if (kind === 'other') return { kind: 'refused', why: 'not_regular_file' };
-    if (kind === 'symlink') return this.readLink(path);
+    if (kind === 'symlink') return this.readLink(path, credential);
     const absolute = this.absolute(path);
     const cache = this.options.cache;
     const slot = cache?.fileSlot(path);
@@ -235,12 +259,12 @@ export class Snapshot {
     } catch {
       stat = undefined;
     }
-    if (stat?.isSymbolicLink()) return this.readLink(path);
+    if (stat?.isSymbolicLink()) return this.readLink(path, credential);
     if (stat && !stat.isFile()) return { kind: 'refused', why: 'not_regular_file' };
     const sha256 = stat && cache.hashAt(slot, stat);
     if (stat && sha256) {
       this.counts.filesRemembered++;
-      return { kind: 'hashed', sha256, size: Number(stat.size) };
+      return { kind: 'hashed', sha256, size: Number(stat.size), ...(credential && { credential: true as const }) };
     }
     jobs.push(stat ? { path, absolute, expected: stat } : { path, absolute });
     return undefined;
@@ -256,8 +280,20 @@ export class Snapshot {
     return { kind: 'hashed', sha256: hashed.sha256, size: hashed.size };
   }
 
-  /** A link in scope is hashed by its target, which must be a file inside the workspace. Never cached. */
-  private readLink(path: string): FileOutcome {
+  /** Whether links are refused unread (SnapshotOptions.refuseLinks). */
+  get refusesLinks(): boolean {
+    return this.options.refuseLinks === true;
+  }
+
+  /**
+   * A link in scope is hashed by its target, which must be a file inside the
+   * workspace. Never cached. A credential-shaped target is refused unless
+   * `wanted` (an input names the link). Refused unread where links are
+   * (SnapshotOptions.refuseLinks: the verifier service, which never resolves a
+   * link a check made).
+   */
+  private readLink(path: string, wanted: boolean): FileOutcome {
+    if (this.options.refuseLinks === true) return { kind: 'refused', why: 'not_regular_file' };
     const link = this.absolute(path);
     let real: string;
     try {
@@ -268,13 +304,14 @@ export class Snapshot {
     if (!isInside(this.root, real)) {
       return { kind: 'problem', reason: 'path_escape', detail: `symlink resolves outside the workspace, to ${real}` };
     }
-    if (isCredentialPath(relative(this.root, real).split(sep).join('/'))) return { kind: 'refused', why: 'credential' };
+    const credential = isCredentialPath(path) || isCredentialPath(relative(this.root, real).split(sep).join('/'));
+    if (credential && !wanted) return { kind: 'refused', why: 'credential' };
     const stat = statSync(real, { throwIfNoEntry: false });
     if (!stat) return { kind: 'refused', why: 'dangling_symlink' };
     if (stat.isDirectory()) return { kind: 'refused', why: 'symlink_to_directory' };
     this.counts.filesHashed++;
     const hashed = hashFile(real, this.root);
-    return hashed.ok ? { kind: 'hashed', sha256: hashed.sha256, size: hashed.size } : fromFailure(hashed);
+    return hashed.ok ? { kind: 'hashed', sha256: hashed.sha256, size: hashed.size, ...(credential && { credential: true as const }) } : fromFailure(hashed);
   }
 
   private readListing(dir: string): Listing {

@@ -1,8 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-
-/** System directories a check may read (read-only); everything else of the host is absent. */
-const READ_ONLY = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
+import { namespaceArgs, systemBinds } from '../sandbox/system.js';
 
 /**
  * An operator may keep VOUCH_HOME, or point the key file, under a directory
@@ -40,19 +38,32 @@ export function maskArgs(hide: readonly string[], reachable: (path: string) => b
  * network namespace has only loopback), its own PID (so a fresh /proc that
  * shows only the job's processes, never the worker), IPC, UTS and cgroup
  * namespaces, a new session (no terminal to inject into), the system
- * directories read-only, a private /tmp of bounded size, and the job
- * directory the only writable place. The host's home directories and the
- * database's sockets are simply not there; the worker's VOUCH_HOME and key
- * file are covered wherever they lie. The masks come after the system binds
- * (to cover what they bound) and before the job directory's bind (so a job
- * directory under VOUCH_HOME is still there). When the worker dies, so does
- * the sandbox.
+ * directories read-only, a private /tmp and /dev/shm of `tmpBytes` each,
+ * and the job directory the only other writable place. The host's home
+ * directories and the database's sockets are simply not there; the
+ * worker's VOUCH_HOME and key file are covered wherever they lie. The masks
+ * come after the system binds (to cover what they bound) and before the job
+ * directory's bind (so a job directory under VOUCH_HOME is still there).
+ * Once everything is in place, `/` (bubblewrap's own tmpfs), `/dev` and the
+ * masks' tmpfs are made read-only: none of them has a size, so each would
+ * otherwise hold as much as the host's memory. When the worker dies, so
+ * does the sandbox.
  */
-export function bwrapArgs(jobRoot: string, cwd: string, masks: readonly string[], tmpBytes: number | null): string[] {
-  const args = ['--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--hostname', 'vouch-job'];
-  for (const dir of READ_ONLY) args.push('--ro-bind-try', dir, dir);
-  args.push('--dev', '/dev', '--proc', '/proc', ...(tmpBytes !== null ? ['--size', String(tmpBytes)] : []), '--tmpfs', '/tmp', ...masks);
+export function bwrapArgs(jobRoot: string, cwd: string, masks: readonly string[], tmpBytes: number): string[] {
+  const args = [...namespaceArgs(false), '--hostname', 'vouch-job'];
+  args.push(...systemBinds());
+  const size = ['--size', String(tmpBytes)];
+  args.push('--dev', '/dev', ...size, '--tmpfs', '/dev/shm', '--proc', '/proc', ...size, '--tmpfs', '/tmp', ...masks);
   if (jobRoot !== '/') args.push('--bind', jobRoot, jobRoot);
-  args.push('--chdir', cwd, '--');
+  args.push(...seal(masks), '--remount-ro', '/dev', '--remount-ro', '/', '--chdir', cwd, '--');
+  return args;
+}
+
+/** A mask that covers a directory is an empty tmpfs: read-only once the job directory is bound (which may lie below it). */
+function seal(masks: readonly string[]): string[] {
+  const args: string[] = [];
+  masks.forEach((arg, i) => {
+    if (arg === '--tmpfs' && masks[i + 1] !== undefined) args.push('--remount-ro', masks[i + 1]!);
+  });
   return args;
 }

@@ -13,6 +13,8 @@ export type ApiErrorCode =
   | 'job_time_limit'
   | 'too_many_jobs'
   | 'not_found'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'internal'
   | 'unavailable';
 
@@ -35,6 +37,10 @@ export function apiStatus(code: ApiErrorCode): number {
       return 403;
     case 'not_found':
       return 404;
+    case 'request_timeout':
+      return 408;
+    case 'headers_too_large':
+      return 431;
     case 'upload_too_large':
       return 413;
     case 'unsupported_media_type':

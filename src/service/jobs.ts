@@ -93,21 +93,42 @@ export interface ClaimedJob {
 }
 
 /**
- * Claims the oldest job that is queued, or running under a lease that ran
- * out (its worker died or hung). SKIP LOCKED: workers never wait on each
- * other's candidates. A job claimed `maxAttempts` times without finishing
- * is failed instead, so a tree that kills workers cannot loop forever.
+ * The order claims take, round-robin by client: each client's oldest ready
+ * job (queued, or running under a lease that ran out) is a candidate; the
+ * client with the fewest jobs running goes first, then the one given a
+ * worker least recently (never: first), then the oldest job. So a client's
+ * backlog never holds the queue: with one worker alice, bob, carol, alice
+ * again...; with alice's jobs on every worker, the next free one goes to
+ * bob. Reads one index probe per waiting client (jobs_started_by_client).
+ */
+const CANDIDATES = `
+  WITH ready AS (
+    SELECT DISTINCT ON (client) id, client, created_at FROM jobs
+    WHERE state = 'queued' OR (state = 'running' AND lease_until < clock_timestamp())
+    ORDER BY client, created_at, id
+  )
+  SELECT ready.id FROM ready
+  ORDER BY
+    (SELECT count(*) FROM jobs r WHERE r.client = ready.client AND r.state = 'running' AND r.lease_until >= clock_timestamp()),
+    (SELECT max(s.started_at) FROM jobs s WHERE s.client = ready.client) NULLS FIRST,
+    ready.created_at, ready.id
+  LIMIT 16`;
+
+/**
+ * Claims the next job in the fair order (CANDIDATES). Claims are taken one
+ * at a time per ledger (a transaction-scoped advisory lock, held for the
+ * few statements of a claim): the order counts the jobs running, so two
+ * claims at once would both count the same and hand one client two
+ * workers. The chosen row is still locked with SKIP LOCKED, so a claim
+ * never waits on a job another transaction holds (a completion, a
+ * heartbeat). A job claimed `maxAttempts` times without finishing is
+ * failed instead, so a tree that kills workers cannot loop forever.
  */
 export async function claimJob(pool: Pool, worker: string, leaseSeconds: number, maxAttempts: number): Promise<ClaimedJob | undefined> {
   return inTransaction(pool, async (client) => {
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('vouch-claim:' || current_schema()))`);
     for (;;) {
-      const row = (
-        await client.query<{ id: string; spec_sha256: string; check_ids: string[]; archive_parts: number; time_limit_s: number; attempts: number; nonce: string | null; client_git: GitState | null }>(
-          `SELECT id, spec_sha256, check_ids, archive_parts, time_limit_s, attempts, nonce, client_git FROM jobs
-           WHERE state = 'queued' OR (state = 'running' AND lease_until < clock_timestamp())
-           ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        )
-      ).rows[0];
+      const row = await nextCandidate(client);
       if (!row) return undefined;
       if (row.attempts >= maxAttempts) {
         await client.query(
@@ -135,6 +156,24 @@ export async function claimJob(pool: Pool, worker: string, leaseSeconds: number,
       };
     }
   });
+}
+
+type CandidateRow = { id: string; spec_sha256: string; check_ids: string[]; archive_parts: number; time_limit_s: number; attempts: number; nonce: string | null; client_git: GitState | null };
+
+/** The first job in the fair order that no other transaction holds, locked; undefined when none is ready. */
+async function nextCandidate(client: PoolClient): Promise<CandidateRow | undefined> {
+  const ids = (await client.query<{ id: string }>(CANDIDATES)).rows.map((row) => row.id);
+  for (const id of ids) {
+    const row = (
+      await client.query<CandidateRow>(
+        `SELECT id, spec_sha256, check_ids, archive_parts, time_limit_s, attempts, nonce, client_git FROM jobs
+         WHERE id = $1 AND (state = 'queued' OR (state = 'running' AND lease_until < clock_timestamp())) FOR UPDATE SKIP LOCKED`,
+        [id],
+      )
+    ).rows[0];
+    if (row) return row;
+  }
+  return undefined;
 }
 
 /**

@@ -1,10 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import type { Confinement, SandboxGap, SandboxLimits, SandboxRecord } from '../receipt/sandbox-record.js';
-import { bwrapArgs, maskArgs } from './bwrap-args.js';
-import { denyListFilter, type SeccompFilter } from './seccomp.js';
+import { randomBytes } from 'node:crypto';
+import { existsSync, statfsSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Confinement, SandboxGap, SandboxLimits, SandboxRecord, WritablePlace } from '../receipt/sandbox-record.js';
+import { maskArgs } from './bwrap-args.js';
+import { findCgroupPlace, type CgroupPlace, type PlaceFound } from './cgroup-place.js';
+import { handOver } from './hand-over.js';
+import { JOB_CGROUP, JobCgroup, type BoundCounters, type JobBounds } from './job-cgroup.js';
+import type { JobDisk } from './job-tree.js';
+import { commandLine, type Layers, type Tools } from './sandbox-command.js';
+import { probe } from './sandbox-probe.js';
+import { denyListFilter } from './seccomp.js';
 
 /** How a worker confines the checks it runs. */
 export interface Sandbox {
@@ -17,15 +23,33 @@ export interface Sandbox {
   readonly gaps: readonly SandboxGap[];
   /** Says, for the operator's log, why each gap is there. */
   readonly notes: readonly string[];
+  /** Where each job's directory lives (a tmpfs of its own, or the disk). */
+  readonly jobDisk: JobDisk;
+  /** Where job cgroups are made; undefined when none can be (the `cgroup` gap). */
+  readonly cgroupPlace?: CgroupPlace;
   /** Gives a job's writable directory to the checks' user (when the worker is root, checks run as another user). */
   readonly handOver?: (jobRoot: string) => void;
   /**
-   * For one job: rewrites a check's command to run confined, with
-   * `jobRoot` the only writable place and `privateDir` a directory of the
-   * worker's that the sandbox never shows (the seccomp program is put
-   * there). Absent when checks run unconfined.
+   * Confines one job: `jobRoot` the only writable place of the host's,
+   * `privateDir` a directory of the worker's that the sandbox never shows
+   * (the seccomp program is put there). Absent when checks run unconfined.
    */
-  readonly wrapFor?: (jobRoot: string, privateDir: string) => (command: readonly string[], cwd: string) => readonly string[];
+  readonly forJob?: (jobRoot: string, privateDir: string) => JobSandbox;
+}
+
+/** One job's confinement: its cgroup, and the command line of each of its checks. */
+export interface JobSandbox {
+  /** Rewrites a check's command to run confined, in the job's cgroup. */
+  readonly wrap: (command: readonly string[], cwd: string) => readonly string[];
+  /**
+   * After each check: why its run met one of the job's bounds (the kernel
+   * killed a process for the job's memory, refused a fork at its process
+   * bound, the job directory filled up), or could not be put under them;
+   * null when it did not.
+   */
+  readonly boundReached: () => string | null;
+  /** Kills what is left in the job's cgroup and removes it; never throws. False when it is left for the sweep. */
+  readonly close: () => Promise<boolean>;
 }
 
 export interface SandboxOptions {
@@ -38,13 +62,17 @@ export interface SandboxOptions {
   /**
    * Paths no check may see, whatever directory they lie in: the server's
    * VOUCH_HOME and its signing key file. Directories are covered by an
-   * empty tmpfs, files by /dev/null.
+   * empty read-only tmpfs, files by /dev/null.
    */
   readonly hide?: readonly string[];
-  /** Per-check resource limits. */
+  /** Per-check resource limits; memory and processes also bound the whole job (its cgroup). */
   readonly limits?: SandboxLimits;
   /** The host user a root worker runs checks as (default nobody, 65534:65534). */
   readonly user?: { readonly uid: number; readonly gid: number };
+  /** Where job directories live (default: the disk, a gap). */
+  readonly jobDisk?: JobDisk;
+  /** Where job cgroups go (default: found from /proc/self/cgroup, cgroup-place.ts). */
+  readonly cgroupPlace?: PlaceFound;
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = {
@@ -55,79 +83,164 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   tmp_bytes: 512 * 1024 ** 2,
 };
 const NOBODY = { uid: 65534, gid: 65534 };
-
-/** One way of starting bubblewrap; detection tries the strongest first. */
-interface Layers {
-  readonly userns: boolean;
-  /** The ids inside the user namespace. */
-  readonly inside: { readonly uid: number; readonly gid: number };
-  /** Run bwrap as this host user (a root worker drops to it with setpriv). */
-  readonly dropTo: { readonly uid: number; readonly gid: number } | null;
-  readonly seccomp: SeccompFilter | null;
-  readonly limits: SandboxLimits | null;
-}
+const ALL_GAPS: readonly SandboxGap[] = ['host_root', 'capabilities', 'seccomp', 'limits', 'cgroup', 'job_disk', 'descriptors'];
 
 /**
  * bubblewrap, with every layer that works here: a user namespace, the
  * checks' host user not root (a root worker drops to nobody first: in a
  * user namespace made by root, uid 0 outside still owns root's files),
  * every capability dropped, no new user namespaces inside, the seccomp
- * deny-list, and resource limits. Each way is tried once, strongest first,
- * with a probe that reads /proc/self/status and /proc/self/limits from
- * inside: the record says what was seen to hold, not what was asked for.
- * Without bubblewrap, or where it cannot start, kind 'none' and why.
+ * deny-list, per-process limits, a cgroup per job and a tmpfs per job
+ * directory. Each way is tried once, strongest first, with a probe that
+ * reads /proc/self/status, /proc/self/limits and its descriptors from
+ * inside, in a cgroup made as a job's would be: the record says what was
+ * seen to hold, not what was asked for. Without bubblewrap, or where it
+ * cannot start, kind 'none' and why.
  */
 export function detectSandbox(options: SandboxOptions = {}): Sandbox {
+  const jobDisk = options.jobDisk ?? { kind: 'disk', why: 'no tmpfs per job was asked for' };
   const bwrap = options.bwrap ?? '/usr/bin/bwrap';
-  const none = (why: string): Sandbox => ({ record: { kind: 'none', why }, gaps: ['host_root', 'capabilities', 'seccomp', 'limits'], notes: [why] });
+  const none = (why: string): Sandbox => ({ record: { kind: 'none', why }, gaps: ALL_GAPS, notes: [why], jobDisk });
   if (!existsSync(bwrap)) return none(`bubblewrap is not installed (${bwrap} not found): checks would run with the worker's own permissions, network and files`);
 
   const root = process.getuid?.() === 0;
-  const setpriv = options.setpriv ?? '/usr/bin/setpriv';
-  const prlimit = options.prlimit ?? '/usr/bin/prlimit';
+  const tools: Tools = { bwrap, setpriv: options.setpriv ?? '/usr/bin/setpriv', prlimit: options.prlimit ?? '/usr/bin/prlimit' };
   const notes: string[] = [];
   const user = options.user ?? NOBODY;
-  const canDrop = root && existsSync(setpriv);
-  if (root && !canDrop) notes.push(`the worker runs as root and ${setpriv} is missing: checks would run as host uid 0`);
+  const canDrop = root && existsSync(tools.setpriv);
+  if (root && !canDrop) notes.push(`the worker runs as root and ${tools.setpriv} is missing: checks would run as host uid 0`);
   const filter = denyListFilter() ?? null;
   if (!filter) notes.push(`no seccomp filter is defined for ${process.arch}`);
-  const limits = existsSync(prlimit) ? (options.limits ?? DEFAULT_LIMITS) : null;
-  if (!limits) notes.push(`${prlimit} is missing: checks would run without resource limits`);
+  const wanted = options.limits ?? DEFAULT_LIMITS;
+  const limits = existsSync(tools.prlimit) ? wanted : null;
+  if (!limits) notes.push(`${tools.prlimit} is missing: checks would run without resource limits`);
+  const bounds: JobBounds = { memoryBytes: wanted.memory_bytes, processes: wanted.processes };
+  if (jobDisk.kind === 'disk') notes.push(`the job directory is on the host's disk, bounded only per file: ${jobDisk.why}`);
+
+  const found = options.cgroupPlace ?? findCgroupPlace();
+  let place = found.ok ? found.place : undefined;
+  if (!found.ok) notes.push(`no cgroup per job: ${found.why}`);
+  const probeCgroup = place ? tryCgroup(place, `vouch-job-${process.pid}-probe${randomBytes(4).toString('hex')}`, bounds) : undefined;
+  if (place && typeof probeCgroup === 'string') {
+    notes.push(`no cgroup per job: ${probeCgroup}`);
+    place = undefined;
+  }
+  const cgroup = probeCgroup instanceof JobCgroup ? probeCgroup : null;
 
   const hide = options.hide ?? [];
   const inside = root ? user : { uid: process.getuid?.() ?? user.uid, gid: process.getgid?.() ?? user.gid };
   const dropTo = canDrop ? user : null;
+  const tmpBytes = wanted.tmp_bytes;
   const ladder: Layers[] = [
-    { userns: true, inside, dropTo, seccomp: filter, limits },
-    ...(filter ? [{ userns: true, inside, dropTo, seccomp: null, limits }] : []),
+    { userns: true, inside, dropTo, seccomp: filter, limits, tmpBytes },
+    ...(filter ? [{ userns: true, inside, dropTo, seccomp: null, limits, tmpBytes }] : []),
     // Without a user namespace only root can start bubblewrap: the weakest way, kept so an operator can see (and opt into) it.
-    ...(root ? [{ userns: false, inside, dropTo: null, seccomp: null, limits }] : []),
+    ...(root ? [{ userns: false, inside, dropTo: null, seccomp: null, limits, tmpBytes }] : []),
   ];
   const failures: string[] = [];
-  for (const layers of ladder) {
-    const masks = maskArgs(hide, layers.dropTo ? (path) => reachableBy(setpriv, layers.dropTo!, path) : undefined);
-    const probed = probe(bwrap, setpriv, prlimit, masks, layers);
-    if (typeof probed === 'string') {
-      failures.push(probed);
-      continue;
+  try {
+    for (const layers of ladder) {
+      const masks = maskArgs(hide, layers.dropTo ? (path) => reachableBy(tools.setpriv, layers.dropTo!, path) : undefined);
+      const probed = probe(tools, masks, layers, cgroup);
+      if (typeof probed === 'string') {
+        failures.push(probed);
+        continue;
+      }
+      const confinement: Confinement = { ...probed, gaps: [...probed.gaps, ...(jobDisk.kind === 'disk' ? (['job_disk'] as const) : [])] };
+      if (layers !== ladder[0]) notes.push(`bubblewrap refused the stronger layers here (${failures.join('; ')})`);
+      if (confinement.gaps.includes('capabilities')) notes.push(`checks keep capabilities (CapEff ${confinement.cap_eff})`);
+      if (confinement.gaps.includes('seccomp') && filter) notes.push('the seccomp filter did not load');
+      if (confinement.gaps.includes('descriptors')) notes.push('a descriptor of the worker reached the check');
+      if (confinement.gaps.includes('cgroup') && cgroup) notes.push('no cgroup per job: the probe could not be bounded by one');
+      const heldPlace = confinement.cgroup ? place : undefined;
+      return {
+        record: { kind: 'bubblewrap', network: false, writable: writablePlaces(jobDisk, tmpBytes), confinement },
+        gaps: confinement.gaps,
+        notes,
+        jobDisk,
+        ...(heldPlace && { cgroupPlace: heldPlace }),
+        ...(layers.dropTo && { handOver: (jobRoot: string) => handOver(jobRoot, layers.dropTo!) }),
+        forJob: (jobRoot, privateDir) => jobSandbox(tools, masks, layers, heldPlace, bounds, jobDisk, jobRoot, privateDir),
+      };
     }
-    const confinement = probed;
-    if (layers !== ladder[0]) notes.push(`bubblewrap refused the stronger layers here (${failures.join('; ')})`);
-    if (confinement.gaps.includes('capabilities')) notes.push(`checks keep capabilities (CapEff ${confinement.cap_eff})`);
-    if (confinement.gaps.includes('seccomp') && filter) notes.push('the seccomp filter did not load');
-    return {
-      record: { kind: 'bubblewrap', network: false, writable: 'job directory', confinement },
-      gaps: confinement.gaps,
-      notes,
-      ...(layers.dropTo && { handOver: (jobRoot: string) => handOver(jobRoot, layers.dropTo!) }),
-      wrapFor: (jobRoot, privateDir) => {
-        const filterPath = layers.seccomp ? join(privateDir, 'seccomp.bpf') : null;
-        if (filterPath && layers.seccomp) writeFileSync(filterPath, layers.seccomp.program, { mode: 0o600 });
-        return (command, cwd) => commandLine(bwrap, setpriv, prlimit, masks, layers, filterPath, jobRoot, cwd, command);
-      },
-    };
+  } finally {
+    void cgroup?.remove();
   }
   return none(`bubblewrap is installed but does not work here (${failures.join('; ')}): checks would run with the worker's own permissions, network and files`);
+}
+
+/** What a check may write, and how large each place may grow. */
+function writablePlaces(jobDisk: JobDisk, tmpBytes: number): WritablePlace[] {
+  return [
+    jobDisk.kind === 'tmpfs' ? { place: 'job directory', kind: 'tmpfs', bytes: jobDisk.bytes } : { place: 'job directory', kind: 'disk', bytes: null },
+    { place: '/tmp', kind: 'tmpfs', bytes: tmpBytes },
+    { place: '/dev/shm', kind: 'tmpfs', bytes: tmpBytes },
+  ];
+}
+
+/** The job's confinement, given what the worker found to hold at start. */
+function jobSandbox(
+  tools: Tools,
+  masks: readonly string[],
+  layers: Layers,
+  place: CgroupPlace | undefined,
+  bounds: JobBounds,
+  jobDisk: JobDisk,
+  jobRoot: string,
+  privateDir: string,
+): JobSandbox {
+  const filterPath = layers.seccomp ? join(privateDir, 'seccomp.bpf') : null;
+  if (filterPath && layers.seccomp) writeFileSync(filterPath, layers.seccomp.program, { mode: 0o600 });
+  const name = JOB_CGROUP.test(basename(privateDir)) ? basename(privateDir) : `vouch-job-${process.pid}-${randomBytes(6).toString('hex')}`;
+  const cgroup = place ? tryCgroup(place, name, bounds) : undefined;
+  const marker = join(privateDir, 'cgroup-unjoined');
+  let before: BoundCounters = { oomKills: 0, forksRefused: 0 };
+  return {
+    wrap: (command, cwd) => {
+      // The worker found at start that it can bound its jobs: a job it cannot bound does not run.
+      if (typeof cgroup === 'string') return ['/bin/sh', '-c', 'exit 125'];
+      before = cgroup?.counters() ?? before;
+      return commandLine(tools, masks, layers, filterPath, cgroup ? { procs: cgroup.procs, marker } : null, jobRoot, cwd, command);
+    },
+    boundReached: () => {
+      if (typeof cgroup === 'string') return `the job's cgroup could not be made (${cgroup}): the check was not run`;
+      if (existsSync(marker)) return "the check could not be placed in the job's cgroup: it was not run";
+      const reached: string[] = [];
+      if (cgroup) {
+        const after = cgroup.counters();
+        const kills = after.oomKills - before.oomKills;
+        const forks = after.forksRefused - before.forksRefused;
+        if (kills > 0) reached.push(`the job's memory bound (${mib(bounds.memoryBytes)} MiB: anonymous, shared and tmpfs pages together) was reached: the kernel killed ${kills} process${kills === 1 ? '' : 'es'}`);
+        if (forks > 0) reached.push(`the job's process bound (${bounds.processes} processes and threads) refused ${forks} fork${forks === 1 ? '' : 's'}`);
+      }
+      if (jobDisk.kind === 'tmpfs' && isFull(privateDir)) reached.push(`the job directory's ${mib(jobDisk.bytes)} MiB are full`);
+      return reached.length > 0 ? reached.join('; ') : null;
+    },
+    close: async () => (cgroup instanceof JobCgroup ? cgroup.remove() : true),
+  };
+}
+
+function tryCgroup(place: CgroupPlace, name: string, bounds: JobBounds): JobCgroup | string {
+  try {
+    return JobCgroup.create(place, name, bounds);
+  } catch (error) {
+    const where = place.version === 2 ? place.parent : `${place.memory} and ${place.pids}`;
+    return `cannot make cgroup ${name} in ${where} (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+}
+
+/** Less than a MiB, or no inode, left on the job's tmpfs. */
+function isFull(dir: string): boolean {
+  try {
+    const stat = statfsSync(dir);
+    return stat.bavail * stat.bsize < 1024 * 1024 || stat.ffree === 0;
+  } catch {
+    return false;
+  }
+}
+
+function mib(bytes: number): number {
+  return Math.round(bytes / 1024 / 1024);
 }
 
 /** Whether `user` can reach `path` at all (the kernel's answer, ACLs included): asked as that user. */
@@ -135,106 +248,4 @@ function reachableBy(setpriv: string, user: { readonly uid: number; readonly gid
   const asked = spawnSync(setpriv, [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--', '/bin/sh', '-c', 'test -e "$0"', path], { timeout: 10_000 });
   // Anything but a clear "no" counts as reachable: the path is then covered, as for a worker that is not root.
   return asked.status !== 1;
-}
-
-/** The full command line of one confined check. */
-function commandLine(
-  bwrap: string,
-  setpriv: string,
-  prlimit: string,
-  masks: readonly string[],
-  layers: Layers,
-  filterPath: string | null,
-  jobRoot: string,
-  cwd: string,
-  command: readonly string[],
-): string[] {
-  const limits = layers.limits;
-  const inner = limits
-    ? [prlimit, `--data=${limits.memory_bytes}`, `--nproc=${limits.processes}`, `--fsize=${limits.file_bytes}`, `--nofile=${limits.open_files}`, '--core=0', '--', ...command]
-    : [...command];
-  const sandboxed = [
-    bwrap,
-    ...(layers.userns ? ['--unshare-user', '--disable-userns', '--uid', String(layers.inside.uid), '--gid', String(layers.inside.gid)] : []),
-    '--cap-drop',
-    'ALL',
-    ...(filterPath ? ['--seccomp', '3'] : []),
-    ...bwrapArgs(jobRoot, cwd, masks, limits?.tmp_bytes ?? null),
-    ...inner,
-  ];
-  const dropped = layers.dropTo
-    ? [setpriv, `--reuid=${layers.dropTo.uid}`, `--regid=${layers.dropTo.gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--', ...sandboxed]
-    : sandboxed;
-  // bubblewrap reads the seccomp program from a descriptor: the worker's own shell opens it (before any uid change) and
-  // execs the rest, which is passed as arguments and never parsed by the shell.
-  return filterPath ? ['/bin/sh', '-c', 'exec "$@" 3<"$0"', filterPath, ...dropped] : dropped;
-}
-
-/** Starts the sandbox once with these layers and reads, from inside, what holds. */
-function probe(bwrap: string, setpriv: string, prlimit: string, masks: readonly string[], layers: Layers): Confinement | string {
-  const base = mkdtempSync(join(tmpdir(), 'vouch-sandbox-probe-'));
-  try {
-    const jobRoot = join(base, 'job');
-    mkdirSync(jobRoot);
-    if (layers.dropTo) handOver(jobRoot, layers.dropTo);
-    const filterPath = layers.seccomp ? join(base, 'seccomp.bpf') : null;
-    if (filterPath && layers.seccomp) writeFileSync(filterPath, layers.seccomp.program, { mode: 0o600 });
-    const argv = commandLine(bwrap, setpriv, prlimit, masks, layers, filterPath, jobRoot, jobRoot, ['/bin/sh', '-c', 'cat /proc/self/status /proc/self/limits']);
-    const ran = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', timeout: 10_000 });
-    if (ran.status !== 0) return (ran.stderr || ran.error?.message || `exit ${ran.status}`).trim().split('\n')[0]!;
-    return observed(ran.stdout, layers);
-  } finally {
-    rmSync(base, { recursive: true, force: true });
-  }
-}
-
-/** What /proc/self/status and /proc/self/limits, read inside, say held. */
-function observed(text: string, layers: Layers): Confinement {
-  const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)`, 'm').exec(text)?.[1];
-  const limit = (name: string) => {
-    const value = new RegExp(`^Max ${name}\\s+(\\S+)\\s+(\\S+)`, 'm').exec(text)?.[1];
-    return value === undefined || value === 'unlimited' ? Number.POSITIVE_INFINITY : Number(value);
-  };
-  const capEff = field('CapEff') ?? 'unknown';
-  const seccompMode = field('Seccomp');
-  const uid = layers.dropTo?.uid ?? process.getuid?.() ?? -1;
-  const gid = layers.dropTo?.gid ?? process.getgid?.() ?? -1;
-  const want = layers.limits;
-  const limitsHeld =
-    want !== null &&
-    limit('data size') <= want.memory_bytes &&
-    limit('processes') <= want.processes &&
-    limit('file size') <= want.file_bytes &&
-    limit('open files') <= want.open_files;
-  const seccomp = layers.seccomp && seccompMode === '2' ? layers.seccomp.policy : null;
-  const gaps: SandboxGap[] = [];
-  if (uid === 0) gaps.push('host_root');
-  if (!/^0+$/.test(capEff)) gaps.push('capabilities');
-  if (!seccomp) gaps.push('seccomp');
-  if (!limitsHeld) gaps.push('limits');
-  return { uid, gid, cap_eff: capEff, seccomp, limits: limitsHeld ? want : null, gaps };
-}
-
-/**
- * Gives the job directory to the checks' user: that user alone (and root)
- * may enter it (0700). Its parent, the worker's own directory, becomes
- * 0711: bubblewrap, already running as that user, must pass through it to
- * bind the job directory, but may not list it or read the worker's files
- * there (the seccomp program).
- */
-function handOver(jobRoot: string, to: { readonly uid: number; readonly gid: number }): void {
-  chmodSync(dirname(jobRoot), 0o711);
-  chownTree(jobRoot, to);
-  chmodSync(jobRoot, 0o700);
-}
-
-/** Hands a directory the worker made (no links in it: unpacking refuses them) to the checks' user. */
-function chownTree(dir: string, to: { readonly uid: number; readonly gid: number }): void {
-  chownSync(dir, to.uid, to.gid);
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    const stat = lstatSync(path);
-    if (stat.isDirectory()) chownTree(path, to);
-    else if (stat.isFile()) chownSync(path, to.uid, to.gid);
-  }
 }

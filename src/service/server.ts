@@ -5,7 +5,9 @@ import { ID_PATTERN } from '../core/ids.js';
 import { isSha256 } from '../core/digest.js';
 import { decodeManifest } from '../ledger/postgres/codec.js';
 import { CHECK_ID_PATTERN } from '../spec/fields.js';
+import { capConnections, type ConnectionLimits, type ConnectionRefusal } from './connections.js';
 import { apiStatus, type ApiError } from './errors.js';
+import { rawAnswer } from './raw-answer.js';
 import { jobView, receiptForClient } from './jobs.js';
 import { receiveUpload } from './receive.js';
 import { abandonUpload, beginJob, finishUpload, type JobRequest } from './upload.js';
@@ -29,10 +31,25 @@ export interface ServerOptions {
   /** The server's VOUCH_HOME: its trust list of allowed specs. */
   readonly home: string;
   readonly limits: ServiceLimits;
+  /** Connections held at once, from one address and in all. */
+  readonly connections: ConnectionLimits;
   readonly version: string;
   /** Told what went wrong when a request fails on the server's side (the 500s), for the operator's log. */
   readonly log?: (line: string) => void;
+  /** Told of each connection refused at a cap (the operator's log says so once in a while). */
+  readonly onConnectionRefused?: (refusal: ConnectionRefusal) => void;
 }
+
+/**
+ * How long a connection may take, in milliseconds: to send a request's
+ * headers (from its first byte), to send nothing at all (a connection that
+ * never sends a byte, or stalls mid-request), to send its next request
+ * (keep-alive), and a whole request (an upload has its own limit,
+ * ServiceLimits.uploadMs, and a little more here).
+ */
+export const TIMEOUTS = { headersMs: 10_000, idleMs: 30_000, keepAliveMs: 5_000 } as const;
+/** Largest request head (request line and headers), Node's default: 431 above it. */
+export const MAX_HEADER_BYTES = 16 * 1024;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -60,8 +77,29 @@ const COMMIT_PATTERN = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { default: fastify } = await import('fastify');
-  const app = fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true });
   const { pool, limits } = options;
+  const app = fastify({
+    logger: false,
+    return503OnClosing: false,
+    forceCloseConnections: true,
+    connectionTimeout: TIMEOUTS.idleMs,
+    keepAliveTimeout: TIMEOUTS.keepAliveMs,
+    requestTimeout: limits.uploadMs + 10_000,
+    // The header timeout is checked every second (Node's default: every 30 s).
+    http: { headersTimeout: TIMEOUTS.headersMs, connectionsCheckingInterval: 1000, maxHeaderSize: MAX_HEADER_BYTES },
+    // What fastify refuses before any route or hook runs: the same error shape as every other answer.
+    frameworkErrors: (error, request, reply) => {
+      void send(reply, frameworkError(error.code, request.raw.url ?? ''));
+      if (error.code !== 'FST_ERR_MAX_PARAM_LENGTH' && error.code !== 'FST_ERR_BAD_URL') options.log?.(`${request.method} ${(request.raw.url ?? '').split('?')[0]!.slice(0, 200)}: ${error.message}`);
+    },
+    // What Node's parser refuses (headers too large, a malformed request, a header timeout), answered on the socket itself.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) socket.write(rawAnswer(clientError(error)));
+      socket.destroy();
+    },
+  });
+  capConnections(app.server, options.connections, options.onConnectionRefused);
   let closing = false;
   app.addHook('onClose', async () => {
     closing = true;
@@ -208,6 +246,30 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
 
   return app;
+}
+
+/** A request fastify refused before any route ran, as an API error. */
+function frameworkError(code: string, url: string): ApiError {
+  switch (code) {
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { code: 'not_found', message: 'no job or receipt with an id that long: ids are 26 characters', hint: 'use the id a submission answered with' };
+    case 'FST_ERR_BAD_URL':
+      return { code: 'bad_request', message: 'the URL is not valid: a % must start an escape of two hex digits', found: url.slice(0, 200) };
+    default:
+      return { code: 'internal', message: 'the server failed to handle this request; its operator can see why in its log' };
+  }
+}
+
+/** A request Node's HTTP parser refused, as an API error. */
+function clientError(error: NodeJS.ErrnoException): ApiError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { code: 'headers_too_large', message: 'the request line and headers are larger than this server reads', limit: MAX_HEADER_BYTES, hint: 'send fewer or shorter headers' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { code: 'request_timeout', message: 'the request did not arrive in time', limit: TIMEOUTS.headersMs / 1000, hint: 'send the whole request head at once' };
+    default:
+      return { code: 'bad_request', message: `the request is not HTTP/1.1 this server can read (${error.code ?? 'parse error'})`, hint: 'send a well-formed request' };
+  }
 }
 
 type Query = Record<string, string | string[] | undefined>;

@@ -2,7 +2,9 @@ import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import { archiveStream } from './archive-parts.js';
 import { claimJob, completeJob, failJob, heartbeat, releaseJob, type ClaimedJob, type LeaseLoss } from './jobs.js';
-import { sweepLeftovers } from './leftovers.js';
+import { sweepCgroups } from './job-cgroup.js';
+import { activeJobDirs } from './job-tree.js';
+import { isAlive, sweepLeftovers } from './leftovers.js';
 import { runJob, type JobRunner } from './run-job.js';
 
 export interface WorkerOptions extends JobRunner {
@@ -14,6 +16,8 @@ export interface WorkerOptions extends JobRunner {
   readonly pollMs: number;
   /** Stop after this many jobs (benchmarks and tests); unbounded when absent. */
   readonly maxJobs?: number;
+  /** Milliseconds between sweeps of what dead workers left (default 10 minutes); the first is at start. */
+  readonly sweepMs?: number;
   /** Told about each job, for the operator's log. */
   readonly onEvent?: (event: WorkerEvent) => void;
 }
@@ -27,8 +31,10 @@ export type WorkerEvent =
   /** The worker no longer held the job, and why; it recorded nothing. */
   | { readonly kind: 'lease_lost'; readonly job: string; readonly loss: LeaseLoss }
   | { readonly kind: 'released'; readonly job: string }
-  /** A dead worker's job directory, removed at start-up. */
+  /** A job directory or cgroup left by a worker no longer running (or by this one, when its job ended), removed by a sweep. */
   | { readonly kind: 'swept'; readonly path: string }
+  /** A job directory that could not be removed, and why; the next sweep tries again. */
+  | { readonly kind: 'left'; readonly path: string; readonly detail: string }
   /** The database or the job's run failed unexpectedly; the worker waits and goes on (an unfinished job is retried when its lease runs out). */
   | { readonly kind: 'error'; readonly job: string | null; readonly message: string };
 
@@ -48,12 +54,16 @@ export function workerName(): string {
  */
 export async function runWorker(options: WorkerOptions, stop: AbortSignal): Promise<void> {
   const name = workerName();
-  // What workers killed mid-job on this machine left in the temp dir.
-  for (const path of sweepLeftovers()) options.onEvent?.({ kind: 'swept', path });
+  const sweepMs = options.sweepMs ?? 10 * 60_000;
+  let swept = Number.NEGATIVE_INFINITY;
   let done = 0;
   while (!stop.aborted && (options.maxJobs === undefined || done < options.maxJobs)) {
     let job: ClaimedJob | undefined;
     try {
+      if (Date.now() - swept >= sweepMs) {
+        swept = Date.now();
+        await sweep(options);
+      }
       job = await claimJob(options.pool, name, options.leaseSeconds, options.maxAttempts);
       if (!job) {
         await sleep(options.pollMs, stop);
@@ -68,6 +78,19 @@ export async function runWorker(options: WorkerOptions, stop: AbortSignal): Prom
       await sleep(Math.max(options.pollMs, 1000), stop);
     }
   }
+}
+
+/**
+ * What workers killed mid-job on this machine left (their job directories,
+ * tmpfs mounts and cgroups), and this worker's own job directories that
+ * could not be removed when their job ended; each removal is told.
+ */
+async function sweep(options: WorkerOptions): Promise<void> {
+  const trees = await sweepLeftovers(undefined, isAlive, activeJobDirs);
+  for (const path of trees.removed) options.onEvent?.({ kind: 'swept', path });
+  for (const { path, detail } of trees.left) options.onEvent?.({ kind: 'left', path, detail });
+  const place = options.sandbox.cgroupPlace;
+  if (place) for (const path of await sweepCgroups(place, isAlive)) options.onEvent?.({ kind: 'swept', path });
 }
 
 async function work(job: ClaimedJob, name: string, options: WorkerOptions, stop: AbortSignal): Promise<void> {
@@ -87,7 +110,8 @@ async function work(job: ClaimedJob, name: string, options: WorkerOptions, stop:
       .catch(() => undefined);
   }, (options.leaseSeconds * 1000) / 3);
   try {
-    const outcome = await runJob(job, archiveStream(options.pool, job.id, job.archiveParts), options, run.signal, () => stop.aborted || lost !== undefined);
+    const onLeftover = (path: string, detail: string) => options.onEvent?.({ kind: 'left', path, detail });
+    const outcome = await runJob(job, archiveStream(options.pool, job.id, job.archiveParts), { ...options, onLeftover }, run.signal, () => stop.aborted || lost !== undefined);
     if (lost) {
       options.onEvent?.({ kind: 'lease_lost', job: job.id, loss: lost });
       return;

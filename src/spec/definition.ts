@@ -11,16 +11,24 @@ export interface DefinitionFields {
   readonly sources: readonly string[];
   readonly tests: readonly string[];
   readonly artifacts: readonly string[];
+  /** Optional: a definition frozen before inputs existed (a task card's) has none. */
+  readonly inputs?: readonly string[];
   readonly exclude: readonly string[];
   readonly expect: Expectation;
   readonly allowMissing: boolean;
+  /** Absent on definitions frozen before hermetic mode existed (a card's proof): not hermetic. */
+  readonly hermetic?: boolean;
+  readonly network?: boolean;
 }
 
 /**
  * The digest of a check's definition. Changing any field that changes what
  * runs or what is covered turns an old PASS STALE; `block`, `tier` and
  * `proves` are policy and prose and do not. Glob and env lists are sets, so
- * they are sorted: reordering them changes nothing.
+ * they are sorted: reordering them changes nothing. `inputs` enters the
+ * digest only when it lists a glob, and `hermetic` and `network` only when
+ * true, so a check that uses none of them keeps the digest it had before
+ * they existed (its PASS does not go STALE).
  */
 export function definitionDigest(def: DefinitionFields): Sha256 {
   return digestJson({
@@ -33,8 +41,11 @@ export function definitionDigest(def: DefinitionFields): Sha256 {
     sources: [...def.sources].sort(),
     tests: [...def.tests].sort(),
     artifacts: [...def.artifacts].sort(),
+    ...(def.inputs !== undefined && def.inputs.length > 0 && { inputs: [...def.inputs].sort() }),
     exclude: [...def.exclude].sort(),
     expect: def.expect,
     allow_missing: def.allowMissing,
+    ...(def.hermetic === true && { hermetic: true }),
+    ...(def.hermetic === true && def.network === true && { network: true }),
   });
 }

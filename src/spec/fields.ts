@@ -12,8 +12,10 @@ export const TOP_LEVEL_FIELDS = {
   verifier_key: "the verifier service's Ed25519 public key as 64 hex characters (`vouch keys export-public --format hex` on the server): remote receipts count only when signed by it or by a key in VOUCH_HOME/keys",
   gate: 'how the agent gate (the Stop hook) behaves: {on_stop, max_blocks, budget_seconds, require_remote, require_box}',
   protect: 'workspace-relative globs the agent may not write (vouch.yaml and .vouch/ are always protected)',
+  hermetic:
+    'true: every check runs hermetic (a check may say false): in a bubblewrap sandbox whose workspace holds only a private copy of its declared sources, tests and inputs, read-only, its artifacts\' folders writable, an empty HOME, a private /tmp and no network; default false',
   tool_configs:
-    'more files that configure how the checks\' tools run, pinned by digest when vouch.yaml is allowed (a change makes the affected checks UNKNOWN until allowed again): a file name looked up from each check\'s cwd up to the workspace root, e.g. ".mocharc.yml", or a path under HOME, e.g. "~/.config/foo/config"; .npmrc, .yarnrc(.yml), .pnpmfile.cjs, bunfig.toml, pip.conf, pytest.ini, setup.cfg, tox.ini and the HOME ones are always pinned',
+    'more files that configure how the checks\' tools run, pinned by digest when vouch.yaml is allowed (a change makes the affected checks UNKNOWN until allowed again): a file name looked up from each check\'s cwd up to the workspace root, e.g. ".mocharc.yml", or a path under HOME, e.g. "~/.config/foo/config"; .npmrc, .yarnrc(.yml), .pnpmfile.cjs, bunfig.toml, pip.conf, pytest.toml, .pytest.toml, pytest.ini, .pytest.ini, pyproject.toml, setup.cfg, tox.ini (package.json too for a check that runs npm, npx, yarn, pnpm or bun) and the HOME ones are always pinned',
 } as const;
 
 /** A check id: what every front end (CLI, hooks, MCP) accepts to name a check, and nothing more. */
@@ -40,12 +42,17 @@ export const CHECK_FIELDS = {
   sources: 'a list of workspace-relative globs, hashed before and after the run',
   tests: 'a list of workspace-relative globs, hashed before and after the run',
   artifacts: 'a list of workspace-relative globs, hashed after the run; each must match a file',
+  inputs:
+    'a list of workspace-relative globs of the files that decide what the command does (its manifest, lockfile, configs: package.json, pyproject.toml, Makefile...): hashed before and after the run and pinned when vouch.yaml is allowed (a change makes the check UNKNOWN until allowed again); a glob may match nothing yet, and exclude never removes an input',
   exclude: 'a list of workspace-relative globs removed from sources and tests',
   expect: 'exit0, {exit: N}, {regex: "..."} or {file_exists: "path"}',
   block: 'true if the check gates "done" (default), false if it is advisory',
   tier: 'one of leaf, lane, coordinator, bridge; absent means every tier',
   proves: 'one sentence saying what a PASS of this check proves',
   allow_missing: 'true to accept a source or test glob that matches no file; default false',
+  hermetic:
+    'true: run in a bubblewrap sandbox that shows the command only a private copy of the declared sources, tests and inputs (read-only), its artifacts\' folders (writable, copied back), an empty HOME, a private /tmp and the system directories; default: the top-level hermetic, else false',
+  network: 'true: a hermetic check keeps the network (default false: a hermetic check has loopback only); needs the check to be hermetic',
 } as const;
 
 export const EXPECT_FIELDS = {

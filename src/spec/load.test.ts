@@ -29,6 +29,9 @@ describe('parseSpec: every error is located and says what was expected', () => {
     ['a gate budget out of range', `${base('')}gate: {budget_seconds: 0}\n`, 'vouch.yaml:6:24', /at least 1/, /1 to 3600/],
     ['a protect glob leaving the workspace', `${base('')}protect: ["../other/**"]\n`, 'vouch.yaml:6:11', /"\.\."/, /workspace-relative glob/],
     ['an absolute protect glob', `${base('')}protect: ["/etc/**"]\n`, 'vouch.yaml:6:11', /absolute/, /workspace-relative glob/],
+    ['an absolute input glob', base('    inputs: ["/etc/npmrc"]\n'), 'vouch.yaml:6:14', /absolute/, /workspace-relative glob/],
+    ['an input glob leaving the workspace', base('    inputs: ["../package.json"]\n'), 'vouch.yaml:6:14', /"\.\."/, /workspace-relative glob/],
+    ['an input glob under ~', base('    inputs: ["~/.npmrc"]\n'), 'vouch.yaml:6:14', /absolute/, /workspace-relative glob/],
   ])('%s', (_name, yaml, where, message, expected) => {
     const result = load(yaml);
     expect(result.ok).toBe(false);
@@ -92,6 +95,23 @@ describe('parseSpec: a valid spec', () => {
     if (!a.ok || !b.ok || !c.ok) throw new Error('expected valid specs');
     expect(a.value.checks[0]!.definitionDigest).toBe(b.value.checks[0]!.definitionDigest);
     expect(a.value.checks[0]!.definitionDigest).not.toBe(c.value.checks[0]!.definitionDigest);
+  });
+
+  it('reads inputs: normalised, in the definition digest as a set; a check without inputs keeps the digest it had before the field existed', async () => {
+    const { definitionDigest } = await import('./definition.js');
+    const none = load('version: 1\nchecks:\n  - {id: t, run: [x], sources: [a]}\n');
+    const empty = load('version: 1\nchecks:\n  - {id: t, run: [x], sources: [a], inputs: []}\n');
+    const some = load('version: 1\nchecks:\n  - {id: t, run: [x], sources: [a], inputs: ["./package.json", "**/conftest.py"]}\n');
+    const reordered = load('version: 1\nchecks:\n  - {id: t, run: [x], sources: [a], inputs: ["**/conftest.py", "package.json"]}\n');
+    if (!none.ok || !empty.ok || !some.ok || !reordered.ok) throw new Error('expected valid specs');
+    expect(some.value.checks[0]!.inputs).toEqual(['package.json', '**/conftest.py']);
+    expect(none.value.checks[0]!.inputs).toEqual([]);
+    // The digest a check without inputs had before `inputs` existed (a definition frozen in a card has no field at all).
+    const { inputs: _inputs, ...frozen } = none.value.checks[0]!;
+    expect(none.value.checks[0]!.definitionDigest).toBe(definitionDigest(frozen));
+    expect(empty.value.checks[0]!.definitionDigest).toBe(none.value.checks[0]!.definitionDigest);
+    expect(some.value.checks[0]!.definitionDigest).not.toBe(none.value.checks[0]!.definitionDigest);
+    expect(reordered.value.checks[0]!.definitionDigest).toBe(some.value.checks[0]!.definitionDigest);
   });
 
   it('hashes the exact bytes, so a comment changes the spec hash', () => {

@@ -22,6 +22,13 @@ export interface CheckDef {
   readonly sources: readonly string[];
   readonly tests: readonly string[];
   readonly artifacts: readonly string[];
+  /**
+   * Globs of the files that decide what the command does (the runner's
+   * manifest, lockfile and configs): fingerprinted as the `input` group and
+   * pinned at `vouch allow`. A glob may match nothing: a file that appears
+   * later counts. Never removed by `exclude`.
+   */
+  readonly inputs: readonly string[];
   readonly exclude: readonly string[];
   readonly expect: Expectation;
   readonly block: boolean;
@@ -30,6 +37,15 @@ export interface CheckDef {
   /** What a PASS proves, in the operator's words or a generated default. */
   readonly proves: string;
   readonly allowMissing: boolean;
+  /**
+   * Run in a sandbox that shows the command only a private copy of its
+   * declared files (src/hermetic): the check's own `hermetic`, else the
+   * spec's top-level one. The verifier service's runs are hermetic whatever
+   * this says.
+   */
+  readonly hermetic: boolean;
+  /** A hermetic check keeps the network; false: loopback only. Never on the verifier service. */
+  readonly network: boolean;
   /** SHA-256 of the fields that decide what a PASS means (definition.ts). */
   readonly definitionDigest: Sha256;
 }

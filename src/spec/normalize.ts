@@ -9,7 +9,7 @@ export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
   return {
     path,
     sha256,
-    checks: raw.checks.map(normalizeCheck),
+    checks: raw.checks.map((check) => normalizeCheck(check, raw.hermetic ?? false)),
     excerptBytes: raw.excerpt_bytes ?? DEFAULT_EXCERPT_BYTES,
     signingKey: raw.signing_key ?? null,
     requireSignature: raw.require_signature ?? false,
@@ -44,7 +44,7 @@ function expectation(raw: RawCheck['expect']): Expectation {
   return { kind: 'file_exists', path: result.value };
 }
 
-function normalizeCheck(raw: RawCheck): CheckDef {
+function normalizeCheck(raw: RawCheck, hermeticByDefault: boolean): CheckDef {
   const cwd = checkRelativePath(raw.cwd ?? '.');
   if (!cwd.ok) throw new Error(`bug: unvalidated cwd ${String(raw.cwd)}`);
   const run = typeof raw.run === 'string' ? [raw.run] : [...raw.run];
@@ -57,9 +57,12 @@ function normalizeCheck(raw: RawCheck): CheckDef {
     sources: globs(raw.sources),
     tests: globs(raw.tests),
     artifacts: globs(raw.artifacts),
+    inputs: globs(raw.inputs),
     exclude: globs(raw.exclude),
     expect: expectation(raw.expect),
     allowMissing: raw.allow_missing ?? false,
+    hermetic: raw.hermetic ?? hermeticByDefault,
+    network: raw.network ?? false,
   };
   return {
     id: raw.id,

@@ -52,7 +52,7 @@ const needsScope: CheckRule = (check, at) => {
 
 const safeGlobs: CheckRule = (check, at) => {
   const issues: SpecIssue[] = [];
-  for (const group of ['sources', 'tests', 'artifacts', 'exclude'] as const) {
+  for (const group of ['sources', 'tests', 'artifacts', 'inputs', 'exclude'] as const) {
     (check[group] ?? []).forEach((glob, index) => {
       const result = checkGlob(glob);
       if (!result.ok) {
@@ -169,8 +169,26 @@ function safeProtect(spec: RawSpec): SpecIssue[] {
   });
 }
 
+/**
+ * `network: true` gives a hermetic check its network back; on a check that
+ * is not hermetic it would read as a promise that the others have none.
+ */
+function networkNeedsHermetic(spec: RawSpec): SpecIssue[] {
+  return spec.checks.flatMap((check, index) =>
+    check.network === true && (check.hermetic ?? spec.hermetic ?? false) !== true
+      ? [
+          {
+            path: ['checks', index, 'network'],
+            message: `network: true has no effect on check "${check.id}", which is not hermetic: a check that is not hermetic always has the network`,
+            expected: 'hermetic: true on the check (or at the top level), or no network key',
+          },
+        ]
+      : [],
+  );
+}
+
 export function applyRules(spec: RawSpec): SpecIssue[] {
-  const issues: SpecIssue[] = [...safeProtect(spec), ...ledgerWithoutPassword(spec), ...remoteNeedsKey(spec)];
+  const issues: SpecIssue[] = [...safeProtect(spec), ...ledgerWithoutPassword(spec), ...remoteNeedsKey(spec), ...networkNeedsHermetic(spec)];
   spec.checks.forEach((check, index) => issues.push(...checkRules(check, index)));
   issues.push(...uniqueIds(spec));
   return issues;

@@ -39,12 +39,15 @@ export const checkSchema = z.strictObject({
   sources: stringList(CHECK_FIELDS.sources),
   tests: stringList(CHECK_FIELDS.tests),
   artifacts: stringList(CHECK_FIELDS.artifacts),
+  inputs: stringList(CHECK_FIELDS.inputs),
   exclude: stringList(CHECK_FIELDS.exclude),
   expect: z.optional(expectation),
   block: z.optional(z.boolean().check(describe(CHECK_FIELDS.block))),
   tier: z.optional(z.enum(TIERS).check(describe(CHECK_FIELDS.tier))),
   proves: z.optional(z.string().check(z.minLength(1), describe(CHECK_FIELDS.proves))),
   allow_missing: z.optional(z.boolean().check(describe(CHECK_FIELDS.allow_missing))),
+  hermetic: z.optional(z.boolean().check(describe(CHECK_FIELDS.hermetic))),
+  network: z.optional(z.boolean().check(describe(CHECK_FIELDS.network))),
 });
 
 export const gateSchema = z
@@ -69,6 +72,7 @@ export const specSchema = z.strictObject({
   verifier_key: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/), describe(TOP_LEVEL_FIELDS.verifier_key))),
   gate: z.optional(gateSchema),
   protect: stringList(TOP_LEVEL_FIELDS.protect),
+  hermetic: z.optional(z.boolean().check(describe(TOP_LEVEL_FIELDS.hermetic))),
   tool_configs: z.optional(z.array(z.string().check(z.regex(TOOL_CONFIG_PATTERN))).check(describe(TOP_LEVEL_FIELDS.tool_configs))),
 });
 

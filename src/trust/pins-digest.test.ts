@@ -5,7 +5,7 @@ import type { Pins } from './pins.js';
 import { checkPinsDigest } from './pins-digest.js';
 
 const check = (id: string, cwd = '.', run: readonly string[] = ['node', 'test.js']): CheckDef => ({
-  id, run, shell: false, cwd, timeout: 60, env: [], sources: ['src/**'], tests: [], artifacts: [], exclude: [],
+  id, run, shell: false, cwd, timeout: 60, env: [], sources: ['src/**'], tests: [], inputs: [], artifacts: [], exclude: [], hermetic: false, network: false,
   expect: { kind: 'exit', code: 0 }, block: true, tier: null, proves: 'x', allowMissing: false, definitionDigest: '0'.repeat(64) as Sha256,
 });
 
@@ -38,5 +38,16 @@ describe('checkPinsDigest: what one check ran under', () => {
 
   it('a check whose pin was taken for another command (a card\'s frozen check) has no program in its digest, consistently', () => {
     expect(checkPinsDigest(PINS, check('t', '.', ['python3', 'x.py']), '/ws')).toBe(checkPinsDigest({ ...PINS, executables: {} }, check('t', '.', ['python3', 'x.py']), '/ws'));
+  });
+
+  it('a check with inputs changes with its input pin: another set of files matched, other bytes, or no pin of these globs', () => {
+    const withInputs = { ...check('t'), inputs: ['package.json'] };
+    const pin = { globs: ['package.json'], digest: 'f'.repeat(64) as Sha256, files: { 'package.json': 'f'.repeat(64) as Sha256 } };
+    const pinned = checkPinsDigest({ ...PINS, inputs: { t: pin } }, withInputs, '/ws');
+    expect(pinned).not.toBe(checkPinsDigest({ ...PINS, inputs: { t: { ...pin, digest: '1'.repeat(64) as Sha256 } } }, withInputs, '/ws'));
+    expect(pinned).not.toBe(checkPinsDigest(PINS, withInputs, '/ws'));
+    expect(pinned).not.toBe(checkPinsDigest({ ...PINS, inputs: { t: { ...pin, globs: ['other.json'] } } }, withInputs, '/ws'));
+    // A check without inputs keeps the digest it had before inputs existed.
+    expect(checkPinsDigest({ ...PINS, inputs: { t: pin } }, check('t'), '/ws')).toBe(base);
   });
 });

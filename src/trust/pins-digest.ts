@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { sha256, type Sha256 } from '../core/digest.js';
 import { isInside } from '../scope/inside.js';
 import type { CheckDef } from '../spec/model.js';
+import { hasInputs } from './input-pins.js';
 import { commandOf, type Pins } from './pins.js';
 
 /**
@@ -13,7 +14,9 @@ import { commandOf, type Pins } from './pins.js';
  * trust record in force (`pins_mismatch` otherwise), so a run made under a
  * trust record of the agent's own (a throw-away VOUCH_HOME allowed with a
  * PATH holding a fake `node`) never vouches, even for a spec of the same
- * bytes. Pins that join later (inputs) join here, in one place.
+ * bytes. A check that declares inputs adds the digest of its input pin (the
+ * set of files its inputs matched at allow, and their bytes): two trust
+ * records that pinned other inputs give other digests.
  *
  * Deliberately not in it: the pin's file identity (inode, timestamps), so a
  * person allowing again over the same programs keeps the receipts valid.
@@ -24,7 +27,18 @@ export function checkPinsDigest(pins: Pins, check: CheckDef, root: string): Sha2
   const executable = pin && pin.command === commandOf(check) ? pin : null;
   // A flat array of strings (and nulls) in a fixed order: JSON.stringify of it is canonical already, and status
   // computes one per check on every call, where a JCS pass over an object costs several times as much.
-  return sha256(JSON.stringify(['pins/1', pins.path, executable?.command ?? null, executable?.path ?? null, executable?.sha256 ?? null, ...configsFor(pins, check.cwd, root)]));
+  const flat = ['pins/1', pins.path, executable?.command ?? null, executable?.path ?? null, executable?.sha256 ?? null, ...configsFor(pins, check.cwd, root)];
+  if (hasInputs(check)) flat.push('inputs', inputPinDigest(pins, check));
+  return sha256(JSON.stringify(flat));
+}
+
+/** The digest of a check's input pin, or null when its record pinned none of these globs. */
+function inputPinDigest(pins: Pins, check: CheckDef): string | null {
+  const pin = pins.inputs?.[check.id];
+  if (!pin) return null;
+  const globs = [...check.inputs].sort();
+  const same = pin.globs.length === globs.length && pin.globs.every((glob, i) => glob === globs[i]);
+  return same ? pin.digest : null;
 }
 
 /** The pinned tool configs a check in this cwd reads, flattened (path, digest, ...) in path order; computed once per cwd. */

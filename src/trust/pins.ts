@@ -5,6 +5,9 @@ import { dirname, join } from 'node:path';
 import { sha256, type Sha256 } from '../core/digest.js';
 import { resolveExecutable } from '../runner/executable.js';
 import type { CheckDef } from '../spec/model.js';
+import { inputPinsFor, type InputPin } from './input-pins.js';
+import { Snapshot } from '../scope/snapshot.js';
+import { npmConfigFiles, userConfigPaths } from './program-configs.js';
 
 /**
  * What runs is the person's choice. When a person allows a spec, vouch pins,
@@ -23,6 +26,18 @@ export interface Pins {
   readonly executables: Readonly<Record<string, ExecutablePin>>;
   /** Absolute path of every tool config looked at, to its SHA-256, or "absent". */
   readonly tool_configs: Readonly<Record<string, string>>;
+  /**
+   * What each check's `inputs:` matched, by check id (input-pins.ts); only
+   * checks that declare inputs. Absent from records written before the field.
+   */
+  readonly inputs?: Readonly<Record<string, InputPin>>;
+  /**
+   * npm's builtin and global npmrc as the allowed npm resolved them
+   * (program-configs.ts): pinned, in `tool_configs`, for every check that
+   * runs package scripts. Absent from records written before the field:
+   * such a check is then UNKNOWN until allowed again.
+   */
+  readonly program_configs?: readonly string[];
 }
 
 export interface ExecutablePin {
@@ -38,19 +53,55 @@ export interface ExecutablePin {
 /**
  * Files that change how a check's tool runs without being code the check
  * covers: looked up in the check's cwd and every directory above it up to
- * the workspace root, as the tools themselves do.
+ * the workspace root, as the tools themselves do. pytest reads the first of
+ * pytest.toml, .pytest.toml, pytest.ini, .pytest.ini, pyproject.toml,
+ * tox.ini, setup.cfg it finds (an `addopts = "--co"` makes it collect and
+ * exit 0); pip, npm, yarn, pnpm and bun theirs.
  */
-export const TOOL_CONFIG_NAMES: readonly string[] = ['.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', 'bunfig.toml', 'pip.conf', 'pytest.ini', 'setup.cfg', 'tox.ini'];
+export const TOOL_CONFIG_NAMES: readonly string[] = [
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  'bunfig.toml',
+  'pip.conf',
+  'pytest.toml',
+  '.pytest.toml',
+  'pytest.ini',
+  '.pytest.ini',
+  'pyproject.toml',
+  'setup.cfg',
+  'tox.ini',
+];
 
-/** The user-level tool configs (under HOME) every check's tools read. */
-export const HOME_TOOL_CONFIGS: readonly string[] = ['.npmrc', '.yarnrc', '.yarnrc.yml', '.config/pip/pip.conf', '.pip/pip.conf'];
+/**
+ * The programs that run what package.json's scripts say (`npm test` runs
+ * `scripts.test`, whatever it is): for a check that starts one, package.json
+ * on its cwd chain is pinned as a tool config too. Judged by the words of
+ * its command (every argv element, or the script of `shell: true`, split at
+ * blanks and shell operators): `npm test`, `sh -c "npm test"`, `env CI=1
+ * npx vitest` all count. The simplest rule that holds; a program that
+ * reaches npm some other way (a Makefile, a script file) names
+ * package.json in `inputs:`.
+ */
+const MANIFEST_RUNNERS: ReadonlySet<string> = new Set(['npm', 'npx', 'yarn', 'yarnpkg', 'pnpm', 'pnpx', 'corepack', 'bun', 'bunx']);
+
+/** Whether a check's command runs package.json's scripts (see MANIFEST_RUNNERS). */
+export function runsPackageScripts(check: Pick<CheckDef, 'run' | 'shell'>): boolean {
+  const words = check.run.flatMap((arg) => arg.split(/[\s;&|()<>`'"$]+/));
+  return words.some((word) => MANIFEST_RUNNERS.has(word.slice(word.lastIndexOf('/') + 1)));
+}
 
 /** Pins for a spec's checks, as they resolve for the person allowing it now. */
-export function pinsFor(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Pins {
+export async function pinsFor(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Promise<Pins & { readonly inputs: Readonly<Record<string, InputPin>> }> {
   const path = env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
   const executables: Record<string, ExecutablePin> = {};
   for (const check of checks) executables[check.id] = pinOf(check, root, path);
-  return { path, executables, tool_configs: configDigests(checks, root, extraConfigs, env) };
+  const inputs = await inputPinsFor(new Snapshot(root, { readStart: new Date() }), checks);
+  // npm is asked where its configuration lives only when a check runs it: the one program spawned at allow.
+  const programConfigs = checks.some(runsPackageScripts) ? npmConfigFiles(root, path, env) : [];
+  const where = { root, extraConfigs, env, programConfigs };
+  return { path, executables, tool_configs: configDigests(checks, where), inputs, program_configs: programConfigs };
 }
 
 function pinOf(check: CheckDef, root: string, path: string): ExecutablePin {
@@ -96,13 +147,17 @@ export function executableDrift(pins: Pins, check: CheckDef, root: string): stri
 
 /**
  * The tool configs that differ from the pins, by the check they affect:
- * a config in a directory on the check's cwd chain, or under HOME.
+ * a config in a directory on the check's cwd chain, under HOME or the
+ * system's, or of the npm it runs.
  */
 export function toolConfigDrift(pins: Pins, checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Map<string, string[]> {
   const drift = new Map<string, string[]>();
-  const now = configDigests(checks, root, extraConfigs, env);
+  const where = { root, extraConfigs, env, programConfigs: pins.program_configs ?? [] };
+  const now = configDigests(checks, where);
   for (const check of checks) {
-    const changed = configPathsOf(check, root, extraConfigs, env).filter((path) => (pins.tool_configs[path] ?? 'absent') !== (now[path] ?? 'absent'));
+    const changed = configPathsOf(check, where).filter((path) => (pins.tool_configs[path] ?? 'absent') !== (now[path] ?? 'absent'));
+    // A record from before npm's own files were pinned knows nothing of them: nothing of them was allowed.
+    if (pins.program_configs === undefined && runsPackageScripts(check)) changed.push("npm's builtin and global npmrc (not pinned yet)");
     if (changed.length > 0) drift.set(check.id, changed);
   }
   return drift;
@@ -114,22 +169,33 @@ export function toolConfigDetail(paths: readonly string[]): string {
   return `tool config ${shown} changed (appeared, changed or went away) since vouch.yaml was allowed`;
 }
 
-function configDigests(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Record<string, string> {
+/** Where the configs of a spec's checks are looked for. */
+interface ConfigPlaces {
+  readonly root: string;
+  readonly extraConfigs: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  /** npm's own files, as pinned (program-configs.ts). */
+  readonly programConfigs: readonly string[];
+}
+
+function configDigests(checks: readonly CheckDef[], where: ConfigPlaces): Record<string, string> {
   const digests: Record<string, string> = {};
-  for (const check of checks) for (const path of configPathsOf(check, root, extraConfigs, env)) digests[path] ??= digestOrAbsent(path);
+  for (const check of checks) for (const path of configPathsOf(check, where)) digests[path] ??= digestOrAbsent(path);
   return digests;
 }
 
-/** Where a check's tools look for their configs: each name on the cwd chain, each HOME path. */
-function configPathsOf(check: CheckDef, root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): string[] {
+/** Where a check's tools look for their configs: each name on the cwd chain, the user's and the system's, npm's own. */
+function configPathsOf(check: CheckDef, { root, extraConfigs, env, programConfigs }: ConfigPlaces): string[] {
   const home = env.HOME ?? homedir();
-  const names = [...TOOL_CONFIG_NAMES, ...extraConfigs.filter((name) => !name.startsWith('~/'))];
+  const manifests = runsPackageScripts(check);
+  const names = [...TOOL_CONFIG_NAMES, ...(manifests ? ['package.json'] : []), ...extraConfigs.filter((name) => !name.startsWith('~/'))];
   const paths: string[] = [];
   for (let dir = cwdOf(root, check); ; dir = dirname(dir)) {
     for (const name of names) paths.push(join(dir, name));
     if (dir === root || dirname(dir) === dir) break;
   }
-  for (const rel of [...HOME_TOOL_CONFIGS, ...extraConfigs.filter((name) => name.startsWith('~/')).map((name) => name.slice(2))]) paths.push(join(home, rel));
+  paths.push(...userConfigPaths(check, env), ...extraConfigs.filter((name) => name.startsWith('~/')).map((name) => join(home, name.slice(2))));
+  if (manifests) paths.push(...programConfigs);
   return paths;
 }
 

@@ -20,6 +20,10 @@ export interface RunOptions {
   readonly cwd?: string;
   readonly stdin?: string;
   readonly timeoutMs?: number;
+  /** Descriptors the child inherits beyond 0-2, by number in the child: as a shell's `exec 20<file` gives them (no close-on-exec). */
+  readonly fds?: Readonly<Record<number, number>>;
+  /** A command that runs vouch (as `prlimit --nofile=256 --`): its argv before node's. */
+  readonly prefix?: readonly string[];
 }
 
 /**
@@ -76,10 +80,11 @@ export class Rig {
 
   /** Starts `vouch ARGS` without waiting. */
   spawn(args: readonly string[], options: RunOptions = {}): ChildProcess {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const [file, ...before] = [...(options.prefix ?? []), process.execPath];
+    const child = spawn(file, [...before, CLI, ...args], {
       cwd: options.cwd ?? this.root,
       env: this.env(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: withFds(options.fds),
     });
     this.children.push(child);
     return child;
@@ -103,6 +108,15 @@ export class Rig {
     for (const child of this.children) if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(dirname(this.root), { recursive: true, force: true });
   }
+}
+
+function withFds(fds: Readonly<Record<number, number>> | undefined): ('pipe' | 'ignore' | number)[] {
+  const stdio: ('pipe' | 'ignore' | number)[] = ['pipe', 'pipe', 'pipe'];
+  for (const [at, fd] of Object.entries(fds ?? {})) {
+    while (stdio.length <= Number(at)) stdio.push('ignore');
+    stdio[Number(at)] = fd;
+  }
+  return stdio;
 }
 
 export function collect(child: ChildProcess, options: RunOptions = {}): Promise<RunResult> {

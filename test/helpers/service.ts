@@ -50,15 +50,26 @@ export class Service {
     expect(allowed.code, allowed.stderr).toBe(0);
   }
 
+  /**
+   * Allows a spec the way an operator does from a checkout: `files` (with
+   * vouch.yaml) are written to a directory of the server rig, and `serve
+   * allow` pins their tool configs and inputs from it.
+   */
+  async allowTree(files: Record<string, string>): Promise<void> {
+    this.rig.write(Object.fromEntries(Object.entries(files).map(([path, text]) => [`checkout/${path}`, text])));
+    const allowed = await this.rig.run(['serve', 'allow', 'checkout/vouch.yaml'], this.env);
+    expect(allowed.code, allowed.stderr).toBe(0);
+  }
+
   async token(name: string): Promise<string> {
     const added = await this.rig.run(['serve', 'token', 'add', name, '--ledger', this.ledger], this.env);
     expect(added.code, added.stderr).toBe(0);
     return added.stdout.trim();
   }
 
-  /** Starts `vouch serve` and waits for the address it prints; `env` adds to its environment. */
-  async start(extra: readonly string[] = [], env: Record<string, string> = {}): Promise<this> {
-    const child = this.rig.spawn(['serve', '--ledger', this.ledger, '--key', 'server', '--listen', '127.0.0.1:0', ...extra], { env: { ...this.env.env, ...env } });
+  /** Starts `vouch serve` and waits for the address it prints; `env` adds to its environment, `fds` are descriptors it inherits (Rig's). */
+  async start(extra: readonly string[] = [], env: Record<string, string> = {}, fds?: Readonly<Record<number, number>>, prefix?: readonly string[]): Promise<this> {
+    const child = this.rig.spawn(['serve', '--ledger', this.ledger, '--key', 'server', '--listen', '127.0.0.1:0', ...extra], { env: { ...this.env.env, ...env }, ...(fds && { fds }), ...(prefix && { prefix }) });
     this.process = child;
     child.stderr?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
     this.address = await new Promise<string>((resolve, reject) => {

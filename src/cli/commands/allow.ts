@@ -27,10 +27,12 @@ Allowing also pins what runs: each check's command as it resolves now on
 your PATH (checks then run with this PATH, whoever starts them), with the
 SHA-256 of the file it resolves to, and the digests of the files that
 configure the checks' tools (.npmrc, pip.conf, pytest.ini, ... and
-tool_configs: in vouch.yaml). A different resolution, binary or tool config
-makes the check UNKNOWN (executable_changed, tool_config_changed) until you
-allow again. Agent sessions vouch gates in this workspace take a new
-baseline of the protected files and hook wiring (see \`vouch sessions\`).`;
+tool_configs: in vouch.yaml), and of every file each check's inputs: match
+(and the set matched). A different resolution, binary, tool config or input
+makes the check UNKNOWN (executable_changed, tool_config_changed,
+input_changed) until you allow again. Agent sessions vouch gates in this
+workspace take a new baseline of the protected files and hook wiring (see
+\`vouch sessions\`).`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('allow', args, { json: { type: 'boolean' } }, false);
@@ -40,7 +42,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const home = vouchHome(cli.io.env);
   const before = trustState(home, workspace.root, spec.sha256);
   if (!before.ok) return fail(before.error);
-  const pins = pinsFor(spec.checks, workspace.root, spec.toolConfigs, cli.io.env);
+  const pins = await pinsFor(spec.checks, workspace.root, spec.toolConfigs, cli.io.env);
   const allowed = allowSpec(home, workspace.root, spec.sha256, pins);
   if (!allowed.ok) return fail(allowed.error);
   // The person accepts the workspace as it is: sessions gated here compare their protected files and wiring with now.
@@ -53,6 +55,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
       spec_sha256: spec.sha256,
       previously: before.value.kind,
       executables: Object.fromEntries(Object.entries(pins.executables).map(([id, pin]) => [id, { command: pin.command, path: pin.path, sha256: pin.sha256 }])),
+      inputs: Object.fromEntries(Object.entries(pins.inputs).map(([id, pin]) => [id, { globs: pin.globs, files: pin.files }])),
       sessions_rebaselined: renewed,
     });
   } else {
@@ -60,6 +63,10 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     const lines = [`allowed ${spec.path}${was}`, `  sha256 ${spec.sha256}`, `  ${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'}: ${spec.checks.map((c) => c.id).join(', ')}`];
     const commands = [...new Map(Object.values(pins.executables).map((pin) => [pin.command, pin.path])).entries()];
     lines.push(`  runs: ${commands.map(([command, path]) => `${command} -> ${path ?? 'NOT FOUND'}`).join(', ')}`);
+    for (const [id, pin] of Object.entries(pins.inputs)) {
+      const files = Object.keys(pin.files);
+      lines.push(`  ${id} inputs: ${files.length === 0 ? 'none present yet' : files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '')} (a change is UNKNOWN until allowed again)`);
+    }
     if (renewed > 0) lines.push(`  ${renewed} agent session${renewed === 1 ? '' : 's'} gated here now compare${renewed === 1 ? 's' : ''} protected files and hook wiring with what they are now`);
     out(cli, visible(lines.join('\n')));
     if (unresolved.length > 0) err(cli, `vouch: warning: ${unresolved.map(([id, pin]) => `${id}'s command ${pin.command}`).join(', ')} is not found on PATH: the check will be UNKNOWN (spawn_error) until it is installed and allowed again`);

@@ -1,3 +1,4 @@
+import { fail } from '../../core/problem.js';
 import { enterWorkspace } from '../workspace-dir.js';
 import { TreeReader } from '../../engine/tree-reader.js';
 import { selectChecks } from '../../spec/select.js';
@@ -13,28 +14,46 @@ import { EXIT } from '../exit.js';
 import { json, out, type Cli } from '../io.js';
 
 export const help = `usage: vouch checks [ID...] [--files] [--json]
+       vouch checks --trace ID [--json]
 
 Validates vouch.yaml and lists its checks (all, or those named): id,
 command, scope and what a PASS of each proves. Exit 2 with every problem
 located (file:line:column) when the spec is invalid.
 
 Each check's globs are matched against the files as they are now. A file
-matched by a check's tests and sources globs is a test (tests are tried
-first, then sources, then artifacts). A warning names every glob that
+matched by a check's tests and sources globs is a test (inputs are tried
+first, then tests, sources, artifacts). A warning names every glob that
 would make verify answer UNKNOWN: one that matches no readable file, or
-whose files all went to another group.
+whose files all went to another group. An input glob that matches nothing
+is no warning: the file counts when it appears.
 
-  --files  list each covered file with its group (source, test, or
+  --files  list each covered file with its group (input, source, test, or
            artifact when it exists already), and the files refused
   --json   {"spec": {"path", "sha256"}, "checks": [{...the full definition,
            "warnings": [{"reason", "field", "glob", "matched", "lost_to", "credentials",
            "message"}], with --files "files": [{"path", "group"}] and
            "refused": [{"path", "why"}]}]}
+  --trace ID  run check ID once under strace (as verify would, in the
+           workspace, not hermetic; the spec must be allowed) and list every
+           file it read, ran or looked for outside its proof, grouped as
+           workspace, home and system, with the inputs: line that would put
+           the workspace ones in it. Records no receipt. --json: {"check",
+           "receipt": null, "run": {"argv", "tracer", "exit_code",
+           "timed_out", "duration_ms"}, "files": {"workspace", "home",
+           "system": [{"path", "how": "exec"|"read"|"look", "written"}]},
+           "inputs"}
 
-exit: 0 the spec is valid (warnings or not), 2 usage or spec problem`;
+exit: 0 the spec is valid (warnings or not), or the check was traced (whatever
+its own exit), 2 usage or spec problem (a trace of a spec not allowed), 7 no
+tracer works here (strace missing, or ptrace forbidden)`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
-  const { values, positionals } = parse('checks', args, { json: { type: 'boolean' }, files: { type: 'boolean' } });
+  const { values, positionals } = parse('checks', args, { json: { type: 'boolean' }, files: { type: 'boolean' }, trace: { type: 'string' } });
+  if (values.trace !== undefined) {
+    if (positionals.length > 0 || values.files) return fail({ code: 'usage', message: '--trace takes one check id and nothing else', where: 'vouch checks --trace', expected: 'vouch checks --trace ID [--json]', found: [...positionals, ...(values.files ? ['--files'] : [])].join(' ') });
+    // Loaded only for a trace: the tracer, the log parser and their renderer.
+    return (await import('./checks-trace.js')).runTrace(cli, values.trace, values.json === true);
+  }
   const workspace = cli.session.workspace();
   const spec = (await cli.session.spec(workspace));
   const checks = selectChecks(spec, positionals);
@@ -75,12 +94,15 @@ function definitionJson(c: CheckDef) {
     sources: c.sources,
     tests: c.tests,
     artifacts: c.artifacts,
+    inputs: c.inputs,
     exclude: c.exclude,
     expect: c.expect,
     block: c.block,
     tier: c.tier,
     proves: c.proves,
     allow_missing: c.allowMissing,
+    hermetic: c.hermetic,
+    network: c.network,
     definition_digest: c.definitionDigest,
   };
 }
@@ -105,10 +127,12 @@ function coverageJson(coverage: ScopeCoverage, files: boolean) {
 
 function renderCheck(c: CheckDef, coverage: ScopeCoverage, files: boolean, p: Paint): string {
   const scope = [
+    c.inputs.length ? `inputs ${c.inputs.join(' ')}` : '',
     c.sources.length ? `sources ${c.sources.join(' ')}` : '',
     c.tests.length ? `tests ${c.tests.join(' ')}` : '',
     c.artifacts.length ? `artifacts ${c.artifacts.join(' ')}` : '',
     c.exclude.length ? `exclude ${c.exclude.join(' ')}` : '',
+    c.hermetic ? `hermetic${c.network ? ' (network on)' : ''}` : '',
   ].filter(Boolean);
   const lines = [`${p.bold(c.id)}: ${c.proves}`, `  ${p.dim(scope.join(' · '))}`];
   for (const warning of coverage.warnings) {

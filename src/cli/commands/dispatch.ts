@@ -32,7 +32,8 @@ entry naming the process that wrote it and why.
            verdict (ungraded) when its tier has no blocking check. Refused
            when vouch.yaml changed since the pin (exit 5).
   close    terminate it, from any state; --reason TEXT says why (recorded)
-  show     one dispatch with every transition and its writer
+  show     one dispatch with every transition and its writer; DRIFT when
+           its pin is not the vouch.yaml in force
 
 IDs may be given as a unique prefix of 6+ characters. \`vouch fleet\` is the board.
 exit: 0 done (grade: verified) · 1 grade: contradicted or ungraded · 2 usage,

@@ -53,7 +53,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const written = await writeProposedSpec(root, text);
   if (!written.ok) return fail(written.error);
   const spec = written.value;
-  const allowed = allowSpec(vouchHome(cli.io.env), root, spec.sha256, pinsFor(spec.checks, root, spec.toolConfigs, cli.io.env));
+  const allowed = allowSpec(vouchHome(cli.io.env), root, spec.sha256, await pinsFor(spec.checks, root, spec.toolConfigs, cli.io.env));
   if (!allowed.ok) return fail(allowed.error);
   out(cli, `wrote and allowed ${spec.path} (${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'}); run \`vouch verify\``);
   return EXIT.ok;

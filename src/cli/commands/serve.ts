@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fail } from '../../core/problem.js';
 import { signerFor } from '../../crypto/signature.js';
 import { refuseInAgentRun } from '../person-only.js';
 import { allowServiceSpec, denyServiceSpec, listServiceSpecs } from '../../service/server-trust.js';
+import { removeServerPins, serverPinsFor, writeServerPins } from '../../service/server-pins.js';
 import { addToken, CLIENT_NAME, listTokens, revokeToken } from '../../service/tokens.js';
 import { runWorker } from '../../service/worker.js';
+import { connectionRoom, type ConnectionRefusal } from '../../service/connections.js';
 import { VERSION } from '../../version.js';
 import { vouchHome } from '../../workspace/home.js';
 import { integerFlag, parse } from '../args.js';
@@ -17,10 +19,11 @@ import { describe } from './worker.js';
 
 export const help = `usage: vouch serve --key NAME [--listen HOST:PORT] [--ledger URL] [--workers N]
                    [--max-upload-mb N] [--max-job-seconds N] [--max-jobs-per-client N]
+                   [--max-connections N] [--max-connections-per-address N]
                    [--lease-seconds N] [--allow-unconfined] [--job-memory-mb N]
-                   [--job-processes N] [--job-file-mb N]
+                   [--job-processes N] [--job-file-mb N] [--job-disk-mb N]
        vouch serve token add NAME | token list | token revoke NAME   [--ledger URL] [--json]
-       vouch serve allow FILE | deny SHA256 | allowed                 [--json]
+       vouch serve allow FILE [--tree DIR] | deny SHA256 | allowed    [--json]
 
 The verifier service: an HTTP JSON API (under /v1) that takes a client's
 tree and check ids, runs the checks on a clean copy (in workers: --workers
@@ -38,9 +41,14 @@ with the public key they pinned (\`vouch verify --remote\`).
   --max-upload-mb N        largest archive accepted (default 50): 413 above it
   --max-job-seconds N      largest sum of check timeouts one job may have (default 1800): 422
   --max-jobs-per-client N  jobs one client may have queued or running (default 4): 429
+  --max-connections N      connections held at once in all (default 512, fewer when
+                           the descriptor limit is lower); one over it is closed
+  --max-connections-per-address N
+                           connections held at once from one address (default 32;
+                           behind a proxy, raise it to --max-connections)
   --lease-seconds N        for the workers here, as \`vouch worker\` (default 30)
-  --allow-unconfined, --job-memory-mb N, --job-processes N, --job-file-mb N
-                           for the workers here, as \`vouch worker\` (which see):
+  --allow-unconfined, --job-memory-mb N, --job-processes N, --job-file-mb N,
+  --job-disk-mb N          for the workers here, as \`vouch worker\` (which see):
                            a server whose workers cannot confine their checks
                            refuses to start without --allow-unconfined
 
@@ -61,7 +69,13 @@ Tokens, one per client, stored as SHA-256 only:
 
 The server's own trust list (this VOUCH_HOME, not the client's): a job runs
 only when its tree's vouch.yaml is byte for byte a spec allowed here.
-  allow FILE         read it first: it decides what runs on this server
+  allow FILE         read it first: it decides what runs on this server. Pins,
+                     beside its hash, each check's tool configs (.npmrc,
+                     pytest.ini, package.json for npm...) and the files its
+                     inputs: match, as the tree holds them: a job whose upload
+                     differs gets a signed UNKNOWN (tool_config_changed,
+                     input_changed) for that check, and it does not run
+  --tree DIR         the tree to pin from (default: the directory holding FILE)
   deny SHA256        withdraw one
   allowed            list the allowed hashes
 
@@ -76,7 +90,10 @@ const OPTIONS = {
   'max-upload-mb': { type: 'string' },
   'max-job-seconds': { type: 'string' },
   'max-jobs-per-client': { type: 'string' },
+  'max-connections': { type: 'string' },
+  'max-connections-per-address': { type: 'string' },
   'lease-seconds': { type: 'string' },
+  tree: { type: 'string' },
   json: { type: 'boolean' },
   ...SANDBOX_FLAGS,
 } as const;
@@ -95,7 +112,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     case 'deny':
       // The server's trust list decides what runs and gets signed there: a person's act, as `vouch allow` is.
       refuseInAgentRun(cli.io.env, `vouch serve ${action}`);
-      return trust(cli, action, rest, home, values.json === true);
+      return trust(cli, action, rest, home, values.json === true, values.tree);
     case 'allowed':
       return trust(cli, action, rest, home, values.json === true);
     default:
@@ -117,12 +134,17 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
     // An upload that has not arrived in this time is dropped (a slow client cannot hold a slot for ever).
     uploadMs: 300_000,
   };
+  const total = positiveFlag('serve', 'max-connections', values['max-connections'], 512);
+  const connections = { total: connectionRoom(total), perAddress: positiveFlag('serve', 'max-connections-per-address', values['max-connections-per-address'], 32) };
   const leaseSeconds = positiveFlag('serve', 'lease-seconds', values['lease-seconds'], 30);
+  const maxTreeBytes = 1024 * 1024 * 1024;
   // Before the database: workers that cannot confine their checks take no job at all (--workers 0 runs none).
-  const sandbox = workers > 0 ? workerSandbox('serve', home, key, values) : undefined;
+  const confined = workers > 0 ? await workerSandbox('serve', home, key, values, maxTreeBytes) : undefined;
+  const sandbox = confined?.sandbox;
   const pool = await servicePool(at, 4 + workers);
-  const { buildServer } = await import('../../service/server.js');
-  const app = await buildServer({ pool, home, limits, version: VERSION, log: (line) => err(cli, `vouch serve: error: ${line}`) });
+  const { buildServer, TIMEOUTS } = await import('../../service/server.js');
+  const refusals = refusalLog((line) => err(cli, line));
+  const app = await buildServer({ pool, home, limits, connections, version: VERSION, log: (line) => err(cli, `vouch serve: error: ${line}`), onConnectionRefused: refusals });
   const stop = cli.io.signal ?? new AbortController().signal;
   let address: string;
   try {
@@ -137,7 +159,12 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   err(cli, `  key      ${key.name}  keyid ${key.publicKey.keyid}`);
   err(cli, `           public key (give clients this, out of band): ${key.publicKey.hex}`);
   err(cli, `  sandbox  ${sandbox ? describeSandbox(sandbox) : 'none needed here (--workers 0: the workers elsewhere say theirs)'}`);
+  if (confined && confined.closed.length > 0) err(cli, `  fds      closed ${confined.closed.join(', ')} (inherited without close-on-exec: no check gets them)`);
   err(cli, `  limits   upload ${limits.maxUploadBytes / 1024 / 1024} MiB, job ${limits.maxJobSeconds} s, ${limits.maxOpenJobs} open jobs per client`);
+  err(
+    cli,
+    `  conns    ${connections.total} at once${connections.total < total ? ` (the descriptor limit leaves room for no more than ${total})` : ''}, ${connections.perAddress} per address; headers within ${TIMEOUTS.headersMs / 1000} s, idle ${TIMEOUTS.idleMs / 1000} s, keep-alive ${TIMEOUTS.keepAliveMs / 1000} s`,
+  );
   err(cli, `  trust    ${allowed.length} allowed spec${allowed.length === 1 ? '' : 's'}${allowed.length === 0 ? ': every job is refused until `vouch serve allow FILE`' : ''}`);
   err(cli, `  workers  ${workers} in this process${workers === 0 ? ' (run `vouch worker` elsewhere)' : ''}`);
   // The address on stdout alone, for scripts that start a server on port 0.
@@ -146,7 +173,7 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   const running = sandbox
     ? Array.from({ length: workers }, () =>
         runWorker(
-          { pool, home, sign: signerFor(key), sandbox, maxTreeBytes: 1024 * 1024 * 1024, maxUnpackMs: UNPACK_MS, leaseSeconds, maxAttempts: 3, pollMs: 250, onEvent: (event) => err(cli, describe(event)) },
+          { pool, home, sign: signerFor(key), sandbox, maxTreeBytes, maxUnpackMs: UNPACK_MS, leaseSeconds, maxAttempts: 3, pollMs: 250, onEvent: (event) => err(cli, describe(event)) },
           stop,
         ),
       )
@@ -156,6 +183,20 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   await Promise.all(running);
   await pool.end();
   return EXIT.ok;
+}
+
+/** The operator hears of connections refused at a cap: once, then at most every 10 s with how many. */
+function refusalLog(write: (line: string) => void): (refusal: ConnectionRefusal) => void {
+  let last = 0;
+  let since = 0;
+  return (refusal) => {
+    since++;
+    const now = Date.now();
+    if (now - last < 10_000) return;
+    write(`vouch serve: refused ${since} connection${since === 1 ? '' : 's'} at the cap (${refusal.kind === 'total' ? 'in all' : `from ${refusal.address}`})`);
+    last = now;
+    since = 0;
+  };
 }
 
 function listenAddress(value: string): [string, number] {
@@ -205,7 +246,7 @@ async function token(cli: Cli, rest: readonly string[], at: PgTarget, asJson: bo
   }
 }
 
-function trust(cli: Cli, action: 'allow' | 'deny' | 'allowed', rest: readonly string[], home: string, asJson: boolean): number {
+async function trust(cli: Cli, action: 'allow' | 'deny' | 'allowed', rest: readonly string[], home: string, asJson: boolean, treeFlag?: string): Promise<number> {
   if (action === 'allowed') {
     const hashes = listServiceSpecs(home);
     if (asJson) json(cli, hashes);
@@ -218,6 +259,7 @@ function trust(cli: Cli, action: 'allow' | 'deny' | 'allowed', rest: readonly st
   }
   if (action === 'deny') {
     const removed = denyServiceSpec(home, arg);
+    if (removed) removeServerPins(home, arg);
     if (asJson) json(cli, { ok: removed, spec_sha256: arg });
     else out(cli, removed ? `denied ${arg}` : `${arg} was not allowed here`);
     return removed ? EXIT.ok : EXIT.notOk;
@@ -229,10 +271,30 @@ function trust(cli: Cli, action: 'allow' | 'deny' | 'allowed', rest: readonly st
   } catch (error) {
     return fail({ code: 'spec_unreadable', message: `cannot read ${arg}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, where: path });
   }
+  const tree = resolve(cli.io.cwd, treeFlag ?? dirname(path));
+  if (!statSync(tree, { throwIfNoEntry: false })?.isDirectory()) {
+    return fail({ code: 'usage', message: 'the tree to pin from is not a directory', where: 'vouch serve allow --tree', expected: 'the directory of a checkout of the project (default: the one holding FILE)', found: tree });
+  }
   const allowed = allowServiceSpec(home, bytes, path);
   if (!allowed.ok) return fail(allowed.error);
-  if (asJson) json(cli, { ok: true, spec_sha256: allowed.value.sha256, checks: allowed.value.checks.map((c) => c.id) });
-  else out(cli, `allowed on this server: ${allowed.value.sha256}\n  ${allowed.value.checks.length} check${allowed.value.checks.length === 1 ? '' : 's'}: ${allowed.value.checks.map((c) => c.id).join(', ')}`);
+  const spec = allowed.value;
+  const pins = await serverPinsFor(spec, tree);
+  const written = writeServerPins(home, pins);
+  if (!written.ok) return fail(written.error);
+  const present = Object.values(pins.tool_configs).flatMap((configs) => Object.entries(configs).filter(([, digest]) => digest !== 'absent').map(([file]) => file));
+  const inputs = Object.values(pins.inputs).flatMap((pin) => Object.keys(pin.files));
+  if (asJson) {
+    json(cli, { ok: true, spec_sha256: spec.sha256, checks: spec.checks.map((c) => c.id), tree, tool_configs: [...new Set(present)].sort(), inputs: [...new Set(inputs)].sort() });
+  } else {
+    out(cli, `allowed on this server: ${spec.sha256}\n  ${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'}: ${spec.checks.map((c) => c.id).join(', ')}`);
+    out(cli, `  pinned from ${tree}: ${counted([...new Set(present)], 'tool config')}, ${counted([...new Set(inputs)], 'input file')} (a job whose upload differs gets a signed UNKNOWN for that check)`);
+  }
   return EXIT.ok;
+}
+
+function counted(names: readonly string[], noun: string): string {
+  if (names.length === 0) return `no ${noun}s present`;
+  const shown = names.slice(0, 4).join(', ') + (names.length > 4 ? `, +${names.length - 4} more` : '');
+  return `${names.length} ${noun}${names.length === 1 ? '' : 's'} (${shown})`;
 }
 

@@ -3,7 +3,8 @@ import { shortId } from '../../core/ids.js';
 import { unreachable } from '../../core/unreachable.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { readLog, type LogMissing } from '../../logs/store.js';
-import type { StoredReceipt } from '../../receipt/receipt.js';
+import type { SandboxRecord, StoredReceipt } from '../../receipt/receipt.js';
+import type { WritablePlace } from '../../receipt/sandbox-record.js';
 import { paint, type Paint } from '../../render/color.js';
 import { statusWord } from '../../render/status.js';
 import { duration } from '../../render/time.js';
@@ -97,6 +98,22 @@ async function chooseReceipt(cli: Cli, ledger: Ledger, id: string | undefined): 
   return found.receipt;
 }
 
+/** Where the run was confined and what it could see: a hermetic run's sandbox, or the verifier's. */
+function sandboxLine(sandbox: SandboxRecord | undefined, p: Paint): string[] {
+  if (!sandbox) return [];
+  if (sandbox.kind === 'none') return [`${p.bold('sandbox')}   ${p.yellow('none')}: ${oneLine(sandbox.why)}`];
+  const view = sandbox.view;
+  const shown = view ? `only ${view.files} declared files (${Math.ceil(view.bytes / 1024)} KiB), empty HOME${view.writable.length > 0 ? `, writable ${view.writable.map((dir) => (dir === '' ? '.' : dir)).join(' ')}` : ''}` : writableText(sandbox.writable);
+  return [`${p.bold('sandbox')}   bubblewrap · ${oneLine(shown)} · network ${sandbox.network ? 'on' : 'off'}`];
+}
+
+/** Where a sandboxed check could write, as a line: the older receipts' one word, or each place with its bound. */
+function writableText(writable: 'job directory' | 'artifact folders' | readonly WritablePlace[]): string {
+  if (typeof writable === 'string') return `the ${writable}`;
+  const places = writable.map((w) => `${w.place} (${w.kind}${w.bytes === null ? '' : ` ≤ ${Math.ceil(w.bytes / (1024 * 1024))} MiB`})`);
+  return `writable ${places.join(', ')}`;
+}
+
 /** The stored log, exact: through the terminal boundary only when a person reads it there. */
 function printLog(cli: Cli, stateDir: string, receipt: StoredReceipt): number {
   const b = receipt.body;
@@ -157,6 +174,7 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
     b.ran
       ? `${p.bold('ran')}       ${b.started_at} for ${duration(b.duration_ms)} · exit ${b.exit_code ?? '-'}${b.signal ? ` · signal ${b.signal}` : ''}${b.timed_out ? ' · timed out' : ''}`
       : `${p.bold('ran')}       ${p.yellow('not started')}: stopped before the run`,
+    ...sandboxLine(b.sandbox ?? b.service?.sandbox, p),
     `${p.bold('scope')}     ${b.file_count} files${manifest?.refused.length ? `, ${manifest.refused.length} refused` : ''} · manifest ${b.manifest_digest}`,
     `${p.bold('fingerprint')} ${b.fingerprint}`,
     `${p.bold('spec')}      sha256 ${b.spec_sha256} · definition ${b.definition_digest}`,

@@ -11,11 +11,13 @@ import { describeSandbox, positiveFlag, SANDBOX_FLAGS, serviceKey, servicePool, 
 export const help = `usage: vouch worker --key NAME [--ledger URL] [--lease-seconds N]
                     [--poll-ms N] [--max-tree-mb N] [--max-attempts N] [--max-jobs N]
                     [--allow-unconfined] [--job-memory-mb N] [--job-processes N] [--job-file-mb N]
+                    [--job-disk-mb N]
 
-Runs jobs submitted to \`vouch serve\`, one at a time: claims the oldest
-queued job (FOR UPDATE SKIP LOCKED, so any number of workers on any number
-of machines share one queue), unpacks its tree into a fresh temporary
-directory, checks that its vouch.yaml is one this server allowed (\`vouch
+Runs jobs submitted to \`vouch serve\`, one at a time: claims the next job
+(fair between clients: the client with the fewest jobs running goes first,
+then the oldest job; any number of workers on any number of machines share
+one queue), unpacks its tree into a fresh temporary directory (a tmpfs of
+its own when the worker is root), checks that its vouch.yaml is one this server allowed (\`vouch
 serve allow\`, in this worker's VOUCH_HOME), runs exactly those checks, and
 records their receipts signed with --key in the same transaction that ends
 the job, only while it still holds the job's lease.
@@ -31,15 +33,22 @@ the job, only while it still holds the job's lease.
   --max-attempts N    a job started N times without finishing fails (default 3)
   --max-jobs N        exit after N jobs (default: run until SIGINT/SIGTERM)
   --allow-unconfined  run checks even where a layer of the sandbox does not hold
-  --job-memory-mb N   writable memory per process of a check (default 4096)
-  --job-processes N   processes and threads of one check (default 1024)
-  --job-file-mb N     largest file a check may write (default 1024)
+  --job-memory-mb N   memory of the whole job: anonymous, shared and tmpfs pages
+                      together, no swap (a cgroup per job), and writable
+                      memory per process (RLIMIT_DATA) (default 4096)
+  --job-processes N   processes and threads of the whole job at once (cgroup)
+                      and of each check (RLIMIT_NPROC) (default 1024)
+  --job-file-mb N     largest file a check may write (default 1024); /tmp and
+                      /dev/shm hold at most 512 MiB each, or this if smaller
+  --job-disk-mb N     the job directory's tmpfs (default 2048; a root worker)
 
 Each check runs in bubblewrap: a user namespace, as nobody on the host when
 the worker is root (setpriv), no capabilities, a seccomp deny-list, the
-limits above (prlimit), no network, a fresh /proc, the system read-only,
-only the job directory writable, nothing of the host's homes or this
-VOUCH_HOME visible. Git never runs on an upload. The worker probes this at
+limits above (prlimit and the job's cgroup), no network, a fresh /proc, no
+descriptor of the worker's, the system and / read-only, only the job
+directory, /tmp and /dev/shm writable (each sized), nothing of the host's
+homes or this VOUCH_HOME visible. Links a check makes are never followed
+by the worker. Git never runs on an upload. The worker probes this at
 start and prints what held; every receipt records it. A worker that cannot
 confine its checks refuses to start (sandbox_unavailable, exit 2) unless
 --allow-unconfined, and then every receipt says what did not hold.
@@ -68,11 +77,13 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const key = serviceKey(home, values.key, 'worker');
   const at = pgTarget(cli, values.ledger, 'worker');
   const maxJobs = values['max-jobs'] === undefined ? undefined : positiveFlag('worker', 'max-jobs', values['max-jobs'], 1);
+  const maxTreeBytes = positiveFlag('worker', 'max-tree-mb', values['max-tree-mb'], 1024) * 1024 * 1024;
   // Before the database: a worker that cannot confine its checks takes no job at all.
-  const sandbox = workerSandbox('worker', home, key, values);
+  const { sandbox, closed } = await workerSandbox('worker', home, key, values, maxTreeBytes);
   const pool = await servicePool(at, 2);
   err(cli, `vouch worker: ledger ${at.display}, key ${key.name} (${key.publicKey.keyid.slice(0, 16)})`);
   err(cli, `vouch worker: sandbox: ${describeSandbox(sandbox)}`);
+  if (closed.length > 0) err(cli, `vouch worker: closed descriptors ${closed.join(', ')} (inherited without close-on-exec: no check gets them)`);
   const stop = cli.io.signal ?? new AbortController().signal;
   try {
     await runWorker(
@@ -81,7 +92,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
         home,
         sign: signerFor(key),
         sandbox,
-        maxTreeBytes: positiveFlag('worker', 'max-tree-mb', values['max-tree-mb'], 1024) * 1024 * 1024,
+        maxTreeBytes,
         maxUnpackMs: UNPACK_MS,
         leaseSeconds: positiveFlag('worker', 'lease-seconds', values['lease-seconds'], 30),
         maxAttempts: positiveFlag('worker', 'max-attempts', values['max-attempts'], 3),
@@ -113,7 +124,9 @@ export function describe(event: WorkerEvent): string {
     case 'released':
       return `job ${event.job}: stopped; back in the queue`;
     case 'swept':
-      return `worker: removed ${event.path}, left by a worker that died mid-job`;
+      return `worker: removed ${event.path}, left by a worker no longer running (or by this one, when its job ended)`;
+    case 'left':
+      return `worker: could not remove ${event.path} (${event.detail}); the next sweep tries again`;
     case 'error':
       return `${event.job ? `job ${event.job}` : 'worker'}: error: ${event.message} (retrying)`;
   }

@@ -23,9 +23,9 @@ export async function dispatchClose(cli: Cli, args: readonly string[]): Promise<
     return moved(await store.move(found.id, { event: 'terminated', why }, currentWriter('cli'), sign));
   });
   if (values.json) {
-    json(cli, { ok: true, ...dispatchJson(dispatch) });
+    json(cli, { ok: true, ...dispatchJson(dispatch, spec.sha256) });
     return EXIT.ok;
   }
-  out(cli, renderDispatch(dispatch, paint(cli.color)));
+  out(cli, renderDispatch(dispatch, spec.sha256, paint(cli.color)));
   return EXIT.ok;
 }

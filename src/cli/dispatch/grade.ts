@@ -68,9 +68,9 @@ export async function dispatchGrade(cli: Cli, args: readonly string[]): Promise<
   const { dispatch } = result;
   if (!result.graded) err(cli, `${paint(cli.color && cli.io.stderrIsTTY).yellow('vouch:')} no verdict recorded for dispatch ${dispatch.id}: ${result.why}. It reads ungraded; an absent grade is not a pass.`);
   if (values.json) {
-    json(cli, { ok: result.graded && dispatch.verdict === 'verified', graded: result.graded, why: result.why, ...dispatchJson(dispatch) });
+    json(cli, { ok: result.graded && dispatch.verdict === 'verified', graded: result.graded, why: result.why, ...dispatchJson(dispatch, spec.sha256) });
   } else {
-    out(cli, renderDispatch(dispatch, p));
+    out(cli, renderDispatch(dispatch, spec.sha256, p));
     for (const f of result.findings.filter((f) => f.status !== 'PASS' && f.excerpt)) out(cli, `\n${f.id}: ${f.status} (${f.reason})\n${f.excerpt!.split('\n').map((l) => `  │ ${l}`).join('\n')}`);
     if (dispatch.verdict === 'verified') out(cli, `\nnext: close it (\`vouch dispatch close ${dispatch.id}\`)`);
   }

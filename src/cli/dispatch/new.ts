@@ -94,10 +94,10 @@ export async function dispatchNew(cli: Cli, args: readonly string[]): Promise<nu
   if (trust.ok && trust.value.kind !== 'allowed') notes.push('vouch.yaml is not allowed in this workspace: grading will be refused until a person runs `vouch allow`');
   for (const note of notes) err(cli, `vouch: ${note}`);
   if (values.json) {
-    json(cli, { ok: true, ...dispatchJson(created), notes });
+    json(cli, { ok: true, ...dispatchJson(created, spec.sha256), notes });
     return EXIT.ok;
   }
-  out(cli, renderDispatch(created, paint(cli.color)));
+  out(cli, renderDispatch(created, spec.sha256, paint(cli.color)));
   return EXIT.ok;
 }
 

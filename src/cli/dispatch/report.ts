@@ -38,10 +38,10 @@ export async function dispatchReport(cli: Cli, args: readonly string[]): Promise
     return moved(await store.move(found.id, draft, currentWriter('cli'), sign));
   });
   if (values.json) {
-    json(cli, { ok: true, ...dispatchJson(dispatch) });
+    json(cli, { ok: true, ...dispatchJson(dispatch, spec.sha256) });
     return EXIT.ok;
   }
-  out(cli, renderDispatch(dispatch, paint(cli.color)));
+  out(cli, renderDispatch(dispatch, spec.sha256, paint(cli.color)));
   out(cli, `\nnext: \`vouch dispatch grade ${dispatch.id}\` grades this claim with the checks of its tier (its words are not evidence)`);
   return EXIT.ok;
 }

@@ -102,4 +102,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_open_by_client ON jobs (client) WHERE state IN ('receiving', 'queued', 'running');
   CREATE INDEX jobs_receiving ON jobs (created_at) WHERE state = 'receiving';
   `,
+  // 4: fair claims (service/jobs.ts): when each client was last given a
+  // worker, read as the latest started_at of its jobs, one index probe
+  // per client waiting.
+  `
+  CREATE INDEX jobs_started_by_client ON jobs (client, started_at);
+  `,
 ];

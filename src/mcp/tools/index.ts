@@ -5,6 +5,7 @@ import { cardVerifyTool } from './card-verify.js';
 import { checksTool } from './checks.js';
 import { dispatchReportTool } from './dispatch-report.js';
 import { receiptTool } from './receipt.js';
+import { reportTool } from './report.js';
 import { statusTool } from './status.js';
 import { verifyTool } from './verify.js';
 
@@ -13,6 +14,6 @@ import { verifyTool } from './verify.js';
  * (vouch_card_show, vouch_dispatch_report, ...) is one file beside these
  * exporting a defineTool(...) and one line here.
  */
-export const TOOLS: readonly VouchTool[] = [checksTool, statusTool, verifyTool, receiptTool, dispatchReportTool];
+export const TOOLS: readonly VouchTool[] = [checksTool, statusTool, verifyTool, receiptTool, dispatchReportTool, reportTool];
 /** The task-card tools, ids only. */
 export const CARD_TOOLS: readonly VouchTool[] = [cardShowTool, cardVerifyTool, cardCompleteTool];
