@@ -69,7 +69,10 @@ export const hermes = {
     },
     wiring: (root, env) => [
       ...(root === null ? [] : [{ path: join(root, '.hermes'), dir: true, scope: 'project' as const, what: "Hermes's project plugins (.hermes/)" }]),
+      // The folder is guarded whole; its two files are also compared at every stop (a folder is not).
       { path: hermesPluginDir(env), dir: true, scope: 'user' as const, what: "vouch's Hermes plugin (its hooks)" },
+      { path: join(hermesPluginDir(env), '__init__.py'), dir: false, scope: 'user' as const, what: "vouch's Hermes plugin (its hooks)" },
+      { path: join(hermesPluginDir(env), 'plugin.yaml'), dir: false, scope: 'user' as const, what: "vouch's Hermes plugin (its manifest)" },
       { path: join(hermesHome(env), 'config.yaml'), dir: false, scope: 'user' as const, what: "Hermes's config (the plugin enabled, its MCP servers)" },
     ],
     projectDir: '.hermes',

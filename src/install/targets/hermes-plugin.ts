@@ -94,7 +94,9 @@ def _pre_tool_call(tool_name="", args=None, session_id="", tool_call_id="", **_)
     return None
 
 
-def _post_tool_call(tool_name="", args=None, result=None, session_id="", tool_call_id="", duration_ms=None, **_):
+def _post_tool_call(tool_name="", args=None, result=None, session_id="", tool_call_id="", duration_ms=None, status=None, **_):
+    if status == "blocked":  # a hook denied it: it never ran, there is nothing to trail
+        return None
     _hook("PostToolUse", {"session_id": session_id, "tool_name": tool_name, "tool_input": args, "tool_response": result,
                           "tool_use_id": tool_call_id, "duration_ms": duration_ms}, TOOL_TIMEOUT)
     return None
