@@ -18,7 +18,7 @@ export const TIERS = [
   { name: 'the fleet', folders: ['fleet'] },
   { name: 'orchestration and words', folders: ['stop', 'session', 'render', 'retention'] },
   { name: 'the report (its model and its renderers)', folders: ['report'] },
-  { name: 'front ends', folders: ['hooks', 'mcp', 'init'] },
+  { name: 'front ends', folders: ['hooks', 'mcp', 'init', 'doctor'] },
   { name: 'the command line', folders: ['cli'] },
   { name: 'entry points', folders: ['entry'] },
 ];

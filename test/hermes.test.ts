@@ -131,7 +131,7 @@ describe('the gate with the real Hermes Agent, through its native plugin', () =>
     ]);
   }, 400_000);
 
-  it('the plugin is Hermes\'s own: `hermes plugins list` shows it enabled, and uninstall takes the plugin and the config back byte for byte', async () => {
+  it('the plugin is Hermes\'s own: `hermes plugins list` shows it enabled, `hermes vouch doctor` runs vouch doctor, and uninstall takes the plugin and the config back byte for byte', async () => {
     const rig = new Rig().write({ 'src/add.js': ADD_GOOD });
     await rig.spec(SPEC);
     const hermesHome = join(rig.home, 'hermes');
@@ -144,6 +144,10 @@ describe('the gate with the real Hermes Agent, through its native plugin', () =>
     const { execFileSync } = await import('node:child_process');
     const listed = execFileSync(binary, ['plugins', 'list'], { env: { ...process.env, ...env, HOME: rig.home }, encoding: 'utf8' });
     expect(listed).toMatch(/vouch[^\n]*enabled/i);
+    // vouch's doctor, through the CLI command the plugin registers with Hermes.
+    const doctor = execFileSync(binary, ['vouch', 'doctor'], { cwd: rig.root, env: { ...process.env, ...rig.env(env) }, encoding: 'utf8' });
+    expect(doctor).toMatch(/^ok {3}hermes +wired: /m);
+    expect(doctor).toMatch(/^ok {3}trust +allowed: /m);
     expect((await rig.run(['uninstall', 'hermes'], { env })).code).toBe(0);
     expect(readFileSync(join(hermesHome, 'config.yaml'), 'utf8')).toBe(config);
     expect(() => readFileSync(join(hermesHome, 'plugins', 'vouch', '__init__.py'))).toThrow();
