@@ -8,12 +8,15 @@ import { readInput, type Cli } from '../io.js';
 
 export const help = `usage: vouch hook claude-code [EVENT]
        vouch hook codex [EVENT]
+       vouch hook hermes [EVENT]
        vouch hook git pre-push
 
 Answers an agent client's hook: reads the hook's JSON on stdin and replies in
 that client's protocol. EVENT is the client's name for it (Stop, SubagentStop,
 PreToolUse, PostToolUse, SubagentStart); when omitted it is read from the
-payload's hook_event_name. Installed by \`vouch install claude-code|codex\`.
+payload's hook_event_name. Installed by \`vouch install CLIENT\` (claude-code,
+codex, hermes: Hermes's plugin sends its pre_verify as Stop, pre_tool_call as
+PreToolUse, post_tool_call as PostToolUse).
 
   Stop, SubagentStop  the gate: the stop is allowed only when every blocking
                       check relevant to what the session changed is a fresh
