@@ -8,7 +8,7 @@
 /** Lowest first. '' is src/ itself (version.ts, build-id.ts). */
 export const TIERS = [
   { name: 'vocabulary', folders: ['', 'core'] },
-  { name: 'leaves', folders: ['receipt', 'runner', 'workspace', 'cache', 'release', 'sandbox'] },
+  { name: 'leaves', folders: ['receipt', 'runner', 'workspace', 'cache', 'release', 'sandbox', 'clients'] },
   { name: 'files in scope, config files edited', folders: ['scope', 'install'] },
   { name: 'the spec, archives and traces', folders: ['spec', 'archive', 'trace'] },
   { name: 'storage, trust and the hermetic copy', folders: ['ledger', 'trust', 'hermetic'] },
@@ -18,7 +18,7 @@ export const TIERS = [
   { name: 'the fleet', folders: ['fleet'] },
   { name: 'orchestration and words', folders: ['stop', 'session', 'render', 'retention'] },
   { name: 'the report (its model and its renderers)', folders: ['report'] },
-  { name: 'front ends', folders: ['hooks', 'mcp', 'init'] },
+  { name: 'front ends', folders: ['hooks', 'mcp', 'init', 'doctor'] },
   { name: 'the command line', folders: ['cli'] },
   { name: 'entry points', folders: ['entry'] },
 ];

@@ -1,8 +1,8 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADD_GOOD, ADD_SPEC as SPEC, ADD_TEST as TEST } from './helpers/add-project.js';
 import { codexBinary, runCodex } from './helpers/codex.js';
-import { inputText, MockResponses, type ResponsesScript } from './helpers/mock-openai.js';
+import { inputText, MockResponses, type ResponsesRequest, type ResponsesScript } from './helpers/mock-openai.js';
 import { CLI, Rig } from './helpers/rig.js';
 
 /*
@@ -27,7 +27,8 @@ async function session(script: ResponsesScript, model?: string) {
   const rig = new Rig().write({ 'src/add.js': ADD_GOOD, 'test/add.test.js': TEST });
   await rig.spec(SPEC);
   expect((await rig.run(['verify'])).code).toBe(0);
-  const installed = await rig.run(['install', 'codex']);
+  // The real binary on PATH: install reads its version to know it runs SubagentStart and SubagentStop.
+  const installed = await rig.run(['install', 'codex'], { env: { PATH: `${dirname(binary)}:${process.env.PATH}` } });
   expect(installed.code, installed.stderr).toBe(0);
   const mock = new MockResponses(script);
   mocks.push(mock);
@@ -110,5 +111,46 @@ describe('the Stop gate with the real Codex CLI', () => {
     expect(rig.read('src/add.js')).toBe('module.exports = (a, b) => b + a;\n');
     const sessions = (await rig.run(['sessions', '--json'])).json().sessions;
     expect(sessions[0].trail.map((t: { tool: string; paths: string[] }) => [t.tool, t.paths])).toEqual([['apply_patch', ['src/add.js']]]);
+  }, 300_000);
+
+  it('gates a thread-spawned subagent at its own SubagentStop: its false "done" is held until its change passes, then the root stops cleanly', async () => {
+    const users = (request: ResponsesRequest) => request.input.filter((item) => item.type === 'message' && item.role === 'user').map((item) => JSON.stringify(item.content)).join('\n');
+    const subTurns: ResponsesRequest[] = [];
+    const { rig, mock, run } = await session((request) => {
+      if (users(request).includes('SUBTASK')) {
+        subTurns.push(request);
+        if (subTurns.length === 1) return [shell('call_s1', "sed -i 's/a + b/a - b/' src/add.js")];
+        if (subTurns.length === 2) return [say('Subtask done.')];
+        if (subTurns.length === 3) return [shell('call_s2', "sed -i 's/a - b/a + b/' src/add.js")];
+        return [say('Subtask done, test passing.')];
+      }
+      const spawned = request.input.find((item) => item.type === 'function_call_output' && item.call_id === 'call_spawn');
+      if (!spawned) return [{ type: 'function_call', call_id: 'call_spawn', namespace: 'multi_agent_v1', name: 'spawn_agent', arguments: { message: 'SUBTASK: make add() correct' } }];
+      if (!request.input.some((item) => item.call_id === 'call_wait')) {
+        const id = (JSON.parse(String(spawned.output)) as { agent_id: string }).agent_id;
+        return [{ type: 'function_call', call_id: 'call_wait', namespace: 'multi_agent_v1', name: 'wait_agent', arguments: { targets: [id], timeout_ms: 120_000 } }];
+      }
+      return [say('The subagent finished; done.')];
+    });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(subTurns).toHaveLength(4);
+    // The block reason is what the subagent reads next, in its own thread.
+    expect(inputText(subTurns[2]!)).toContain('vouch blocked this stop');
+    expect(inputText(subTurns[2]!)).toContain('add(2, 2) returned 0, expected 4');
+    expect(inputText(mock.turns.at(-1)!)).not.toContain('vouch blocked this stop');
+    expect(rig.read('src/add.js')).toBe(ADD_GOOD);
+    const sessions = (await rig.run(['sessions', '--json'])).json().sessions;
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0].decisions.map((d: { event: string; decision: string; reason: string }) => [d.event, d.decision, d.reason])).toEqual([
+      ['SubagentStop', 'block', 'not_passing'],
+      ['SubagentStop', 'allow', 'all_pass'],
+      ['Stop', 'allow', 'all_pass'],
+    ]);
+    // One dispatch, keyed by the session and the child thread's agent_id: on record at SubagentStart, its claims graded at its tier.
+    const [dispatch] = (await rig.run(['fleet', '--json'])).json().dispatches;
+    expect(dispatch).toMatchObject({ state: 'terminated', verdict: 'verified', tier: 'lane', agent: { client: 'codex' } });
+    expect(dispatch.transitions.map((t: { to: string }) => t.to)).toEqual(['dispatched', 'reported', 'contradicted', 'reported', 'verified', 'terminated']);
+    expect(dispatch.claim).toMatchObject({ via: 'hook', summary: 'Subtask done, test passing.' });
   }, 300_000);
 });

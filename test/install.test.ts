@@ -169,16 +169,44 @@ describe('vouch install / uninstall', () => {
     expect(rig.read('.claude/settings.json')).toBe('{ "hooks": ');
   });
 
-  it('codex: writes .codex/hooks.json with Bash|apply_patch matchers', async () => {
+  it('codex: writes .codex/hooks.json with Bash|apply_patch matchers, and SubagentStart/SubagentStop with the timeouts of Stop', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'ok' });
     await rig.spec(SPEC);
     expect((await rig.run(['install', 'codex'])).code).toBe(0);
     const hooks = JSON.parse(rig.read('.codex/hooks.json')).hooks;
-    expect(Object.keys(hooks)).toEqual(['Stop', 'PreToolUse', 'PostToolUse']);
+    expect(Object.keys(hooks)).toEqual(['Stop', 'SubagentStart', 'SubagentStop', 'PreToolUse', 'PostToolUse']);
     expect(hooks.PreToolUse[0].matcher).toBe('Bash|apply_patch');
     expect(hooks.Stop[0].hooks[0].command).toContain('hook codex Stop');
+    expect(hooks.SubagentStop[0].hooks[0].command).toContain('hook codex SubagentStop');
+    expect(hooks.SubagentStop[0].hooks[0].timeout).toBe(hooks.Stop[0].hooks[0].timeout);
+    expect(hooks.SubagentStart[0].hooks[0].timeout).toBe(hooks.PreToolUse[0].hooks[0].timeout);
     expect((await rig.run(['uninstall', 'codex'])).code).toBe(0);
     expect(existsSync(rig.path('.codex'))).toBe(false);
+  });
+
+  /** A directory with a `codex` that only answers --version, put first on PATH. */
+  function codexOnPath(rig: Rig, version: string): Record<string, string> {
+    const bin = rig.path('../bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'codex'), `#!/bin/sh\necho "codex-cli ${version}"\n`, { mode: 0o755 });
+    return { PATH: `${bin}:${process.env.PATH}` };
+  }
+
+  it('codex older than the first version with SubagentStop vouch has run: Stop only, and it says subagent work is judged at the root Stop; uninstall takes it back', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'ok' });
+    await rig.spec(SPEC);
+    const env = codexOnPath(rig, '0.150.0');
+    const installed = await rig.run(['install', 'codex'], { env });
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stderr).toContain('Codex 0.150.0: this Codex runs no SubagentStart or SubagentStop that vouch has checked: subagent work is judged at the root Stop');
+    expect(Object.keys(JSON.parse(rig.read('.codex/hooks.json')).hooks)).toEqual(['Stop', 'PreToolUse', 'PostToolUse']);
+    expect((await rig.run(['install', 'codex', '--json'], { env })).json().notes).toEqual([expect.stringContaining('judged at the root Stop')]);
+    expect((await rig.run(['uninstall', 'codex'], { env })).code).toBe(0);
+    expect(existsSync(rig.path('.codex'))).toBe(false);
+    // The version vouch has run them with gets them, and says nothing of it.
+    const current = await rig.run(['install', 'codex'], { env: codexOnPath(rig, '0.171.0') });
+    expect(current.stderr).not.toContain('root Stop');
+    expect(Object.keys(JSON.parse(rig.read('.codex/hooks.json')).hooks)).toContain('SubagentStop');
   });
 
   it('usage errors: unknown target, a scope the target does not take, no workspace for a project install', async () => {

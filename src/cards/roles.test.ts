@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentRun } from '../core/agent-run.js';
+import { agentRun } from '../clients/agent-run.js';
 import { actorOf } from './roles.js';
 
 describe('agentRun: what the agent clients put in the environment of what they run', () => {

@@ -1,6 +1,6 @@
 import type { Problem } from '../core/problem.js';
 import { err, ok, type Result } from '../core/result.js';
-import { agentRun } from '../core/agent-run.js';
+import { agentRun } from '../clients/agent-run.js';
 import { ROLES, type CardActor, type Role } from './model.js';
 
 export function isRole(value: unknown): value is Role {

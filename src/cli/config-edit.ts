@@ -2,7 +2,7 @@ import { fail } from '../core/problem.js';
 import { closest } from '../core/suggest.js';
 import { installEdit, uninstallEdit } from '../install/edit.js';
 import type { EditIntent, EditOutcome } from '../install/intent.js';
-import type { Scope } from '../install/targets/claude-code.js';
+import type { Scope } from '../clients/descriptor.js';
 import type { MissingPrerequisites } from '../install/box/prerequisites.js';
 import { INSTALL_TARGETS, type BoxNotes } from '../install/targets/index.js';
 import { loadSpec } from '../spec/load.js';
@@ -60,8 +60,9 @@ export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'in
   });
   if (!intents.ok) return fail({ code: 'usage', message: intents.why, where: `vouch ${mode} ${name}`, hint: intents.hint });
 
-  const code = applyIntents(cli, mode === 'uninstall' ? [...intents.intents].reverse() : intents.intents, mode, values.json === true, { target: name, scope, ...(mode === 'install' && target.boxPrerequisites && { sandbox: box }) });
+  const code = applyIntents(cli, mode === 'uninstall' ? [...intents.intents].reverse() : intents.intents, mode, values.json === true, { target: name, scope, ...(mode === 'install' && target.boxPrerequisites && { sandbox: box }), ...(intents.notes && { notes: intents.notes }) });
   if (mode === 'install' && values.json !== true && target.boxPrerequisites) err(cli, box && intents.box ? boxNotes(intents.box, cli) : NO_BOX);
+  if (values.json !== true) for (const note of intents.notes ?? []) err(cli, `vouch: ${note}`);
   return code;
 }
 

@@ -1,4 +1,4 @@
-import { agentRun } from '../core/agent-run.js';
+import { agentRun } from '../clients/agent-run.js';
 import { fail } from '../core/problem.js';
 import { unreachable } from '../core/unreachable.js';
 

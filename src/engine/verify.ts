@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Problem } from '../core/problem.js';
 import type { Reason } from '../core/status.js';
 import type { ReceiptSink } from '../ledger/ledger.js';
-import { agentRun } from '../core/agent-run.js';
+import { agentRun } from '../clients/agent-run.js';
 import type { Actor, GateStamp, LogRecord, ReceiptDraft, SandboxRecord, ServiceRecord, StoredReceipt } from '../receipt/receipt.js';
 import type { HermeticProblem } from '../hermetic/session.js';
 import { encodeLog } from '../logs/log-file.js';

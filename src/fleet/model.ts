@@ -1,6 +1,6 @@
 import type { Sha256 } from '../core/digest.js';
 import type { GitState } from '../engine/git.js';
-import type { Client } from '../core/client.js';
+import type { Client } from '../clients/registry.js';
 import type { SubjectEventBody } from '../ledger/events.js';
 import type { Status, Reason } from '../core/status.js';
 import type { Tier } from '../spec/fields.js';

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { Client } from '../core/client.js';
+import type { Client } from '../clients/registry.js';
 import type { Writer, WriterActor } from './model.js';
 
 /** This process, as the writer of a transition. */

@@ -1,6 +1,8 @@
 import { CLAUDE_SANDBOX } from '../install/box/claude-box.js';
 import { claudeSettingsSources, listInForce, managedSettingsDir, sandboxPath, settingInForce, type SettingsSource } from '../install/box/claude-settings.js';
 import { readOnlySet } from '../install/box/read-only.js';
+import { hookedClient } from '../clients/registry.js';
+import { unreachable } from '../core/unreachable.js';
 
 /**
  * Whether the agent worked in a box: its client's own OS sandbox, on, with
@@ -32,11 +34,17 @@ export type BoxGap =
 
 /** The box of a session of this client in this workspace, as its settings say now. */
 export function boxState(client: string, root: string, env: NodeJS.ProcessEnv, protect: readonly string[], managedDir: string | null = managedSettingsDir()): BoxState {
-  if (client !== 'claude-code') return { client, on: false, gaps: [{ kind: 'not_known' }] };
-  return claudeBox(claudeSettingsSources(root, env, managedDir), root, env, protect);
+  const box = hookedClient(client)?.hooks.box ?? null;
+  if (box === null) return { client, on: false, gaps: [{ kind: 'not_known' }] };
+  switch (box) {
+    case 'claude-code-sandbox':
+      return claudeBox(client, claudeSettingsSources(root, env, managedDir), root, env, protect);
+    default:
+      return unreachable(box);
+  }
 }
 
-function claudeBox(sources: readonly SettingsSource[], root: string, env: NodeJS.ProcessEnv, protect: readonly string[]): BoxState {
+function claudeBox(client: string, sources: readonly SettingsSource[], root: string, env: NodeJS.ProcessEnv, protect: readonly string[]): BoxState {
   const gaps: BoxGap[] = [];
   if (settingInForce(sources, CLAUDE_SANDBOX.enabled) !== true) gaps.push({ kind: 'sandbox_off' });
   if (settingInForce(sources, CLAUDE_SANDBOX.failIfUnavailable) !== true) gaps.push({ kind: 'fail_open' });
@@ -50,7 +58,7 @@ function claudeBox(sources: readonly SettingsSource[], root: string, env: NodeJS
   for (const required of readOnlySet(root, env, protect).paths) {
     if (!denied.some((path) => required.path === path || required.path.startsWith(`${path}/`))) gaps.push({ kind: 'writable', path: required.path });
   }
-  return { client: 'claude-code', on: gaps.length === 0, gaps };
+  return { client, on: gaps.length === 0, gaps };
 }
 
 /** A gap in words, for people. */

@@ -8,16 +8,9 @@ import type { PersonAct } from './shell/vouch-acts.js';
 import { codexPatchPaths } from './shell/apply-patch.js';
 import { shellWrites } from './shell/writes.js';
 import type { WiringPath } from './wiring.js';
+import type { ToolUse } from '../clients/tool-use.js';
 
-/** A tool call as the guard sees it, whatever the client called the tool. */
-export type ToolUse =
-  /** A file tool (Write, Edit, MultiEdit, NotebookEdit): the paths it writes. */
-  | { readonly kind: 'write'; readonly tool: string; readonly paths: readonly string[] }
-  /** A shell command (Bash). */
-  | { readonly kind: 'shell'; readonly tool: string; readonly command: string }
-  /** A patch in the apply_patch format (Codex); null when the call carries none vouch can find. */
-  | { readonly kind: 'patch'; readonly tool: string; readonly patch: string | null }
-  | { readonly kind: 'other'; readonly tool: string };
+export type { ToolUse } from '../clients/tool-use.js';
 
 export interface GuardPlace {
   /** Workspace root, canonical; null outside every workspace (the user's wiring and VOUCH_HOME are still guarded). */

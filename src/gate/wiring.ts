@@ -1,8 +1,8 @@
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, sep } from 'node:path';
+import { isAbsolute, sep } from 'node:path';
 import { MCP_CONFIG_PLACES } from '../install/mcp/clients/places.js';
-import { claudeSettingsPath } from '../install/targets/claude-code.js';
-import { codexHooksPath } from '../install/targets/codex.js';
+import type { AgentClient } from '../clients/descriptor.js';
+import { CLIENTS, hookedClients } from '../clients/registry.js';
 import { gitHookPath } from '../install/targets/index.js';
 import { vouchHome } from '../workspace/home.js';
 
@@ -30,19 +30,20 @@ export function gateWiring(root: string | null, env: NodeJS.ProcessEnv): WiringP
   return [...configWiring(root, env), ...gitHookWiring(root)];
 }
 
-/** The wiring that costs no process to find: every entry but git's hook. */
-export function configWiring(root: string | null, env: NodeJS.ProcessEnv): WiringPath[] {
+/** The wiring that costs no process to find: every entry but git's hook. Each hooked client's places come from its descriptor. */
+export function configWiring(root: string | null, env: NodeJS.ProcessEnv, clients: readonly AgentClient[] = CLIENTS): WiringPath[] {
   const wiring: WiringPath[] = [];
-  const file = (path: string, scope: WiringPath['scope'], what: string) => wiring.push({ path, dir: false, scope, what });
-  if (root !== null) {
-    const claude = claudeSettingsPath('project', root, env);
-    file(claude, 'project', "Claude Code's project settings (its hooks)");
-    // Claude Code merges settings.local.json over settings.json: it can remove or disable the same hooks.
-    file(join(dirname(claude), 'settings.local.json'), 'project', "Claude Code's local project settings (its hooks)");
-    file(codexHooksPath('project', root, env), 'project', "Codex's project hooks");
-  }
-  file(claudeSettingsPath('user', null, env), 'user', "Claude Code's user settings (its hooks)");
-  file(codexHooksPath('user', null, env), 'user', "Codex's user hooks");
+  const seen = new Set<string>();
+  const add = (place: WiringPath) => {
+    if (seen.has(place.path)) return;
+    seen.add(place.path);
+    wiring.push(place);
+  };
+  const file = (path: string, scope: WiringPath['scope'], what: string) => add({ path, dir: false, scope, what });
+  const clientPlaces = hookedClients(clients).flatMap((client) => client.hooks.wiring(root, env));
+  // The project's places first, then the user's, as a person reads them.
+  for (const place of clientPlaces) if (place.scope === 'project') add(place);
+  for (const place of clientPlaces) if (place.scope === 'user') add(place);
   const place = { workspaceRoot: root ?? '', home: env.HOME ?? homedir(), env };
   // The places only: the clients themselves load YAML and TOML writers, which a hook call must not.
   for (const client of Object.values(MCP_CONFIG_PLACES)) {
@@ -50,7 +51,7 @@ export function configWiring(root: string | null, env: NodeJS.ProcessEnv): Wirin
     // Without a workspace, a project-scope client's path comes out relative: it has none here.
     if (isAbsolute(path)) file(path, root !== null && path.startsWith(`${root}${sep}`) ? 'project' : 'user', `${client.label}'s MCP servers (vouch's entry)`);
   }
-  wiring.push({ path: vouchHome(env), dir: true, scope: 'user', what: 'VOUCH_HOME (trust records, keys, install backups)' });
+  add({ path: vouchHome(env), dir: true, scope: 'user', what: 'VOUCH_HOME (trust records, keys, install backups)' });
   return wiring;
 }
 

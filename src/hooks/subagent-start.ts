@@ -1,6 +1,6 @@
 import { entrySigner } from '../crypto/entry-signer.js';
 import { putSubagentOnRecord } from '../fleet/subagent.js';
-import type { Client } from '../core/client.js';
+import type { Client } from '../clients/registry.js';
 import { locateForHook } from '../gate/locate.js';
 import type { HookContext } from './context.js';
 

@@ -5,7 +5,8 @@ import { parse as parseToml } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installEdit, uninstallEdit } from './edit.js';
 import type { EditIntent } from './intent.js';
-import { claudeCodeIntent } from './targets/claude-code.js';
+import { claudeCode } from '../clients/claude-code.js';
+import { hookIntent } from './targets/agent-hooks.js';
 import { prePushIntent } from './targets/git-hooks.js';
 
 const dirs: string[] = [];
@@ -56,7 +57,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, USER_SETTINGS);
-    const intent = claudeCodeIntent(path, self);
+    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written', how: 'applied' });
     const edited = JSON.parse(readFileSync(path, 'utf8'));
     expect(edited.model).toBe('opus');
@@ -75,7 +76,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, USER_SETTINGS);
-    const intent = claudeCodeIntent(path, self);
+    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
     installEdit(intent, { home });
     const once = readFileSync(path);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'unchanged' });
@@ -90,7 +91,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { root, home } = place();
     const path = join(root, 'proj', '.claude', 'settings.json');
     mkdirSync(join(root, 'proj'));
-    const intent = claudeCodeIntent(path, self);
+    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written', backup: null });
     expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).hooks)).toEqual(['Stop', 'SubagentStart', 'SubagentStop', 'PreToolUse', 'PostToolUse']);
     uninstallEdit(intent, { home });
@@ -103,7 +104,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, USER_SETTINGS);
-    const intent = claudeCodeIntent(path, self);
+    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
     installEdit(intent, { home });
     const edited = JSON.parse(readFileSync(path, 'utf8'));
     edited.theme = 'dark';
@@ -123,7 +124,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, content);
-    const outcome = installEdit(claudeCodeIntent(path, self), { home });
+    const outcome = installEdit(hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events), { home });
     expect(outcome).toMatchObject({ kind: 'refused', path, refusal: { code } });
     if (outcome.kind === 'refused') expect(outcome.refusal.manual.some((step) => step.includes('hooks.Stop'))).toBe(true);
     expect(readFileSync(path, 'utf8')).toBe(content);
@@ -159,7 +160,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, USER_SETTINGS);
-    const intent = claudeCodeIntent(path, self);
+    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
     const outcome = installEdit(intent, { home });
     if (outcome.kind !== 'written' || !outcome.backup) throw new Error('expected a backup');
     writeFileSync(outcome.backup, 'tampered');
@@ -258,7 +259,7 @@ describe('installEdit: JSON layouts', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, original);
-    const intent = claudeCodeIntent(path, self);
+    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written' });
     const stops = JSON.parse(readFileSync(path, 'utf8')).hooks.Stop as unknown[];
     expect(stops[stops.length - 1]).toEqual({ hooks: [{ type: 'command', command: '/opt/node/bin/node /opt/vouch/dist/cli.js hook claude-code Stop', timeout: 3660 }] });

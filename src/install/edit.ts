@@ -245,3 +245,25 @@ function ioRefusal(error: unknown, manual: readonly string[]): Refusal {
 function refused(intent: EditIntent, refusal: Refusal): EditOutcome {
   return { kind: 'refused', path: intent.path, refusal };
 }
+
+/**
+ * Whether an intent is in force as it stands, read only (`vouch doctor`):
+ * `in_force` when installing it would change nothing, `absent` when it
+ * would make the edit, `other` when its place holds something else (another
+ * vouch's hook command, a changed value), `unreadable` when the file cannot
+ * be read as its format. `promised` says whether vouch has a record of
+ * making it (VOUCH_HOME/installs).
+ */
+export function intentState(intent: EditIntent, home: string): { readonly state: 'in_force' | 'absent' | 'other' | 'unreadable'; readonly promised: boolean; readonly why?: string } {
+  let promised = false;
+  try {
+    promised = readRecord(home, intent.path, intent.changes) !== undefined;
+  } catch {
+    promised = true;
+  }
+  const read = readCurrent(intent.path, intent.manual);
+  if (!read.ok) return { state: 'unreadable', promised, why: read.refusal.message };
+  const built = buildAll(intent, read.text);
+  if (!built.ok) return { state: built.refusal.code === 'conflict' ? 'other' : 'unreadable', promised, why: built.refusal.message };
+  return { state: built.text === null ? 'in_force' : 'absent', promised };
+}

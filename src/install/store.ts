@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256, type Sha256 } from '../core/digest.js';
 import type { Change, EditFormat } from './intent.js';
@@ -85,4 +85,25 @@ export function backup(home: string, path: string, bytes: Buffer, now: Date): st
   const file = join(dir, `${key(path)}-${now.toISOString().replace(/[:.]/g, '-')}.bak`);
   writeFileSync(file, bytes, { mode: 0o600, flag: 'wx' });
   return file;
+}
+
+/** Every install record under VOUCH_HOME/installs (what vouch has promised to have wired); one that does not parse is skipped. */
+export function listRecords(home: string): InstallRecord[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(home, 'installs'));
+  } catch {
+    return [];
+  }
+  const records: InstallRecord[] = [];
+  for (const name of names.sort()) {
+    if (!name.endsWith('.json')) continue;
+    try {
+      const record = JSON.parse(readFileSync(join(home, 'installs', name), 'utf8')) as InstallRecord;
+      if (record.v === 1 && typeof record.path === 'string' && Array.isArray(record.changes)) records.push(record);
+    } catch {
+      // A record vouch cannot read promises nothing it can check; uninstall reports it.
+    }
+  }
+  return records;
 }

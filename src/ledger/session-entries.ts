@@ -1,9 +1,9 @@
-import type { Client } from '../core/client.js';
+import type { Client } from '../clients/registry.js';
 import type { Sha256 } from '../core/digest.js';
 import type { Reason, Status } from '../core/status.js';
 import type { GateReason } from '../core/gate-reason.js';
 
-export type { Client } from '../core/client.js';
+export type { Client } from '../clients/registry.js';
 
 /** What every session entry starts with: which session, client, hook event and (for a subagent) agent wrote it, and when. */
 interface SessionEntryHead<K extends string> {

@@ -4,14 +4,15 @@ import type { AddressInfo } from 'node:net';
 /** One output item the scripted model answers with. */
 export type Item =
   | { type: 'message'; text: string }
-  | { type: 'function_call'; call_id: string; name: string; arguments: Record<string, unknown> }
+  /** `namespace`: the tool's namespace when Codex offers it inside one (multi_agent_v1's spawn_agent, wait_agent). */
+  | { type: 'function_call'; call_id: string; name: string; arguments: Record<string, unknown>; namespace?: string }
   /** A call of a freeform tool (Codex's apply_patch for models that have it): its input is raw text. */
   | { type: 'custom_tool_call'; call_id: string; name: string; input: string };
 
 /** A request to POST /v1/responses, as the client sent it. */
 export interface ResponsesRequest {
   model: string;
-  input: { type: string; role?: string; content?: unknown; output?: unknown }[];
+  input: { type: string; role?: string; content?: unknown; output?: unknown; call_id?: string }[];
   tools?: { name?: string; type: string }[];
 }
 
@@ -74,7 +75,7 @@ function stream(res: ServerResponse, n: number, items: Item[]): void {
       case 'message':
         return { type: 'message', role: 'assistant', id: `msg_${n}_${index}`, content: [{ type: 'output_text', text: item.text, annotations: [] }] };
       case 'function_call':
-        return { type: 'function_call', id: `fc_${n}_${index}`, call_id: item.call_id, name: item.name, arguments: JSON.stringify(item.arguments) };
+        return { type: 'function_call', id: `fc_${n}_${index}`, call_id: item.call_id, name: item.name, ...(item.namespace && { namespace: item.namespace }), arguments: JSON.stringify(item.arguments) };
       case 'custom_tool_call':
         return { type: 'custom_tool_call', id: `ctc_${n}_${index}`, call_id: item.call_id, name: item.name, input: item.input };
     }

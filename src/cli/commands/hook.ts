@@ -2,17 +2,21 @@ import { fail } from '../../core/problem.js';
 import type { HookContext } from '../../hooks/context.js';
 import { gateContext } from '../../session/contexts.js';
 import type { ClientProtocol } from '../../hooks/protocol.js';
+import { hookedClient, hookedClients, type Client } from '../../clients/registry.js';
 import { parse } from '../args.js';
 import { readInput, type Cli } from '../io.js';
 
 export const help = `usage: vouch hook claude-code [EVENT]
        vouch hook codex [EVENT]
+       vouch hook hermes [EVENT]
        vouch hook git pre-push
 
 Answers an agent client's hook: reads the hook's JSON on stdin and replies in
 that client's protocol. EVENT is the client's name for it (Stop, SubagentStop,
 PreToolUse, PostToolUse, SubagentStart); when omitted it is read from the
-payload's hook_event_name. Installed by \`vouch install claude-code|codex\`.
+payload's hook_event_name. Installed by \`vouch install CLIENT\` (claude-code,
+codex, hermes: Hermes's plugin sends its pre_verify as Stop, pre_tool_call as
+PreToolUse, post_tool_call as PostToolUse).
 
   Stop, SubagentStop  the gate: the stop is allowed only when every blocking
                       check relevant to what the session changed is a fresh
@@ -30,17 +34,18 @@ lets a PostToolUse or SubagentStart record go (fail open), saying why on stderr.
 \`vouch hook git pre-push\` (installed by \`vouch install git-hooks\`) refuses a
 push while a blocking check is not a fresh PASS.`;
 
-const CLIENTS = ['claude-code', 'codex', 'git'] as const;
+/** Who may call: every client with hooks in the registry, and git. */
+const CALLERS = [...hookedClients().map((client) => client.id), 'git'];
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { positionals } = parse('hook', args, {});
   const [client, event, ...extra] = positionals;
-  if (!client || !(CLIENTS as readonly string[]).includes(client) || extra.length > 0) {
+  if (!client || !CALLERS.includes(client) || extra.length > 0) {
     return fail({
       code: 'usage',
       message: client ? `unknown hook client "${client}"${extra.length > 0 ? ' or too many arguments' : ''}` : 'which client is calling?',
       where: 'vouch hook',
-      expected: `one of: ${CLIENTS.join(', ')}, then optionally the event name`,
+      expected: `one of: ${CALLERS.join(', ')}, then optionally the event name`,
       ...(client && { found: positionals.join(' ') }),
       hint: 'run `vouch hook --help`',
     });
@@ -49,7 +54,8 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     const { prePush } = await import('./hook-git.js');
     return prePush(cli, event);
   }
-  const [{ runHook }, protocol] = await Promise.all([import('../../hooks/handle.js'), loadProtocol(client as 'claude-code' | 'codex')]);
+  const { runHook } = await import('../../hooks/handle.js');
+  const protocol: ClientProtocol = { client: client as Client, ...hookedClient(client)!.hooks.protocol };
   const stdin = await readInput(cli.io);
   // The guard never opens a ledger: the session loads the SQLite binding only when a ledger is first asked for.
   const reply = await runHook(protocol, event, stdin, hookContext(cli));
@@ -57,10 +63,6 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   cli.data.write(reply.stdout);
   cli.io.stderr.write(reply.stderr);
   return reply.exitCode;
-}
-
-async function loadProtocol(client: 'claude-code' | 'codex'): Promise<ClientProtocol> {
-  return client === 'codex' ? (await import('../../hooks/codex.js')).codex : (await import('../../hooks/claude-code.js')).claudeCode;
 }
 
 function hookContext(cli: Cli): HookContext {

@@ -5,6 +5,7 @@ import { refuseInAgentRun } from '../person-only.js';
 
 export const help = `usage: vouch install claude-code [--scope project|user] [--no-sandbox] [--json]
        vouch install codex [--scope project|user] [--json]
+       vouch install hermes [--json]
        vouch install git-hooks [--json]
        vouch install mcp --client claude-code|cursor|codex|hermes [--name NAME] [--write] [--json]
 
@@ -21,8 +22,16 @@ Wires vouch into an agent client or git:
                and hooks, VOUCH_HOME), the project's package registries
                reachable. --no-sandbox: the hooks alone (it says what that
                gives up)
-  codex        Stop, PreToolUse and PostToolUse for Codex, in .codex/hooks.json (project) or
-               $CODEX_HOME/hooks.json (user)
+  codex        Stop, SubagentStart/SubagentStop (thread-spawned subagents,
+               each gated at its own stop), PreToolUse and PostToolUse for
+               Codex, in .codex/hooks.json (project) or $CODEX_HOME/hooks.json
+               (user). A codex on PATH older than 0.171.0 gets Stop only:
+               its subagent work is judged at the root Stop
+  hermes       a native Hermes Agent plugin in $HERMES_HOME/plugins/vouch/
+               (default ~/.hermes), enabled in its config.yaml: pre_verify
+               runs the gate, pre_tool_call the write guard, post_tool_call
+               the trail; /vouch, the tools vouch_status and vouch_verify,
+               \`hermes vouch doctor\`. User scope only
   git-hooks    a pre-push hook that refuses a push while a blocking check is
                not a fresh PASS (the repository's hooks path)
   mcp          the entry that makes an MCP client start \`vouch mcp\` for this
@@ -37,7 +46,7 @@ or TOML, a shape vouch does not edit, a place already taken) is refused with
 the reason, the path and the steps to do it by hand; nothing is written.
 Running it twice changes nothing. \`vouch uninstall\` takes it back.
 
-Refused inside an agent run (Claude Code, Codex, Cursor, Gemini CLI, AI_AGENT
+Refused inside an agent run (Claude Code, Codex, Hermes, Cursor, Gemini CLI, AI_AGENT
 set): exit 4, agent_run. The gate's wiring is the person's to change.
 
 exit: 0 done (or nothing to do), 2 usage or workspace problem (or the box's

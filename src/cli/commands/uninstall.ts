@@ -5,6 +5,7 @@ import { refuseInAgentRun } from '../person-only.js';
 
 export const help = `usage: vouch uninstall claude-code [--scope project|user] [--json]
        vouch uninstall codex [--scope project|user] [--json]
+       vouch uninstall hermes [--json]
        vouch uninstall git-hooks [--json]
        vouch uninstall mcp --client claude-code|cursor|codex|hermes [--name NAME] [--json]
 
@@ -14,7 +15,7 @@ removed if vouch created it). When it changed since, exactly what vouch added
 is removed and the result is checked before it is written; anything else is
 refused with the steps to do it by hand. Running it twice changes nothing.
 
-Refused inside an agent run (Claude Code, Codex, Cursor, Gemini CLI, AI_AGENT
+Refused inside an agent run (Claude Code, Codex, Hermes, Cursor, Gemini CLI, AI_AGENT
 set): exit 4, agent_run. The gate's wiring is the person's to change.
 
 exit: 0 done (or nothing to do), 2 usage or workspace problem, 3 refused,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { claudeSettingsPath } from '../targets/claude-code.js';
+import { claudeSettingsPath } from '../../clients/claude-code.js';
 
 /** One of Claude Code's settings files, as read: its scope, where it is, and its object (null when absent or not valid JSON). */
 export interface SettingsSource {

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { vouchHome } from '../../workspace/home.js';
-import { claudeSettingsPath } from '../targets/claude-code.js';
-import { codexHooksPath } from '../targets/codex.js';
+import type { AgentClient } from '../../clients/descriptor.js';
+import { CLIENTS, hookedClients } from '../../clients/registry.js';
 
 /** One path the agent's box keeps read-only. */
 export interface ReadOnlyPath {
@@ -39,7 +39,7 @@ export interface ReadOnlySet {
  * per workspace and are then left out. `gitHooksDir`: where this
  * workspace's git hooks are (core.hooksPath), when known.
  */
-export function readOnlySet(root: string | null, env: NodeJS.ProcessEnv, protect: readonly string[], gitHooksDir: string | null = null): ReadOnlySet {
+export function readOnlySet(root: string | null, env: NodeJS.ProcessEnv, protect: readonly string[], gitHooksDir: string | null = null, clients: readonly AgentClient[] = CLIENTS): ReadOnlySet {
   const paths: ReadOnlyPath[] = [];
   const seen = new Set<string>();
   const add = (path: string, dir: boolean, what: string) => {
@@ -50,8 +50,10 @@ export function readOnlySet(root: string | null, env: NodeJS.ProcessEnv, protect
   const at = (relative: string) => (root === null ? relative : join(root, relative));
   add(at('.vouch'), true, "vouch's ledger and state (.vouch/)");
   add(at('vouch.yaml'), false, 'the spec (vouch.yaml)');
-  add(at('.claude'), true, "Claude Code's project settings and hooks (.claude/)");
-  add(at('.codex'), true, "Codex's project hooks and config (.codex/)");
+  for (const client of hookedClients(clients)) {
+    const dir = client.hooks.projectDir;
+    if (dir !== null) add(at(dir), true, `${client.label}'s project settings and hooks (${dir}/)`);
+  }
   add(at('.mcp.json'), false, "Claude Code's project MCP servers (.mcp.json)");
   add(at(join('.cursor', 'mcp.json')), false, "Cursor's MCP servers (.cursor/mcp.json)");
   add(at(join('.git', 'config')), false, "git's config (core.hooksPath)");
@@ -59,7 +61,7 @@ export function readOnlySet(root: string | null, env: NodeJS.ProcessEnv, protect
   if (root !== null && gitHooksDir !== null && gitHooksDir !== join(root, '.git', 'hooks')) add(gitHooksDir, true, "git's hooks (core.hooksPath)");
   add(vouchHome(env), true, 'VOUCH_HOME (trust records, session records, keys)');
   // The user's own settings and hook files: outside the workspace the sandbox refuses writes already; moved inside it, they are listed.
-  if (root !== null) for (const [path, what] of userWiring(env)) if (path.startsWith(`${root}${sep}`)) add(path, false, what);
+  if (root !== null) for (const place of userWiring(env, clients)) if (place.path.startsWith(`${root}${sep}`)) add(place.path, place.dir, place.what);
   const unboxable: UnboxableGlob[] = [];
   if (root !== null) {
     for (const glob of protect) {
@@ -71,12 +73,8 @@ export function readOnlySet(root: string | null, env: NodeJS.ProcessEnv, protect
   return { paths, unboxable };
 }
 
-function userWiring(env: NodeJS.ProcessEnv): [string, string][] {
-  return [
-    [claudeSettingsPath('user', null, env), "Claude Code's user settings"],
-    [codexHooksPath('user', null, env), "Codex's user hooks"],
-    [join(dirname(codexHooksPath('user', null, env)), 'config.toml'), "Codex's user config"],
-  ];
+function userWiring(env: NodeJS.ProcessEnv, clients: readonly AgentClient[]) {
+  return hookedClients(clients).flatMap((client) => client.hooks.wiring(null, env));
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { HookEvent } from '../../clients/descriptor.js';
 import { shellLine } from '../../core/quote.js';
 import type { EditIntent, Json } from '../intent.js';
 import { pathText } from '../json-value.js';
@@ -8,38 +9,15 @@ export interface SelfCommand {
   readonly entry: string;
 }
 
-/** Tools whose calls the guard checks and the trail records. */
-export const WRITE_TOOLS = 'Write|Edit|MultiEdit|NotebookEdit|Bash';
-
-/**
- * Seconds a client waits for the Stop hook. The gate's own budget (at most
- * 3600 s) bounds the checks it runs; a client that gave up first would let
- * the stop through, so the wait is longer than any budget.
- */
-export const STOP_TIMEOUT_SECONDS = 3660;
-const TOOL_TIMEOUT_SECONDS = 30;
-
-export interface HookGroup {
-  readonly event: string;
-  readonly matcher: string | null;
-  readonly timeout: number;
-  /**
-   * Claude Code's `onFailure: "block"`: when the hook command itself cannot
-   * run (node missing, vouch not where the command says), the call is
-   * blocked rather than let through. The guard sets it, as the plugin does.
-   */
-  readonly onFailure?: 'block';
-}
-
 /**
  * The edit that wires an agent client's hooks to vouch: one matcher group
- * per event, appended to `hooks.<Event>` in the client's JSON settings. Both
- * Claude Code and Codex read this shape.
+ * per event, appended to `hooks.<Event>` in the client's JSON settings
+ * (a client whose install is a `hooks-file`: Claude Code, Codex).
  */
-export function hookIntent(path: string, client: 'claude-code' | 'codex', self: SelfCommand, groups: readonly HookGroup[]): EditIntent {
+export function hookIntent(path: string, client: string, self: SelfCommand, groups: readonly HookEvent[]): EditIntent {
   const changes = groups.map((group) => {
     const command = shellLine([self.node, self.entry, 'hook', client, group.event]);
-    const entryWith = (onFailure: HookGroup['onFailure']): Record<string, Json> => ({
+    const entryWith = (onFailure: HookEvent['onFailure']): Record<string, Json> => ({
       ...(group.matcher !== null && { matcher: group.matcher }),
       hooks: [{ type: 'command', command, timeout: group.timeout, ...(onFailure && { onFailure }) }],
     });
@@ -58,12 +36,3 @@ export function hookIntent(path: string, client: 'claude-code' | 'codex', self: 
     ],
   };
 }
-
-export const GATE_EVENTS: readonly HookGroup[] = [
-  { event: 'Stop', matcher: null, timeout: STOP_TIMEOUT_SECONDS },
-  { event: 'SubagentStart', matcher: null, timeout: TOOL_TIMEOUT_SECONDS },
-  { event: 'SubagentStop', matcher: null, timeout: STOP_TIMEOUT_SECONDS },
-  // The guard fails closed even when vouch cannot start (see hooks/hooks.json and docs/decisions/installing-into-other-tools-config.md).
-  { event: 'PreToolUse', matcher: WRITE_TOOLS, timeout: TOOL_TIMEOUT_SECONDS, onFailure: 'block' },
-  { event: 'PostToolUse', matcher: WRITE_TOOLS, timeout: TOOL_TIMEOUT_SECONDS },
-];

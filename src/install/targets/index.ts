@@ -4,11 +4,15 @@ import { claudeBoxIntent } from '../box/claude-box.js';
 import { missingPrerequisites, type MissingPrerequisites } from '../box/prerequisites.js';
 import { readOnlySet, type UnboxableGlob } from '../box/read-only.js';
 import { ecosystemsOf } from '../box/registries.js';
+import type { AgentClient, BoxKind, HookEvent, Scope } from '../../clients/descriptor.js';
+import { vouchHome } from '../../workspace/home.js';
+import { readRecord } from '../store.js';
+import { CLIENTS, hookedClients, type HookedClient } from '../../clients/registry.js';
+import { unreachable } from '../../core/unreachable.js';
 import type { EditIntent } from '../intent.js';
-import type { SelfCommand } from './agent-hooks.js';
-import { claudeCodeIntent, claudeSettingsPath, type Scope } from './claude-code.js';
-import { codexHooksPath, codexIntent } from './codex.js';
+import { hookIntent, type SelfCommand } from './agent-hooks.js';
 import { prePushIntent } from './git-hooks.js';
+import { hermesPluginIntents } from './hermes-plugin.js';
 
 /** What a target needs to know to state its edits. */
 export interface TargetContext {
@@ -33,7 +37,13 @@ export interface BoxNotes {
 }
 
 export type TargetIntents =
-  | { readonly ok: true; readonly intents: readonly EditIntent[]; readonly box?: BoxNotes }
+  | {
+      readonly ok: true;
+      readonly intents: readonly EditIntent[];
+      readonly box?: BoxNotes;
+      /** What this install leaves out on this machine, said when it is made (an older client without some events). */
+      readonly notes?: readonly string[];
+    }
   | { readonly ok: false; readonly why: string; readonly hint: string };
 
 /**
@@ -51,51 +61,105 @@ export interface InstallTarget {
   readonly boxPrerequisites?: (env: NodeJS.ProcessEnv) => MissingPrerequisites;
 }
 
-export const INSTALL_TARGETS: Readonly<Record<string, InstallTarget>> = {
-  'claude-code': {
-    summary: "Claude Code hooks: the Stop gate, the write guard and the trail (in .claude/settings.json, or the user's settings)",
-    scopes: ['project', 'user'],
-    needsWorkspace: (scope) => scope === 'project',
-    intents: (ctx) => claudeCodeIntents(ctx),
-    boxPrerequisites: (env) => missingPrerequisites(env),
-  },
-  codex: {
-    summary: "Codex hooks: the Stop gate, the write guard and the trail (in .codex/hooks.json, or the user's)",
-    scopes: ['project', 'user'],
-    needsWorkspace: (scope) => scope === 'project',
-    intents: (ctx) => ({ ok: true, intents: [codexIntent(codexHooksPath(ctx.scope, ctx.root, ctx.env), ctx.self)] }),
-  },
-  'git-hooks': {
-    summary: 'a git pre-push hook that refuses a push while a blocking check is not a fresh PASS',
-    scopes: ['project'],
-    needsWorkspace: () => true,
-    intents: (ctx) => {
-      const path = gitHookPath(ctx.root!, 'pre-push');
-      if (path === null) return { ok: false, why: `${ctx.root} is not inside a git work tree`, hint: 'run `git init` first, or skip git hooks' };
-      return { ok: true, intents: [prePushIntent(path, ctx.root!, ctx.self)] };
-    },
+/** git's pre-push hook: not an agent client, so not in the registry. */
+const GIT_HOOKS: InstallTarget = {
+  summary: 'a git pre-push hook that refuses a push while a blocking check is not a fresh PASS',
+  scopes: ['project'],
+  needsWorkspace: () => true,
+  intents: (ctx) => {
+    const path = gitHookPath(ctx.root!, 'pre-push');
+    if (path === null) return { ok: false, why: `${ctx.root} is not inside a git work tree`, hint: 'run `git init` first, or skip git hooks' };
+    return { ok: true, intents: [prePushIntent(path, ctx.root!, ctx.self)] };
   },
 };
 
+/** Every install target: one per client with hooks in the registry (clients/registry.ts), then git's hooks. */
+export function installTargets(clients: readonly AgentClient[] = CLIENTS): Readonly<Record<string, InstallTarget>> {
+  return Object.fromEntries([...hookedClients(clients).map((client) => [client.id, clientTarget(client)] as const), ['git-hooks', GIT_HOOKS] as const]);
+}
+
+export const INSTALL_TARGETS = installTargets();
+
+/** A client's target, by how its hooks are installed, with its box where it has one. */
+function clientTarget(client: HookedClient): InstallTarget {
+  const { install, box } = client.hooks;
+  switch (install.kind) {
+    case 'hooks-file':
+      return {
+        summary: install.summary,
+        scopes: install.scopes,
+        needsWorkspace: (scope) => scope === 'project',
+        intents: (ctx) => {
+          const path = install.file(ctx.scope, ctx.root, ctx.env);
+          const version = ctx.mode === 'install' ? (install.version?.(ctx.env) ?? null) : null;
+          const events = ctx.mode === 'install' ? install.events.filter((event) => event.since === undefined || version === null || !olderThan(version, event.since)) : installedEvents(install.events, path, client.id, ctx);
+          const hooks = hookIntent(path, client.id, ctx.self, events);
+          const older = events.length < install.events.length && install.olderNote ? [`${client.label} ${version}: ${install.olderNote}`] : [];
+          const intents = box === null ? ({ ok: true, intents: [hooks] } as const) : withBox(box, path, hooks, ctx);
+          return intents.ok && older.length > 0 ? { ...intents, notes: older } : intents;
+        },
+        ...(box !== null && { boxPrerequisites: (env: NodeJS.ProcessEnv) => missingPrerequisites(env) }),
+      };
+    case 'hermes-plugin':
+      return {
+        summary: install.summary,
+        scopes: ['user'],
+        needsWorkspace: () => false,
+        intents: (ctx) => ({ ok: true, intents: hermesPluginIntents(install, ctx.env, ctx.self) }),
+      };
+    default:
+      return unreachable(install);
+  }
+}
+
 /**
- * The hooks, and (unless `--no-sandbox`) the box: Claude Code's own sandbox
+ * The hooks, and (unless `--no-sandbox`) the box: the client's own sandbox
  * with what vouches read-only. Uninstall states both, so it takes back
  * whichever was installed.
  */
-function claudeCodeIntents(ctx: TargetContext): TargetIntents {
-  const path = claudeSettingsPath(ctx.scope, ctx.root, ctx.env);
-  const hooks = claudeCodeIntent(path, ctx.self);
+function withBox(box: BoxKind, path: string, hooks: EditIntent, ctx: TargetContext): TargetIntents {
   if (!ctx.box && ctx.mode === 'install') return { ok: true, intents: [hooks] };
-  const root = ctx.scope === 'project' ? ctx.root : null;
-  const gitHook = root === null ? null : gitHookPath(root, 'pre-push');
-  const set = readOnlySet(root, ctx.env, ctx.protect, gitHook === null ? null : dirname(gitHook));
-  const ecosystems = ecosystemsOf(ctx.root, ctx.programs);
-  const box = claudeBoxIntent(path, { readOnly: set.paths, ecosystems });
-  return {
-    ok: true,
-    intents: [hooks, box],
-    box: { unboxable: set.unboxable, domains: [...new Set(ecosystems.flatMap((e) => e.domains))], caches: [...new Set(ecosystems.flatMap((e) => e.caches))] },
-  };
+  switch (box) {
+    case 'claude-code-sandbox': {
+      const root = ctx.scope === 'project' ? ctx.root : null;
+      const gitHook = root === null ? null : gitHookPath(root, 'pre-push');
+      const set = readOnlySet(root, ctx.env, ctx.protect, gitHook === null ? null : dirname(gitHook));
+      const ecosystems = ecosystemsOf(ctx.root, ctx.programs);
+      return {
+        ok: true,
+        intents: [hooks, claudeBoxIntent(path, { readOnly: set.paths, ecosystems })],
+        box: { unboxable: set.unboxable, domains: [...new Set(ecosystems.flatMap((e) => e.domains))], caches: [...new Set(ecosystems.flatMap((e) => e.caches))] },
+      };
+    }
+    default:
+      return unreachable(box);
+  }
+}
+
+/**
+ * The events an earlier install wrote, for uninstall to state the same
+ * edit (its record, and so the original bytes, are keyed by it): every
+ * event, or those an older client got; every event when vouch has no
+ * record of either (what is there is then taken out by its markers).
+ */
+function installedEvents(all: readonly HookEvent[], path: string, client: string, ctx: TargetContext): readonly HookEvent[] {
+  const older = all.filter((event) => event.since === undefined);
+  if (older.length === all.length) return all;
+  const home = vouchHome(ctx.env);
+  const recorded = (events: readonly HookEvent[]) => readRecord(home, path, hookIntent(path, client, ctx.self, events).changes) !== undefined;
+  return !recorded(all) && recorded(older) ? older : all;
+}
+
+/** Whether version a (x.y.z) is older than b. */
+export function olderThan(a: string, b: string): boolean {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? 0;
+    const y = pb[i] ?? 0;
+    if (x !== y) return x < y;
+  }
+  return false;
 }
 
 /** Where git looks for a hook (core.hooksPath honoured), or null outside a work tree. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Client } from '../../core/client.js';
+import type { Client } from '../../clients/registry.js';
 import { DISPATCH_STATES, type DispatchVerdict } from '../../core/dispatch-state.js';
 import type { Status, Verdict } from '../../core/status.js';
 import type { TrustState } from '../../trust/trust.js';
@@ -20,7 +20,10 @@ export function doc<T extends z.ZodMiniType>(schema: T, text: string): T {
 export const status = z.enum(['PASS', 'FAIL', 'UNKNOWN', 'STALE'] as const satisfies readonly Status[]);
 export const verdict = z.enum(['PASS', 'FAIL', 'UNKNOWN'] as const satisfies readonly Verdict[]);
 export const tier = z.enum(TIERS);
-export const client = z.enum(['claude-code', 'codex'] as const satisfies readonly Client[]);
+export const client = z.enum(['claude-code', 'codex', 'hermes'] as const satisfies readonly Client[]);
+/** Fails to compile when a hooked client of the registry is missing from the list above. */
+const everyClient: Client extends z.infer<typeof client> ? true : never = true;
+void everyClient;
 export const dispatchState = z.enum([...DISPATCH_STATES, 'damaged']);
 export const transitionState = z.enum(DISPATCH_STATES);
 export const dispatchVerdict = z.enum(['verified', 'contradicted', 'ungraded', 'damaged'] as const satisfies readonly DispatchVerdict[]);

@@ -1,0 +1,12 @@
+/** A tool call as the guard sees it, whatever the client called the tool. */
+export type ToolUse =
+  /** A file tool (Write, Edit, MultiEdit, NotebookEdit): the paths it writes. */
+  | { readonly kind: 'write'; readonly tool: string; readonly paths: readonly string[] }
+  /** A shell command (Bash). */
+  | { readonly kind: 'shell'; readonly tool: string; readonly command: string }
+  /** A patch in the apply_patch format (Codex); null when the call carries none vouch can find. */
+  | { readonly kind: 'patch'; readonly tool: string; readonly patch: string | null }
+  | { readonly kind: 'other'; readonly tool: string };
+
+/** A field of a tool's input object, or undefined when the input is not an object. */
+export const field = (input: unknown, key: string): unknown => (typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[key] : undefined);
