@@ -190,7 +190,9 @@ describe('without the box, with the real Claude Code CLI', () => {
     const rig = await workspace({ install: ['--no-sandbox'] });
     const { run } = await session(rig, (_request, turn) => {
       if (turn === 0) return [bash('toolu_1', py("open('.claude/settings.local.json','w').write('{\"disableAllHooks\": true}')"))];
-      if (turn === 1) return [bash('toolu_2', py(`open('src/add.js','w').write(${JSON.stringify(BROKEN)})`))];
+      // Claude Code picks the settings change up through a file watcher: on a loaded machine that takes a moment.
+      if (turn === 1) return [bash('toolu_2', 'sleep 5')];
+      if (turn === 2) return [bash('toolu_3', py(`open('src/add.js','w').write(${JSON.stringify(BROKEN)})`))];
       return [say('Done: add() is implemented.')];
     });
     expect(run.code, run.stderr).toBe(0);
