@@ -1,6 +1,7 @@
 import type { EngineContext } from '../engine/context.js';
 import { verifyChecks } from '../engine/verify.js';
 import { workspaceAt } from '../workspace/find.js';
+import { gateReuse } from './reuse-accept.js';
 import { clearMarker, type BackgroundOrder } from './background.js';
 import type { GateContext } from './context.js';
 
@@ -35,8 +36,11 @@ export async function runBackgroundOrder(ctx: GateContext, text: string): Promis
       ...(ctx.hashWorker && { hashWorker: ctx.hashWorker }),
       gate: { session: order.session, client: order.client, event: order.event },
     };
+    const ledger = await ctx.ledgers.write(workspace);
     const result = await verifyChecks(engine, checks, {
-      openLedger: () => ctx.ledgers.write(workspace),
+      openLedger: () => Promise.resolve(ledger),
+      // A state a stop already proved is not run again: the receipt names that PASS.
+      reuse: gateReuse(ctx.home, order.root, ledger),
       ...(ctx.signal && { signal: ctx.signal }),
       onEvent: (event) => {
         if (event.kind === 'check_finished') clearMarker(ctx.home, order.root, event.check.id, process.pid);

@@ -2,7 +2,7 @@ import { digestJson, sha256, type Sha256 } from '../core/digest.js';
 import type { EngineContext } from '../engine/context.js';
 import { checkStatuses, type CheckStatus } from '../engine/status.js';
 import { verifyChecks } from '../engine/verify.js';
-import type { ReceiptSink } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/ledger.js';
 import type { Actor, GateStamp, StoredReceipt } from '../receipt/receipt.js';
 import type { Tier } from '../spec/fields.js';
 import type { CheckDef, GatePolicy, Spec } from '../spec/model.js';
@@ -15,6 +15,7 @@ import { candidatesAt, isAffected, treeDigest, type SessionChanges } from './rel
 import { runWithinBudget, type BudgetRun } from './run-within-budget.js';
 import { launchBackground, liveMarker, waitForRuns, type BackgroundLauncher } from './background.js';
 import { stampSeen } from './stamp.js';
+import { gateReuse } from './reuse-accept.js';
 
 /** What a stop (or a dispatch's grade) is answered with, before the escape rule and the record are applied. */
 export interface Verdict {
@@ -265,9 +266,12 @@ async function verifyOwing(
   return { kind: passing ? 'allow' : 'block', reason: passing ? 'all_pass' : 'not_passing', findings, detail: null, tree };
 }
 
-async function runOwing(engine: EngineContext, checks: readonly CheckDef[], budgetSeconds: number | null, open: () => Promise<ReceiptSink>, signal?: AbortSignal): Promise<BudgetRun> {
-  if (budgetSeconds !== null) return runWithinBudget(engine, checks, budgetSeconds, open, signal);
-  const result = await verifyChecks(engine, checks, { openLedger: open, ...(signal && { signal }) });
+async function runOwing(engine: EngineContext, checks: readonly CheckDef[], budgetSeconds: number | null, open: () => Promise<Ledger>, signal?: AbortSignal): Promise<BudgetRun> {
+  const ledger = await open();
+  // Only a stop's own runs are reused (reuse-accept.ts); a person's dispatch grade stamps nothing, so it reuses what stops proved.
+  const reuse = gateReuse(engine.home, engine.workspace.root, ledger);
+  if (budgetSeconds !== null) return runWithinBudget(engine, checks, budgetSeconds, () => Promise.resolve(ledger), signal, reuse);
+  const result = await verifyChecks(engine, checks, { openLedger: () => Promise.resolve(ledger), reuse, ...(signal && { signal }) });
   if (result.kind !== 'ran') return result.kind === 'not_allowed' ? { kind: 'not_allowed' } : result;
   return { kind: 'ran', receipts: new Map(result.receipts.map((receipt) => [receipt.body.check_id, receipt])), exhausted: false };
 }

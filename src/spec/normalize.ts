@@ -68,6 +68,7 @@ function normalizeCheck(raw: RawCheck, hermeticByDefault: boolean): CheckDef {
     id: raw.id,
     ...fields,
     block: raw.block ?? true,
+    cache: raw.cache ?? true,
     tier: raw.tier ?? null,
     proves: raw.proves ?? defaultProves(fields.run, fields.shell, fields.expect),
     definitionDigest: definitionDigest(fields),
