@@ -162,6 +162,21 @@ function contract(name: string, backend: Backend): void {
       expect(last.state === 'live' && [last.kind, last.checkId, last.manifest]).toEqual(['receipt', 't', manifestDigest(manifestOf('m3'))]);
     });
 
+    it('finds the PASS receipts of a check by fingerprint, newest first, through its index: never a FAIL, another check or another fingerprint', async () => {
+      const { ledger } = await fresh();
+      const a = manifestOf('state a');
+      const first = await ledger.appendReceipt(draftOf('t', a), a);
+      await ledger.appendReceipt(draftOf('t', a, new Date(), 'FAIL'), a);
+      await ledger.appendReceipt(draftOf('other', a), a);
+      await ledger.appendReceipt(draftOf('t', manifestOf('state b')), manifestOf('state b'));
+      const second = await ledger.appendReceipt(draftOf('t', a), a);
+      const found = await ledger.passesOf('t', first.body.fingerprint, 8);
+      expect(found.map((r) => r.body.id)).toEqual([second.body.id, first.body.id]);
+      expect(found.every((r) => r.intact && r.body.verdict === 'PASS')).toBe(true);
+      expect((await ledger.passesOf('t', first.body.fingerprint, 1)).map((r) => r.body.id)).toEqual([second.body.id]);
+      expect(await ledger.passesOf('t', sha256('no such state'), 8)).toEqual([]);
+    });
+
     it('stores a manifest once per digest and gives it back exactly', async () => {
       const { ledger } = await fresh();
       const manifest = manifestOf('same');

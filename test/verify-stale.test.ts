@@ -61,7 +61,7 @@ describe('vouch verify --stale', () => {
     expect(result.json().checks.map((c: { id: string }) => c.id)).toEqual(['a']);
   });
 
-  it('runs a FAIL again (not fresh), and exits 1 while it still fails', async () => {
+  it('does not run an unchanged FAIL (same files, definition and pins): it still counts (exit 1); --rerun-failed runs it; an edit makes it run', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a', 'src/b.txt': 'b', 'src/f.txt': 'fail' });
     await rig.spec(SPEC);
     expect((await rig.run(['verify'])).code).toBe(1);
@@ -69,13 +69,29 @@ describe('vouch verify --stale', () => {
 
     const text = await rig.run(['verify', '--stale']);
     expect(text.code).toBe(1);
-    expect(text.stdout).toMatch(/not run, fresh PASS .*: a, b/);
-    expect(text.stdout).toMatch(/FAIL\s+f/);
-    expect(receiptCount(rig)).toBe(before + 1);
-
+    expect(text.stdout).toMatch(/nothing needed running: fresh PASS .*: a, b; unchanged FAIL .*--rerun-failed runs it\): f/);
+    expect(receiptCount(rig)).toBe(before);
     const json = await rig.run(['verify', '--stale', '--json']);
     expect(json.code).toBe(1);
-    expect(json.json()).toMatchObject({ ok: false, checks: [{ id: 'f', status: 'FAIL' }] });
+    expect(json.json()).toMatchObject({ ok: false, checks: [], fresh: expect.arrayContaining([{ id: 'f', status: 'FAIL', blocking: true, receipt: expect.any(String), recorded_at: expect.any(String) }]) });
+    expect(receiptCount(rig)).toBe(before);
+
+    const rerun = await rig.run(['verify', '--stale', '--rerun-failed', '--json']);
+    expect(rerun.code).toBe(1);
+    expect(rerun.json()).toMatchObject({ ok: false, checks: [{ id: 'f', status: 'FAIL' }] });
+    expect(receiptCount(rig)).toBe(before + 1);
+
+    rig.write({ 'src/f.txt': 'fail\n\n' });
+    const edited = await rig.run(['verify', '--stale', '--json']);
+    expect(edited.json()).toMatchObject({ checks: [{ id: 'f', status: 'FAIL' }] });
+    expect(receiptCount(rig)).toBe(before + 2);
+  });
+
+  it('refuses --rerun-failed without --stale (usage, exit 2)', async () => {
+    const rig = await workspace();
+    const result = await rig.run(['verify', '--rerun-failed']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--rerun-failed is used only with --stale');
   });
 
   it('runs a check that has no receipt yet', async () => {

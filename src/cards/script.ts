@@ -124,6 +124,8 @@ export function scriptCheck(card: string, proof: ScriptProof, script: Sha256, ru
     ...fields,
     run: [runAs],
     block: true,
+    // A card's proof script runs every time it is asked: the card's verdict is its own run.
+    cache: false,
     tier: null,
     proves: `The proof script ${proof.path} (sha256 ${script.slice(0, 16)}…), written by the verifier, exited 0 on ${proof.scope.join(', ')}.`,
     definitionDigest: digestJson({ v: 1, script: proof.path, sha256: script, definition: definitionDigest(fields) }),

@@ -48,6 +48,8 @@ export type GateReason =
   | 'box_off'
   /** The ledger recorded a person's act (gc, a card's decision or forced close, a dispatch grade) during the session, whoever ran it. */
   | 'person_act_in_session'
+  /** Every relevant blocking check not yet a PASS is still running in the gate's background runner: nothing for the agent to fix; the next stop picks up the result. Never counts towards max_blocks. */
+  | 'checks_running'
   // escaped
   /** Blocked max_blocks times in a row with no file change: let through, recorded as unverified. */
   | 'max_blocks';

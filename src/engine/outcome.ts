@@ -78,18 +78,21 @@ export function unrecordedEntry(check: CheckDef, reason: Reason, detail: string 
 }
 
 /**
- * What `verify --stale` leaves out: the checks whose status is PASS. The
- * status rule already says a PASS holds only while the check's files and
- * definition are unchanged (anything else is STALE, FAIL or UNKNOWN), so
- * this adds no rule of its own.
+ * What `verify --stale` leaves out: the checks whose status is PASS, and
+ * (unless `rerunFailed`) those whose latest receipt is a FAIL on the very
+ * state it failed on (`fresh`: same files, definition and pins; running it
+ * again would only say FAIL again). The status rule already says a verdict
+ * holds only while the check's files, definition and pins are unchanged
+ * (anything else is STALE or UNKNOWN), so this adds no rule of its own. The
+ * FAILs left out still count in the verdict over the selection.
  */
-export function splitFresh(checks: readonly CheckDef[], statuses: readonly CheckStatus[]): { fresh: CheckStatus[]; toRun: CheckDef[] } {
-  const fresh = statuses.filter((s) => s.status === 'PASS');
+export function splitFresh(checks: readonly CheckDef[], statuses: readonly CheckStatus[], options: { readonly rerunFailed?: boolean } = {}): { fresh: CheckStatus[]; toRun: CheckDef[] } {
+  const fresh = statuses.filter((s) => s.status === 'PASS' || (s.status === 'FAIL' && s.fresh === true && options.rerunFailed !== true));
   const freshIds = new Set(fresh.map((s) => s.id));
   return { fresh, toRun: checks.filter((c) => !freshIds.has(c.id)) };
 }
 
-/** A fresh PASS that `verify --stale` did not run, as its --json lists it. */
+/** A fresh PASS (or unchanged FAIL) that `verify --stale` did not run, as its --json lists it. */
 export function freshEntry(s: CheckStatus) {
   return { id: s.id, status: s.status, blocking: s.blocking, receipt: s.receipt, recorded_at: s.recorded_at, ...(s.agentRun && { agent_run: s.agentRun }) };
 }

@@ -41,6 +41,8 @@ export interface CheckStatus {
   readonly agentRun?: AgentRunRecord;
   /** The latest receipt was recorded by the agent gate answering a stop. */
   readonly gate?: GateStamp;
+  /** How long the latest receipt's run took. */
+  readonly durationMs?: number;
 }
 
 export type StatusResult = { readonly kind: 'ok'; readonly statuses: CheckStatus[] } | { readonly kind: 'trust_error'; readonly problem: Problem };
@@ -218,5 +220,6 @@ function make(check: CheckDef, status: Status, reason: Reason, receipt: StoredRe
     recorded_at: receipt?.body.finished_at ?? null,
     ...(receipt?.body.agent_run && { agentRun: receipt.body.agent_run }),
     ...(receipt?.body.gate && { gate: receipt.body.gate }),
+    ...(receipt && { durationMs: receipt.body.duration_ms }),
   };
 }

@@ -33,6 +33,7 @@ import { signingKeyFor } from '../crypto/select.js';
 import { signerFor } from '../crypto/signature.js';
 import type { Signer } from '../ledger/ledger.js';
 import { TreeReader, type TreeReaderContext } from './tree-reader.js';
+import { originOf, provenPass, reuseDetail, type Reuse } from './reuse.js';
 
 /** Bytes kept from the start and from the end of each output stream while a check runs. */
 export const CAPTURE_WINDOW = 1 << 20;
@@ -42,6 +43,8 @@ export interface VerifyOptions {
   readonly onEvent?: (event: VerifyEvent) => void;
   /** The ledger to append to (created if needed), asked for only once trust is settled; the caller's, never closed here. */
   readonly openLedger: () => Promise<ReceiptSink>;
+  /** Set: a check whose state an accepted earlier PASS proved is not run again (reuse.ts). */
+  readonly reuse?: Reuse;
 }
 
 /**
@@ -89,7 +92,13 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
   const sign = key.value ? signerFor(key.value) : undefined;
 
   const trusted = { pins: trust.value.record.pins, toolConfigs: ctx.spec.toolConfigs };
-  const receipts = await runChecks({ ...ctx, trusted }, checks, await options.openLedger(), { git, ...(sign && { sign }), ...(options.signal && { signal: options.signal }), ...(options.onEvent && { onEvent: options.onEvent }) });
+  const receipts = await runChecks({ ...ctx, trusted }, checks, await options.openLedger(), {
+    git,
+    ...(sign && { sign }),
+    ...(options.signal && { signal: options.signal }),
+    ...(options.onEvent && { onEvent: options.onEvent }),
+    ...(options.reuse && { reuse: options.reuse }),
+  });
   return { kind: 'ran', receipts };
 }
 
@@ -127,6 +136,8 @@ export interface RunOptions {
    * (core.fsmonitor...). verifyChecks passes the git it started early.
    */
   readonly git?: GitState | null | Promise<GitState | null>;
+  /** Set: a check whose state an accepted earlier PASS proved is not run again (reuse.ts). */
+  readonly reuse?: Reuse;
 }
 
 /**
@@ -144,7 +155,7 @@ export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], le
     for (const [index, check] of checks.entries()) {
       if (options.signal?.aborted) break;
       options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
-      const receipt = await verifyOne(ctx, check, ledger, reader, git, options.signal, options.sign, options.service);
+      const receipt = await verifyOne(ctx, check, ledger, reader, git, options);
       receipts.push(receipt);
       options.onEvent?.({ kind: 'check_finished', check, receipt });
     }
@@ -160,10 +171,9 @@ async function verifyOne(
   ledger: ReceiptSink,
   reader: TreeReader,
   git: Promise<GitState | null>,
-  signal: AbortSignal | undefined,
-  sign: Signer | undefined,
-  service: ServiceRun | undefined,
+  options: RunOptions,
 ): Promise<StoredReceipt> {
+  const { signal, sign, service, reuse } = options;
   const append = { ...(sign && { sign }) };
   const now = ctx.now ?? (() => new Date());
   const root = ctx.workspace.root;
@@ -181,6 +191,17 @@ async function verifyOne(
       () => before.manifest,
       append,
     );
+  }
+
+  if (reuse && service === undefined) {
+    // The names a run would have (its pycache variable included, whatever its directory): env_names must compare with a run's.
+    const names = runEnvironment(ctx, check, check.env.includes(PYCACHE_VARIABLE) ? undefined : '');
+    const base = draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement: { verdict: 'PASS', reason: 'ok', detail: null }, git: await git, run: null, executable: null, env: names, service: undefined });
+    const earlier = await provenPass(reuse, check, base);
+    if (earlier) {
+      const receipt: ReceiptDraft = { ...base, executable: earlier.body.executable, detail: reuseDetail(earlier, before.digest), reused_from: originOf(earlier) };
+      return ledger.appendReceipt(receipt, () => before.manifest, append);
+    }
   }
 
   // A hermetic check sees a private copy of the bytes fingerprinted above, and nothing else of the workspace

@@ -1,4 +1,5 @@
 import type { BaseContext } from '../core/context.js';
+import type { BackgroundLauncher } from './background.js';
 import type { LedgerSource } from '../ledger/source.js';
 import type { SpecSource } from '../spec/source.js';
 import type { Client } from '../ledger/session-entries.js';
@@ -12,6 +13,8 @@ import type { Client } from '../ledger/session-entries.js';
 export interface GateContext extends BaseContext {
   readonly ledgers: LedgerSource;
   readonly specs: SpecSource;
+  /** How a stop starts the gate's background runner (background.ts); absent, owed checks run in this process and the budget stops them. */
+  readonly background?: BackgroundLauncher;
 }
 
 /** One stop the client asks the gate about. */

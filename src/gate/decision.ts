@@ -18,6 +18,8 @@ export interface GateFinding {
   readonly ranNow: boolean;
   /** The gate meant to run this check but its time budget ran out first (or during it). */
   readonly budgetExhausted: boolean;
+  /** A background runner of the gate's is still running this check (since this ISO time): the next stop picks up its result. */
+  readonly runningSince: string | null;
 }
 
 /** A dispatch the session ordered that is not terminated, as a stop sees it. */

@@ -2,7 +2,7 @@ import { digestJson, sha256, type Sha256 } from '../core/digest.js';
 import type { EngineContext } from '../engine/context.js';
 import { checkStatuses, type CheckStatus } from '../engine/status.js';
 import { verifyChecks } from '../engine/verify.js';
-import type { ReceiptSink } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/ledger.js';
 import type { Actor, GateStamp, StoredReceipt } from '../receipt/receipt.js';
 import type { Tier } from '../spec/fields.js';
 import type { CheckDef, GatePolicy, Spec } from '../spec/model.js';
@@ -13,7 +13,9 @@ import { excerptOf } from './excerpt.js';
 import type { SessionHistory, StopScope } from './history.js';
 import { candidatesAt, isAffected, treeDigest, type SessionChanges } from './relevance.js';
 import { runWithinBudget, type BudgetRun } from './run-within-budget.js';
+import { launchBackground, liveMarker, waitForRuns, type BackgroundLauncher } from './background.js';
 import { stampSeen } from './stamp.js';
+import { gateReuse } from './reuse-accept.js';
 
 /** What a stop (or a dispatch's grade) is answered with, before the escape rule and the record are applied. */
 export interface Verdict {
@@ -44,6 +46,13 @@ export interface GradeRequest {
   readonly accept: Acceptance;
   /** Set when the gate grades a stop: the receipts it records are stamped with it. */
   readonly gate?: GateStamp;
+  /**
+   * Set (with `gate`) when owed checks run in a background runner the gate
+   * starts (background.ts) instead of this process: a check the budget
+   * would cut short keeps running, and a later stop picks up its receipt.
+   * Absent, they run here and the budget stops them (interrupted).
+   */
+  readonly background?: BackgroundLauncher;
 }
 
 /**
@@ -108,7 +117,8 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
   const result = await checkStatuses(engine, candidates, { openLedger: () => ctx.ledgers.read(workspace), everyFingerprint: true });
   if (result.kind === 'trust_error') return specLevel('trust_unreadable', result.problem.message, spec.sha256);
   const seen = (stamp: GateStamp) => stampSeen(ctx.home, workspace.root, stamp);
-  const statuses = result.statuses.map((status) => accepted(spec.gate.requireRemote ? onlyRemote(status, spec) : status, request.accept, seen));
+  const judge = (status: CheckStatus) => accepted(spec.gate.requireRemote ? onlyRemote(status, spec) : status, request.accept, seen);
+  const statuses = result.statuses.map(judge);
   const tree = treeDigest(candidates, statuses);
   // A check an earlier stop of this session found not passing stays owed until it is a fresh PASS.
   const owed = request.history.owedChecks(request.scope.agentId);
@@ -124,7 +134,66 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
   if (request.history.consecutiveBlocks(request.scope, tree) >= request.policy.maxBlocks || request.policy.onStop === 'require' || spec.gate.requireRemote) {
     return { kind: 'block', reason: 'not_passing', findings: await quote(ctx, workspace, owing), detail: null, tree };
   }
+  if (request.background && request.gate && request.policy.budgetSeconds !== null) {
+    return inBackground(ctx, engine, workspace, spec, { launcher: request.background, stamp: request.gate, budgetSeconds: request.policy.budgetSeconds, judge }, affected, owing, tree);
+  }
   return verifyOwing(ctx, engine, workspace, spec, request.policy.budgetSeconds, affected, owing, tree);
+}
+
+/** Checks owed a run: no fresh receipt, or one a budget or a signal cut short (that says nothing of the check). */
+function needsRun(entry: { status: CheckStatus }): boolean {
+  return entry.status.fresh !== true || entry.status.reason === 'interrupted';
+}
+
+interface BackgroundPlan {
+  readonly launcher: BackgroundLauncher;
+  readonly stamp: GateStamp;
+  readonly budgetSeconds: number;
+  /** How the grade counts a status (acceptance, require_remote). */
+  readonly judge: (status: CheckStatus) => CheckStatus;
+}
+
+/**
+ * The owed checks run in a background runner of the gate's (background.ts):
+ * those one is already running are waited for, the others started in a new
+ * one; the stop waits up to the budget, then judges the receipts as they
+ * are. A check still running is named as such (`checks_running` when
+ * nothing else holds the stop): the next stop picks up its result.
+ */
+async function inBackground(
+  ctx: GateContext,
+  engine: EngineContext,
+  workspace: Workspace,
+  spec: Spec,
+  plan: BackgroundPlan,
+  affected: readonly { check: CheckDef; status: CheckStatus }[],
+  owing: readonly { check: CheckDef; status: CheckStatus }[],
+  tree: Sha256,
+): Promise<Verdict> {
+  const deadline = Date.now() + plan.budgetSeconds * 1000;
+  const root = workspace.root;
+  const toRun = owing.filter(needsRun).map((entry) => entry.check);
+  const start = toRun.filter((check) => liveMarker(ctx.home, root, check.id) === null);
+  if (start.length > 0) {
+    const order = { v: 1 as const, root, spec_sha256: spec.sha256, client: plan.stamp.client, session: plan.stamp.session, event: plan.stamp.event, checks: start.map((check) => check.id) };
+    launchBackground(plan.launcher, ctx.home, order, new Map(start.map((check) => [check.id, check.timeout])));
+  }
+  await waitForRuns(ctx.home, root, toRun.map((check) => check.id), deadline, ctx.signal);
+
+  const again = await checkStatuses(engine, affected.map((entry) => entry.check), { openLedger: () => ctx.ledgers.read(workspace) });
+  if (again.kind === 'trust_error') return specLevel('trust_unreadable', again.problem.message, spec.sha256);
+  const statuses = again.statuses.map(plan.judge);
+  const quoted = await quote(ctx, workspace, statuses.map((status) => ({ status })));
+  const findings = quoted.map((found, i): GateFinding => {
+    const check = affected[i]!.check;
+    const marker = liveMarker(ctx.home, root, check.id);
+    const ranNow = toRun.includes(check);
+    return marker ? { ...found, excerpt: null, ranNow, runningSince: marker.started_at } : { ...found, ranNow };
+  });
+  const failing = findings.filter((f) => f.status !== 'PASS');
+  if (failing.length === 0) return { kind: 'allow', reason: 'all_pass', findings, detail: null, tree };
+  const reason = failing.every((f) => f.runningSince !== null) ? 'checks_running' : 'not_passing';
+  return { kind: 'block', reason, findings, detail: null, tree };
 }
 
 /**
@@ -181,12 +250,12 @@ async function verifyOwing(
   owing: readonly { check: CheckDef; status: CheckStatus }[],
   tree: Sha256,
 ): Promise<Verdict> {
-  const toRun = owing.filter((entry) => entry.status.fresh !== true).map((entry) => entry.check);
+  const toRun = owing.filter(needsRun).map((entry) => entry.check);
   const run = await runOwing(engine, toRun, budgetSeconds, () => ctx.ledgers.write(workspace), ctx.signal);
   if (run.kind === 'not_allowed') return specLevel('spec_not_allowed', 'vouch.yaml stopped being allowed while the gate ran', spec.sha256);
   if (run.kind === 'trust_error') return specLevel('trust_unreadable', run.problem.message, spec.sha256);
 
-  const quoted = await quote(ctx, workspace, owing.filter((entry) => entry.status.fresh === true));
+  const quoted = await quote(ctx, workspace, owing.filter((entry) => !needsRun(entry)));
   const findings = affected.map(({ check, status }): GateFinding => {
     const receipt = run.receipts.get(check.id);
     if (receipt) return { ...fromReceipt(receipt), budgetExhausted: run.exhausted && receipt.body.reason === 'interrupted' };
@@ -197,9 +266,12 @@ async function verifyOwing(
   return { kind: passing ? 'allow' : 'block', reason: passing ? 'all_pass' : 'not_passing', findings, detail: null, tree };
 }
 
-async function runOwing(engine: EngineContext, checks: readonly CheckDef[], budgetSeconds: number | null, open: () => Promise<ReceiptSink>, signal?: AbortSignal): Promise<BudgetRun> {
-  if (budgetSeconds !== null) return runWithinBudget(engine, checks, budgetSeconds, open, signal);
-  const result = await verifyChecks(engine, checks, { openLedger: open, ...(signal && { signal }) });
+async function runOwing(engine: EngineContext, checks: readonly CheckDef[], budgetSeconds: number | null, open: () => Promise<Ledger>, signal?: AbortSignal): Promise<BudgetRun> {
+  const ledger = await open();
+  // Only a stop's own runs are reused (reuse-accept.ts); a person's dispatch grade stamps nothing, so it reuses what stops proved.
+  const reuse = gateReuse(engine.home, engine.workspace.root, ledger);
+  if (budgetSeconds !== null) return runWithinBudget(engine, checks, budgetSeconds, () => Promise.resolve(ledger), signal, reuse);
+  const result = await verifyChecks(engine, checks, { openLedger: () => Promise.resolve(ledger), reuse, ...(signal && { signal }) });
   if (result.kind !== 'ran') return result.kind === 'not_allowed' ? { kind: 'not_allowed' } : result;
   return { kind: 'ran', receipts: new Map(result.receipts.map((receipt) => [receipt.body.check_id, receipt])), exhausted: false };
 }
@@ -223,6 +295,7 @@ function finding(status: CheckStatus, receipt: StoredReceipt | undefined): GateF
     excerpt: quoteIt ? excerptOf(receipt.body) : null,
     ranNow: false,
     budgetExhausted: false,
+    runningSince: null,
   };
 }
 
@@ -237,6 +310,7 @@ function fromReceipt(receipt: StoredReceipt): GateFinding {
     excerpt: body.verdict === 'PASS' ? null : excerptOf(body),
     ranNow: true,
     budgetExhausted: false,
+    runningSince: null,
   };
 }
 

@@ -90,6 +90,8 @@ export class SessionHistory {
     for (let i = this.gates.length - 1; i >= 0; i--) {
       const gate = this.gates[i]!;
       if (gate.event !== scope.event || gate.agent_id !== scope.agentId) continue;
+      // Held while the gate's own run was still going: nothing the agent could do, so not a block it sat out.
+      if (gate.decision === 'block' && gate.reason === 'checks_running') continue;
       if (gate.decision !== 'block' || gate.tree !== tree) break;
       count++;
     }

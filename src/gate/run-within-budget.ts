@@ -1,5 +1,6 @@
 import type { Problem } from '../core/problem.js';
 import type { EngineContext } from '../engine/context.js';
+import type { Reuse } from '../engine/reuse.js';
 import { verifyChecks } from '../engine/verify.js';
 import type { ReceiptSink } from '../ledger/ledger.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
@@ -28,10 +29,11 @@ export async function runWithinBudget(
   budgetSeconds: number,
   openLedger: () => Promise<ReceiptSink>,
   outer?: AbortSignal,
+  reuse?: Reuse,
 ): Promise<BudgetRun> {
   const budget = AbortSignal.timeout(budgetSeconds * 1000);
   const signal = outer ? AbortSignal.any([budget, outer]) : budget;
-  const result = await verifyChecks(ctx, checks, { openLedger, signal });
+  const result = await verifyChecks(ctx, checks, { openLedger, signal, ...(reuse && { reuse }) });
   if (result.kind === 'not_allowed') return { kind: 'not_allowed' };
   if (result.kind === 'trust_error') return { kind: 'trust_error', problem: result.problem };
   const receipts = new Map(result.receipts.map((receipt) => [receipt.body.check_id, receipt]));

@@ -166,6 +166,12 @@ export function manifestFrom(manifest: ManifestOf): Manifest {
 export interface Ledger {
   /** Appends a receipt, chaining it to the newest entry; stores its manifest once per digest. */
   appendReceipt(draft: ReceiptDraft, manifest: ManifestOf, options?: AppendOptions): Promise<StoredReceipt>;
+  /**
+   * The newest PASS receipts (at most `limit`) of a check whose fingerprint
+   * is this one: the earlier proofs of a state (engine/reuse.ts). One index
+   * probe; receipts written before the index existed are not found.
+   */
+  passesOf(checkId: string, fingerprint: Sha256, limit: number): Promise<StoredReceipt[]>;
   /** The newest receipt of each named check that has one. */
   latestReceipts(checkIds: readonly string[]): Promise<Map<string, StoredReceipt>>;
   /**

@@ -1,6 +1,7 @@
 import type { Sha256 } from '../core/digest.js';
 import type { Reason, Verdict } from '../core/status.js';
 import type { SandboxRecord } from './sandbox-record.js';
+import type { ReuseRecord } from './reuse.js';
 
 /** Who asked for a run. A label for the record, not an authentication. */
 export type Actor = 'cli' | 'hook' | 'mcp' | 'service';
@@ -31,7 +32,7 @@ export interface LogRecord {
  * The immutable record of one execution. Its canonical JSON (RFC 8785) is
  * hashed; `prev_hash` chains it to the entry before it in the ledger.
  */
-export interface ReceiptBody {
+export interface ReceiptBody extends ReuseRecord {
   readonly v: 1;
   readonly kind: 'receipt';
   readonly id: string;

@@ -36,6 +36,7 @@ function blockText(decision: GateDecision, self: Invocation): string {
   const own = decision.dispatch?.id ?? '(none)';
   switch (reason) {
     case 'not_passing':
+    case 'checks_running':
       return notPassing(decision, self);
     case 'no_report':
       return (
@@ -117,11 +118,21 @@ function notPassing(decision: GateDecision, self: Invocation): string {
   } else {
     lines.push(`vouch blocked this stop: ${checks} not a fresh PASS.`, '');
     lines.push(...owing.flatMap(findingLines));
-    lines.push(
-      '',
-      `Fix the cause, then stop again: vouch runs these checks itself when you stop (budget ${decision.budgetSeconds ?? '?'}s).`,
-      `A receipt you record yourself (${verifyCli}, or ${mcp}) shows you the result, but evidence made inside your run never lets you stop: only the gate's own run does.`,
-    );
+    const onTime = owing.filter((f) => f.runningSince !== null || f.budgetExhausted);
+    const budget = `${decision.budgetSeconds ?? '?'}s`;
+    if (onTime.length > 0) {
+      // Nothing the agent can fix: the suite takes longer than the budget. The next stop waits for the run the gate started.
+      lines.push(
+        '',
+        onTime.length === owing.length
+          ? `Nothing here is yours to fix: ${onTime.length === 1 ? 'this check takes' : 'these checks take'} longer than the gate's budget (${budget}). Stop again: vouch ${onTime.some((f) => f.runningSince !== null) ? 'keeps running it out of your reach and waits for the result' : 'runs it again'} within the budget each time (a stop held only by a run still going never counts towards gate.max_blocks).`
+          : `${onTime.map((f) => f.id).join(', ')} took longer than the gate's budget (${budget}); the next stop picks up ${onTime.length === 1 ? 'its' : 'their'} result. Fix the cause of the others, then stop again.`,
+        `A person can raise gate.budget_seconds in vouch.yaml, split a long check into shorter ones, or lower its timeout:; you may not.`,
+      );
+    } else {
+      lines.push('', `Fix the cause, then stop again: vouch runs these checks itself when you stop (budget ${budget}).`);
+    }
+    lines.push(`A receipt you record yourself (${verifyCli}, or ${mcp}) shows you the result, but evidence made inside your run never lets you stop: only the gate's own run does.`);
   }
   lines.push(DO_NOT_WEAKEN);
   if (decision.maxBlocks !== null && decision.blocks > 1) {
@@ -133,7 +144,9 @@ function notPassing(decision: GateDecision, self: Invocation): string {
 function findingLines(finding: GateFinding): string[] {
   const head = `  ${finding.id}: ${finding.status} (${finding.reason})${finding.detail ? ` ${oneLine(finding.detail)}` : ''}${finding.receipt ? ` · receipt ${finding.receipt}` : ''}`;
   const lines = [head];
-  if (finding.budgetExhausted) {
+  if (finding.runningSince !== null) {
+    lines.push(`    still running in the gate's own runner, out of your reach (started ${finding.runningSince}): the next stop picks up its result`);
+  } else if (finding.budgetExhausted) {
     lines.push(
       finding.ranNow
         ? "    the gate's time budget ran out while it ran; its process group was stopped"

@@ -37,6 +37,8 @@ export interface CheckDef {
   /** What a PASS proves, in the operator's words or a generated default. */
   readonly proves: string;
   readonly allowMissing: boolean;
+  /** false: never stand on an earlier PASS of the same state; always run (engine/reuse.ts). Not in the definition digest: it changes whether the check runs, never what a run proves. */
+  readonly cache: boolean;
   /**
    * Run in a sandbox that shows the command only a private copy of its
    * declared files (src/hermetic): the check's own `hermetic`, else the

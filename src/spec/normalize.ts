@@ -89,6 +89,7 @@ function normalizeCheck(raw: RawCheck, hermeticByDefault: boolean, defaultExclud
     id: raw.id,
     ...fields,
     block: raw.block ?? true,
+    cache: raw.cache ?? true,
     tier: raw.tier ?? null,
     // Redacted once, here: every surface that shows it (status, verify, checks, show, MCP, report, the receipt) shows this text.
     proves: redact(raw.proves ?? defaultProves(fields.run, fields.shell, fields.expect)),

@@ -46,6 +46,7 @@ export const checkSchema = z.strictObject({
   tier: z.optional(z.enum(TIERS).check(describe(CHECK_FIELDS.tier))),
   proves: z.optional(z.string().check(z.minLength(1), describe(CHECK_FIELDS.proves))),
   allow_missing: z.optional(z.boolean().check(describe(CHECK_FIELDS.allow_missing))),
+  cache: z.optional(z.boolean().check(describe(CHECK_FIELDS.cache))),
   hermetic: z.optional(z.boolean().check(describe(CHECK_FIELDS.hermetic))),
   network: z.optional(z.boolean().check(describe(CHECK_FIELDS.network))),
 });

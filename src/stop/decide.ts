@@ -143,6 +143,8 @@ async function decideIn(request: StopRequest, ctx: GateContext, target: Target, 
     actor: 'hook',
     accept: gateAcceptance(spec),
     gate: gateStamp(request),
+    // The session's own stop hands what its budget would cut short to a background runner; a subagent's grade runs here.
+    ...(!subagent && ctx.background && { background: ctx.background }),
   });
   if (subagent) return settle(request, ctx, workspace, history, spec, verdict, NONE);
   const open = await sessionDispatches(ctx, workspace, request, spec);

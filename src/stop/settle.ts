@@ -42,7 +42,8 @@ export async function settle(
   const recorded = dispatched.own ? [dispatched.own] : dispatched.open;
   const policy = spec?.gate ?? DEFAULT_GATE;
   const prior = verdict.kind === 'block' ? history.consecutiveBlocks(scopeOf(request), verdict.tree) : 0;
-  const kind = verdict.kind === 'block' && prior >= policy.maxBlocks ? 'escaped' : verdict.kind;
+  // A stop held only while the gate's own run goes on never escapes: the run ends (its timeout), and its result decides.
+  const kind = verdict.kind === 'block' && verdict.reason !== 'checks_running' && prior >= policy.maxBlocks ? 'escaped' : verdict.kind;
   const blocks = verdict.kind === 'block' ? prior + 1 : 0;
   const now = nowOf(ctx);
   const body: GateBody = {

@@ -6,7 +6,7 @@ import { checkPinsDigest } from './pins-digest.js';
 
 const check = (id: string, cwd = '.', run: readonly string[] = ['node', 'test.js']): CheckDef => ({
   id, run, shell: false, cwd, timeout: 60, env: [], sources: ['src/**'], tests: [], inputs: [], artifacts: [], exclude: [], hermetic: false, network: false,
-  expect: { kind: 'exit', code: 0 }, block: true, tier: null, proves: 'x', allowMissing: false, definitionDigest: '0'.repeat(64) as Sha256,
+  expect: { kind: 'exit', code: 0 }, block: true, cache: true, tier: null, proves: 'x', allowMissing: false, definitionDigest: '0'.repeat(64) as Sha256,
 });
 
 const PINS: Pins = {

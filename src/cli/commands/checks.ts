@@ -1,5 +1,8 @@
 import { fail } from '../../core/problem.js';
 import { enterWorkspace } from '../workspace-dir.js';
+import { overBudget } from '../../engine/over-budget.js';
+import { overBudgetJson, renderOverBudget } from '../../render/over-budget.js';
+import type { StoredReceipt } from '../../receipt/receipt.js';
 import { TreeReader } from '../../engine/tree-reader.js';
 import { selectChecks } from '../../spec/select.js';
 import { explainCoverage } from '../../render/coverage.js';
@@ -43,6 +46,10 @@ is no warning: the file counts when it appears.
            "system": [{"path", "how": "exec"|"read"|"look", "written"}]},
            "inputs"}
 
+A blocking check whose last receipt ran longer than gate.budget_seconds is
+named in a warning ("over_budget" in --json): an agent's stop is held while
+the gate's runner finishes it.
+
 exit: 0 the spec is valid (warnings or not), or the check was traced (whatever
 its own exit), 2 usage or spec problem (a trace of a spec not allowed), 7 no
 tracer works here (strace missing, or ptrace forbidden)`;
@@ -61,10 +68,14 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const coverage = await coverScopes(reader.snapshot(), checks);
   reader.close();
   const files = values.files === true;
+  const ledger = await cli.session.read(workspace);
+  const latest = ledger ? await ledger.latestReceipts(checks.map((c) => c.id)) : new Map<string, StoredReceipt>();
+  const slow = overBudget(spec, checks, new Map([...latest].map(([id, r]) => [id, r.body.duration_ms])));
   if (values.json) {
     json(cli, {
       spec: { path: spec.path, sha256: spec.sha256 },
       checks: checks.map((c, i) => ({ ...definitionJson(c), ...coverageJson(coverage[i]!, files) })),
+      ...(slow.length > 0 && { over_budget: overBudgetJson(slow) }),
     });
     return EXIT.ok;
   }
@@ -79,6 +90,8 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   checks.forEach((c, i) => out(cli, `\n${renderCheck(c, coverage[i]!, files, p)}`));
   const warned = coverage.filter((c) => c.warnings.length > 0).length;
   const summary = `${checks.length} check${checks.length === 1 ? '' : 's'} · spec sha256 ${spec.sha256}`;
+  const warning = renderOverBudget(slow, p);
+  if (warning) out(cli, `\n${warning}`);
   out(cli, `\n${p.dim(summary)}${warned ? `\n${p.yellow(`${warned} check${warned === 1 ? ' has globs' : 's have globs'} that verify would answer UNKNOWN for (warnings above)`)}` : ''}`);
   return EXIT.ok;
 }

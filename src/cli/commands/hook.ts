@@ -1,4 +1,5 @@
 import { fail } from '../../core/problem.js';
+import { GATE_RUN_EVENT } from '../../gate/gate-run-event.js';
 import type { HookContext } from '../../hooks/context.js';
 import { gateContext } from '../../session/contexts.js';
 import type { ClientProtocol } from '../../hooks/protocol.js';
@@ -54,6 +55,13 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     const { prePush } = await import('./hook-git.js');
     return prePush(cli, event);
   }
+  if (event === GATE_RUN_EVENT) {
+    // A runner the gate started for checks its budget would cut short (gate/background.ts): never a client's call.
+    const { runBackgroundOrder } = await import('../../gate/background-runner.js');
+    const end = await runBackgroundOrder(gateContext(cli.session), await readInput(cli.io));
+    cli.io.stderr.write(`vouch: background run: ${end}\n`);
+    return end === 'ran' ? 0 : 1;
+  }
   const { runHook } = await import('../../hooks/handle.js');
   const protocol: ClientProtocol = { client: client as Client, ...hookedClient(client)!.hooks.protocol };
   const stdin = await readInput(cli.io);
@@ -66,8 +74,11 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
 }
 
 function hookContext(cli: Cli): HookContext {
+  const self = cli.io.self;
   return {
     ...gateContext(cli.session),
+    // The gate's background runner is this very vouch (node + entry script), never one found on PATH.
+    ...(self && { background: { argv: [self.node, self.entry], env: cli.io.env } }),
     self: { argv: cli.io.self ? [cli.io.self.node, cli.io.self.entry] : ['vouch'] },
     fallbackCwd: cli.io.env.CLAUDE_PROJECT_DIR ?? cli.dir ?? cli.io.cwd,
   };

@@ -4,6 +4,8 @@ import { wiredBox } from '../../gate/box-wired.js';
 import { renderBox } from '../../render/box.js';
 import { paint } from '../../render/color.js';
 import { allPass } from '../../engine/outcome.js';
+import { overBudget } from '../../engine/over-budget.js';
+import { overBudgetJson, renderOverBudget } from '../../render/over-budget.js';
 import { renderStatusTable, renderSummary, statusJson } from '../../render/status.js';
 import { selectChecks } from '../../spec/select.js';
 import { parse } from '../args.js';
@@ -19,7 +21,12 @@ are unchanged; an edit turns it STALE.
 
   --json   one object on stdout: {"ok", "checks": [{"id", "status", "reason",
            "blocking", "receipt", "detail", "recorded_at", "changed"?}],
+           "over_budget"?: [{"id", "duration_ms", "budget_seconds"}],
            "box"?: {"client", "on", "gaps"}}
+
+A blocking check whose last run took longer than gate.budget_seconds is
+named in a warning: an agent's stop is held while the gate's runner
+finishes it.
 
 Where vouch's Claude Code hooks are wired, it also says whether the agent
 works in the box (Claude Code's sandbox holding what vouches read-only), as
@@ -38,12 +45,15 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (result.kind === 'trust_error') return fail(result.problem);
   const statuses = result.statuses;
   const box = wiredBox(workspace.root, cli.io.env, spec.protect);
+  const slow = overBudget(spec, checks, new Map(statuses.flatMap((s) => (s.durationMs === undefined ? [] : [[s.id, s.durationMs] as const]))));
   if (values.json) {
-    json(cli, { ...statusJson(statuses, checks), ...(box && { box }) });
+    json(cli, { ...statusJson(statuses, checks), ...(slow.length > 0 && { over_budget: overBudgetJson(slow) }), ...(box && { box }) });
   } else {
     const p = paint(cli.color);
     out(cli, renderStatusTable(statuses, p));
     out(cli, renderSummary(statuses, p));
+    const warning = renderOverBudget(slow, p);
+    if (warning) out(cli, warning);
     if (box) out(cli, renderBox(box, p));
   }
   return allPass(statuses) ? EXIT.ok : EXIT.notOk;

@@ -19,8 +19,10 @@ import { EXIT } from '../exit.js';
 import { notAllowedWords } from '../../trust/trust.js';
 import { err, json, out, type Cli } from '../io.js';
 import { enterWorkspace } from '../workspace-dir.js';
+import { changedSince } from '../../engine/git-since.js';
+import { scopeMatcher } from '../../gate/covers.js';
 
-export const help = `usage: vouch verify [ID... | --tier T] [--stale] [--json]
+export const help = `usage: vouch verify [ID... | --tier T] [--stale [--rerun-failed]] [--since REF] [--json]
        vouch verify [ID... | --tier T] --remote URL [--pubkey HEX|PEM|NAME] [--token-env NAME]
                     [--insecure-loopback] [--wait SECONDS] [--json]
 
@@ -41,9 +43,18 @@ unless this exact vouch.yaml was allowed (\`vouch allow\`).
            what the gate grades a stop at that tier by; not with IDs
   --stale  run only the selected checks that are not a fresh PASS: a PASS
            whose files and definition are unchanged (what \`vouch status\`
-           shows as PASS) is not run again. With nothing to run it says so,
-           names the fresh ones, and exits 0. --json adds "fresh": [{"id",
-           "status", "blocking", "receipt", "recorded_at"}]
+           shows as PASS) is not run again, nor is a FAIL whose files,
+           definition and pins are those it failed on (it would fail
+           again; it still counts: exit 1). With nothing to run it says so,
+           names them, and exits 0 when every one is a PASS. --json adds
+           "fresh": [{"id", "status", "blocking", "receipt", "recorded_at"}]
+  --rerun-failed  with --stale: run the unchanged FAILs too
+  --since REF  only the selected checks whose scope holds a file that
+           differs between REF (a commit, branch or tag) and the work tree,
+           untracked files included (git diff REF, run without the
+           repository's config). Nothing selected: says so, runs nothing,
+           grades nothing (exit 1). --json adds "since": {"ref", "changed",
+           "selected"}
 
 A check gets a small fixed environment (PATH, HOME, USER, LOGNAME, SHELL,
 locale, TZ, temp dirs, certificate-authority paths such as
@@ -95,11 +106,19 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     'insecure-loopback': { type: 'boolean' },
     wait: { type: 'string' },
     stale: { type: 'boolean' },
+    'rerun-failed': { type: 'boolean' },
+    since: { type: 'string' },
     tier: { type: 'string' },
   });
   const tier = tierFlag(values.tier, positionals);
   if (values.remote !== undefined && values.stale) {
     return fail({ code: 'usage', message: '--stale is not used with --remote: the verifier runs every check it is sent', where: 'vouch verify', hint: 'run `vouch verify --stale` locally, or name the checks to send' });
+  }
+  if (values['rerun-failed'] && !values.stale) {
+    return fail({ code: 'usage', message: '--rerun-failed is used only with --stale', where: 'vouch verify', hint: 'without --stale every selected check runs, failed or not' });
+  }
+  if (values.remote !== undefined && values.since !== undefined) {
+    return fail({ code: 'usage', message: '--since is not used with --remote', where: 'vouch verify', hint: 'name the checks to send' });
   }
   if (values.remote !== undefined) {
     const { runRemote } = await import('./verify-remote.js');
@@ -111,8 +130,15 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const session = cli.session;
   const workspace = session.workspace();
   const spec = await session.spec(workspace);
-  const checks = tier === undefined ? selectChecks(spec, positionals) : checksAtTier(spec.checks, tier);
-  if (checks.length === 0) return fail({ code: 'usage', message: `no blocking check applies at tier ${tier ?? ''}`, where: 'vouch verify --tier', hint: 'give checks a `tier:` in vouch.yaml, or leave it out (an untiered check applies at every tier)' });
+  const selected = tier === undefined ? selectChecks(spec, positionals) : checksAtTier(spec.checks, tier);
+  if (selected.length === 0) return fail({ code: 'usage', message: `no blocking check applies at tier ${tier ?? ''}`, where: 'vouch verify --tier', hint: 'give checks a `tier:` in vouch.yaml, or leave it out (an untiered check applies at every tier)' });
+  const since = values.since === undefined ? undefined : await changedScopes(workspace.root, values.since, selected);
+  const checks = since?.checks ?? selected;
+  if (since !== undefined && checks.length === 0) {
+    if (values.json) json(cli, { ok: false, checks: [], since: since.json });
+    else out(cli, `nothing run: no selected check's scope changed since ${values.since} (${since.json.changed} path${since.json.changed === 1 ? '' : 's'} changed); nothing was graded`);
+    return EXIT.notOk;
+  }
   const errPaint = paint(cli.color && cli.io.stderrIsTTY);
   // A terminal gets a self-rewriting line; a log or pipe a line every interval (heartbeat.ts).
   const progress = cli.io.stderrIsTTY ? new Progress(cli.io.stderr, errPaint) : new Heartbeat(cli.io.stderr, heartbeatInterval(cli.io.env));
@@ -125,9 +151,9 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (values.stale) {
     const standing = await checkStatuses(ctx, checks, { openLedger: () => session.read(workspace), explain: false });
     if (standing.kind === 'trust_error') return fail(standing.problem);
-    ({ fresh, toRun } = splitFresh(checks, standing.statuses));
+    ({ fresh, toRun } = splitFresh(checks, standing.statuses, { rerunFailed: values['rerun-failed'] === true }));
     if (toRun.length === 0) {
-      if (values.json) json(cli, { ok: allPass(fresh), checks: [], fresh: fresh.map(freshEntry) });
+      if (values.json) json(cli, { ok: allPass(fresh), checks: [], fresh: fresh.map(freshEntry), ...(since && { since: since.json }) });
       else out(cli, `nothing needed running: ${freshWords(fresh)}`);
       return allPass(fresh) ? EXIT.ok : EXIT.notOk;
     }
@@ -182,7 +208,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   // The fresh PASSes --stale left out count in the verdict over the selection, as they do in `vouch status`.
   const ok = runOk([...all, ...fresh], checks.length);
   if (values.json) {
-    json(cli, { ok, checks: all, ...(values.stale && { fresh: fresh.map(freshEntry) }) });
+    json(cli, { ok, checks: all, ...(values.stale && { fresh: fresh.map(freshEntry) }), ...(since && { since: since.json }) });
   } else {
     if (notRun.length > 0) {
       err(cli, `${errPaint.yellow('vouch:')} stopped: ${ran.length} of ${toRun.length} selected checks ran; not started (nothing recorded): ${notRun.map((c) => c.id).join(', ')}`);
@@ -204,5 +230,32 @@ function tierFlag(value: string | undefined, ids: readonly string[]): Tier | und
 
 function freshWords(fresh: readonly CheckStatus[]): string {
   if (fresh.length === 0) return 'no check selected';
-  return `fresh PASS (files and definition unchanged since it passed): ${fresh.map((s) => s.id).join(', ')}`;
+  const passes = fresh.filter((s) => s.status === 'PASS').map((s) => s.id);
+  const fails = fresh.filter((s) => s.status !== 'PASS').map((s) => s.id);
+  return [
+    passes.length > 0 ? `fresh PASS (files and definition unchanged since it passed): ${passes.join(', ')}` : '',
+    fails.length > 0 ? `unchanged FAIL (files, definition and pins as when it failed; --rerun-failed runs it): ${fails.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
+/** --since REF: the selected checks whose scope holds a path that differs between REF and the work tree. */
+async function changedScopes(root: string, ref: string, checks: readonly CheckDef[]): Promise<{ checks: CheckDef[]; json: { ref: string; changed: number; selected: string[] } }> {
+  const changed = await changedSince(root, ref);
+  if (changed.kind !== 'ok') {
+    return fail({
+      code: 'usage',
+      message: changed.kind === 'no_git' ? `--since needs a git work tree; ${root} is not in one (or git is not installed)` : `--since: "${ref}" names no commit here`,
+      where: 'vouch verify --since',
+      expected: 'a commit, branch or tag of this repository',
+      found: ref,
+      hint: 'try `git log --oneline` for a commit to compare with',
+    });
+  }
+  const picked = checks.filter((check) => {
+    const inScope = scopeMatcher(check);
+    return changed.paths.some(inScope);
+  });
+  return { checks: picked, json: { ref, changed: changed.paths.length, selected: picked.map((c) => c.id) } };
 }

@@ -36,6 +36,8 @@ export interface EntryRow {
   readonly signature: string | null;
   readonly session?: string | null;
   readonly subject?: string | null;
+  /** A PASS receipt's fingerprint (the proven-state index); null otherwise. */
+  readonly passFingerprint?: string | null;
 }
 
 /** Writes one entry at the next seq, inside a transaction holding the head lock; advances head. */
@@ -43,9 +45,9 @@ export async function insertLocked(client: PoolClient, head: LockedHead, row: En
   const seq = head.seq + 1;
   const hash = sha256(row.text);
   await client.query(
-    `INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, signature, session, subject)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [seq, row.id, row.kind, row.checkId, row.manifest, row.createdAt, hash, row.text, row.signature, row.session ?? null, row.subject ?? null],
+    `INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, signature, session, subject, pass_fingerprint)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [seq, row.id, row.kind, row.checkId, row.manifest, row.createdAt, hash, row.text, row.signature, row.session ?? null, row.subject ?? null, row.passFingerprint ?? null],
   );
   await client.query('UPDATE head SET seq = $1', [seq]);
   head.seq = seq;
@@ -79,6 +81,7 @@ export async function appendLocked(
     createdAt: Date.parse(body.finished_at),
     text,
     signature,
+    passFingerprint: body.verdict === 'PASS' ? body.fingerprint : null,
   });
   return { seq, hash, body, intact: true, signature };
 }

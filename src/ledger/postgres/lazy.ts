@@ -27,6 +27,10 @@ export class LazyPgLedger implements Ledger {
     return (await this.ledger()).appendReceipt(draft, manifest, options);
   }
 
+  async passesOf(checkId: string, fingerprint: Sha256, limit: number): Promise<StoredReceipt[]> {
+    return (await this.ledger()).passesOf(checkId, fingerprint, limit);
+  }
+
   async latestReceipts(checkIds: readonly string[]): Promise<Map<string, StoredReceipt>> {
     return (await this.ledger()).latestReceipts(checkIds);
   }

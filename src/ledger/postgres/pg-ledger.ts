@@ -63,6 +63,16 @@ export class PgLedger implements Ledger {
     );
   }
 
+  passesOf(checkId: string, fingerprint: Sha256, limit: number): Promise<StoredReceipt[]> {
+    return this.guard(async () => {
+      const rows = await this.pool.query<ReceiptRow>(
+        `SELECT ${RECEIPT_COLUMNS} FROM chain WHERE check_id = $1 AND pass_fingerprint = $2 ORDER BY seq DESC LIMIT $3`,
+        [checkId, fingerprint, limit],
+      );
+      return rows.rows.map(decodeReceipt);
+    });
+  }
+
   latestReceipts(checkIds: readonly string[]): Promise<Map<string, StoredReceipt>> {
     return this.guard(async () => {
       const result = new Map<string, StoredReceipt>();

@@ -108,4 +108,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX jobs_started_by_client ON jobs (client, started_at);
   `,
+  // 5: proven states (engine/reuse.ts): a PASS receipt's fingerprint, so an
+  // earlier PASS of the same files, definition and pins is found by one
+  // index probe, never by reading receipts. Receipts written before this
+  // have none and are never reused.
+  `
+  ALTER TABLE chain ADD COLUMN pass_fingerprint text;
+  CREATE INDEX chain_by_pass ON chain (check_id, pass_fingerprint, seq) WHERE pass_fingerprint IS NOT NULL;
+  `,
 ];

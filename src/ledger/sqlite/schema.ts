@@ -49,4 +49,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX dicts_by_check ON dicts (check_id, id);
   ALTER TABLE chain ADD COLUMN dict INTEGER;
   `,
+  // 5: proven states (engine/reuse.ts): a PASS receipt's fingerprint, so an
+  // earlier PASS of the same files, definition and pins is found by one
+  // index probe, never by reading receipts. Receipts written before this
+  // have none and are never reused.
+  `
+  ALTER TABLE chain ADD COLUMN pass_fingerprint TEXT;
+  CREATE INDEX chain_by_pass ON chain (check_id, pass_fingerprint, seq) WHERE pass_fingerprint IS NOT NULL;
+  `,
 ];

@@ -267,7 +267,7 @@ export class SqliteLedger implements Ledger {
       const hasManifest = this.db.prepare('SELECT 1 FROM manifests WHERE digest = ?').pluck();
       const insertManifest = this.db.prepare('INSERT OR IGNORE INTO manifests (digest, body) VALUES (?, ?)');
       const insert = this.db.prepare(
-        'INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, dict, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, dict, signature, pass_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       const append = this.db.transaction(() => {
         let { seq, hash: prev } = this.head();
@@ -284,13 +284,22 @@ export class SqliteLedger implements Ledger {
           }
           seq += 1;
           const compact = this.bodies.encode(body.check_id, text, seq);
-          insert.run(seq, body.id, 'receipt', body.check_id, digest, Date.parse(body.finished_at), hash, compact.body, compact.dict, signature);
+          insert.run(seq, body.id, 'receipt', body.check_id, digest, Date.parse(body.finished_at), hash, compact.body, compact.dict, signature, body.verdict === 'PASS' ? body.fingerprint : null);
           prev = hash;
           stored.push({ seq, hash, body, intact: true, signature });
         });
         return stored;
       });
       return append.immediate();
+    });
+  }
+
+  passesOf(checkId: string, fingerprint: Sha256, limit: number): Promise<StoredReceipt[]> {
+    return this.guard(() => {
+      const rows = this.db
+        .prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE check_id = ? AND pass_fingerprint = ? ORDER BY seq DESC LIMIT ?`)
+        .all(checkId, fingerprint, limit) as ChainRow[];
+      return rows.map((row) => this.decode(row));
     });
   }
 
