@@ -44,6 +44,9 @@ export type Reason =
   | 'job_bound'
   | 'input_changed'
   | 'sandbox_unavailable'
+  | 'no_tests_ran'
+  | 'too_few_tests'
+  | 'skips_grew'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -81,6 +84,9 @@ export const REASONS = [
   'job_bound',
   'input_changed',
   'sandbox_unavailable',
+  'no_tests_ran',
+  'too_few_tests',
+  'skips_grew',
   'fingerprint_changed',
   'definition_changed',
 ] as const satisfies readonly Reason[];

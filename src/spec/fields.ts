@@ -52,6 +52,10 @@ export const CHECK_FIELDS = {
   allow_missing: 'true to accept a source or test glob that matches no file; default false',
   hermetic:
     'true: run in a bubblewrap sandbox that shows the command only a private copy of the declared sources, tests and inputs (read-only), its artifacts\' folders (writable, copied back), an empty HOME, a private /tmp and the system directories; default: the top-level hermetic, else false',
+  min_tests:
+    'an integer from 1 to 1000000: at least this many tests must run (passed or failed, as the test runner\'s summary counts them) for a PASS; a run with fewer, or whose output vouch cannot read a count from, is UNKNOWN (too_few_tests)',
+  max_skips:
+    'an integer from 0 to 1000000: at most this many tests may be skipped for a PASS (skips_grew above it); unset, a blocking check may not skip more than at its recent passes',
   network: 'true: a hermetic check keeps the network (default false: a hermetic check has loopback only); needs the check to be hermetic',
 } as const;
 

@@ -46,6 +46,14 @@ export interface CheckDef {
   readonly hermetic: boolean;
   /** A hermetic check keeps the network; false: loopback only. Never on the verifier service. */
   readonly network: boolean;
+  /**
+   * `min_tests`: at least this many tests must run, as the runner's summary
+   * counts them (engine/test-verdict.ts). Absent: unset (and on definitions
+   * a task card froze before it existed).
+   */
+  readonly minTests?: number;
+  /** `max_skips`: at most this many tests may be skipped. Absent: no more than at the check's recent passes. */
+  readonly maxSkips?: number;
   /** SHA-256 of the fields that decide what a PASS means (definition.ts). */
   readonly definitionDigest: Sha256;
 }

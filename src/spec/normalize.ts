@@ -63,6 +63,8 @@ function normalizeCheck(raw: RawCheck, hermeticByDefault: boolean): CheckDef {
     allowMissing: raw.allow_missing ?? false,
     hermetic: raw.hermetic ?? hermeticByDefault,
     network: raw.network ?? false,
+    ...(raw.min_tests !== undefined && { minTests: raw.min_tests }),
+    ...(raw.max_skips !== undefined && { maxSkips: raw.max_skips }),
   };
   return {
     id: raw.id,

@@ -48,6 +48,8 @@ export const checkSchema = z.strictObject({
   allow_missing: z.optional(z.boolean().check(describe(CHECK_FIELDS.allow_missing))),
   hermetic: z.optional(z.boolean().check(describe(CHECK_FIELDS.hermetic))),
   network: z.optional(z.boolean().check(describe(CHECK_FIELDS.network))),
+  min_tests: z.optional(z.int().check(z.minimum(1), z.maximum(1_000_000), describe(CHECK_FIELDS.min_tests))),
+  max_skips: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000), describe(CHECK_FIELDS.max_skips))),
 });
 
 export const gateSchema = z
