@@ -45,6 +45,9 @@ export type Reason =
   | 'input_changed'
   | 'sandbox_unavailable'
   | 'scope_too_large'
+  | 'no_tests_ran'
+  | 'too_few_tests'
+  | 'skips_grew'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -83,6 +86,9 @@ export const REASONS = [
   'input_changed',
   'sandbox_unavailable',
   'scope_too_large',
+  'no_tests_ran',
+  'too_few_tests',
+  'skips_grew',
   'fingerprint_changed',
   'definition_changed',
 ] as const satisfies readonly Reason[];

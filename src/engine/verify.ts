@@ -28,6 +28,7 @@ import { resolveExecutable } from '../runner/executable.js';
 import { ALL_GROUPS, computeFingerprint, fingerprintsAndInputs, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
 import { gitState, type GitState } from './git.js';
 import { judgeBeforeRun, judgeRun, type Judgement } from './verdict.js';
+import { judgeWithTests } from './test-verdict.js';
 import { newId } from '../core/ids.js';
 import { signingKeyFor } from '../crypto/select.js';
 import { signerFor } from '../crypto/signature.js';
@@ -249,7 +250,9 @@ async function verifyOne(
     // A new snapshot: the run may have changed anything the first one saw.
     const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
     // A hermetic run's file_exists is judged in its copy: the file must be this run's.
-    const judgement = hermeticJudgement(confined, outcome) ?? judgeRun(outcome, before, after, check.expect, sandbox?.copyRoot ?? root, bound, moved);
+    // A PASS whose test runner ran no test, or skipped more than before, is no PASS (test-verdict.ts).
+    const judged = hermeticJudgement(confined, outcome) ?? judgeRun(outcome, before, after, check.expect, sandbox?.copyRoot ?? root, bound, moved);
+    const judgement = await judgeWithTests(judged, check, outcome.kind === 'exited' ? outcome.tests : null, ledger);
     // Judged: the copy goes while the log and the receipt are written.
     void sandbox?.dispose();
     const id = newId(startedAt.getTime());
@@ -431,6 +434,7 @@ function draft(ctx: RunContext, check: CheckDef, input: DraftInput): ReceiptDraf
     stdout: exited ? streamRecord(exited.stdout, ctx.spec.excerptBytes) : null,
     stderr: exited ? streamRecord(exited.stderr, ctx.spec.excerptBytes) : null,
     ...(input.log && { log: input.log }),
+    ...(exited?.tests && { tests: exited.tests }),
     manifest_digest: input.fingerprint.manifestDigest,
     file_count: input.fingerprint.manifest.files.length,
     fingerprint: input.fingerprint.digest,

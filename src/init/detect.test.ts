@@ -148,11 +148,13 @@ describe('npm: scripts, layout and tool configs', () => {
         'vitest.config.ts': '',
       }),
     );
-    expect(Object.keys(proposals)).toEqual(['tests', 'lint', 'build', 'typecheck']);
+    // `eslint . && prettier --check .`: one check per part, each with its own tool's configs.
+    expect(Object.keys(proposals)).toEqual(['tests', 'lint-eslint', 'lint-prettier', 'build', 'typecheck']);
     const base = ['src/**', '*.{js,ts}'];
     const npm = ['package.json', 'package-lock.json', 'npm-shrinkwrap.json', '.npmrc'];
     expect(proposals.tests).toMatchObject({ sources: base, tests: ['test/**', '**/*.{test,spec}.ts'], inputs: [...npm, 'vitest.config.*', 'vitest.workspace.*', 'vite.config.*', 'tsconfig*.json', 'node_modules/.bin/vitest'] });
-    expect(proposals.lint!.inputs).toEqual(expect.arrayContaining(['.prettierrc', 'eslint.config.*', 'node_modules/.bin/eslint', 'node_modules/.bin/prettier']));
+    expect(proposals['lint-eslint']).toMatchObject({ run: ['npx', '--no-install', 'eslint', '.'], inputs: [...npm, '.eslintrc', '.eslintrc.*', 'eslint.config.*', '.eslintignore', 'node_modules/.bin/eslint'] });
+    expect(proposals['lint-prettier']).toMatchObject({ run: ['npx', '--no-install', 'prettier', '--check', '.'], inputs: [...npm, '.prettierrc', '.prettierrc.*', 'prettier.config.*', '.prettierignore', 'node_modules/.bin/prettier'] });
     expect(proposals.build).toMatchObject({ sources: base, tests: [], inputs: [...npm, 'tsconfig*.json', 'node_modules/.bin/tsc'] });
     expect(proposals.typecheck).toMatchObject({ run: ['npx', '--no-install', 'tsc', '--noEmit'], sources: base, inputs: [...npm, 'tsconfig*.json', 'node_modules/.bin/tsc'] });
   });
@@ -166,11 +168,12 @@ describe('npm: scripts, layout and tool configs', () => {
         'src/util/test/helper.js': '',
       }),
     );
-    expect(proposals.build).toMatchObject({ sources: ['src/**', 'scripts/build.mjs'], tests: [] });
+    expect(proposals['build-node']).toMatchObject({ run: ['node', './scripts/build.mjs'], sources: ['src/**', 'scripts/build.mjs'], tests: [] });
+    expect(proposals['build-node-2']).toMatchObject({ run: ['node', 'scripts/missing.mjs'], sources: ['src/**'], tests: [] });
     expect(proposals.tests).toMatchObject({ sources: ['src/**'], tests: ['**/test/**'] });
     expect(proposals.tests!.inputs).toContain('node_modules/.bin/node');
     // A dependency's bin is the dependency's: not an input.
-    const installed = byId(await detect({ 'package.json': JSON.stringify({ scripts: { test: 'vitest run && node x.js' } }), 'node_modules/.bin/vitest': '', 'src/a.js': '' }));
+    const installed = byId(await detect({ 'package.json': JSON.stringify({ scripts: { test: 'vitest run & node x.js' } }), 'node_modules/.bin/vitest': '', 'src/a.js': '' }));
     expect(installed.tests!.inputs.filter((glob) => glob.startsWith('node_modules/'))).toEqual(['node_modules/.bin/node']);
   });
 

@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { compositeParts } from './composite.js';
 import { scriptInputs, type ScriptInputs, type Scripts } from './npm-scripts.js';
 import type { Project } from './project.js';
 import { braced, COMMON_EXCLUDES, extGlob, extOf, topDir, type Proposal } from './proposal.js';
@@ -10,7 +11,12 @@ const TEST_DIRS = ['test', 'tests', '__tests__', 'spec', 'e2e'];
 /** Below the top, `spec/` or `e2e/` can as well be code (`src/spec/` parsing a spec): only these names mean tests there. */
 const NESTED_TEST_DIRS = ['test', 'tests', '__tests__'];
 const NPM_PLACEHOLDER_TEST = /no test specified/;
-const COLOCATED_TEST = /\.(test|spec)\.[^./]+$/;
+/** The name a part of a composite script is read under (no script of package.json can have it: it holds a NUL). */
+const PART = '\0part';
+/** `x.test.ts`, `x.spec.js`, and tsd's type tests `index.test-d.ts`. */
+const COLOCATED_TEST = /\.(test|spec|test-d)\.[^./]+$/;
+/** A test file by its whole name: `test.js` at the root (`node test.js`, ava's default), `tests.ts`. */
+const TEST_FILE = /^tests?\.[^./]+$/;
 
 /**
  * Checks from package.json: its test, lint, typecheck and build scripts
@@ -40,7 +46,21 @@ export function fromPackageJson(project: Project): Proposal[] {
     exclude: [...COMMON_EXCLUDES],
   });
   const out: Proposal[] = [];
-  if (typeof scripts.test === 'string' && !NPM_PLACEHOLDER_TEST.test(scripts.test)) {
+  // `xo && ava && tsd`: one check per part, each with its own tool configs as inputs, so a FAIL names the part.
+  const split = (name: string, id: string, withTests: boolean): Proposal[] | undefined =>
+    compositeParts(scripts, name)?.map((part) => ({
+      id: `${id}-${part.name}`,
+      family: 'npm',
+      run: part.run,
+      ...scoped(scriptInputs({ ...scripts, [PART]: part.text }, PART), withTests),
+      block: true,
+      timeout: 600,
+      proves: `\`${part.text}\` (part of \`${runner} ${name === 'test' ? 'test' : `run ${name}`}\`) exits 0 on the declared files.`,
+      from: `package.json scripts.${name}, part \`${part.text}\``,
+    }));
+  const parts = typeof scripts.test === 'string' ? split('test', 'tests', true) : undefined;
+  if (parts) out.push(...parts);
+  else if (typeof scripts.test === 'string' && !NPM_PLACEHOLDER_TEST.test(scripts.test)) {
     out.push({
       id: 'tests',
       family: 'npm',
@@ -54,6 +74,11 @@ export function fromPackageJson(project: Project): Proposal[] {
   }
   for (const name of ['typecheck', 'lint', 'build'] as const) {
     if (typeof scripts[name] !== 'string') continue;
+    const partsOf = split(name, name, name !== 'build');
+    if (partsOf) {
+      out.push(...partsOf);
+      continue;
+    }
     out.push({
       id: name,
       family: 'npm',
@@ -106,7 +131,12 @@ function layout(project: Project): { sources: string[]; tests: string[] } {
   if (codeGlob) sources.push(codeGlob);
   const tests = [...topTestDirs.filter((dir) => !nestedTestDirs.includes(dir)).map((dir) => `${dir}/**`), ...nestedTestDirs.map((dir) => `**/${dir}/**`)];
   const colocated = code.filter((path) => COLOCATED_TEST.test(path));
-  if (colocated.length > 0) tests.push(`**/*.{test,spec}.${braced(colocated.map(extOf))}`);
+  const kinds = ['test', 'spec', ...(colocated.some((path) => path.includes('.test-d.')) ? ['test-d'] : [])];
+  if (colocated.length > 0) tests.push(`**/*.{${kinds.join(',')}}.${braced(colocated.map(extOf))}`);
+  const named = code.filter((path) => TEST_FILE.test(path.slice(path.lastIndexOf('/') + 1)));
+  const rootNamed = named.filter((path) => !path.includes('/'));
+  if (rootNamed.length > 0) tests.push(...rootNamed);
+  if (named.length > rootNamed.length) tests.push(`**/${extGlob('', named.filter((path) => path.includes('/')).map(extOf))!.replace('*', '{test,tests}')}`);
   return { sources, tests };
 }
 

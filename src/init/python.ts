@@ -21,12 +21,31 @@ export function fromPython(project: Project): Proposal[] {
   if (testFiles.length === 0) return [];
   const exclude = [...EXCLUDE, ...project.venvs.filter((dir) => !EXCLUDE.includes(`${dir}/**`)).map((dir) => `${dir}/**`)];
   const texts = testFiles.map((path) => project.read(path));
-  if (usesPytest(project, python, texts)) return [pytest(project, testFiles, exclude)];
+  const interpreter = venvPython(project);
+  if (usesPytest(project, python, texts)) return [pytest(project, testFiles, exclude, interpreter)];
   if (texts.some((text) => /^\s*(import unittest|from unittest\b)/m.test(text))) {
-    const proposal = unittest(project, testFiles, exclude);
+    const proposal = unittest(project, testFiles, exclude, interpreter);
     return proposal ? [proposal] : [];
   }
   return [];
+}
+
+/**
+ * The project's virtualenv interpreter (`.venv/bin/python`, else
+ * `venv/bin/python`) when one is there, else `python3`: the tests' imports
+ * are installed there, and naming it in the check keeps `vouch allow` from
+ * pinning whichever python3 the allowing shell has first on its PATH.
+ */
+function venvPython(project: Project): string {
+  for (const dir of ['.venv', 'venv']) {
+    if (project.has(`${dir}/pyvenv.cfg`) && project.hasEntry(`${dir}/bin/python`)) return `${dir}/bin/python`;
+  }
+  return 'python3';
+}
+
+/** A virtualenv's pyvenv.cfg decides which Python and which site-packages it runs: pinned at allow. */
+function venvInputs(interpreter: string): string[] {
+  return interpreter === 'python3' ? [] : [`${interpreter.slice(0, interpreter.indexOf('/'))}/pyvenv.cfg`];
 }
 
 function isTestName(name: string): boolean {
@@ -44,20 +63,20 @@ function usesPytest(project: Project, python: readonly string[], texts: readonly
 }
 
 /** pytest, its settings and conftest.py files (present or not: one that appears later counts) as inputs. */
-function pytest(project: Project, testFiles: readonly string[], exclude: readonly string[]): Proposal {
+function pytest(project: Project, testFiles: readonly string[], exclude: readonly string[], interpreter: string): Proposal {
   const collected = testFiles.filter((path) => /^test_.*\.py$|_test\.py$/.test(basename(path)));
   return {
     id: 'tests',
     family: 'python',
-    run: ['python3', '-m', 'pytest', '-q'],
+    run: [interpreter, '-m', 'pytest', '-q'],
     sources: ['**/*.py'],
     tests: testGlobs(collected.length > 0 ? collected : testFiles, ['test_*.py', '*_test.py']),
-    inputs: configGlobsOf(['pytest']),
+    inputs: [...configGlobsOf(['pytest']), ...venvInputs(interpreter)],
     exclude,
     block: true,
     timeout: 600,
     proves: 'pytest exits 0 on the declared Python sources and tests.',
-    from: 'Python tests run by pytest',
+    from: `Python tests run by pytest${interpreter === 'python3' ? '' : ` (${interpreter}: the virtualenv's)`}`,
   };
 }
 
@@ -73,7 +92,7 @@ function pytest(project: Project, testFiles: readonly string[], exclude: readonl
  * finds none still exits 0, so the check also expects "Ran N tests" with N
  * at least 1.
  */
-function unittest(project: Project, testFiles: readonly string[], exclude: readonly string[]): Proposal | undefined {
+function unittest(project: Project, testFiles: readonly string[], exclude: readonly string[], interpreter: string): Proposal | undefined {
   const pattern = testFiles.some((path) => basename(path).startsWith('test')) ? 'test*.py' : '*_test.py';
   const isMatch = picomatch(pattern);
   const candidates = testFiles.filter((path) => isMatch(basename(path)) && MODULE_NAME.test(basename(path)));
@@ -84,7 +103,7 @@ function unittest(project: Project, testFiles: readonly string[], exclude: reado
     if (found.length > best.found.length) best = { start, found };
   }
   if (best.found.length === 0) return undefined;
-  const run = ['python3', '-m', 'unittest'];
+  const run = [interpreter, '-m', 'unittest'];
   if (best.start !== '' || pattern !== 'test*.py') run.push('discover', ...(best.start !== '' ? ['-s', best.start] : []), ...(pattern !== 'test*.py' ? ['-p', pattern] : []));
   const srcLayout = project.isDir('src') && !project.has('src/__init__.py') && project.files.some((path) => path.startsWith('src/') && path.endsWith('.py'));
   // Checks run with PYTHONSAFEPATH=1: the working directory is not on sys.path, so tests started below the
@@ -98,13 +117,13 @@ function unittest(project: Project, testFiles: readonly string[], exclude: reado
     sources: ['**/*.py'],
     tests: best.start !== '' ? [`${best.start}/**`] : testGlobs(best.found, [pattern]),
     // unittest reads no settings file; Python reads modules only from the directories on its path.
-    inputs: onPath === undefined ? [] : [onPath === '.' ? '*.pyc' : `${onPath}/*.pyc`],
+    inputs: [...(onPath === undefined ? [] : [onPath === '.' ? '*.pyc' : `${onPath}/*.pyc`]), ...venvInputs(interpreter)],
     exclude,
     expectRegex: 'Ran [1-9][0-9]* tests? in',
     block: true,
     timeout: 600,
     proves: 'unittest runs at least one test and all pass, on the declared Python sources and tests.',
-    from: 'Python tests run by unittest',
+    from: `Python tests run by unittest${interpreter === 'python3' ? '' : ` (${interpreter}: the virtualenv's)`}`,
   };
 }
 

@@ -10,9 +10,16 @@ export function renderSpec(proposals: readonly Proposal[]): string {
     '# `vouch allow` pins them, and one that appears, changes or goes away holds the check until allowed again.',
     '# Reference: `vouch checks --help`, schema: `vouch schema`.',
     'version: 1',
-    'checks:',
   ];
   const list = (values: readonly string[]) => `[${values.map((v) => JSON.stringify(v)).join(', ')}]`;
+  const protect = protectedTests(proposals);
+  if (protect.length > 0) {
+    lines.push(
+      '# protect: the agent may not write the tests that judge it (else it can skip them all and pass); remove a glob to let it edit those tests.',
+      `protect: ${list(protect)}`,
+    );
+  }
+  lines.push('checks:');
   for (const p of proposals) {
     lines.push(`  # from ${p.from}`, `  - id: ${p.id}`, `    run: ${list(p.run)}`);
     if (p.timeout !== undefined) lines.push(`    timeout: ${p.timeout}`);
@@ -25,4 +32,14 @@ export function renderSpec(proposals: readonly Proposal[]): string {
     lines.push(`    proves: ${JSON.stringify(p.proves)}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The test folders the proposals cover (globs that take a folder whole)
+ * and the test files they name exactly (`test.js`, `tests.c`); test files
+ * matched by a name pattern beside the code (`x.test.ts`) stay writable,
+ * so the agent can still add tests there.
+ */
+export function protectedTests(proposals: readonly Proposal[]): string[] {
+  return [...new Set(proposals.flatMap((p) => p.tests).filter((glob) => glob.endsWith('/**') || !/[*?{}[\]]/.test(glob)))].sort();
 }

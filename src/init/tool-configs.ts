@@ -23,6 +23,7 @@ export const TOOL_CONFIGS: Readonly<Record<string, readonly string[]>> = {
   vitest: ['vitest.config.*', 'vitest.workspace.*', ...VITE, ...TSCONFIG],
   vite: [...VITE, ...TSCONFIG],
   ava: ['ava.config.*'],
+  tsd: TSCONFIG,
   tap: ['.taprc'],
   tsc: TSCONFIG,
   'vue-tsc': TSCONFIG,

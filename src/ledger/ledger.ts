@@ -139,9 +139,11 @@ export type LedgerEntry =
 /**
  * Where the engine puts what it runs: one receipt per execution, chained
  * and stored by whoever holds it (a ledger, or the verifier service's job,
- * which collects them to sign and store in one transaction).
+ * which collects them to sign and store in one transaction). A sink that
+ * can list its receipts lets a run be judged against the check's recent
+ * passes (engine/test-verdict.ts: skips_grew).
  */
-export type ReceiptSink = Pick<Ledger, 'appendReceipt'>;
+export type ReceiptSink = Pick<Ledger, 'appendReceipt'> & Partial<Pick<Ledger, 'listReceipts'>>;
 
 /**
  * A receipt's manifest, or how to build it. A scope answered from its

@@ -2,6 +2,7 @@ import type { Sha256 } from '../core/digest.js';
 import type { Reason, Verdict } from '../core/status.js';
 import type { SandboxRecord } from './sandbox-record.js';
 import type { ReuseRecord } from './reuse.js';
+import type { TestCounts } from '../core/test-counts.js';
 
 /** Who asked for a run. A label for the record, not an authentication. */
 export type Actor = 'cli' | 'hook' | 'mcp' | 'service';
@@ -74,6 +75,13 @@ export interface ReceiptBody extends ReuseRecord {
    * the log could not be written; present, it is part of the hashed body.
    */
   readonly log?: LogRecord;
+  /**
+   * What the test runner's own summary in the output said: tests run,
+   * passed, failed, skipped (runner/test-summary.ts). Absent where no
+   * summary vouch knows was printed, on runs that never started, and on
+   * receipts recorded before vouch read them.
+   */
+  readonly tests?: TestCounts;
   /** Digest of the file manifest (stored once per distinct digest). */
   readonly manifest_digest: Sha256;
   readonly file_count: number;

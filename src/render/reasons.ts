@@ -100,6 +100,21 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
         meaning: "the check's scope holds more files or bytes than vouch.yaml's limits: allow (max_files, max_bytes), so it was not run",
         next: 'narrow its globs (or exclude what it does not read), or a person raises limits: in vouch.yaml and runs `vouch allow`',
       };
+    case 'no_tests_ran':
+      return {
+        meaning: "the command exited 0 but its test runner's summary says no test ran (every test skipped, deselected or missing): a run that tests nothing vouches for nothing",
+        next: `find what skipped them (a conftest.py, a skip marker, a filter, a moved test folder), restore the tests, then \`vouch verify ${checkId}\``,
+      };
+    case 'too_few_tests':
+      return {
+        meaning: "the check's min_tests asks for at least that many tests to run, and the runner's summary counted fewer (or vouch could read no summary)",
+        next: `\`vouch show ${checkId}\` gives the counts; restore the tests, or lower min_tests in vouch.yaml (then \`vouch allow\`)`,
+      };
+    case 'skips_grew':
+      return {
+        meaning: "the command exited 0 but its test runner skipped more tests than at the check's recent passes (or than its max_skips): a test skipped is a test not run",
+        next: `find what newly skips them and restore them, then \`vouch verify ${checkId}\`; if the skips are meant, a person sets max_skips on the check in vouch.yaml and runs \`vouch allow\``,
+      };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
     case 'definition_changed':

@@ -2,6 +2,8 @@ import { childProcess } from '../core/builtins.js';
 import { BoundedCapture } from './capture.js';
 import { LogCapture } from './log-capture.js';
 import { spawnErrorMessage } from './spawn-error.js';
+import { TestSummary } from './test-summary.js';
+import type { TestCounts } from '../core/test-counts.js';
 
 export interface RunRequest {
   readonly argv: readonly string[];
@@ -39,6 +41,8 @@ export type RunOutcome =
       readonly stderr: BoundedCapture;
       /** Present when the request asked to keep the log. */
       readonly logs?: { readonly stdout: LogCapture; readonly stderr: LogCapture };
+      /** What a test runner's summary in the whole output said (test-summary.ts); null when none was recognised. */
+      readonly tests: TestCounts | null;
     }
   | {
       readonly kind: 'spawn_error';
@@ -78,6 +82,9 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
     const stdout = new BoundedCapture(request.captureWindow);
     const stderr = new BoundedCapture(request.captureWindow);
     const logs = request.keepLog ? { stdout: new LogCapture(), stderr: new LogCapture() } : undefined;
+    const summary = new TestSummary();
+    const summaryOut = summary.stream();
+    const summaryErr = summary.stream();
     let timedOut = false;
     let interrupted = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -113,6 +120,7 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
         stdout,
         stderr,
         ...(logs && { logs }),
+        tests: summary.counts(),
       });
     };
     const onAbort = () => {
@@ -123,10 +131,12 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
     childOut.on('data', (chunk: Buffer) => {
       stdout.write(chunk);
       logs?.stdout.write(chunk);
+      summaryOut(chunk);
     });
     childErr.on('data', (chunk: Buffer) => {
       stderr.write(chunk);
       logs?.stderr.write(chunk);
+      summaryErr(chunk);
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (settled) return;

@@ -19,6 +19,9 @@ export interface DefinitionFields {
   /** Absent on definitions frozen before hermetic mode existed (a card's proof): not hermetic. */
   readonly hermetic?: boolean;
   readonly network?: boolean;
+  /** Absent: unset (definitions frozen before these existed have neither). */
+  readonly minTests?: number | undefined;
+  readonly maxSkips?: number | undefined;
 }
 
 /**
@@ -26,8 +29,8 @@ export interface DefinitionFields {
  * runs or what is covered turns an old PASS STALE; `block`, `tier` and
  * `proves` are policy and prose and do not. Glob and env lists are sets, so
  * they are sorted: reordering them changes nothing. `inputs` enters the
- * digest only when it lists a glob, and `hermetic` and `network` only when
- * true, so a check that uses none of them keeps the digest it had before
+ * digest only when it lists a glob, `hermetic` and `network` only when
+ * true, `min_tests` and `max_skips` only when set, so a check that uses none of them keeps the digest it had before
  * they existed (its PASS does not go STALE).
  */
 export function definitionDigest(def: DefinitionFields): Sha256 {
@@ -47,5 +50,7 @@ export function definitionDigest(def: DefinitionFields): Sha256 {
     allow_missing: def.allowMissing,
     ...(def.hermetic === true && { hermetic: true }),
     ...(def.hermetic === true && def.network === true && { network: true }),
+    ...(def.minTests !== undefined && { min_tests: def.minTests }),
+    ...(def.maxSkips !== undefined && { max_skips: def.maxSkips }),
   });
 }

@@ -71,6 +71,10 @@ export const CHECK_FIELDS = {
   cache: 'false: always run the check, even when an earlier PASS the gate accepts proved the very same files, definition and pins (default true: that PASS is reused, recorded as a receipt naming it)',
   hermetic:
     'true: run in a bubblewrap sandbox that shows the command only a private copy of the declared sources, tests and inputs (read-only), its artifacts\' folders (writable, copied back), an empty HOME, a private /tmp and the system directories; default: the top-level hermetic, else false',
+  min_tests:
+    'an integer from 1 to 1000000: at least this many tests must run (passed or failed, as the test runner\'s summary counts them) for a PASS; a run with fewer, or whose output vouch cannot read a count from, is UNKNOWN (too_few_tests)',
+  max_skips:
+    'an integer from 0 to 1000000: at most this many tests may be skipped for a PASS (skips_grew above it); unset, a blocking check may not skip more than at its recent passes',
   network: 'true: a hermetic check keeps the network (default false: a hermetic check has loopback only); needs the check to be hermetic',
 } as const;
 

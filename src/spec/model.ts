@@ -56,6 +56,14 @@ export interface CheckDef {
    * definition digest: the manifest says which files were hashed.
    */
   readonly defaultExcludes?: readonly string[];
+  /**
+   * `min_tests`: at least this many tests must run, as the runner's summary
+   * counts them (engine/test-verdict.ts). Absent: unset (and on definitions
+   * a task card froze before it existed).
+   */
+  readonly minTests?: number;
+  /** `max_skips`: at most this many tests may be skipped. Absent: no more than at the check's recent passes. */
+  readonly maxSkips?: number;
   /** SHA-256 of the fields that decide what a PASS means (definition.ts). */
   readonly definitionDigest: Sha256;
 }

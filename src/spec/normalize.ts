@@ -84,6 +84,8 @@ function normalizeCheck(raw: RawCheck, hermeticByDefault: boolean, defaultExclud
     allowMissing: raw.allow_missing ?? false,
     hermetic: raw.hermetic ?? hermeticByDefault,
     network: raw.network ?? false,
+    ...(raw.min_tests !== undefined && { minTests: raw.min_tests }),
+    ...(raw.max_skips !== undefined && { maxSkips: raw.max_skips }),
   };
   return {
     id: raw.id,

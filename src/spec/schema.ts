@@ -49,6 +49,8 @@ export const checkSchema = z.strictObject({
   cache: z.optional(z.boolean().check(describe(CHECK_FIELDS.cache))),
   hermetic: z.optional(z.boolean().check(describe(CHECK_FIELDS.hermetic))),
   network: z.optional(z.boolean().check(describe(CHECK_FIELDS.network))),
+  min_tests: z.optional(z.int().check(z.minimum(1), z.maximum(1_000_000), describe(CHECK_FIELDS.min_tests))),
+  max_skips: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000), describe(CHECK_FIELDS.max_skips))),
 });
 
 export const gateSchema = z

@@ -1,8 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { sha256 } from '../../core/digest.js';
+import { lineDiff } from '../../core/line-diff.js';
 import { fail } from '../../core/problem.js';
 import { rebaselineWorkspace } from '../../gate/session-record.js';
 import { visible } from '../../render/visible.js';
 import { pinsFor } from '../../trust/pins.js';
 import { allowSpec, trustState } from '../../trust/trust.js';
+import { pinChanges } from '../../trust/pin-changes.js';
+import { readSpecCopy, writeSpecCopy } from '../../trust/spec-copy.js';
+import { allowChangeLines, venvWarnings } from '../../render/allow-changes.js';
 import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
 import { EXIT } from '../exit.js';
@@ -30,7 +36,13 @@ configure the checks' tools (.npmrc, pip.conf, pytest.ini, ... and
 tool_configs: in vouch.yaml), and of every file each check's inputs: match
 (and the set matched). A different resolution, binary, tool config or input
 makes the check UNKNOWN (executable_changed, tool_config_changed,
-input_changed) until you allow again. Agent sessions vouch gates in this
+input_changed) until you allow again.
+
+It says what changed since the last allow: the spec's added and removed
+lines (the allowed bytes are kept under VOUCH_HOME/allowed-specs for that)
+and every pin that moved, with a warning on stderr when a program leaves a
+virtualenv (the next verify would run another interpreter). "(already
+allowed)" means neither the spec nor any pin moved. Agent sessions vouch gates in this
 workspace take a new baseline of the protected files and hook wiring (see
 \`vouch sessions\`).`;
 
@@ -43,8 +55,17 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const before = trustState(home, workspace.root, spec.sha256);
   if (!before.ok) return fail(before.error);
   const pins = await pinsFor(spec.checks, workspace.root, spec.toolConfigs, cli.io.env);
+  // What moved since the last allow: the spec's lines (from the copy kept then) and every pin.
+  const previous = before.value.kind === 'never' ? undefined : before.value.record;
+  const moved = pinChanges(previous?.pins, pins, workspace.root);
+  const bytes = readFileSync(spec.path);
+  const sameBytes = sha256(bytes) === spec.sha256;
+  const copy = previous ? readSpecCopy(home, workspace.root) : undefined;
+  const diff = previous && previous.spec_sha256 !== spec.sha256 && copy !== undefined && sha256(copy) === previous.spec_sha256 && sameBytes ? lineDiff(copy, bytes.toString('utf8')) : null;
   const allowed = allowSpec(home, workspace.root, spec.sha256, pins);
   if (!allowed.ok) return fail(allowed.error);
+  // Only bytes that hash to what was allowed are kept (the file may have changed since it was read).
+  if (sameBytes) writeSpecCopy(home, workspace.root, bytes);
   // The person accepts the workspace as it is: sessions gated here compare their protected files and wiring with now.
   const renewed = await rebaselineWorkspace(home, workspace, spec.protect, cli.io.env);
   const unresolved = Object.entries(pins.executables).filter(([, pin]) => pin.path === null);
@@ -57,10 +78,16 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
       executables: Object.fromEntries(Object.entries(pins.executables).map(([id, pin]) => [id, { command: pin.command, path: pin.path, sha256: pin.sha256 }])),
       inputs: Object.fromEntries(Object.entries(pins.inputs).map(([id, pin]) => [id, { globs: pin.globs, files: pin.files }])),
       sessions_rebaselined: renewed,
+      changes: {
+        spec: diff === null ? null : { added: diff.filter((l) => l.kind === '+').map((l) => l.text), removed: diff.filter((l) => l.kind === '-').map((l) => l.text) },
+        pins: moved,
+      },
     });
   } else {
-    const was = before.value.kind === 'allowed' ? ' (already allowed)' : before.value.kind === 'changed' ? ' (replacing an earlier version)' : '';
+    // "(already allowed)" only when neither the spec nor any pin moved.
+    const was = before.value.kind === 'allowed' ? (moved.length === 0 ? ' (already allowed)' : ' (spec unchanged; pins moved)') : before.value.kind === 'changed' ? ' (replacing an earlier version)' : '';
     const lines = [`allowed ${spec.path}${was}`, `  sha256 ${spec.sha256}`, `  ${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'}: ${spec.checks.map((c) => c.id).join(', ')}`];
+    lines.push(...allowChangeLines(before.value.kind === 'changed', diff, moved));
     const commands = [...new Map(Object.values(pins.executables).map((pin) => [pin.command, pin.path])).entries()];
     lines.push(`  runs: ${commands.map(([command, path]) => `${command} -> ${path ?? 'NOT FOUND'}`).join(', ')}`);
     for (const [id, pin] of Object.entries(pins.inputs)) {
@@ -69,6 +96,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     }
     if (renewed > 0) lines.push(`  ${renewed} agent session${renewed === 1 ? '' : 's'} gated here now compare${renewed === 1 ? 's' : ''} protected files and hook wiring with what they are now`);
     out(cli, visible(lines.join('\n')));
+    for (const warning of venvWarnings(moved)) err(cli, warning);
     if (unresolved.length > 0) err(cli, `vouch: warning: ${unresolved.map(([id, pin]) => `${id}'s command ${pin.command}`).join(', ')} is not found on PATH: the check will be UNKNOWN (spawn_error) until it is installed and allowed again`);
   }
   return EXIT.ok;

@@ -175,6 +175,7 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
       ? `${p.bold('ran')}       ${b.started_at} for ${duration(b.duration_ms)} · exit ${b.exit_code ?? '-'}${b.signal ? ` · signal ${b.signal}` : ''}${b.timed_out ? ' · timed out' : ''}`
       : `${p.bold('ran')}       ${p.yellow('not started')}: stopped before the run`,
     ...sandboxLine(b.sandbox ?? b.service?.sandbox, p),
+    ...(b.tests ? [`${p.bold('tests')}     ${oneLine(b.tests.runner)}: ${b.tests.ran} ran · ${b.tests.passed} passed · ${b.tests.failed} failed · ${b.tests.skipped} skipped`] : []),
     `${p.bold('scope')}     ${b.file_count} files${manifest?.refused.length ? `, ${manifest.refused.length} refused` : ''} · manifest ${b.manifest_digest}`,
     `${p.bold('fingerprint')} ${b.fingerprint}`,
     `${p.bold('spec')}      sha256 ${b.spec_sha256} · definition ${b.definition_digest}`,
