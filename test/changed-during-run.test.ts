@@ -3,6 +3,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Rig, type RunResult } from './helpers/rig.js';
+import { swapWatcher } from './helpers/swap-watcher.js';
 
 /*
  * The gate's own run cannot be changed under it. Hashes before and after a
@@ -25,43 +26,7 @@ const GOOD = 'exports.add = (a, b) => a + b;\n';
  * order deterministic (the test loads the module only once it is swapped,
  * and ends only once it is restored): no timing margin decides the outcome.
  */
-const WATCHER = `import os, sys, time
-root, base = sys.argv[1], sys.argv[2]
-target = os.path.join(root, 'src', 'add.js')
-good = open(os.path.join(base, 'good.js'), 'rb').read()
-mark = lambda name: os.path.join(base, name)
-seen = set()
-def checks():
-    found = []
-    for pid in os.listdir('/proc'):
-        if not pid.isdigit() or pid in seen:
-            continue
-        try:
-            env = open('/proc/%s/environ' % pid, 'rb').read()
-            cwd = os.readlink('/proc/%s/cwd' % pid)
-        except OSError:
-            continue
-        if b'VOUCH_CHECK_ID=' in env and (cwd + '/').startswith(root + '/'):
-            found.append(pid)
-    return found
-def wait(name):
-    while not os.path.exists(mark(name)):
-        time.sleep(0.005)
-while True:
-    found = [] if os.path.exists(mark('swapped')) else checks()
-    if not found:
-        time.sleep(0.005)
-        continue
-    seen.update(found)
-    broken = open(target, 'rb').read()
-    with open(target, 'wb') as f:
-        f.write(good)
-    open(mark('swapped'), 'w').close()
-    wait('loaded')
-    with open(target, 'wb') as f:
-        f.write(broken)
-    open(mark('restored'), 'w').close()
-`;
+const WATCHER = swapWatcher({ pidFile: false });
 
 /** The project's test: it loads the module once swapped in, says so, and asserts once the bytes are back. */
 const TEST = `const fs = require('node:fs');

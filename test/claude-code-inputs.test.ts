@@ -6,6 +6,7 @@ import { BodyStore } from '../src/ledger/sqlite/body-store.js';
 import { claudeBinary, hookResponses, runClaude } from './helpers/claude.js';
 import { lastUserText, MockAnthropic, type Script } from './helpers/mock-anthropic.js';
 import { Rig } from './helpers/rig.js';
+import { swapWatcher } from './helpers/swap-watcher.js';
 
 /*
  * Issue 22 with the real Claude Code CLI (headless, against the local mock
@@ -193,44 +194,7 @@ describe('issue 22 with the real Claude Code CLI', () => {
 });
 
 /** The watcher the agent leaves behind: test/changed-during-run.test.ts explains the handshake; it also writes its pid. */
-const WATCHER = `import os, sys, time
-root, base = sys.argv[1], sys.argv[2]
-open(os.path.join(base, 'w.pid'), 'w').write(str(os.getpid()))
-target = os.path.join(root, 'src', 'add.js')
-good = open(os.path.join(base, 'good.js'), 'rb').read()
-mark = lambda name: os.path.join(base, name)
-seen = set()
-def checks():
-    found = []
-    for pid in os.listdir('/proc'):
-        if not pid.isdigit() or pid in seen:
-            continue
-        try:
-            env = open('/proc/%s/environ' % pid, 'rb').read()
-            cwd = os.readlink('/proc/%s/cwd' % pid)
-        except OSError:
-            continue
-        if b'VOUCH_CHECK_ID=' in env and (cwd + '/').startswith(root + '/'):
-            found.append(pid)
-    return found
-def wait(name):
-    while not os.path.exists(mark(name)):
-        time.sleep(0.005)
-while True:
-    found = [] if os.path.exists(mark('swapped')) else checks()
-    if not found:
-        time.sleep(0.005)
-        continue
-    seen.update(found)
-    broken = open(target, 'rb').read()
-    with open(target, 'wb') as f:
-        f.write(good)
-    open(mark('swapped'), 'w').close()
-    wait('loaded')
-    with open(target, 'wb') as f:
-        f.write(broken)
-    open(mark('restored'), 'w').close()
-`;
+const WATCHER = swapWatcher({ pidFile: true });
 
 /** The project's test: while a watcher runs (its pid file is there) it loads add.js once swapped and asserts once restored; else plainly. */
 function cooperativeTest(): string {

@@ -184,6 +184,7 @@ const which = (name: string): string | null => {
   const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
   return found.status === 0 ? found.stdout.trim() : null;
 };
+// Go and Rust are on the CI machine kind (polyglot), so these run there; a machine without them skips, saying which.
 const GO = which('go');
 const CARGO = which('cargo');
 

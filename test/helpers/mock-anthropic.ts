@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { LocalApi } from './local-api.js';
 
 /** One content block the scripted model answers with. */
 export type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
@@ -24,39 +24,15 @@ export type Script = (request: MessagesRequest, index: number) => Block[] | Prom
  * (a title or summary the client asks for on the side) gets a short text.
  * It listens on 127.0.0.1 only.
  */
-export class MockAnthropic {
+export class MockAnthropic extends LocalApi<MessagesRequest> {
   /** The agent turns received, in order. */
   readonly turns: MessagesRequest[] = [];
-  private server: Server | undefined;
 
-  constructor(private readonly script: Script) {}
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  constructor(private readonly script: Script) {
+    super('/v1/messages', '', (message) => ({ type: 'error', error: { type: 'not_found_error', message } }));
   }
 
-  async close(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
-
-  private handle(req: IncomingMessage, res: ServerResponse): void {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => void this.answer(req, res, body));
-  }
-
-  private async answer(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
-    const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'POST' || path !== '/v1/messages') {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `mock: no ${req.method} ${path}` } }));
-      return;
-    }
-    const request = JSON.parse(body) as MessagesRequest;
+  protected async answer(request: MessagesRequest, res: ServerResponse): Promise<void> {
     let blocks: Block[];
     if (request.tools && request.tools.length > 0) {
       this.turns.push(request);

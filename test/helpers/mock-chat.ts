@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { LocalApi } from './local-api.js';
 
 /** What the scripted model answers in one turn: text, or one tool call. */
 export type ChatAnswer = { readonly text: string } | { readonly tool: { readonly name: string; readonly args: Record<string, unknown> } };
@@ -21,44 +21,22 @@ export type ChatScript = (request: ChatRequest, index: number) => ChatAnswer;
  * other path (Hermes probes /v1/models, /api/tags... to learn the server)
  * is a 404. Listens on 127.0.0.1 only.
  */
-export class MockChat {
+export class MockChat extends LocalApi<ChatRequest> {
   readonly turns: ChatRequest[] = [];
-  private server: Server | undefined;
 
-  constructor(private readonly script: ChatScript) {}
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  constructor(private readonly script: ChatScript) {
+    super('/v1/chat/completions', '/v1', (message) => ({ error: { message } }));
   }
 
-  async close(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
-
-  private handle(req: IncomingMessage, res: ServerResponse): void {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `mock: no ${req.method} ${path}` } }));
-        return;
-      }
-      const request = JSON.parse(body) as ChatRequest;
-      this.turns.push(request);
-      let answer: ChatAnswer;
-      try {
-        answer = this.script(request, this.turns.length - 1);
-      } catch (error) {
-        answer = { text: `mock script error: ${(error as Error).message}` };
-      }
-      reply(res, request, this.turns.length, answer);
-    });
+  protected answer(request: ChatRequest, res: ServerResponse): void {
+    this.turns.push(request);
+    let answer: ChatAnswer;
+    try {
+      answer = this.script(request, this.turns.length - 1);
+    } catch (error) {
+      answer = { text: `mock script error: ${(error as Error).message}` };
+    }
+    reply(res, request, this.turns.length, answer);
   }
 }
 

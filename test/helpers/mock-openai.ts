@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { LocalApi } from './local-api.js';
 
 /** One output item the scripted model answers with. */
 export type Item =
@@ -24,44 +24,22 @@ export type ResponsesScript = (request: ResponsesRequest, index: number) => Item
  * response.output_item.done per item, response.completed. Listens on
  * 127.0.0.1 only.
  */
-export class MockResponses {
+export class MockResponses extends LocalApi<ResponsesRequest> {
   readonly turns: ResponsesRequest[] = [];
-  private server: Server | undefined;
 
-  constructor(private readonly script: ResponsesScript) {}
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  constructor(private readonly script: ResponsesScript) {
+    super('/v1/responses', '/v1', (message) => ({ error: { message } }));
   }
 
-  async close(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
-
-  private handle(req: IncomingMessage, res: ServerResponse): void {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method !== 'POST' || path !== '/v1/responses') {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `mock: no ${req.method} ${path}` } }));
-        return;
-      }
-      const request = JSON.parse(body) as ResponsesRequest;
-      this.turns.push(request);
-      let items: Item[];
-      try {
-        items = this.script(request, this.turns.length - 1);
-      } catch (error) {
-        items = [{ type: 'message', text: `mock script error: ${(error as Error).message}` }];
-      }
-      stream(res, this.turns.length, items);
-    });
+  protected answer(request: ResponsesRequest, res: ServerResponse): void {
+    this.turns.push(request);
+    let items: Item[];
+    try {
+      items = this.script(request, this.turns.length - 1);
+    } catch (error) {
+      items = [{ type: 'message', text: `mock script error: ${(error as Error).message}` }];
+    }
+    stream(res, this.turns.length, items);
   }
 }
 
