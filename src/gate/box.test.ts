@@ -53,10 +53,10 @@ describe('boxState (Claude Code settings as Claude Code merges them)', () => {
 
   it('read-only lists join across scopes and resolve as the sandbox does: relative to the workspace, ~/ under HOME, trailing /** a directory', () => {
     const at = place({
-      user: { sandbox: { filesystem: { denyWrite: ['.vouch', 'vouch.yaml', '.claude', '.codex/**', '.mcp.json', '.cursor/mcp.json', '.git/config', '.git/hooks', '~/vouch', 'test/**'] } } },
+      user: { sandbox: { filesystem: { denyWrite: ['.vouch', 'vouch.yaml', '.claude', '.codex/**', '.hermes/**', '.mcp.json', '.cursor/mcp.json', '.git/config', '.git/hooks', '~/vouch', 'test/**'] } } },
       managed: { sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false } },
     });
-    expect(boxState('claude-code', at.root, at.env, ['test/**'], at.managed)).toMatchObject({ on: true });
+    expect(boxState('claude-code', at.root, at.env, ['test/**'], at.managed)).toEqual({ client: 'claude-code', on: true, gaps: [] });
   });
 
   it('names each path that vouches and the box leaves writable, and a settings file that is not JSON counts as absent', () => {
