@@ -1,3 +1,4 @@
+import type { BaseContext } from '../core/context.js';
 import type { Actor, GateStamp, StoredReceipt } from '../receipt/receipt.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
@@ -7,18 +8,11 @@ export type VerifyEvent =
   | { readonly kind: 'check_started'; readonly check: CheckDef; readonly index: number; readonly total: number }
   | { readonly kind: 'check_finished'; readonly check: CheckDef; readonly receipt: StoredReceipt };
 
-/** Everything the engine needs from its caller. Front ends build one. */
-export interface EngineContext {
+/** Everything the engine needs from its caller: the invocation's base context, and the workspace, spec and actor it verifies for. Front ends build one with engineContext(). */
+export interface EngineContext extends BaseContext {
   readonly workspace: Workspace;
   readonly spec: Spec;
-  /** VOUCH_HOME: where trust lives. */
-  readonly home: string;
   readonly actor: Actor;
-  /** The caller's environment; the check receives only an allowlist of it. */
-  readonly env: NodeJS.ProcessEnv;
-  readonly now?: () => Date;
-  /** The built hash worker script (dist/hash-worker.js); absent, files are hashed on the main thread only. */
-  readonly hashWorker?: URL;
   /**
    * The caller made the workspace root the process's working directory for
    * the whole command (the CLI does, as git does), so files can be named by
@@ -28,4 +22,19 @@ export interface EngineContext {
   readonly cwdIsRoot?: boolean;
   /** Set when the agent gate runs checks to answer a stop: its receipts carry the stamp. */
   readonly gate?: GateStamp;
+}
+
+/** The engine's context from an invocation's base context: what the base has, and the workspace, spec, actor and extras given. */
+export function engineContext(base: BaseContext, workspace: Workspace, spec: Spec, actor: Actor, extra: Pick<EngineContext, 'cwdIsRoot' | 'gate'> = {}): EngineContext {
+  return {
+    workspace,
+    spec,
+    home: base.home,
+    actor,
+    env: base.env,
+    ...(base.now && { now: base.now }),
+    ...(base.signal && { signal: base.signal }),
+    ...(base.hashWorker && { hashWorker: base.hashWorker }),
+    ...extra,
+  };
 }

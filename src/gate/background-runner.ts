@@ -1,4 +1,4 @@
-import type { EngineContext } from '../engine/context.js';
+import { engineContext } from '../engine/context.js';
 import { verifyChecks } from '../engine/verify.js';
 import { workspaceAt } from '../workspace/find.js';
 import { gateReuse } from './reuse-accept.js';
@@ -26,16 +26,7 @@ export async function runBackgroundOrder(ctx: GateContext, text: string): Promis
     if (!loaded.ok || loaded.value.sha256 !== order.spec_sha256) return 'spec_changed';
     const spec = loaded.value;
     const checks = spec.checks.filter((check) => order.checks.includes(check.id));
-    const engine: EngineContext = {
-      workspace,
-      spec,
-      home: ctx.home,
-      actor: 'hook',
-      env: ctx.env,
-      ...(ctx.now && { now: ctx.now }),
-      ...(ctx.hashWorker && { hashWorker: ctx.hashWorker }),
-      gate: { session: order.session, client: order.client, event: order.event },
-    };
+    const engine = engineContext(ctx, workspace, spec, 'hook', { gate: { session: order.session, client: order.client, event: order.event } });
     const ledger = await ctx.ledgers.write(workspace);
     const result = await verifyChecks(engine, checks, {
       openLedger: () => Promise.resolve(ledger),

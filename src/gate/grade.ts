@@ -1,5 +1,5 @@
 import { digestJson, sha256, type Sha256 } from '../core/digest.js';
-import type { EngineContext } from '../engine/context.js';
+import { engineContext, type EngineContext } from '../engine/context.js';
 import { checkStatuses, type CheckStatus } from '../engine/status.js';
 import { verifyChecks } from '../engine/verify.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -103,16 +103,7 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
       : { kind: 'allow', reason: 'nothing_relevant', findings: [], detail: null, tree: null };
   }
 
-  const engine: EngineContext = {
-    workspace,
-    spec,
-    home: ctx.home,
-    actor: request.actor,
-    env: ctx.env,
-    ...(ctx.now && { now: ctx.now }),
-    ...(ctx.hashWorker && { hashWorker: ctx.hashWorker }),
-    ...(request.gate && { gate: request.gate }),
-  };
+  const engine = engineContext(ctx, workspace, spec, request.actor, request.gate ? { gate: request.gate } : {});
   // One walk of the tree: the statuses, and the fingerprints the tree digest is made of.
   const result = await checkStatuses(engine, candidates, { openLedger: () => ctx.ledgers.read(workspace), everyFingerprint: true });
   if (result.kind === 'trust_error') return specLevel('trust_unreadable', result.problem.message, spec.sha256);

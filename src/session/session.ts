@@ -2,7 +2,7 @@ import type { BaseContext } from '../core/context.js';
 import { fail, type Problem } from '../core/problem.js';
 import type { Result } from '../core/result.js';
 import { entrySigner } from '../crypto/entry-signer.js';
-import type { EngineContext } from '../engine/context.js';
+import { engineContext, type EngineContext } from '../engine/context.js';
 import type { AppendOptions, Ledger } from '../ledger/ledger.js';
 import { ledgerLocation, type LedgerLocation } from '../ledger/location.js';
 import type { LedgerSource } from '../ledger/source.js';
@@ -126,17 +126,7 @@ export class Session implements BaseContext, LedgerSource, SpecSource {
 
   /** The engine's context for this workspace and spec. */
   engine(workspace: Workspace, spec: Spec, actor: Actor, extra: Pick<EngineContext, 'cwdIsRoot' | 'gate'> = {}): EngineContext {
-    return {
-      workspace,
-      spec,
-      home: this.home,
-      actor,
-      env: this.env,
-      ...(this.now && { now: this.now }),
-      ...(this.signal && { signal: this.signal }),
-      ...(this.hashWorker && { hashWorker: this.hashWorker }),
-      ...extra,
-    };
+    return engineContext(this, workspace, spec, actor, extra);
   }
 
   /** Ends the invocation: every ledger it opened is closed. Returns the trace line, when VOUCH_TRACE=1. */

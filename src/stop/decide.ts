@@ -18,7 +18,7 @@ import { workspaceAt, type Workspace } from '../workspace/find.js';
 import { dispatchAtStop, holdOnUnsettled, note, sessionDispatches } from './dispatches.js';
 import { lostRecord, type LostRecord } from './lost-record.js';
 import { actsDuringSession } from './person-acts.js';
-import { NONE, scopeOf, settle, unrecorded, type Dispatched } from './settle.js';
+import { NONE, scopeOf, settle, unrecorded, type Dispatched, type StopAt } from './settle.js';
 
 /**
  * The gate: may this agent stop? Allowed only when every blocking check
@@ -103,6 +103,7 @@ async function decideIn(request: StopRequest, ctx: GateContext, target: Target, 
     if (error instanceof LedgerError) return unrecorded('block', 'ledger_unusable', workspace.root, `${error.path}: ${error.message}`);
     throw error;
   }
+  const at: StopAt = { request, ctx, workspace, history };
   const own: Dispatched = { open: [], own: dispatch ? note(dispatch) : null };
   const promised = history.promised || watch !== null;
 
@@ -110,27 +111,27 @@ async function decideIn(request: StopRequest, ctx: GateContext, target: Target, 
     if (!promised && !dispatch) return unrecorded('allow', 'no_spec', workspace.root, 'no vouch.yaml, and vouch has no record of this session');
     const missing = specLevel('spec_missing', `${workspace.specPath} was removed after vouch began gating this session`);
     if (!existsSync(workspace.root)) return unrecorded('block', 'spec_missing', workspace.root, `${workspace.root} was removed after vouch began gating this session there`);
-    return settle(request, ctx, workspace, history, null, missing, own);
+    return settle(at, null, missing, own);
   }
   if (!loaded.ok) {
     const first = loaded.error.more?.[0];
     const detail = `${loaded.error.message}${first ? `; ${first.where ?? ''}: ${first.message}` : ''}`;
-    return settle(request, ctx, workspace, history, null, specLevel('spec_invalid', detail), own);
+    return settle(at, null, specLevel('spec_invalid', detail), own);
   }
   const spec = loaded.value;
   const trust = trustState(ctx.home, workspace.root, spec.sha256);
-  if (!trust.ok) return settle(request, ctx, workspace, history, spec, specLevel('trust_unreadable', trust.error.message, spec.sha256), own);
+  if (!trust.ok) return settle(at, spec, specLevel('trust_unreadable', trust.error.message, spec.sha256), own);
   if (trust.value.kind !== 'allowed') {
-    return settle(request, ctx, workspace, history, spec, specLevel('spec_not_allowed', notAllowedWords(trust.value.kind), spec.sha256), own);
+    return settle(at, spec, specLevel('spec_not_allowed', notAllowedWords(trust.value.kind), spec.sha256), own);
   }
   const held = (await heldByResult(ctx, request, workspace, watch, damaged, lost)) ?? boxVerdict(request.client, spec, workspace, watch, ctx.env);
-  if (held) return settle(request, ctx, workspace, history, spec, held, own);
+  if (held) return settle(at, spec, held, own);
 
   if (dispatch) {
     const { judgeSubagentStop } = await import('../fleet/subagent.js');
     const { signerFor } = await import('./settle.js');
     const judged = await judgeSubagentStop({ request, ctx, workspace, spec, history, dispatch, sign: await signerFor(ctx, workspace, spec) });
-    return settle(request, ctx, workspace, history, spec, judged.verdict, { open: [], own: note(judged.dispatch) });
+    return settle(at, spec, judged.verdict, { open: [], own: note(judged.dispatch) });
   }
   const subagent = request.event === 'SubagentStop';
   const agent = subagent ? request.agentId : null;
@@ -146,9 +147,9 @@ async function decideIn(request: StopRequest, ctx: GateContext, target: Target, 
     // The session's own stop hands what its budget would cut short to a background runner; a subagent's grade runs here.
     ...(!subagent && ctx.background && { background: ctx.background }),
   });
-  if (subagent) return settle(request, ctx, workspace, history, spec, verdict, NONE);
+  if (subagent) return settle(at, spec, verdict, NONE);
   const open = await sessionDispatches(ctx, workspace, request, spec);
-  return settle(request, ctx, workspace, history, spec, holdOnUnsettled(verdict, open), { open, own: null });
+  return settle(at, spec, holdOnUnsettled(verdict, open), { open, own: null });
 }
 
 /**

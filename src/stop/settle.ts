@@ -18,6 +18,14 @@ export interface Dispatched {
   readonly own: DispatchNote | null;
 }
 
+/** One stop being judged in one workspace: what the client asked, the gate's context, the workspace and the session's history there. */
+export interface StopAt {
+  readonly request: StopRequest;
+  readonly ctx: GateContext;
+  readonly workspace: Workspace;
+  readonly history: SessionHistory;
+}
+
 export const NONE: Dispatched = { open: [], own: null };
 
 export function scopeOf(request: StopRequest): StopScope {
@@ -30,15 +38,8 @@ export function scopeOf(request: StopRequest): StopScope {
  * escaped; a decision that cannot be recorded is a block (nothing is let
  * through unrecorded).
  */
-export async function settle(
-  request: StopRequest,
-  ctx: GateContext,
-  workspace: Workspace,
-  history: SessionHistory,
-  spec: Spec | null,
-  verdict: Verdict,
-  dispatched: Dispatched,
-): Promise<GateDecision> {
+export async function settle(at: StopAt, spec: Spec | null, verdict: Verdict, dispatched: Dispatched): Promise<GateDecision> {
+  const { request, ctx, workspace, history } = at;
   const recorded = dispatched.own ? [dispatched.own] : dispatched.open;
   const policy = spec?.gate ?? DEFAULT_GATE;
   const prior = verdict.kind === 'block' ? history.consecutiveBlocks(scopeOf(request), verdict.tree) : 0;
