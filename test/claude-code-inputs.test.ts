@@ -191,6 +191,37 @@ describe('issue 22 with the real Claude Code CLI', () => {
     // The stop's cost, for the record (never asserted: the machine may be loaded).
     console.log(`honest init-spec session: final reply to exit ${stopped} ms, the gate's npm test ${receipt.duration_ms} ms`);
   }, 300_000);
+
+  it('an honest session on a Python project whose spec `vouch init --write` made (pytest) stops with no block', async () => {
+    const rig = new Rig().write({
+      'pyproject.toml': '[project]\nname = "calc"\nversion = "1.0.0"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      'calc.py': 'def add(a, b):\n    return a - b\n',
+      'tests/test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+    });
+    const init = await rig.run(['init', '--write']);
+    expect(init.code, init.stderr).toBe(0);
+    const spec = rig.read('vouch.yaml');
+    expect(spec).toContain('pytest');
+    expect(spec).toMatch(/inputs: \[[^\]]*"pyproject\.toml"/);
+    await installed(rig);
+    let finalAt = 0;
+    const { run } = await session(rig, (_request, turn) => {
+      if (turn === 0) return [write('toolu_1', rig.path('calc.py'), 'def add(a, b):\n    return a + b\n')];
+      finalAt = Date.now();
+      return [say('Done: add() adds.')];
+    });
+    const stopped = Date.now() - finalAt;
+    expect(run.code, run.stderr).toBe(0);
+    expect(hookResponses(run, 'Stop').map((r) => r.stdout.trim())).toEqual(['']);
+    const decisions = gateDecisions(rig);
+    expect(decisions.map((g) => [g.decision, g.reason])).toEqual([['allow', 'all_pass']]);
+    expect(decisions[0]!.checks.every((c) => c.status === 'PASS')).toBe(true);
+    const receipts = (await rig.run(['log', '--json'])).json() as { check_id: string; verdict: string; actor: string; duration_ms: number }[];
+    expect(receipts.length).toBeGreaterThan(0);
+    for (const receipt of receipts) expect(receipt).toMatchObject({ verdict: 'PASS', actor: 'hook' });
+    // The stop's cost, for the record (never asserted: the machine may be loaded).
+    console.log(`honest init-spec Python session: final reply to exit ${stopped} ms, the gate's pytest ${receipts.map((r) => r.duration_ms).join('+')} ms`);
+  }, 300_000);
 });
 
 /** The watcher the agent leaves behind: test/changed-during-run.test.ts explains the handshake; it also writes its pid. */

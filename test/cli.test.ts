@@ -198,7 +198,7 @@ describe('vouch init', () => {
   });
 
   it.each([
-    ['pyproject.toml', { 'pyproject.toml': '[project]\nname = "x"\n', 'tests/test_a.py': 'def test_a(): pass\n', 'a.py': 'x = 1\n' }, 'run: ["python3", "-m", "pytest", "-q"]'],
+    ['pyproject.toml', { 'pyproject.toml': '[project]\nname = "x"\n', 'tests/test_a.py': 'def test_a(): pass\n', 'a.py': 'x = 1\n' }, 'run: ["env", "PYTHONPATH=.", "python3", "-m", "pytest", "-q"]'],
     ['Cargo.toml', { 'Cargo.toml': '[package]\nname = "x"\n', 'src/main.rs': 'fn main() {}\n' }, 'run: ["cargo", "test"]'],
     ['a Makefile with a test target', { Makefile: 'test:\n\ttrue\n', 'src/a.c': 'int a;\n' }, 'run: ["make", "test"]'],
   ])('detects %s', async (_name, files, expected) => {

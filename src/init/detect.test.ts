@@ -96,8 +96,23 @@ describe('Python: unittest layouts', () => {
 
   it('proposes pytest for bare test functions and conftest.py, with the test files anywhere', async () => {
     const [proposal] = await detect({ 'app.py': 'x = 1\n', 'app_test.py': 'def test_x():\n    assert True\n', 'lib/test_lib.py': 'def test_y():\n    assert True\n', 'lib/conftest.py': '' });
-    expect(proposal).toMatchObject({ run: ['python3', '-m', 'pytest', '-q'], sources: ['**/*.py'], tests: ['**/test_*.py', '**/*_test.py'] });
+    // lib/ is not a package: pytest would insert only lib/, and the check runs with PYTHONSAFEPATH, so the root is named.
+    expect(proposal).toMatchObject({ run: ['env', 'PYTHONPATH=.', 'python3', '-m', 'pytest', '-q'], sources: ['**/*.py'], tests: ['**/test_*.py', '**/*_test.py'] });
     expect(proposal!.inputs).toContain('**/conftest.py');
+    expect(proposal!.inputs).toContain('*.pyc');
+  });
+
+  it('pytest names the root on the path only when a test below it would not reach the root\'s modules (python3 -m pytest would, by the working directory)', async () => {
+    const flat = { 'calc.py': 'x = 1\n', 'tests/test_calc.py': 'def test_x():\n    assert True\n', 'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n' };
+    expect((await detect(flat))[0]!.run).toEqual(['env', 'PYTHONPATH=.', 'python3', '-m', 'pytest', '-q']);
+    // Tests beside the modules: pytest inserts their folder, the root.
+    expect((await detect({ 'calc.py': 'x = 1\n', 'test_calc.py': 'def test_x():\n    assert True\n' }))[0]!.run).toEqual(['python3', '-m', 'pytest', '-q']);
+    // tests/ a package: pytest inserts the folder above it, the root.
+    expect((await detect({ ...flat, 'tests/__init__.py': '' }))[0]!.run).toEqual(['python3', '-m', 'pytest', '-q']);
+    // pytest's own pythonpath setting says where the modules are.
+    expect((await detect({ ...flat, 'pyproject.toml': '[tool.pytest.ini_options]\npythonpath = ["."]\n' }))[0]!.run).toEqual(['python3', '-m', 'pytest', '-q']);
+    // Nothing at the root to import (a src/ layout without pythonpath is the project's own set-up: installed, or not importable).
+    expect((await detect({ 'src/calc/__init__.py': '', 'src/calc/core.py': 'x = 1\n', 'tests/test_calc.py': 'def test_x():\n    assert True\n' }))[0]!.run).toEqual(['python3', '-m', 'pytest', '-q']);
   });
 
   it('proposes nothing for Python code without tests, and never covers a virtual environment', async () => {

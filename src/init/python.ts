@@ -65,13 +65,16 @@ function usesPytest(project: Project, python: readonly string[], texts: readonly
 /** pytest, its settings and conftest.py files (present or not: one that appears later counts) as inputs. */
 function pytest(project: Project, testFiles: readonly string[], exclude: readonly string[], interpreter: string): Proposal {
   const collected = testFiles.filter((path) => /^test_.*\.py$|_test\.py$/.test(basename(path)));
+  const root = pytestNeedsRoot(project, collected.length > 0 ? collected : testFiles);
+  const run = [interpreter, '-m', 'pytest', '-q'];
   return {
     id: 'tests',
     family: 'python',
-    run: [interpreter, '-m', 'pytest', '-q'],
+    run: root ? ['env', 'PYTHONPATH=.', ...run] : run,
     sources: ['**/*.py'],
     tests: testGlobs(collected.length > 0 ? collected : testFiles, ['test_*.py', '*_test.py']),
-    inputs: [...configGlobsOf(['pytest']), ...venvInputs(interpreter)],
+    // With the root on the path, a sourceless .pyc there would shadow a module of the same name (even pytest): an input.
+    inputs: [...configGlobsOf(['pytest']), ...(root ? ['*.pyc'] : []), ...venvInputs(interpreter)],
     exclude,
     block: true,
     timeout: 600,
@@ -125,6 +128,32 @@ function unittest(project: Project, testFiles: readonly string[], exclude: reado
     proves: 'unittest runs at least one test and all pass, on the declared Python sources and tests.',
     from: `Python tests run by unittest${interpreter === 'python3' ? '' : ` (${interpreter}: the virtualenv's)`}`,
   };
+}
+
+/**
+ * `python3 -m pytest` puts the working directory first on sys.path, and a
+ * project's tests in a tests/ folder import the root's modules through it.
+ * Checks run with PYTHONSAFEPATH=1 (the working directory is not on the
+ * path), so the check names the root (`env PYTHONPATH=.`) when a test sits
+ * below the root in a folder that is not a package up to it (pytest then
+ * inserts only that folder), the root has modules to import, and pytest's
+ * own `pythonpath` setting does not already say where they are.
+ */
+function pytestNeedsRoot(project: Project, testFiles: readonly string[]): boolean {
+  const configured = ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'].some((file) => /^\s*pythonpath\s*=/m.test(project.read(file)));
+  if (configured) return false;
+  const rootModules = project.files.some((path) => (!path.includes('/') && path.endsWith('.py') && !isTestName(path) && path !== 'conftest.py' && path !== 'setup.py') || /^[^/]+\/__init__\.py$/.test(path));
+  if (!rootModules) return false;
+  return testFiles.some((path) => path.includes('/') && !packagedToRoot(project, path));
+}
+
+/** Every folder from the file's up to the root holds an __init__.py: pytest inserts the root itself. */
+function packagedToRoot(project: Project, path: string): boolean {
+  const parts = path.split('/').slice(0, -1);
+  for (let depth = parts.length; depth > 0; depth--) {
+    if (!project.has(`${parts.slice(0, depth).join('/')}/__init__.py`)) return false;
+  }
+  return true;
 }
 
 /** Whether unittest started at `start` ('' the root) reaches `path`: every directory below the start is a package. */
