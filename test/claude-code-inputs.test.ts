@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BodyStore } from '../src/ledger/sqlite/body-store.js';
-import { claudeBinary, hookResponses, runClaude } from './helpers/claude.js';
-import { lastUserText, MockAnthropic, type Script } from './helpers/mock-anthropic.js';
+import { claudeBinary, hookResponses, type ClaudeRun } from './helpers/claude.js';
+import { bash, claudeSession, gateDecisions, say, write, type MockList } from './helpers/claude-session.js';
+import { lastUserText, type Script } from './helpers/mock-anthropic.js';
 import { Rig } from './helpers/rig.js';
 import { swapWatcher } from './helpers/swap-watcher.js';
 
@@ -22,7 +21,7 @@ beforeAll(() => {
   binary = claudeBinary();
 }, 600_000);
 
-const mocks: MockAnthropic[] = [];
+const mocks: MockList = [];
 const watcherPids: string[] = [];
 afterEach(async () => {
   for (const mock of mocks.splice(0)) await mock.close();
@@ -37,10 +36,6 @@ afterEach(async () => {
   }
 });
 
-const write = (id: string, file_path: string, content: string) => ({ type: 'tool_use' as const, id, name: 'Write', input: { file_path, content } });
-const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command, description: 'run a command' } });
-const say = (text: string) => ({ type: 'text' as const, text });
-
 const ADD_GOOD = 'exports.add = (a, b) => a + b;\n';
 const ADD_BROKEN = 'exports.add = (a, b) => a - b;\n';
 const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n";
@@ -53,29 +48,10 @@ async function installed(rig: Rig, box = true): Promise<Rig> {
   return rig;
 }
 
-async function session(rig: Rig, script: Script) {
-  const mock = new MockAnthropic(script);
-  mocks.push(mock);
-  const baseUrl = await mock.start();
-  const configDir = join(rig.home, 'claude');
-  mkdirSync(configDir, { recursive: true });
-  const run = await runClaude(binary, { cwd: rig.root, configDir, baseUrl, prompt: 'Make add() correct and tell me when it is done.', env: rig.env(), tools: ['Write', 'Edit', 'Bash'] });
-  return { run, mock };
-}
-
-function gateDecisions(rig: Rig): { decision: string; reason: string; checks: { id: string; status: string; reason: string }[] }[] {
-  const db = new Database(rig.path('.vouch/ledger.db'), { readonly: true });
-  try {
-    const bodies = new BodyStore(db);
-    const stored = db.prepare("SELECT body, dict FROM chain WHERE kind = 'gate' ORDER BY seq").all() as { body: string | Buffer; dict: number | null }[];
-    return stored.map((row) => JSON.parse(bodies.decode(row)!));
-  } finally {
-    db.close();
-  }
-}
+const session = (rig: Rig, script: Script) => claudeSession(binary, rig, mocks, script, { prompt: 'Make add() correct and tell me when it is done.' });
 
 /** The first Stop's answer: blocked, with the reason the agent was shown. */
-function firstStop(run: Awaited<ReturnType<typeof runClaude>>): { decision?: string; reason?: string } {
+function firstStop(run: ClaudeRun): { decision?: string; reason?: string } {
   const stops = hookResponses(run, 'Stop');
   expect(stops.length).toBeGreaterThan(0);
   // An allowed stop answers nothing.
@@ -216,7 +192,7 @@ describe('issue 22 with the real Claude Code CLI', () => {
     const decisions = gateDecisions(rig);
     expect(decisions.map((g) => [g.decision, g.reason])).toEqual([['allow', 'all_pass']]);
     expect(decisions[0]!.checks.every((c) => c.status === 'PASS')).toBe(true);
-    const receipts = (await rig.run(['log', '--json'])).json() as { check_id: string; verdict: string; actor: string; duration_ms: number }[];
+    const receipts = (await rig.run(['log', '--json'])).json<{ check_id: string; verdict: string; actor: string; duration_ms: number }[]>();
     expect(receipts.length).toBeGreaterThan(0);
     for (const receipt of receipts) expect(receipt).toMatchObject({ verdict: 'PASS', actor: 'hook' });
     // The stop's cost, for the record (never asserted: the machine may be loaded).

@@ -1,10 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BodyStore } from '../src/ledger/sqlite/body-store.js';
-import { claudeBinary, hookResponses, runClaude } from './helpers/claude.js';
-import { lastUserText, MockAnthropic, type Script } from './helpers/mock-anthropic.js';
+import { claudeBinary, hookResponses } from './helpers/claude.js';
+import { bash, claudeSession, gateDecisions, say, write, type MockList } from './helpers/claude-session.js';
+import { lastUserText, type Script } from './helpers/mock-anthropic.js';
 import { CLI, Rig } from './helpers/rig.js';
 
 /*
@@ -17,35 +14,12 @@ beforeAll(() => {
   binary = claudeBinary();
 }, 600_000);
 
-const mocks: MockAnthropic[] = [];
+const mocks: MockList = [];
 afterEach(async () => {
   for (const mock of mocks.splice(0)) await mock.close();
 });
 
-async function session(rig: Rig, script: Script, extraArgs: string[] = []) {
-  const mock = new MockAnthropic(script);
-  mocks.push(mock);
-  const baseUrl = await mock.start();
-  const configDir = join(rig.home, 'claude');
-  mkdirSync(configDir, { recursive: true });
-  const run = await runClaude(binary, { cwd: rig.root, configDir, baseUrl, prompt: 'Change a.txt and tell me when it is done.', env: rig.env(), tools: ['Write', 'Edit', 'Bash'], extraArgs });
-  return { run, mock };
-}
-
-function gateDecisions(rig: Rig): { decision: string; reason: string }[] {
-  const db = new Database(rig.path('.vouch/ledger.db'), { readonly: true });
-  try {
-    const bodies = new BodyStore(db);
-    const stored = db.prepare("SELECT body, dict FROM chain WHERE kind = 'gate' ORDER BY seq").all() as { body: string | Buffer; dict: number | null }[];
-    return stored.map((row) => JSON.parse(bodies.decode(row)!) as { decision: string; reason: string });
-  } finally {
-    db.close();
-  }
-}
-
-const write = (id: string, file_path: string, content: string) => ({ type: 'tool_use' as const, id, name: 'Write', input: { file_path, content } });
-const say = (text: string) => ({ type: 'text' as const, text });
-const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command, description: 'run a command' } });
+const session = (rig: Rig, script: Script, extraArgs: string[] = []) => claudeSession(binary, rig, mocks, script, { prompt: 'Change a.txt and tell me when it is done.', extraArgs });
 
 describe('the gate on time, with the real Claude Code CLI', () => {
   it('an honest session whose check takes longer than the budget (8 s against 3 s) ends allowed, not ESCAPED, with the check run once', async () => {
