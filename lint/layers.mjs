@@ -11,7 +11,7 @@ export const TIERS = [
   { name: 'leaves', folders: ['receipt', 'runner', 'workspace', 'cache', 'release', 'sandbox', 'clients'] },
   { name: 'files in scope, config files edited', folders: ['scope', 'install'] },
   { name: 'the spec, archives and traces', folders: ['spec', 'archive', 'trace'] },
-  { name: 'storage, trust and the hermetic copy', folders: ['ledger', 'trust', 'hermetic'] },
+  { name: 'storage, trust, the hermetic copy and the write guard', folders: ['ledger', 'trust', 'hermetic', 'guard'] },
   { name: 'keys and logs', folders: ['crypto', 'logs'] },
   { name: 'the engine and what reads the chain', folders: ['engine', 'audit', 'export'] },
   { name: 'the domain', folders: ['gate', 'cards', 'remote', 'service'] },

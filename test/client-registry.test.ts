@@ -4,7 +4,7 @@ import { agentRun } from '../src/clients/agent-run.js';
 import { claudeCodeProtocol } from '../src/clients/claude-code.js';
 import { STOP_TIMEOUT_SECONDS, type AgentClient } from '../src/clients/descriptor.js';
 import { CLIENTS, clientLabel, hookedClient, hookedClients } from '../src/clients/registry.js';
-import { configWiring } from '../src/gate/wiring.js';
+import { configWiring } from '../src/guard/wiring.js';
 import { readOnlySet } from '../src/install/box/read-only.js';
 import { installTargets } from '../src/install/targets/index.js';
 import { Rig } from './helpers/rig.js';

@@ -5,7 +5,7 @@ import { scanScope } from '../scope/scan.js';
 import { TreeReader } from '../engine/tree-reader.js';
 import type { Workspace } from '../workspace/find.js';
 import { trustRecordPath } from '../trust/trust.js';
-import { gateWiring } from './wiring.js';
+import { gateWiring } from '../guard/wiring.js';
 
 /**
  * What an agent session must leave as it found it: the files the spec's

@@ -2,10 +2,10 @@ import { digestJson, sha256 } from '../core/digest.js';
 import { newId } from '../core/ids.js';
 import type { GateContext } from './context.js';
 import type { Client, TrailBody } from '../ledger/session-entries.js';
-import { workspaceRelative, type ToolUse } from './guard.js';
-import { codexPatchPaths } from './shell/apply-patch.js';
+import { workspaceRelative, type ToolUse } from '../guard/guard.js';
+import { codexPatchPaths } from '../guard/shell/apply-patch.js';
 import { locateForHook } from './locate.js';
-import { shellWrites } from './shell/writes.js';
+import { shellWrites } from '../guard/shell/writes.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 

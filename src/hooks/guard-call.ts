@@ -1,9 +1,9 @@
-import { guardToolUse, type ToolUse } from '../gate/guard.js';
-import type { GuardRole } from '../gate/guard-role.js';
+import { guardToolUse, type ToolUse } from '../guard/guard.js';
+import type { GuardRole } from '../guard/role.js';
 import { locateForHook } from '../gate/locate.js';
-import { protectListOf } from '../gate/protect-list.js';
-import { ProtectedPaths } from '../gate/protected.js';
-import { configWiring, gitHookWiring } from '../gate/wiring.js';
+import { protectListOf } from '../guard/protect-list.js';
+import { ProtectedPaths } from '../guard/protected.js';
+import { configWiring, gitHookWiring } from '../guard/wiring.js';
 import { renderDenial } from '../render/gate.js';
 import type { HookContext } from './context.js';
 import type { ClientProtocol, HookReply } from './protocol.js';

@@ -98,7 +98,7 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
     case 'PreToolUse': {
       const use = protocol.toolUse(payload.toolName, payload.toolInput);
       if (use === null || use.kind === 'other') return protocol.pass(null);
-      const [{ guardCall }, { guardRole }] = await Promise.all([import('./guard-call.js'), import('../gate/guard-role.js')]);
+      const [{ guardCall }, { guardRole }] = await Promise.all([import('./guard-call.js'), import('../guard/role.js')]);
       return guardCall(protocol, use, cwd, ctx, guardRole(payload.agentType, ctx.env));
     }
     case 'SubagentStart': {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { locateForHook } from '../gate/locate.js';
-import { protectListOf } from '../gate/protect-list.js';
+import { protectListOf } from '../guard/protect-list.js';
 import type { GateContext } from '../gate/context.js';
 import { isWatched, watchSession } from '../gate/session-record.js';
 import type { Client } from '../ledger/session-entries.js';

@@ -1,9 +1,9 @@
 import { shellLine } from '../core/quote.js';
 import { unreachable } from '../core/unreachable.js';
 import type { DispatchNote, GateDecision, GateFinding, GateReason } from '../gate/decision.js';
-import type { GuardAnswer } from '../gate/guard.js';
-import type { ProtectionRule } from '../gate/protected.js';
-import type { PersonAct } from '../gate/shell/vouch-acts.js';
+import type { GuardAnswer } from '../guard/guard.js';
+import type { ProtectionRule } from '../guard/protected.js';
+import type { PersonAct } from '../guard/shell/vouch-acts.js';
 import { explainReason } from './reasons.js';
 import { oneLine, visible } from './visible.js';
 

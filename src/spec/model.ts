@@ -88,7 +88,7 @@ export interface Spec {
   readonly gate: GatePolicy;
   /**
    * Workspace-relative globs the agent may not write, normalised. vouch.yaml
-   * and .vouch/ are protected whatever this says (see gate/protected.ts).
+   * and .vouch/ are protected whatever this says (see guard/protected.ts).
    */
   readonly protect: readonly string[];
   /** `tool_configs`: extra tool configs pinned at allow (see trust/pins.ts), sorted. */

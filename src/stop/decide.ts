@@ -9,7 +9,7 @@ import type { GateDecision } from '../gate/decision.js';
 import { gateAcceptance, gateStamp, gradeAtTier, specLevel, type Verdict } from '../gate/grade.js';
 import { SessionHistory } from '../gate/history.js';
 import { locateForHook, type Located } from '../gate/locate.js';
-import { protectListOf } from '../gate/protect-list.js';
+import { protectListOf } from '../guard/protect-list.js';
 import { tierOf } from '../gate/relevance.js';
 import { sessionWatches, watchSession, type SessionWatch } from '../gate/session-record.js';
 import { LedgerError } from '../ledger/ledger.js';

@@ -47,7 +47,7 @@ export function notAllowedWords(kind: Exclude<TrustState['kind'], 'allowed'>): s
   }
 }
 
-/** Where a workspace's trust record lives under VOUCH_HOME (the gate watches it: see gate/wiring.ts). */
+/** Where a workspace's trust record lives under VOUCH_HOME (the gate watches it: see guard/wiring.ts). */
 export function trustRecordPath(home: string, workspaceRoot: string): string {
   return join(home, 'trust', `${sha256(workspaceRoot).slice(0, 32)}.json`);
 }

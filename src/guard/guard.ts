@@ -1,8 +1,8 @@
 import { readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { gitTreePaths } from './guard-git.js';
-import { hardLinkOf } from './guard-links.js';
+import { gitTreePaths } from './git-rewrites.js';
+import { hardLinkOf } from './links.js';
 import type { ProtectedPaths, ProtectionRule } from './protected.js';
 import type { PersonAct } from './shell/vouch-acts.js';
 import { codexPatchPaths } from './shell/apply-patch.js';

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { SPEC_FILE } from '../workspace/spec-file.js';
-import type { GuardRole } from './guard-role.js';
+import type { GuardRole } from './role.js';
 
 /** Why a path may not be written by the agent. */
 export type ProtectionRule =
