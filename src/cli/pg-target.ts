@@ -1,5 +1,5 @@
 import { fail } from '../core/problem.js';
-import { postgresLocation, type LedgerLocation } from '../ledger/location.js';
+import { ledgerLocation, type LedgerLocation } from '../ledger/location.js';
 import { loadSpec } from '../spec/load.js';
 import { findWorkspace } from '../workspace/find.js';
 import type { Cli } from './io.js';
@@ -7,18 +7,13 @@ import type { Cli } from './io.js';
 export type PgTarget = Extract<LedgerLocation, { kind: 'postgres' }>;
 
 /**
- * The PostgreSQL ledger a server-side command (db, serve, worker) works on:
- * `--ledger URL`, else VOUCH_LEDGER, else `ledger:` in the workspace's
- * vouch.yaml. These commands have no SQLite fallback: a service without a
- * shared database has nothing to share.
+ * The PostgreSQL ledger a server-side command (db, serve, worker) works on,
+ * chosen by ledgerLocation (the one order: `--ledger URL`, VOUCH_LEDGER,
+ * `ledger:` in the workspace's vouch.yaml), with no SQLite fallback.
  */
 export function pgTarget(cli: Cli, flag: string | undefined, command: string): PgTarget {
-  const chosen =
-    flag !== undefined
-      ? postgresLocation(flag, 'flag')
-      : cli.io.env.VOUCH_LEDGER
-        ? postgresLocation(cli.io.env.VOUCH_LEDGER, 'VOUCH_LEDGER')
-        : fromSpec(cli);
+  // No SQLite fallback (stateDir null): a service without a shared database has nothing to share.
+  const chosen = ledgerLocation(cli.io.env, null, () => specLedger(cli), flag);
   if (!chosen) {
     return fail({
       code: 'usage',
@@ -29,14 +24,15 @@ export function pgTarget(cli: Cli, flag: string | undefined, command: string): P
     });
   }
   if (!chosen.ok) return fail(chosen.error);
-  if (chosen.value.kind !== 'postgres') throw new Error('bug: postgresLocation returned another kind');
+  if (chosen.value.kind !== 'postgres') throw new Error('bug: ledgerLocation chose SQLite with no state directory');
   return chosen.value;
 }
 
-function fromSpec(cli: Cli) {
+/** The workspace spec's `ledger:`, when there is a workspace; a spec that does not load is the command's error. */
+function specLedger(cli: Cli): string | null {
   const workspace = findWorkspace(cli.dir ?? cli.io.cwd, cli.dir !== undefined);
-  if (!workspace.ok) return undefined;
+  if (!workspace.ok) return null;
   const spec = loadSpec(workspace.value.specPath, cli.io.cwd);
   if (!spec.ok) return fail(spec.error);
-  return spec.value.ledger === null ? undefined : postgresLocation(spec.value.ledger, 'ledger');
+  return spec.value.ledger;
 }

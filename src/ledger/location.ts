@@ -54,14 +54,21 @@ export function postgresLocation(value: string, source: 'VOUCH_LEDGER' | 'ledger
 }
 
 /**
- * Which ledger a workspace uses: VOUCH_LEDGER, else the spec's `ledger:`,
- * else `.vouch/ledger.db`.
+ * Which ledger a workspace uses: a command's `--ledger URL` (given as
+ * `flag`, for the server-side commands), else VOUCH_LEDGER, else the
+ * spec's `ledger:`, else `.vouch/ledger.db` (`stateDir` null: none, for
+ * the commands that have no SQLite fallback). The one place this order is
+ * decided. `specLedger` is asked only when nothing before it answers.
  */
-export function ledgerLocation(env: NodeJS.ProcessEnv, stateDir: string, specLedger: string | null): Result<LedgerLocation, Problem> {
+export function ledgerLocation(env: NodeJS.ProcessEnv, stateDir: string, specLedger: string | null | (() => string | null), flag?: string): Result<LedgerLocation, Problem>;
+export function ledgerLocation(env: NodeJS.ProcessEnv, stateDir: null, specLedger: string | null | (() => string | null), flag?: string): Result<LedgerLocation, Problem> | null;
+export function ledgerLocation(env: NodeJS.ProcessEnv, stateDir: string | null, specLedger: string | null | (() => string | null), flag?: string): Result<LedgerLocation, Problem> | null {
+  if (flag !== undefined) return postgresLocation(flag, 'flag');
   const fromEnv = env.VOUCH_LEDGER;
   if (fromEnv !== undefined && fromEnv !== '') return postgresLocation(fromEnv, 'VOUCH_LEDGER');
-  if (specLedger !== null) return postgresLocation(specLedger, 'ledger');
-  return ok(sqliteLocation(stateDir));
+  const fromSpec = typeof specLedger === 'function' ? specLedger() : specLedger;
+  if (fromSpec !== null) return postgresLocation(fromSpec, 'ledger');
+  return stateDir === null ? null : ok(sqliteLocation(stateDir));
 }
 
 /** Where a location is, for people: the file path or the masked URL. */
