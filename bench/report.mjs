@@ -7,7 +7,7 @@ export function renderMarkdown(results) {
   const rows = [];
   const yes = (met) => (met ? 'yes' : 'no');
   const row = (item, vouch, reference, result, target, met) => rows.push(`| ${item} | ${vouch} | ${reference} | ${result} | ${target} | ${typeof met === 'string' ? met : yes(met)} |`);
-  const { status, cold, large, verify, ledger, startup, hooks, verifyMonorepo, hermetic } = items;
+  const { status, cold, large, verify, ledger, startup, hooks, verifyMonorepo, verifyRootGlobs, hermetic } = items;
   if (status) {
     row(`1. \`vouch status\`, unchanged tree (${status.tree.files.toLocaleString('en')} files, ${status.tree.dirs.toLocaleString('en')} folders, ${(status.tree.ignored ?? 0).toLocaleString('en')} more in node_modules, 4 checks)`, ms(status.vouch), `git status: ${ms(status.reference)}`, `**${status.ratio}x** git status`, status.target, status.met);
   }
@@ -35,6 +35,16 @@ export function renderMarkdown(results) {
       `**${verifyMonorepo.over_budget_ms > 0 ? '+' : ''}${verifyMonorepo.over_budget_ms} ms** against node + git status -uno + 40 ms (${verifyMonorepo.budget_ms} ms)`,
       verifyMonorepo.target,
       verifyMonorepo.met,
+    );
+  }
+  if (verifyRootGlobs) {
+    row(
+      `4c. \`vouch verify\` of a check running \`true\` over ${verifyRootGlobs.files.toLocaleString('en')} files, globs from the root, ${verifyRootGlobs.dirs.toLocaleString('en')} folders`,
+      ms(verifyRootGlobs.vouch),
+      `node -e 0: ${ms(verifyRootGlobs.reference)}; git status -uno: ${ms(verifyRootGlobs.uno)}`,
+      `**${verifyRootGlobs.over_budget_ms > 0 ? '+' : ''}${verifyRootGlobs.over_budget_ms} ms** against node + git status -uno + 40 ms (${verifyRootGlobs.budget_ms} ms)`,
+      verifyRootGlobs.target,
+      verifyRootGlobs.met,
     );
   }
   if (ledger) {

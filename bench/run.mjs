@@ -253,6 +253,46 @@ function measureVerifyMonorepo(mono) {
   };
 }
 
+/**
+ * 4c. verify of a `true` check whose globs start at the root (an input glob
+ * `*.json` beside six packages, as `vouch init` writes them), in a work tree
+ * of the monorepo (as many folders; its own committed spec, so the other
+ * rows keep theirs) vs node -e 0 + git status -uno: what git learns for the
+ * receipt must cost the scope, not the tree (issue 25).
+ */
+function measureVerifyRootGlobs(mono) {
+  const root = join(work, 'monorepo-root-globs');
+  run(['git', 'worktree', 'add', '-q', '--detach', root], mono.root);
+  const packages = Array.from({ length: 6 }, (_, i) => `"packages/pkg-${String(i).padStart(3, '0')}/**"`).join(', ');
+  workspace(root, `version: 1\nchecks:\n  - id: root-globs\n    run: ["true"]\n    sources: [${packages}]\n    inputs: ["package.json", "*.json", "tsconfig*.json"]\n`);
+  run(['git', 'commit', '-qam', 'root-globs spec'], root);
+  const tree = { root, builtAt: Date.now() };
+  run(vouch('verify'), root);
+  warm(tree);
+  log('verify of a check whose globs start at the root');
+  const runs = alternate(RUNS, {
+    vouch: { argv: vouch('verify', 'root-globs'), options: opts(root) },
+    node: { argv: ['node', '-e', '0'], options: opts(root) },
+    uno: { argv: ['git', 'status', '-uno'], options: opts(root) },
+  });
+  const shown = JSON.parse(run(vouch('status', 'root-globs', '--json'), root)).checks[0];
+  const receipt = JSON.parse(run(vouch('show', shown.receipt, '--json'), root)).receipt;
+  const budget = round(runs.node.median + runs.uno.median + 40);
+  results.items.verifyRootGlobs = {
+    title: `vouch verify of a check running \`true\` over ${receipt.file_count} files whose globs start at the root, in a tree of ${mono.shape.dirs} folders, vs node -e 0 + git status -uno`,
+    files: receipt.file_count,
+    dirs: mono.shape.dirs,
+    dirty: receipt.git?.dirty ?? null,
+    vouch: runs.vouch,
+    reference: { name: 'node -e 0', ...runs.node },
+    uno: { name: 'git status -uno', ...runs.uno },
+    budget_ms: budget,
+    over_budget_ms: round(runs.vouch.median - budget),
+    target: 'at most node -e 0 + git status -uno + 40 ms',
+    met: runs.vouch.median <= budget,
+  };
+}
+
 /** 7, 8. The hooks: Stop with a fresh PASS vs git status, PreToolUse vs node -e 0. */
 function measureHooks(mono) {
   warm(mono);
@@ -409,6 +449,7 @@ try {
   if (big) measureLarge(big);
   if (wants('verify')) measureVerify(tiny);
   if (mono && wants('verify')) measureVerifyMonorepo(mono);
+  if (mono && wants('verify')) measureVerifyRootGlobs(mono);
   if (wants('ledger')) await measureLedger(tiny);
   if (wants('startup')) measureStartup(tiny);
   if (wants('hermetic')) measureHermetic();

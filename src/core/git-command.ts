@@ -1,4 +1,4 @@
-import { lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -110,7 +110,7 @@ export function isolatedGit(dir: string, base: NodeJS.ProcessEnv): IsolatedGit |
   try {
     common = mkdtempSync(join(tmpdir(), 'vouch-git-'));
     writeFileSync(join(common, 'config'), formatConfig(repository.commonDir));
-    for (const name of ['objects', 'refs', 'packed-refs', 'shallow', 'info']) symlinkSync(join(repository.commonDir, name), join(common, name));
+    for (const name of LINKED) symlinkSync(join(repository.commonDir, name), join(common, name));
   } catch {
     return null;
   }
@@ -132,8 +132,26 @@ export function isolatedGit(dir: string, base: NodeJS.ProcessEnv): IsolatedGit |
     repository,
     env,
     args: (args) => [...SAFE_GIT_OPTIONS, ...args],
-    close: () => rmSync(common, { recursive: true, force: true }),
+    close: () => removeCommon(common),
   };
+}
+
+/** What the isolated common dir links to in the real one. */
+const LINKED = ['objects', 'refs', 'packed-refs', 'shallow', 'info'];
+
+/**
+ * Removes an isolated common dir: its known entries one by one, then the
+ * directory. A recursive rmSync would do the same, but loads and runs
+ * Node's JavaScript rimraf on every git call of a hook or a verify; it is
+ * only the fallback, for a directory holding anything else.
+ */
+function removeCommon(common: string): void {
+  try {
+    for (const name of ['config', ...LINKED]) unlinkSync(join(common, name));
+    rmdirSync(common);
+  } catch {
+    rmSync(common, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -12,21 +12,22 @@ import { checkEnvironment } from '../runner/env.js';
 import { runCommand, type RunOutcome } from '../runner/run.js';
 import { freshPycache, PYCACHE_VARIABLE } from '../runner/pycache.js';
 import { identitiesOf, movedBetween } from '../scope/run-identity.js';
-import { isInside, scopeBases } from '../scope/scan.js';
-import { minimalBases } from '../scope/walk.js';
+import { isInside } from '../scope/scan.js';
+import { gitPathspecs } from '../scope/git-pathspecs.js';
 import type { CheckDef, RetentionPolicy, ScopeLimits, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
 import { executableDrift, toolConfigDetail, toolConfigDrift, type Pins } from '../trust/pins.js';
 import { checkPinsDigest } from '../trust/pins-digest.js';
 import { hasInputs, inputDetail, inputDrift } from '../trust/input-pins.js';
 import type { ScanResult } from '../scope/scan-types.js';
+import type { Manifest } from '../scope/manifest.js';
 import { trustState, type TrustState } from '../trust/trust.js';
 import { VERSION } from '../version.js';
 import type { EngineContext, VerifyEvent } from './context.js';
 import { streamRecord } from './excerpt.js';
 import { resolveExecutable } from '../runner/executable.js';
 import { ALL_GROUPS, computeFingerprint, fingerprintsAndInputs, INPUT_GROUPS, type Fingerprint } from './fingerprint.js';
-import { gitState, type GitState } from './git.js';
+import { gitForReceipts, scopedGit, type GitFacts, type GitState } from './git.js';
 import { judgeBeforeRun, judgeRun, type Judgement } from './verdict.js';
 import { judgeWithTests } from './test-verdict.js';
 import { newId } from '../core/ids.js';
@@ -85,7 +86,7 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
   if (trust.value.kind !== 'allowed') return { kind: 'not_allowed', trust: trust.value.kind };
   // git reads every tracked file's stat, on both cores: started as soon as the spec is known allowed, it runs
   // while the signing key is read, the ledger opens and the first check's files are fingerprinted.
-  const git = gitState(ctx.workspace.root, () => minimalBases(checks.flatMap(scopeBases)));
+  const git = scopedGit(ctx.workspace.root, (prefix) => checks.flatMap((check) => gitPathspecs(check, prefix)));
   // An unusable signing key stops the run before anything starts: a receipt
   // that cannot be signed as the spec asks would count for nothing.
   const key = signingKeyFor(ctx.home, ctx.env, ctx.spec, ctx.workspace.root);
@@ -136,7 +137,7 @@ export interface RunOptions {
    * running git in an uploaded tree would run the upload's .git/config
    * (core.fsmonitor...). verifyChecks passes the git it started early.
    */
-  readonly git?: GitState | null | Promise<GitState | null>;
+  readonly git?: GitFacts;
   /** Set: a check whose state an accepted earlier PASS proved is not run again (reuse.ts). */
   readonly reuse?: Reuse;
 }
@@ -148,8 +149,8 @@ export interface RunOptions {
  * it froze when it opened, from a spec allowed then).
  */
 export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: ReceiptSink, options: RunOptions = {}): Promise<StoredReceipt[]> {
-  // Untracked files matter only where the checks look (git.ts); the verifier service passes the client's facts instead.
-  const git = options.git !== undefined ? Promise.resolve(options.git) : gitState(ctx.workspace.root, () => minimalBases(checks.flatMap(scopeBases)));
+  // Untracked files matter only in each check's scope (git.ts); the verifier service passes the client's facts instead.
+  const git = gitForReceipts(options.git, () => scopedGit(ctx.workspace.root, (prefix) => checks.flatMap((check) => gitPathspecs(check, prefix))));
   const reader = new TreeReader(ctx);
   const receipts: StoredReceipt[] = [];
   try {
@@ -171,7 +172,7 @@ async function verifyOne(
   check: CheckDef,
   ledger: ReceiptSink,
   reader: TreeReader,
-  git: Promise<GitState | null>,
+  git: (manifest: Manifest) => Promise<GitState | null>,
   options: RunOptions,
 ): Promise<StoredReceipt> {
   const { signal, sign, service, reuse } = options;
@@ -188,7 +189,7 @@ async function verifyOne(
   if (refusal !== undefined || !cwd.ok) {
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(
-      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null, service: service?.record }),
+      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git(before.manifest), run: null, executable: null, service: service?.record }),
       () => before.manifest,
       append,
     );
@@ -197,7 +198,7 @@ async function verifyOne(
   if (reuse && service === undefined) {
     // The names a run would have (its pycache variable included, whatever its directory): env_names must compare with a run's.
     const names = runEnvironment(ctx, check, check.env.includes(PYCACHE_VARIABLE) ? undefined : '');
-    const base = draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement: { verdict: 'PASS', reason: 'ok', detail: null }, git: await git, run: null, executable: null, env: names, service: undefined });
+    const base = draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement: { verdict: 'PASS', reason: 'ok', detail: null }, git: await git(before.manifest), run: null, executable: null, env: names, service: undefined });
     const earlier = await provenPass(reuse, check, base);
     if (earlier) {
       const receipt: ReceiptDraft = { ...base, executable: earlier.body.executable, detail: reuseDetail(earlier, before.digest), reused_from: originOf(earlier) };
@@ -212,7 +213,7 @@ async function verifyOne(
   if (hermetic && !hermetic.ok) {
     const judgement: Judgement = { verdict: 'UNKNOWN', reason: hermetic.error.reason, detail: hermetic.error.detail };
     return ledger.appendReceipt(
-      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git, run: null, executable: null, service: service?.record }),
+      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git(before.manifest), run: null, executable: null, service: service?.record }),
       () => before.manifest,
       append,
     );
@@ -261,7 +262,7 @@ async function verifyOne(
     // Written before the receipt is appended, so a receipt never names a log that was not there.
     const log = ran && keepsLogs(ctx.spec) ? storeLog(ctx.workspace.stateDir, id, check.id, ran) : undefined;
     return await ledger.appendReceipt(
-      draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git, run: ran, executable, env, service: service?.record, sandbox: ran ? sandbox?.record : undefined, log: log ?? undefined }),
+      draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git(after.manifest), run: ran, executable, env, service: service?.record, sandbox: ran ? sandbox?.record : undefined, log: log ?? undefined }),
       () => after.manifest,
       append,
     );
