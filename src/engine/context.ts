@@ -2,10 +2,20 @@ import type { Actor, GateStamp, StoredReceipt } from '../receipt/receipt.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
 
-/** Progress of a verify, for front ends that show it. */
+/** Progress of a verify, for front ends that show it. Checks run side by side: several may have started and not finished. */
 export type VerifyEvent =
-  | { readonly kind: 'check_started'; readonly check: CheckDef; readonly index: number; readonly total: number }
-  | { readonly kind: 'check_finished'; readonly check: CheckDef; readonly receipt: StoredReceipt };
+  | {
+      readonly kind: 'check_started';
+      readonly check: CheckDef;
+      /** Its place in the selection, and the selection's size. */
+      readonly index: number;
+      readonly total: number;
+    }
+  | {
+      readonly kind: 'check_finished';
+      readonly check: CheckDef;
+      readonly receipt: StoredReceipt;
+    };
 
 /** Everything the engine needs from its caller. Front ends build one. */
 export interface EngineContext {
