@@ -7,7 +7,7 @@ export function renderMarkdown(results) {
   const rows = [];
   const yes = (met) => (met ? 'yes' : 'no');
   const row = (item, vouch, reference, result, target, met) => rows.push(`| ${item} | ${vouch} | ${reference} | ${result} | ${target} | ${typeof met === 'string' ? met : yes(met)} |`);
-  const { status, cold, large, verify, ledger, startup, hooks, verifyMonorepo, verifyRootGlobs, hermetic } = items;
+  const { status, cold, large, verify, ledger, startup, hooks, verifyMonorepo, verifyRootGlobs, hermetic, parallel } = items;
   if (status) {
     row(`1. \`vouch status\`, unchanged tree (${status.tree.files.toLocaleString('en')} files, ${status.tree.dirs.toLocaleString('en')} folders, ${(status.tree.ignored ?? 0).toLocaleString('en')} more in node_modules, 4 checks)`, ms(status.vouch), `git status: ${ms(status.reference)}`, `**${status.ratio}x** git status`, status.target, status.met);
   }
@@ -67,6 +67,9 @@ export function renderMarkdown(results) {
   if (hermetic) {
     row(`9. \`vouch verify\` of a hermetic check running \`true\` over ${hermetic.files.toLocaleString('en')} files (${(hermetic.bytes / 2 ** 20).toFixed(1)} MiB copied)`, ms(hermetic.vouch), `${hermetic.reference.name}: ${ms(hermetic.reference)}`, `**${hermetic.added_ms > 0 ? '+' : ''}${hermetic.added_ms} ms**`, hermetic.target, hermetic.met);
     row('10. `vouch checks --trace` of the same check, not hermetic (strace)', ms(hermetic.trace), `${hermetic.reference.name}: ${ms(hermetic.reference)}`, `**${hermetic.trace_added_ms > 0 ? '+' : ''}${hermetic.trace_added_ms} ms**`, 'reported (a diagnosis, never on a hook path)', 'n/a');
+  }
+  if (parallel) {
+    row(`11. Stop owing 3 relevant checks (200 ms CPU + 300 ms wait each), side by side (${parallel.jobs} at once)`, ms(parallel.vouch), `${parallel.reference.name}: ${ms(parallel.reference)}`, `**${parallel.ratio}x** (${parallel.saved_ms} ms saved)`, parallel.target, parallel.met);
   }
   return `## vouch benchmark, ${results.started.slice(0, 16).replace('T', ' ')} UTC
 

@@ -3,7 +3,7 @@
 // bench/results/<time>.json and bench/results/<time>.md. See docs/benchmarks.md.
 //
 //   node bench/run.mjs [--runs N] [--receipts N] [--files N] [--dirs N] [--only ITEM,...] [--keep]
-//   ITEM: status, cold, large, verify, ledger, startup, hooks, hermetic (default: all eight)
+//   ITEM: status, cold, large, verify, ledger, startup, hooks, hermetic, parallel (default: all nine)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -24,10 +24,10 @@ const { values: flags } = parseArgs({
     files: { type: 'string', default: '30000' },
     dirs: { type: 'string', default: '13000' },
     keep: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'status,cold,large,verify,ledger,startup,hooks,hermetic' },
+    only: { type: 'string', default: 'status,cold,large,verify,ledger,startup,hooks,hermetic,parallel' },
   },
 });
-const ITEMS = ['status', 'cold', 'large', 'verify', 'ledger', 'startup', 'hooks', 'hermetic'];
+const ITEMS = ['status', 'cold', 'large', 'verify', 'ledger', 'startup', 'hooks', 'hermetic', 'parallel'];
 const only = new Set(flags.only.split(','));
 for (const item of only) if (!ITEMS.includes(item)) throw new Error(`--only: unknown item "${item}"; expected some of ${ITEMS.join(', ')}`);
 const wants = (...items) => items.some((item) => only.has(item));
@@ -380,6 +380,64 @@ checks:
 }
 
 /** 5. a million receipts. */
+/**
+ * 11. A Stop that owes 3 relevant checks, run side by side (the default,
+ * one per core up to 4) against one after another (each check `serial:
+ * true`). Each check is a small stand-in for a test suite: 200 ms of CPU,
+ * then 300 ms waiting (a child process, a socket, a disk). Two workspaces
+ * alike but for `serial:`; before each timed stop (untimed) the session
+ * edits a covered file to a state never seen, so the gate owes a run of
+ * all three (no earlier PASS proves it).
+ */
+function measureParallelStop() {
+  const spec = (serial) =>
+    `version: 1\nchecks:\n${['unit', 'lint', 'types'].map((id) => `  - {id: ${id}, run: ["node", "tools/work.mjs", "200", "300"], sources: ["src/**", "tools/**"]${serial ? ', serial: true' : ''}}\n`).join('')}`;
+  const made = (name, serial) => {
+    const root = join(work, name);
+    mkdirSync(join(root, 'src'), { recursive: true });
+    mkdirSync(join(root, 'tools'), { recursive: true });
+    writeFileSync(join(root, 'src', 'a.txt'), 'state 0\n');
+    // Spins on the CPU for argv[2] ms, then waits argv[3] ms.
+    writeFileSync(join(root, 'tools', 'work.mjs'), 'const [cpu, wait] = process.argv.slice(2).map(Number);\nconst end = Date.now() + cpu;\nwhile (Date.now() < end);\nsetTimeout(() => {}, wait);\n');
+    workspace(root, spec(serial));
+    gitCommit(root);
+    return root;
+  };
+  const roots = { side: made('parallel-side', false), serial: made('parallel-serial', true) };
+  const session = 'bench-parallel';
+  let state = 0;
+  const payload = (root, fields) => JSON.stringify({ session_id: session, cwd: root, transcript_path: '/dev/null', ...fields });
+  const edit = (root) => () => {
+    state += 1;
+    const path = join(root, 'src', 'a.txt');
+    writeFileSync(path, `state ${state}\n`);
+    run(vouch('hook', 'claude-code', 'PostToolUse'), root, payload(root, { hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: path, content: `state ${state}\n` }, tool_response: { type: 'update' } }));
+  };
+  const stop = (root) => payload(root, { hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' });
+  for (const root of Object.values(roots)) {
+    edit(root)();
+    const answer = run(vouch('hook', 'claude-code', 'Stop'), root, stop(root));
+    if (answer.includes('"block"')) throw new Error(`the Stop hook blocked, the benchmark expects an allowed stop: ${answer}`);
+    const ran = JSON.parse(run(vouch('log', '--json', '--limit', '3'), root));
+    if (ran.length !== 3 || ran.some((r) => r.verdict !== 'PASS')) throw new Error(`the stop did not run the 3 checks: ${JSON.stringify(ran)}`);
+  }
+  log(`parallel: a stop owing 3 checks (200 ms CPU + 300 ms wait each), side by side (${Math.min(4, cores)} at once) vs one after another`);
+  const runs = alternate(RUNS, {
+    side: { argv: vouch('hook', 'claude-code', 'Stop'), options: { ...opts(roots.side), input: stop(roots.side) }, before: edit(roots.side) },
+    serial: { argv: vouch('hook', 'claude-code', 'Stop'), options: { ...opts(roots.serial), input: stop(roots.serial) }, before: edit(roots.serial) },
+  });
+  results.items.parallel = {
+    title: 'a Stop owing 3 relevant checks (200 ms CPU + 300 ms waiting each): side by side vs one after another (serial: true)',
+    jobs: Math.min(4, cores),
+    vouch: runs.side,
+    reference: { name: 'one after another', ...runs.serial },
+    ratio: ratio(runs.side, runs.serial),
+    saved_ms: round(runs.serial.median - runs.side.median),
+    target: 'reported (no target set)',
+    met: 'n/a',
+  };
+}
+
 async function measureLedger(tiny) {
   log(`ledger with ${flags.receipts} receipts (filling through the real write path)`);
   const heavy = buildTinyWorkspace('ledger-heavy');
@@ -453,6 +511,7 @@ try {
   if (wants('ledger')) await measureLedger(tiny);
   if (wants('startup')) measureStartup(tiny);
   if (wants('hermetic')) measureHermetic();
+  if (wants('parallel')) measureParallelStop();
 } finally {
   results.finished = new Date().toISOString();
   results.machine.load_after = loadavg().map((n) => Math.round(n * 100) / 100);

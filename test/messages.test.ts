@@ -115,7 +115,8 @@ describe('Ctrl-C', () => {
     const rig = new Rig().write({ 'src/a.txt': 'a' });
     rig.script('wait.sh', 'echo $$ > started.pid\nsleep 300');
     await rig.spec('version: 1\nchecks:\n  - {id: first, run: ["./wait.sh"], sources: ["src/**"]}\n  - {id: second, run: ["true"], sources: ["src/**"]}\n');
-    const child = rig.spawn(['verify']);
+    // One after another (-j 1): second waits behind first, so the stop comes before it starts.
+    const child = rig.spawn(['verify', '-j', '1']);
     await until(() => existsSync(rig.path('started.pid')));
     child.kill('SIGINT');
     const result = await collect(child);
@@ -130,7 +131,7 @@ describe('Ctrl-C', () => {
     const rig = new Rig().write({ 'src/a.txt': 'a' });
     rig.script('wait.sh', 'echo $$ > started.pid\nsleep 300');
     await rig.spec('version: 1\nchecks:\n  - {id: first, run: ["./wait.sh"], sources: ["src/**"]}\n  - {id: second, run: ["true"], sources: ["src/**"]}\n');
-    const child = rig.spawn(['verify', '--json']);
+    const child = rig.spawn(['verify', '-j', '1', '--json']);
     await until(() => existsSync(rig.path('started.pid')));
     child.kill('SIGINT');
     const result = await collect(child);

@@ -3,10 +3,20 @@ import type { Actor, GateStamp, StoredReceipt } from '../receipt/receipt.js';
 import type { CheckDef, Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
 
-/** Progress of a verify, for front ends that show it. */
+/** Progress of a verify, for front ends that show it. Checks run side by side: several may have started and not finished. */
 export type VerifyEvent =
-  | { readonly kind: 'check_started'; readonly check: CheckDef; readonly index: number; readonly total: number }
-  | { readonly kind: 'check_finished'; readonly check: CheckDef; readonly receipt: StoredReceipt };
+  | {
+      readonly kind: 'check_started';
+      readonly check: CheckDef;
+      /** Its place in the selection, and the selection's size. */
+      readonly index: number;
+      readonly total: number;
+    }
+  | {
+      readonly kind: 'check_finished';
+      readonly check: CheckDef;
+      readonly receipt: StoredReceipt;
+    };
 
 /** Everything the engine needs from its caller: the invocation's base context, and the workspace, spec and actor it verifies for. Front ends build one with engineContext(). */
 export interface EngineContext extends BaseContext {

@@ -1,4 +1,4 @@
-import type { Reason, Status } from '../core/status.js';
+import type { Reason, Status, Verdict } from '../core/status.js';
 import type { StoredReceipt } from '../receipt/receipt.js';
 import type { CheckDef } from '../spec/model.js';
 import type { CheckStatus } from './status.js';
@@ -21,7 +21,7 @@ export function allPass(statuses: readonly Pick<CheckStatus, 'status' | 'blockin
 }
 
 /** A run is ok when every selected check ran (none cut short by a stop) and the selection passes. */
-export function runOk(entries: readonly Pick<VerifyEntry, 'status' | 'blocking' | 'receipt'>[], selected: number): boolean {
+export function runOk(entries: readonly { readonly status: Status; readonly blocking: boolean; readonly receipt: string | null }[], selected: number): boolean {
   return entries.length === selected && entries.every((e) => e.receipt !== null) && allPass(entries);
 }
 
@@ -50,7 +50,8 @@ export function statusEntry(s: CheckStatus, check: Pick<CheckDef, 'proves'>) {
 /** One check of a verify answer. */
 export interface VerifyEntry {
   readonly id: string;
-  readonly status: Status;
+  /** A verify answers with what the run found (or UNKNOWN when it made no receipt); never STALE. */
+  readonly status: Verdict;
   readonly reason: Reason;
   readonly blocking: boolean;
   /** The receipt recorded; null when none was (not started, not allowed, refused remotely). */

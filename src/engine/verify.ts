@@ -36,6 +36,7 @@ import { signerFor } from '../crypto/signature.js';
 import type { Signer } from '../ledger/ledger.js';
 import { TreeReader, type TreeReaderContext } from './tree-reader.js';
 import { originOf, provenPass, reuseDetail, type Reuse } from './reuse.js';
+import { defaultJobs, runSideBySide } from './side-by-side.js';
 
 /** Bytes kept from the start and from the end of each output stream while a check runs. */
 export const CAPTURE_WINDOW = 1 << 20;
@@ -47,6 +48,8 @@ export interface VerifyOptions {
   readonly openLedger: () => Promise<ReceiptSink>;
   /** Set: a check whose state an accepted earlier PASS proved is not run again (reuse.ts). */
   readonly reuse?: Reuse;
+  /** How many checks run at once (`serial: true` ones always alone); absent: defaultJobs() (side-by-side.ts). */
+  readonly jobs?: number;
 }
 
 /**
@@ -77,8 +80,9 @@ export type VerifyResult =
   | { readonly kind: 'ran'; readonly receipts: readonly StoredReceipt[] };
 
 /**
- * Runs checks one after another and appends one receipt per execution. Runs
- * nothing unless the spec's exact bytes were allowed for this workspace.
+ * Runs checks, side by side up to `jobs`, and appends one receipt per
+ * execution. Runs nothing unless the spec's exact bytes were allowed for
+ * this workspace.
  */
 export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef[], options: VerifyOptions): Promise<VerifyResult> {
   const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
@@ -100,6 +104,7 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
     ...(options.signal && { signal: options.signal }),
     ...(options.onEvent && { onEvent: options.onEvent }),
     ...(options.reuse && { reuse: options.reuse }),
+    jobs: options.jobs ?? defaultJobs(),
   });
   return { kind: 'ran', receipts };
 }
@@ -140,31 +145,40 @@ export interface RunOptions {
   readonly git?: GitFacts;
   /** Set: a check whose state an accepted earlier PASS proved is not run again (reuse.ts). */
   readonly reuse?: Reuse;
+  /** How many checks run at once; absent: 1, one after another (a task card's proof, the verifier service's job). */
+  readonly jobs?: number;
 }
 
 /**
- * Runs the given check definitions one after another and appends one
- * receipt per execution. It decides nothing about trust or keys: callers do
- * (verifyChecks for the spec as it is now; a task card for the definitions
- * it froze when it opened, from a spec allowed then).
+ * Runs the given check definitions, up to `jobs` side by side (a `serial`
+ * one alone), and appends one receipt per execution, in the order the runs
+ * end. Each run has its own process group, capture buffers and log, so one
+ * check's output never mixes with another's; the ledger's append is one
+ * transaction, so receipts appended at once chain one after the other. It
+ * decides nothing about trust or keys: callers do (verifyChecks for the
+ * spec as it is now; a task card for the definitions it froze when it
+ * opened, from a spec allowed then). The receipts come back in the order
+ * of `checks`, without the checks a stop (the signal) kept from starting.
  */
 export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: ReceiptSink, options: RunOptions = {}): Promise<StoredReceipt[]> {
   // Untracked files matter only in each check's scope (git.ts); the verifier service passes the client's facts instead.
   const git = gitForReceipts(options.git, () => scopedGit(ctx.workspace.root, (prefix) => checks.flatMap((check) => gitPathspecs(check, prefix))));
   const reader = new TreeReader(ctx);
-  const receipts: StoredReceipt[] = [];
   try {
-    for (const [index, check] of checks.entries()) {
-      if (options.signal?.aborted) break;
-      options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
-      const receipt = await verifyOne(ctx, check, ledger, reader, git, options);
-      receipts.push(receipt);
-      options.onEvent?.({ kind: 'check_finished', check, receipt });
-    }
+    return await runSideBySide(
+      checks,
+      options.jobs ?? 1,
+      async (check, index) => {
+        options.onEvent?.({ kind: 'check_started', check, index, total: checks.length });
+        const receipt = await verifyOne(ctx, check, ledger, reader, git, options);
+        options.onEvent?.({ kind: 'check_finished', check, receipt });
+        return receipt;
+      },
+      options.signal,
+    );
   } finally {
     reader.close();
   }
-  return receipts;
 }
 
 async function verifyOne(

@@ -18,9 +18,10 @@ export type BudgetRun =
   | { readonly kind: 'trust_error'; readonly problem: Problem };
 
 /**
- * Runs checks through the engine, one after another, within a time budget.
- * When the budget runs out the running check's process group is stopped and
- * its receipt says interrupted; the rest are not started. Every run that
+ * Runs checks through the engine, side by side as any verify runs them
+ * (`serial: true` ones alone), within a time budget. When the budget runs
+ * out the process group of every check still running is stopped and its
+ * receipt says interrupted; the rest are not started. Every run that
  * happened is recorded, like any verify.
  */
 export async function runWithinBudget(

@@ -15,6 +15,8 @@ export const HEARTBEAT_MS = 1000;
 export class Progress {
   private sent = 0;
   private timer: NodeJS.Timeout | undefined;
+  private label = '';
+  private since = 0;
 
   constructor(
     private readonly send: SendProgress | undefined,
@@ -27,13 +29,21 @@ export class Progress {
     this.send(this.sent, message).catch(this.onError);
   }
 
-  /** Reports `label` now and then every HEARTBEAT_MS with the time it has been running, until stop(). */
-  start(label: string): void {
-    this.stop();
-    if (!this.send) return;
-    const started = Date.now();
+  /**
+   * Reports `label` now and then every HEARTBEAT_MS with the time since
+   * `since` (ms since the epoch; default now), until stop().
+   */
+  start(label: string, since = Date.now()): void {
     this.notify(`${label}: started`);
-    this.timer = setInterval(() => this.notify(`${label}: running for ${duration(Date.now() - started)}`), HEARTBEAT_MS);
+    this.relabel(label, since);
+  }
+
+  /** Goes on reporting, under a new label (checks side by side: one ended, others run on); the interval is not restarted. */
+  relabel(label: string, since: number): void {
+    if (!this.send) return;
+    this.label = label;
+    this.since = since;
+    this.timer ??= setInterval(() => this.notify(`${this.label}: running for ${duration(Date.now() - this.since)}`), HEARTBEAT_MS);
   }
 
   stop(): void {

@@ -53,6 +53,8 @@ export const verifyResult = z.object({
   receipt: z.string().nullable(),
   detail: z.string().nullable(),
   exit_code: z.number().int().nullable(),
-  duration_ms: z.number().int(),
+  /** null: the check did not run (not started, not allowed). */
+  duration_ms: z.number().int().nullable(),
   proves: z.string(),
+  withheld_env: z.array(z.string()).optional().describe('for a check that ran and did not pass in a way that reads like its environment\'s fault: the names (never the values) of the environment variables it was not given'),
 });

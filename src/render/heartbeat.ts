@@ -28,9 +28,10 @@ export class Heartbeat {
     private readonly intervalMs: number = HEARTBEAT_MS,
   ) {}
 
-  start(label: string): void {
+  /** Reports `label` with the time since `since` (ms since the epoch; default now) at every interval, until stop(). */
+  start(label: string, since = Date.now()): void {
     this.stop();
-    const started = Date.now();
+    const started = since;
     const name = oneLine(label);
     this.timer = setInterval(() => this.stream.write(`vouch: ${name} still running, ${duration(Date.now() - started)}\n`), this.intervalMs);
     this.timer.unref();

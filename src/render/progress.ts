@@ -20,10 +20,11 @@ export class Progress {
     private readonly p: Paint,
   ) {}
 
-  start(label: string): void {
+  /** Shows `label` and the time since `since` (ms since the epoch; default now), rewritten until stop(). */
+  start(label: string, since = Date.now()): void {
     this.stop();
     this.label = oneLine(label);
-    this.started = Date.now();
+    this.started = since;
     this.draw();
     this.timer = setInterval(() => this.draw(), 250);
     this.timer.unref();

@@ -69,6 +69,7 @@ export const CHECK_FIELDS = {
   proves: 'one sentence saying what a PASS of this check proves',
   allow_missing: 'true to accept a source or test glob that matches no file; default false',
   cache: 'false: always run the check, even when an earlier PASS the gate accepts proved the very same files, definition and pins (default true: that PASS is reused, recorded as a receipt naming it)',
+  serial: 'true: never run beside another check (verify -j, the gate run checks side by side), for checks that share outputs such as a file they both regenerate; default false',
   hermetic:
     'true: run in a bubblewrap sandbox that shows the command only a private copy of the declared sources, tests and inputs (read-only), its artifacts\' folders (writable, copied back), an empty HOME, a private /tmp and the system directories; default: the top-level hermetic, else false',
   min_tests:

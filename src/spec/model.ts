@@ -40,6 +40,14 @@ export interface CheckDef {
   /** false: never stand on an earlier PASS of the same state; always run (engine/reuse.ts). Not in the definition digest: it changes whether the check runs, never what a run proves. */
   readonly cache: boolean;
   /**
+   * true: never run beside another check (`vouch verify -j`, the gate):
+   * for checks that share outputs, such as two that regenerate the same
+   * file. Not in the definition digest: it changes when the check runs,
+   * never what a run proves. Absent on a definition a task card froze
+   * before it existed: not serial.
+   */
+  readonly serial?: boolean;
+  /**
    * Run in a sandbox that shows the command only a private copy of its
    * declared files (src/hermetic): the check's own `hermetic`, else the
    * spec's top-level one. The verifier service's runs are hermetic whatever

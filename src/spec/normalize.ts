@@ -92,6 +92,7 @@ function normalizeCheck(raw: RawCheck, hermeticByDefault: boolean, defaultExclud
     ...fields,
     block: raw.block ?? true,
     cache: raw.cache ?? true,
+    serial: raw.serial ?? false,
     tier: raw.tier ?? null,
     // Redacted once, here: every surface that shows it (status, verify, checks, show, MCP, report, the receipt) shows this text.
     proves: redact(raw.proves ?? defaultProves(fields.run, fields.shell, fields.expect)),

@@ -47,6 +47,7 @@ export const checkSchema = z.strictObject({
   proves: z.optional(z.string().check(z.minLength(1), describe(CHECK_FIELDS.proves))),
   allow_missing: z.optional(z.boolean().check(describe(CHECK_FIELDS.allow_missing))),
   cache: z.optional(z.boolean().check(describe(CHECK_FIELDS.cache))),
+  serial: z.optional(z.boolean().check(describe(CHECK_FIELDS.serial))),
   hermetic: z.optional(z.boolean().check(describe(CHECK_FIELDS.hermetic))),
   network: z.optional(z.boolean().check(describe(CHECK_FIELDS.network))),
   min_tests: z.optional(z.int().check(z.minimum(1), z.maximum(1_000_000), describe(CHECK_FIELDS.min_tests))),

@@ -1,20 +1,18 @@
 import { fail } from '../../core/problem.js';
-import { verifyChecks } from '../../engine/verify.js';
 import { paint } from '../../render/color.js';
 import { Progress } from '../../render/progress.js';
+import { RunningLabel } from '../../render/running-label.js';
 import { outputTail, renderVerifyLine, renderWithheld } from '../../render/receipt-line.js';
 import { Heartbeat, heartbeatInterval } from '../../render/heartbeat.js';
 import { receiptFailureLines } from '../../logs/failure-lines.js';
-import { environmentSuspected } from '../../logs/environment-signs.js';
-import { allPass, freshEntry, ranEntry, runOk, splitFresh, unrecordedEntry, type VerifyEntry } from '../../engine/outcome.js';
-import { checkStatuses, type CheckStatus } from '../../engine/status.js';
-import { withheldEnvironment } from '../../runner/env.js';
-import type { StoredReceipt } from '../../receipt/receipt.js';
+import { freshEntry } from '../../engine/outcome.js';
+import type { CheckStatus } from '../../engine/status.js';
+import { answerVerify, verifyEntry } from '../../engine/verify-answer.js';
 import type { CheckDef } from '../../spec/model.js';
 import { renderSummary } from '../../render/status.js';
 import { checksAtTier, selectChecks } from '../../spec/select.js';
 import { TIERS, type Tier } from '../../spec/fields.js';
-import { parse } from '../args.js';
+import { integerFlag, parse } from '../args.js';
 import { EXIT } from '../exit.js';
 import { notAllowedWords } from '../../trust/trust.js';
 import { err, json, out, type Cli } from '../io.js';
@@ -22,13 +20,19 @@ import { enterWorkspace } from '../workspace-dir.js';
 import { changedSince } from '../../engine/git-since.js';
 import { scopeMatcher } from '../../gate/covers.js';
 
-export const help = `usage: vouch verify [ID... | --tier T] [--stale [--rerun-failed]] [--since REF] [--json]
+export const help = `usage: vouch verify [ID... | --tier T] [--stale [--rerun-failed]] [--since REF] [-j N] [--json]
        vouch verify [ID... | --tier T] --remote URL [--pubkey HEX|PEM|NAME] [--token-env NAME]
                     [--insecure-loopback] [--wait SECONDS] [--json]
 
-Runs the named checks (default: all) one after another, exactly as vouch.yaml
+Runs the named checks (default: all), side by side, exactly as vouch.yaml
 declares them, and appends one receipt per run to the ledger. Nothing runs
 unless this exact vouch.yaml was allowed (\`vouch allow\`).
+
+  -j N, --jobs N  run at most N checks at once (default: one per core, at
+           most 4; -j 1 runs them one after another, in the order given).
+           A check with \`serial: true\` in vouch.yaml never runs beside
+           another (for checks that write the same files). Each check's
+           lines are printed whole when it ends, never mixed with another's
 
   --json   one object on stdout: {"ok", "checks": [{"id", "status", "reason",
            "blocking", "receipt", "detail", "exit_code", "duration_ms"}]}
@@ -109,6 +113,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     'rerun-failed': { type: 'boolean' },
     since: { type: 'string' },
     tier: { type: 'string' },
+    jobs: { type: 'string', short: 'j' },
   });
   const tier = tierFlag(values.tier, positionals);
   if (values.remote !== undefined && values.stale) {
@@ -120,12 +125,16 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (values.remote !== undefined && values.since !== undefined) {
     return fail({ code: 'usage', message: '--since is not used with --remote', where: 'vouch verify', hint: 'name the checks to send' });
   }
+  if (values.remote !== undefined && values.jobs !== undefined) {
+    return fail({ code: 'usage', message: '--jobs (-j) is not used with --remote: the verifier decides how its job runs', where: 'vouch verify', hint: 'drop -j, or run the checks locally' });
+  }
   if (values.remote !== undefined) {
     const { runRemote } = await import('./verify-remote.js');
     const ids = tier === undefined ? positionals : checksAtTier((await cli.session.spec(cli.session.workspace())).checks, tier).map((check) => check.id);
     return runRemote(cli, { ...values, remote: values.remote }, ids);
   }
   const remoteOnly = (['pubkey', 'token-env', 'insecure-loopback', 'wait'] as const).find((flag) => values[flag] !== undefined);
+  const jobs = integerFlag('verify', 'jobs', values.jobs, 1);
   if (remoteOnly) return fail({ code: 'usage', message: `--${remoteOnly} is used only with --remote URL`, where: 'vouch verify' });
   const session = cli.session;
   const workspace = session.workspace();
@@ -145,77 +154,59 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const p = paint(cli.color);
 
   const ctx = session.engine(workspace, spec, 'cli', { cwdIsRoot: enterWorkspace(workspace) });
-  // --stale asks the status projection which checks are a fresh PASS, the same answer `vouch status` gives.
-  let fresh: CheckStatus[] = [];
-  let toRun = checks;
-  if (values.stale) {
-    const standing = await checkStatuses(ctx, checks, { openLedger: () => session.read(workspace), explain: false });
-    if (standing.kind === 'trust_error') return fail(standing.problem);
-    ({ fresh, toRun } = splitFresh(checks, standing.statuses, { rerunFailed: values['rerun-failed'] === true }));
-    if (toRun.length === 0) {
-      if (values.json) json(cli, { ok: allPass(fresh), checks: [], fresh: fresh.map(freshEntry), ...(since && { since: since.json }) });
-      else out(cli, `nothing needed running: ${freshWords(fresh)}`);
-      return allPass(fresh) ? EXIT.ok : EXIT.notOk;
-    }
-    if (!values.json && fresh.length > 0) out(cli, p.dim(`not run, ${freshWords(fresh)}`));
-  }
-  // A check that ran and did not pass, in a way that reads like its environment's fault, also names what it was not given from the caller's environment.
-  const entryOf = (check: CheckDef, receipt: StoredReceipt): VerifyEntry => {
-    const entry = ranEntry(check, receipt);
-    return receipt.body.ran && entry.status !== 'PASS' && environmentSuspected(receipt) ? { ...entry, withheld_env: withheldEnvironment(ctx.env, check.env) } : entry;
-  };
-
-  let result;
+  const running = new RunningLabel();
+  let answer;
   try {
-    result = await verifyChecks(ctx, toRun, {
+    answer = await answerVerify(ctx, checks, {
       openLedger: () => session.write(workspace),
+      ...(values.stale && { stale: { rerunFailed: values['rerun-failed'] === true, openReader: () => session.read(workspace) } }),
+      ...(jobs !== undefined && { jobs }),
       ...(cli.io.signal && { signal: cli.io.signal }),
       onEvent: (event) => {
-        if (event.kind === 'check_started') {
-          progress.start(`${event.check.id}${event.total > 1 ? ` (${event.index + 1}/${event.total})` : ''}`);
-        } else {
-          progress.stop();
-          if (values.json) return;
+        const label = running.see(event);
+        // Each check's lines are written whole when it ends: side by side, the output of one never cuts into another's.
+        progress.stop();
+        if (event.kind === 'check_finished' && !values.json) {
           const failures = receiptFailureLines(workspace.stateDir, event.receipt, new Set(outputTail(event.receipt)));
           out(cli, renderVerifyLine(event.receipt, event.check.block, p, failures));
-          const names = entryOf(event.check, event.receipt).withheld_env;
+          const names = verifyEntry(ctx, event.check, event.receipt).withheld_env;
           const hint = names && renderWithheld(event.check.id, names, p);
           if (hint) out(cli, hint);
         }
+        if (label !== null) progress.start(label, running.since());
       },
     });
   } finally {
     progress.stop();
   }
 
-  if (result.kind === 'trust_error') return fail(result.problem);
-  if (result.kind === 'not_allowed') {
+  if (answer.kind === 'trust_error') return fail(answer.problem);
+  const fresh = answer.fresh;
+  if (answer.trust !== 'allowed') {
     err(
       cli,
-      `${errPaint.red('vouch:')} nothing was run: ${notAllowedWords(result.trust).replace(/^vouch\.yaml/, workspace.specPath)}.\n` +
+      `${errPaint.red('vouch:')} nothing was run: ${notAllowedWords(answer.trust).replace(/^vouch\.yaml/, workspace.specPath)}.\n` +
         `  ${errPaint.cyan('hint:')} read it (it decides what runs on this machine), then run \`vouch allow\``,
     );
-    if (values.json) json(cli, { ok: false, checks: toRun.map((c) => unrecordedEntry(c, 'spec_not_allowed', null)) });
+    if (values.json) json(cli, { ok: false, checks: answer.checks });
     return EXIT.notOk;
   }
-
-  // Stopped (Ctrl-C) before every selected check ran: the ones never started
-  // count as what they are, UNKNOWN, so the summary is over all that was asked for.
-  const ran = result.receipts.map((receipt) => entryOf(toRun.find((c) => c.id === receipt.body.check_id)!, receipt));
-  const started = new Set(ran.map((r) => r.id));
-  const notRun = toRun.filter((c) => !started.has(c.id)).map((c) => unrecordedEntry(c, 'interrupted', 'not started: vouch was stopped first; nothing recorded'));
-  const all = [...ran, ...notRun];
-  // The fresh PASSes --stale left out count in the verdict over the selection, as they do in `vouch status`.
-  const ok = runOk([...all, ...fresh], checks.length);
-  if (values.json) {
-    json(cli, { ok, checks: all, ...(values.stale && { fresh: fresh.map(freshEntry) }), ...(since && { since: since.json }) });
-  } else {
-    if (notRun.length > 0) {
-      err(cli, `${errPaint.yellow('vouch:')} stopped: ${ran.length} of ${toRun.length} selected checks ran; not started (nothing recorded): ${notRun.map((c) => c.id).join(', ')}`);
-    }
-    out(cli, renderSummary([...fresh, ...all], p));
+  if (values.stale && answer.checks.length === 0) {
+    if (values.json) json(cli, { ok: answer.ok, checks: [], fresh: fresh.map(freshEntry), ...(since && { since: since.json }) });
+    else out(cli, `nothing needed running: ${freshWords(fresh)}`);
+    return answer.ok ? EXIT.ok : EXIT.notOk;
   }
-  return ok ? EXIT.ok : EXIT.notOk;
+  if (values.json) {
+    json(cli, { ok: answer.ok, checks: answer.checks, ...(values.stale && { fresh: fresh.map(freshEntry) }), ...(since && { since: since.json }) });
+  } else {
+    if (answer.notStarted.length > 0) {
+      const ran = answer.checks.length - answer.notStarted.length;
+      err(cli, `${errPaint.yellow('vouch:')} stopped: ${ran} of ${answer.checks.length} selected checks ran; not started (nothing recorded): ${answer.notStarted.join(', ')}`);
+    }
+    if (fresh.length > 0) out(cli, p.dim(`not run, ${freshWords(fresh)}`));
+    out(cli, renderSummary([...fresh, ...answer.checks], p));
+  }
+  return answer.ok ? EXIT.ok : EXIT.notOk;
 }
 
 /** --tier's value, checked: one of the tiers, and never beside check ids. */
