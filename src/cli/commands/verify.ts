@@ -207,8 +207,12 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const all = [...ran, ...notRun];
   // The fresh PASSes --stale left out count in the verdict over the selection, as they do in `vouch status`.
   const ok = runOk([...all, ...fresh], checks.length);
+  // A person's verify prunes a ledger that is over its policy (auto-gc.ts); never inside an agent run.
+  const { autoGcAfterVerify, autoGcLine } = await import('../auto-gc.js');
+  const autoGc = await autoGcAfterVerify(cli, workspace, spec);
+  if (autoGc) err(cli, autoGcLine(autoGc));
   if (values.json) {
-    json(cli, { ok, checks: all, ...(values.stale && { fresh: fresh.map(freshEntry) }), ...(since && { since: since.json }) });
+    json(cli, { ok, checks: all, ...(values.stale && { fresh: fresh.map(freshEntry) }), ...(since && { since: since.json }), ...(autoGc && { auto_gc: autoGc }) });
   } else {
     if (notRun.length > 0) {
       err(cli, `${errPaint.yellow('vouch:')} stopped: ${ran.length} of ${toRun.length} selected checks ran; not started (nothing recorded): ${notRun.map((c) => c.id).join(', ')}`);
