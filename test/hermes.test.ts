@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADD_BROKEN, ADD_GOOD, ADD_SPEC as SPEC, ADD_TEST as TEST } from './helpers/add-project.js';
-import { hermesBinary, hermesConfig, runHermes } from './helpers/hermes.js';
+import { hermesBinary, hermesConfig, runHermes, runHermesSlash } from './helpers/hermes.js';
 import { lastText, MockChat, type ChatAnswer } from './helpers/mock-chat.js';
 import { Rig } from './helpers/rig.js';
 
@@ -130,6 +130,36 @@ describe('the gate with the real Hermes Agent, through its native plugin', () =>
       ['escaped', 'max_blocks'],
     ]);
   }, 400_000);
+
+  it('/vouch report, typed into the real Hermes, shows the report in the chat (Markdown by default, its JSON model with json), writes the HTML with html, and says the usage for anything else', async () => {
+    const rig = new Rig().write({ 'src/add.js': ADD_GOOD, 'test/add.test.js': TEST });
+    await rig.spec(SPEC);
+    expect((await rig.run(['verify'])).code).toBe(0);
+    const hermesHome = join(rig.home, 'hermes');
+    mkdirSync(hermesHome, { recursive: true });
+    writeFileSync(join(hermesHome, 'config.yaml'), hermesConfig('http://127.0.0.1:9/v1'));
+    expect((await rig.run(['install', 'hermes'], { env: { HERMES_HOME: hermesHome } })).code).toBe(0);
+    const { outputs, stderr } = await runHermesSlash(binary, {
+      cwd: rig.root,
+      hermesHome,
+      commands: ['/vouch report', '/vouch report json', '/vouch report html', '/vouch report pdf', '/vouch status'],
+      env: rig.env({ HERMES_HOME: hermesHome }),
+    });
+    const [md, model, html, usage, status] = outputs as [string, string, string, string, string];
+    expect(md, stderr).toMatch(/^# vouch report/);
+    expect(md).toMatch(/\| tests \| PASS \|/);
+    expect(md).toContain('**intact**');
+    // The same facts as `vouch report --format json` itself gives.
+    const ownJson = JSON.parse((await rig.run(['report', '--format', 'json', '--out', '-'])).stdout);
+    const parsed = JSON.parse(model);
+    expect(parsed.kind).toBe(ownJson.kind);
+    expect(parsed.checks.map((c: { id: string; now: unknown }) => [c.id, c.now])).toEqual(ownJson.checks.map((c: { id: string; now: unknown }) => [c.id, c.now]));
+    expect(parsed.integrity).toEqual(ownJson.integrity);
+    expect(html).toContain(join(rig.root, '.vouch', 'report.html'));
+    expect(existsSync(rig.path('.vouch/report.html'))).toBe(true);
+    expect(usage).toBe('usage: /vouch status | checks | verify [CHECK...] | report [md|json|html]');
+    expect(status).toMatch(/^PASS +tests/);
+  }, 180_000);
 
   it('the plugin is Hermes\'s own: `hermes plugins list` shows it enabled, `hermes vouch doctor` runs vouch doctor, and uninstall takes the plugin and the config back byte for byte', async () => {
     const rig = new Rig().write({ 'src/add.js': ADD_GOOD });

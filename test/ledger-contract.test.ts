@@ -19,6 +19,7 @@ import { newId } from '../src/core/ids.js';
 import type { TrailBody } from '../src/ledger/session-entries.js';
 import type { SubjectEventBody } from '../src/ledger/events.js';
 import { describePg, sql, tempDatabase, type TempDatabase } from './helpers/pg.js';
+import { autoGc } from '../src/retention/auto.js';
 
 /**
  * The Ledger contract (src/ledger/ledger.ts), run against every backend:
@@ -102,6 +103,14 @@ function postgresBackend(): Backend {
     async cleanup() {
       await database?.drop();
     },
+  };
+}
+
+/** An agent's tool call as the hooks record it, in session `session`. */
+function autoTrail(session: string, at: Date, n: number): TrailBody {
+  return {
+    v: 1, kind: 'trail', id: newId(at.getTime() + n), at: at.toISOString(), session, client: 'claude-code', event: 'PostToolUse', agent_id: null,
+    untrusted: true, tool: 'Write', tool_use_id: `t${n}`, input_sha256: null, response_sha256: null, exit_code: null, duration_ms: null, paths: ['src/a.ts'], opaque_writes: false,
   };
 }
 
@@ -363,6 +372,76 @@ function contract(name: string, backend: Backend): void {
       const report = await auditLedger(ledger, { keyring: new Map(), requireSignature: false });
       expect(report.findings).toEqual([]);
       expect(report).toMatchObject({ gcRecords: 2, pruned: 4, receipts: 1 });
+    });
+
+    it('gcCandidates counts what the policy selects, no further than asked; it never counts the latest of a check', async () => {
+      const { ledger } = await fresh();
+      const old = new Date('2020-01-01T00:00:00Z');
+      for (let i = 0; i < 4; i++) await ledger.appendReceipt(draftOf('a', manifestOf(`a${i}`)), manifestOf(`a${i}`));
+      await ledger.appendReceipt(draftOf('b', manifestOf('b'), old), manifestOf('b'));
+      await ledger.appendSessionEntry(autoTrail('s1', old, 1));
+      const now = new Date();
+      expect(await ledger.gcCandidates({ now, keepPerCheck: 1 }, 100)).toBe(3);
+      expect(await ledger.gcCandidates({ now, keepPerCheck: 1 }, 2)).toBe(2);
+      // By age: b's only receipt is old but the latest of its check; the old trail entry counts.
+      expect(await ledger.gcCandidates({ now, keepDays: 30 }, 100)).toBe(1);
+      expect(await ledger.gcCandidates({ now }, 100)).toBe(0);
+      // It counts exactly what gc then removes, and removes nothing itself.
+      expect((await all(ledger)).every((entry) => entry.state === 'live')).toBe(true);
+      expect((await ledger.gc({ now, keepPerCheck: 1, keepDays: 30 })).removed).toBe(await ledger.gcCandidates({ now, keepPerCheck: 1, keepDays: 30 }, 100) + 4);
+    });
+
+    it('gc with maxRemove removes the oldest that many, says how many wait, and audit is intact after each bounded run', async () => {
+      const { ledger } = await fresh();
+      for (let i = 0; i < 6; i++) await ledger.appendReceipt(draftOf('a', manifestOf(`a${i}`)), manifestOf(`a${i}`));
+      const first = await ledger.gc({ now: new Date(), keepPerCheck: 1, maxRemove: 2, auto: true });
+      expect(first).toMatchObject({ removed: 2, deferred: 3 });
+      const entries = await all(ledger);
+      expect(entries.filter((e) => e.state === 'pruned').map((e) => e.seq)).toEqual([1, 2]);
+      const record = entries.find((e) => e.state === 'live' && e.kind === 'gc');
+      expect(record?.state === 'live' && JSON.parse(record.body)).toMatchObject({ kind: 'gc', auto: true, removed: 2, first_seq: 1, last_seq: 2 });
+      const second = await ledger.gc({ now: new Date(), keepPerCheck: 1, maxRemove: 2 });
+      expect(second).toMatchObject({ removed: 2, deferred: 1 });
+      const third = await ledger.gc({ now: new Date(), keepPerCheck: 1, maxRemove: 2 });
+      expect(third.removed).toBe(1);
+      expect(third.deferred).toBeUndefined();
+      const report = await auditLedger(ledger, { keyring: new Map(), requireSignature: false });
+      expect(report.findings).toEqual([]);
+      expect(report).toMatchObject({ gcRecords: 3, pruned: 5, receipts: 1 });
+    });
+
+    it('the automatic gc runs only over its threshold, bounded, keeps an unstopped session\'s trail, and waits while such a session is active', async () => {
+      const { ledger } = await fresh();
+      const home = mkdtempSync(join(tmpdir(), 'vouch-auto-home-'));
+      const old = new Date('2020-01-01T00:00:00Z');
+      const retention = { days: 30, perCheck: 1, logDays: null, logs: true, auto: 3 };
+      for (let i = 0; i < 3; i++) await ledger.appendReceipt(draftOf('a', manifestOf(`a${i}`)), manifestOf(`a${i}`));
+      // Two candidates, threshold three: not due, nothing recorded.
+      expect(await autoGc(ledger, { retention, home, now: new Date() })).toEqual({ kind: 'not_due' });
+      // An old, unstopped session: its trail is kept, and, quiet for years, it does not hold the gc.
+      await ledger.appendSessionEntry(autoTrail('quiet', old, 1));
+      await ledger.appendReceipt(draftOf('a', manifestOf('a3')), manifestOf('a3'));
+      const ran = await autoGc(ledger, { retention, home, now: new Date(), maxRows: 2 });
+      expect(ran).toMatchObject({ kind: 'ran', candidates: 3, result: { removed: 2, retained: 1, deferred: 1, trailRemoved: 0 } });
+      expect((await ledger.sessionEntries('quiet')).length).toBe(1);
+      // A session not seen stopping, active a minute ago: the gc waits, records nothing.
+      await ledger.appendSessionEntry(autoTrail('busy', new Date(Date.now() - 60_000), 2));
+      await ledger.appendReceipt(draftOf('a', manifestOf('a4')), manifestOf('a4'));
+      await ledger.appendReceipt(draftOf('a', manifestOf('a5')), manifestOf('a5'));
+      const before = (await all(ledger)).length;
+      expect(await autoGc(ledger, { retention, home, now: new Date() })).toMatchObject({ kind: 'deferred', why: 'session_active', detail: expect.stringContaining('busy') });
+      expect((await all(ledger)).length).toBe(before);
+      // An hour and more later the session is taken as gone (its trail still kept); a slow read of what must stay waits too.
+      const later = new Date(Date.now() + 2 * 60 * 60 * 1000);
+      let tick = 0;
+      expect(await autoGc(ledger, { retention, home, now: later, clock: () => (tick += 5_000) })).toMatchObject({ kind: 'deferred', why: 'over_budget' });
+      const done = await autoGc(ledger, { retention, home, now: later });
+      expect(done).toMatchObject({ kind: 'ran', result: { removed: 3 } });
+      expect((await ledger.sessionEntries('busy')).length).toBe(1);
+      const report = await auditLedger(ledger, { keyring: new Map(), requireSignature: false });
+      expect(report.findings).toEqual([]);
+      expect(report).toMatchObject({ gcRecords: 2, receipts: 1 });
+      rmSync(home, { recursive: true, force: true });
     });
 
     it('an intact chain audits clean, across pages of entries', async () => {

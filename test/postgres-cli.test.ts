@@ -4,6 +4,7 @@ import { PG_MIGRATIONS } from '../src/ledger/postgres/schema.js';
 import { describePg, sql, tempDatabase, type TempDatabase } from './helpers/pg.js';
 import { collect, Rig } from './helpers/rig.js';
 import { findingCodes, signedWorkspace } from './helpers/signed.js';
+import { card, opened } from './helpers/cards.js';
 
 /** The schema version `db migrate` brings a fresh schema to. */
 const LATEST = PG_MIGRATIONS.length;
@@ -91,6 +92,24 @@ describePg('the PostgreSQL ledger through the CLI (VOUCH_LEDGER, ledger:, vouch 
     expect(report.json()).toMatchObject({ ok: true, entries: 4, receipts: 2, gc_records: 1, pruned: 1 });
     expect(report.json().ledger).toContain('postgres://');
     expect(existsSync(rig.path('.vouch/ledger.db'))).toBe(false);
+  });
+
+  it('on PostgreSQL too: the automatic gc after a person\'s verify keeps an open card completable and the audit intact; reruns carry duplicate_of', async () => {
+    const { rig, url } = await pgWorkspace('version: 1\ndedupe_window_seconds: 600\nretention: {per_check: 1, auto: 2}\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    const env = { VOUCH_LEDGER: url };
+    for (let i = 0; i < 2; i++) expect((await rig.run(['verify'], { env })).code).toBe(0);
+    const id = await opened(rig, ['--proof', 't'], env);
+    expect((await card(rig, ['verify', id], env)).json().verdict).toBe('PASS');
+    const pruned = await rig.run(['verify', '--json'], { env });
+    expect(pruned.json().auto_gc).toMatchObject({ ran: true, removed: 2, retained: 1 });
+    const audit = await rig.run(['audit', '--json'], { env });
+    expect(audit.code, audit.stdout).toBe(0);
+    expect(audit.json()).toMatchObject({ gc_records: 1, pruned: 2 });
+    const log: { id: string; duplicate_of?: string; dedupe_count?: number }[] = (await rig.run(['log', '--json'], { env })).json();
+    // The card's run (under the card's frozen policy, which has no window) starts the series; the verify after it repeats it.
+    expect(log[1]!.duplicate_of).toBeUndefined();
+    expect(log[0]).toMatchObject({ duplicate_of: log[1]!.id, dedupe_count: 1 });
+    expect((await card(rig, ['complete', id], env)).code).toBe(0);
   });
 
   it('twelve `vouch verify` processes at once on one PostgreSQL chain: twelve receipts, seq 1..12, audit clean', async () => {

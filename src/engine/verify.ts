@@ -36,6 +36,7 @@ import { signerFor } from '../crypto/signature.js';
 import type { Signer } from '../ledger/ledger.js';
 import { TreeReader, type TreeReaderContext } from './tree-reader.js';
 import { originOf, provenPass, reuseDetail, type Reuse } from './reuse.js';
+import { dedupingSink } from './dedupe.js';
 import { defaultJobs, runSideBySide } from './side-by-side.js';
 
 /** Bytes kept from the start and from the end of each output stream while a check runs. */
@@ -116,7 +117,7 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
 export interface RunContext extends TreeReaderContext {
   readonly workspace: Pick<Workspace, 'root' | 'stateDir'>;
   /** The spec the definitions come from: its hash is recorded, its excerpt size applied, its whole logs kept unless it says not to (absent: kept). */
-  readonly spec: Pick<Spec, 'sha256' | 'excerptBytes'> & { readonly retention?: Pick<RetentionPolicy, 'logs'>; readonly limits?: ScopeLimits };
+  readonly spec: Pick<Spec, 'sha256' | 'excerptBytes'> & { readonly retention?: Pick<RetentionPolicy, 'logs'>; readonly limits?: ScopeLimits; readonly dedupeWindowSeconds?: number };
   readonly actor: Actor;
   readonly env: NodeJS.ProcessEnv;
   readonly now?: () => Date;
@@ -160,7 +161,9 @@ export interface RunOptions {
  * opened, from a spec allowed then). The receipts come back in the order
  * of `checks`, without the checks a stop (the signal) kept from starting.
  */
-export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], ledger: ReceiptSink, options: RunOptions = {}): Promise<StoredReceipt[]> {
+export async function runChecks(ctx: RunContext, checks: readonly CheckDef[], sink: ReceiptSink, options: RunOptions = {}): Promise<StoredReceipt[]> {
+  // Reruns that found what the run before them found say so (dedupe.ts); each is appended all the same.
+  const ledger = dedupingSink(sink, ctx.spec.dedupeWindowSeconds);
   // Untracked files matter only in each check's scope (git.ts); the verifier service passes the client's facts instead.
   const git = gitForReceipts(options.git, () => scopedGit(ctx.workspace.root, (prefix) => checks.flatMap((check) => gitPathspecs(check, prefix))));
   const reader = new TreeReader(ctx);

@@ -25,6 +25,8 @@ export function gcRecord(id: string, policy: GcPolicy, doomed: readonly DoomedEn
     last_seq: doomed[doomed.length - 1]!.seq,
     removed_digest: sha256(doomed.map((row) => `${row.seq}:${row.hash}\n`).join('')),
     policy: { keep_days: policy.keepDays ?? null, keep_per_check: policy.keepPerCheck ?? null },
+    // Only on the automatic gc's records, so a person's `vouch gc` records stay as they were.
+    ...(policy.auto === true && { auto: true }),
   };
 }
 
@@ -52,16 +54,25 @@ export interface Candidate extends GcEntry {
  * dispatch's receipts, an unstopped session's trail): the same rule on
  * every backend.
  */
-export function applyRetention(selected: readonly Candidate[], policy: Pick<GcPolicy, 'retain'>): { readonly doomed: Candidate[]; readonly retained: number } {
+export function applyRetention(selected: readonly Candidate[], policy: Pick<GcPolicy, 'retain' | 'maxRemove'>): { readonly doomed: Candidate[]; readonly retained: number; readonly deferred: number } {
   const retain = policy.retain;
-  if (!retain) return { doomed: [...selected], retained: 0 };
-  const doomed = selected.filter((row) => {
-    if (row.kind === 'trail') return row.session === null || !retain.sessions.has(row.session);
-    if (retain.receipts.has(row.id)) return false;
-    const from = row.check_id === null ? undefined : retain.fromSeq.get(row.check_id);
-    return from === undefined || row.seq < from;
-  });
-  return { doomed, retained: selected.length - doomed.length };
+  const kept = !retain
+    ? [...selected]
+    : selected.filter((row) => {
+        if (row.kind === 'trail') return row.session === null || !retain.sessions.has(row.session);
+        if (retain.receipts.has(row.id)) return false;
+        const from = row.check_id === null ? undefined : retain.fromSeq.get(row.check_id);
+        return from === undefined || row.seq < from;
+      });
+  // Oldest first (the selection is in seq order): what a bounded gc leaves is the newest of what may go.
+  const bound = policy.maxRemove ?? Number.MAX_SAFE_INTEGER;
+  const doomed = kept.slice(0, Math.max(0, bound));
+  return { doomed, retained: selected.length - kept.length, deferred: kept.length - doomed.length };
+}
+
+/** The counts a gc reports beside what it removed: only those that are not zero. */
+export function keptCounts(retained: number, deferred: number): Pick<GcResult, 'retained' | 'deferred'> {
+  return { ...(retained > 0 && { retained }), ...(deferred > 0 && { deferred }) };
 }
 
 /** What a dry run answers: the entries that would go, nothing removed. */

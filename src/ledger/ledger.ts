@@ -55,6 +55,13 @@ export interface GcPolicy {
   readonly retain?: GcRetained;
   /** Say what would go, remove nothing, record nothing. */
   readonly dryRun?: boolean;
+  /**
+   * Remove at most this many entries, the oldest first (the automatic gc's
+   * bound per run, retention/auto.ts); the rest wait for the next gc.
+   */
+  readonly maxRemove?: number;
+  /** Set by the automatic gc: its record says so (`auto: true`). */
+  readonly auto?: boolean;
 }
 
 /** Entries gc keeps because something still open decides on them. */
@@ -88,6 +95,8 @@ export interface GcResult {
   readonly gcEntryId: string | null;
   /** Entries the policy would have removed that `retain` kept. */
   readonly retained?: number;
+  /** Entries the policy lets go that `maxRemove` left for a later gc. */
+  readonly deferred?: number;
   /** A dry run: what would go, oldest first. */
   readonly planned?: readonly GcEntry[];
   /**
@@ -185,6 +194,12 @@ export interface Ledger {
   listReceipts(query: ReceiptQuery): Promise<StoredReceipt[]>;
   getManifest(digest: Sha256): Promise<Manifest | undefined>;
   gc(policy: GcPolicy): Promise<GcResult>;
+  /**
+   * How many entries the policy selects (before what must stay is taken
+   * out), counting no further than `atMost`: whether the ledger is over
+   * policy, without reading what an open card or session still needs.
+   */
+  gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, atMost: number): Promise<number>;
   /**
    * Appends an entry of an agent session (its untrusted tool trail, a gate
    * decision) to the same chain as receipts. Never read as evidence of a PASS.

@@ -2,6 +2,7 @@ import type { Sha256 } from '../core/digest.js';
 import type { Reason, Verdict } from '../core/status.js';
 import type { SandboxRecord } from './sandbox-record.js';
 import type { ReuseRecord } from './reuse.js';
+import type { DuplicateRecord } from './duplicate.js';
 import type { TestCounts } from '../core/test-counts.js';
 
 /** Who asked for a run. A label for the record, not an authentication. */
@@ -33,7 +34,7 @@ export interface LogRecord {
  * The immutable record of one execution. Its canonical JSON (RFC 8785) is
  * hashed; `prev_hash` chains it to the entry before it in the ledger.
  */
-export interface ReceiptBody extends ReuseRecord {
+export interface ReceiptBody extends ReuseRecord, DuplicateRecord {
   readonly v: 1;
   readonly kind: 'receipt';
   readonly id: string;

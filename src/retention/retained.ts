@@ -18,7 +18,7 @@ import type { StoredSessionEntry } from '../ledger/session-entries.js';
  * Each is read from the ledger as `status` and the gate read it; a card or
  * dispatch whose record is damaged keeps everything it names.
  */
-export async function retainedForGc(ledger: Ledger, home: string): Promise<GcRetained> {
+export async function retainedForGc(ledger: Ledger, home: string): Promise<Retained> {
   const receipts = new Set<string>();
   const fromSeq = new Map<string, number>();
   const keepFrom = (check: string, seq: number) => fromSeq.set(check, Math.min(seq, fromSeq.get(check) ?? seq));
@@ -41,10 +41,19 @@ export async function retainedForGc(ledger: Ledger, home: string): Promise<GcRet
     for (const grade of dispatch.grades) for (const check of grade.grade.checks) if (check.receipt !== null) receipts.add(check.receipt);
   }
   const sessions = new Set<string>();
+  const lastSeen = new Map<string, number>();
   for (const session of await ledger.recentSessions(Number.MAX_SAFE_INTEGER)) {
-    if (!stopped(await ledger.sessionEntries(session))) sessions.add(session);
+    const entries = await ledger.sessionEntries(session);
+    if (stopped(entries)) continue;
+    sessions.add(session);
+    lastSeen.set(session, entries.reduce((latest, entry) => Math.max(latest, Date.parse(entry.body.at) || 0), 0));
   }
-  return { receipts, fromSeq, sessions, openCards: cards, openDispatches: dispatches };
+  return { receipts, fromSeq, sessions, lastSeen, openCards: cards, openDispatches: dispatches };
+}
+
+/** What gc keeps, and when each session not seen stopping last wrote to the ledger (ms since the epoch). */
+export interface Retained extends GcRetained {
+  readonly lastSeen: ReadonlyMap<string, number>;
 }
 
 /** A session whose last tool call was followed by a Stop that let it go (allowed or escaped). */

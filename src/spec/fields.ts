@@ -17,9 +17,11 @@ export const TOP_LEVEL_FIELDS = {
   tool_configs:
     'more files that configure how the checks\' tools run, pinned by digest when vouch.yaml is allowed (a change makes the affected checks UNKNOWN until allowed again): a file name looked up from each check\'s cwd up to the workspace root, e.g. ".mocharc.yml", or a path under HOME, e.g. "~/.config/foo/config"; .npmrc, .yarnrc(.yml), .pnpmfile.cjs, bunfig.toml, pip.conf, pytest.toml, .pytest.toml, pytest.ini, .pytest.ini, pyproject.toml, setup.cfg, tox.ini (package.json too for a check that runs npm, npx, yarn, pnpm or bun) and the HOME ones are always pinned',
   retention:
-    'what `vouch gc` with no flags keeps and whether whole logs are kept: {days (receipts and trail entries older than this go; default 30), per_check (at most this many receipts of each check; default 200), log_days (whole logs older than this go, their receipts stay; default: with their receipts), logs (false: keep hashes and excerpts only, no whole log; default true)}',
+    'what `vouch gc` with no flags keeps and whether whole logs are kept: {days (receipts and trail entries older than this go; default 30), per_check (at most this many receipts of each check; default 200), log_days (whole logs older than this go, their receipts stay; default: with their receipts), logs (false: keep hashes and excerpts only, no whole log; default true), auto (a person\'s `vouch verify` runs a bounded gc once the policy would remove at least this many entries; default 100; 0: never)}',
   limits:
     'the most one check\'s scope may hold: {max_files (default 100000), max_bytes (default 4294967296)}; past either the check is UNKNOWN (scope_too_large) and its command is not run',
+  dedupe_window_seconds:
+    'an integer number of seconds from 0 to 86400 (default 0: off): a rerun of a check within this many seconds of the first of a series of identical outcomes (same definition, pins, fingerprint, verdict and reason as the run before it) is still recorded in full, and carries duplicate_of (that first receipt\'s id) and dedupe_count',
   default_excludes:
     'false: sources and tests take in virtualenvs (.venv, venv, .tox, .nox), caches (__pycache__, .pytest_cache, .mypy_cache, .ruff_cache, .cache), dist and build like any folder; default true: those folders are left out unless a check\'s glob names them',
 } as const;
@@ -29,6 +31,7 @@ export const RETENTION_FIELDS = {
   per_check: 'an integer from 1 to 1000000',
   log_days: 'an integer number of days from 0 to 36500',
   logs: 'true or false',
+  auto: 'an integer from 0 to 1000000 (0: never)',
 } as const;
 
 export const LIMITS_FIELDS = {

@@ -105,6 +105,8 @@ export interface Spec {
   readonly retention: RetentionPolicy;
   /** `limits:`: the most one check's scope may hold; past it the check is UNKNOWN (scope_too_large) and not run. */
   readonly limits: ScopeLimits;
+  /** `dedupe_window_seconds`: a rerun this soon after the first of identical outcomes carries `duplicate_of` (engine/dedupe.ts); 0: off. */
+  readonly dedupeWindowSeconds: number;
 }
 
 /** `retention:` in vouch.yaml, with defaults applied. */
@@ -117,6 +119,8 @@ export interface RetentionPolicy {
   readonly logDays: number | null;
   /** Whether each run's whole output is kept in .vouch/logs; false (or excerpt_bytes: 0): hashes and excerpts only. */
   readonly logs: boolean;
+  /** A person's `vouch verify` runs a bounded gc once the policy would remove at least this many entries (retention/auto.ts); 0: never. */
+  readonly auto: number;
 }
 
 /** `limits:` in vouch.yaml, with defaults applied. */
@@ -143,7 +147,7 @@ export interface GatePolicy {
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 export const DEFAULT_EXCERPT_BYTES = 4096;
-export const DEFAULT_RETENTION: RetentionPolicy = { days: 30, perCheck: 200, logDays: null, logs: true };
+export const DEFAULT_RETENTION: RetentionPolicy = { days: 30, perCheck: 200, logDays: null, logs: true, auto: 100 };
 export const DEFAULT_LIMITS: ScopeLimits = { maxFiles: 100_000, maxBytes: 4 * 1024 ** 3 };
 /**
  * Folders no check's sources or tests take in unless a glob names them:

@@ -30,11 +30,13 @@ export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
       perCheck: raw.retention?.per_check ?? DEFAULT_RETENTION.perCheck,
       logDays: raw.retention?.log_days ?? DEFAULT_RETENTION.logDays,
       logs: raw.retention?.logs ?? DEFAULT_RETENTION.logs,
+      auto: raw.retention?.auto ?? DEFAULT_RETENTION.auto,
     },
     limits: {
       maxFiles: raw.limits?.max_files ?? DEFAULT_LIMITS.maxFiles,
       maxBytes: raw.limits?.max_bytes ?? DEFAULT_LIMITS.maxBytes,
     },
+    dedupeWindowSeconds: raw.dedupe_window_seconds ?? 0,
   };
 }
 

@@ -70,6 +70,7 @@ export const retentionSchema = z
     per_check: z.optional(z.int().check(z.minimum(1), z.maximum(1_000_000), describe(RETENTION_FIELDS.per_check))),
     log_days: z.optional(z.int().check(z.minimum(0), z.maximum(36500), describe(RETENTION_FIELDS.log_days))),
     logs: z.optional(z.boolean().check(describe(RETENTION_FIELDS.logs))),
+    auto: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000), describe(RETENTION_FIELDS.auto))),
   })
   .check(describe(TOP_LEVEL_FIELDS.retention));
 
@@ -96,6 +97,7 @@ export const specSchema = z.strictObject({
   tool_configs: z.optional(z.array(z.string().check(z.regex(TOOL_CONFIG_PATTERN))).check(describe(TOP_LEVEL_FIELDS.tool_configs))),
   retention: z.optional(retentionSchema),
   limits: z.optional(limitsSchema),
+  dedupe_window_seconds: z.optional(z.int().check(z.minimum(0), z.maximum(86_400), describe(TOP_LEVEL_FIELDS.dedupe_window_seconds))),
   default_excludes: z.optional(z.boolean().check(describe(TOP_LEVEL_FIELDS.default_excludes))),
 });
 

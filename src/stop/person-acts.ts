@@ -50,7 +50,7 @@ function actOf(entry: RecentEntry): { text: string; grade: string | null } | nul
   const subject = typeof body.subject === 'string' ? body.subject : '?';
   switch (entry.kind) {
     case 'gc':
-      return { text: 'vouch gc', grade: null };
+      return { text: body.auto === true ? 'vouch verify (its automatic gc)' : 'vouch gc', grade: null };
     case 'card':
       if (body.event === 'owner_close') return { text: `vouch card complete ${subject} --force`, grade: null };
       if (body.event !== 'decision') return null;

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** The hermes-agent release these tests drive: the newest on PyPI when they were written, pinned like the other clients. */
 export const HERMES_VERSION = '0.19.0';
@@ -68,4 +68,34 @@ export function runHermes(binary: string, options: { cwd: string; hermesHome: st
  */
 export function hermesConfig(baseUrl: string): string {
   return ['model:', '  provider: custom', `  base_url: ${baseUrl}`, '  default: mock-model', '  api_key: dummy', 'agent:', '  verify_on_stop: false', ''].join('\n');
+}
+
+/**
+ * Hermes's own headless slash-command runner (`python -m
+ * tui_gateway.slash_worker`, what its TUI and desktop app send slash
+ * commands to): one HermesCLI, JSON lines {id, command} in, {id, ok,
+ * output} out. `hermes chat -q` sends its text to the model, so this is
+ * how a test types `/vouch report` into the real Hermes. The venv's python
+ * is the one beside the `hermes` binary. Killed after 120 s.
+ */
+export function runHermesSlash(binary: string, options: { cwd: string; hermesHome: string; commands: readonly string[]; env: Record<string, string | undefined> }): Promise<{ outputs: string[]; stderr: string }> {
+  const python = join(dirname(binary), 'python');
+  const child = spawn(python, ['-m', 'tui_gateway.slash_worker', '--session-key', 'vouch-test'], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH, ...options.env, HERMES_HOME: options.hermesHome },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(options.commands.map((command, id) => `${JSON.stringify({ id, command })}\n`).join(''));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  return new Promise((resolve) => {
+    child.on('close', () => {
+      clearTimeout(timer);
+      const replies = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { id: number; ok: boolean; output?: string; error?: string });
+      resolve({ outputs: options.commands.map((_, id) => { const reply = replies.find((r) => r.id === id); return reply?.ok ? reply.output ?? '' : `(no reply: ${reply?.error ?? 'none'})`; }), stderr });
+    });
+  });
 }

@@ -16,9 +16,11 @@ characters); \`vouch show\` takes it, and --json gives full ids.
 
   --limit N  at most N receipts (default 20)
   --json     [{"id", "check_id", "verdict", "reason", "finished_at", "duration_ms", "exit_code", "actor",
-              "executable", "agent_run"?, "gate"?, "intact"}]
+              "executable", "agent_run"?, "gate"?, "duplicate_of"?, "dedupe_count"?, "intact"}]
              agent_run: recorded inside an agent run ({agent, marker}); gate: run by the
-             agent gate to answer a stop ({session, client, event})`;
+             agent gate to answer a stop ({session, client, event}); duplicate_of: a rerun
+             inside dedupe_window_seconds that found what the run before it found (the
+             first receipt's id), dedupe_count: which rerun of it this is`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('log', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
@@ -44,6 +46,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
         executable: r.body.executable,
         ...(r.body.agent_run && { agent_run: r.body.agent_run }),
         ...(r.body.gate && { gate: r.body.gate }),
+        ...(r.body.duplicate_of !== undefined && { duplicate_of: r.body.duplicate_of, dedupe_count: r.body.dedupe_count ?? 1 }),
         intact: r.intact,
       })),
     );
@@ -59,7 +62,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     table(
       receipts.map((r) =>
         r.intact
-          ? [p.dim(shortId(r.body.id)), r.body.check_id, statusWord(r.body.verdict, p), r.body.reason, duration(r.body.duration_ms), p.dim(`${ago(r.body.finished_at)} · ${r.body.actor}${r.body.gate ? ' (gate)' : r.body.agent_run ? ` (inside ${r.body.agent_run.agent})` : ''}`)]
+          ? [p.dim(shortId(r.body.id)), r.body.check_id, statusWord(r.body.verdict, p), r.body.duplicate_of === undefined ? r.body.reason : `${r.body.reason} ${p.dim(`(rerun ${r.body.dedupe_count ?? 1} of ${shortId(r.body.duplicate_of)})`)}`, duration(r.body.duration_ms), p.dim(`${ago(r.body.finished_at)} · ${r.body.actor}${r.body.gate ? ' (gate)' : r.body.agent_run ? ` (inside ${r.body.agent_run.agent})` : ''}`)]
           : [p.dim(r.body.id), '?', p.red('DAMAGED'), 'stored bytes do not match the hash', '', ''],
       ),
     ),

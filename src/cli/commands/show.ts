@@ -39,7 +39,8 @@ lists them.
   --json   {"seq", "hash", "intact", "signature", "receipt": {...}, "manifest": {"files", "refused"}}
            (signature: the stored record {"alg", "keyid", "sig"} as JSON text, or null;
            \`vouch status\` and \`vouch audit\` check it; receipt.log: {"sha256", "bytes"}
-           of the stored log, when there is one)`;
+           of the stored log, when there is one; receipt.duplicate_of and receipt.dedupe_count
+           on a rerun inside dedupe_window_seconds that found what the run before it found)`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('show', args, { json: { type: 'boolean' }, files: { type: 'boolean' }, log: { type: 'boolean' } });
@@ -168,6 +169,7 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
     `${p.bold('receipt')}   ${b.id}  ${p.dim(`short ${shortId(b.id)} · seq ${receipt.seq} · hash ${receipt.hash}`)}`,
     `${p.bold('check')}     ${oneLine(b.check_id)}  ${statusWord(b.verdict, p)} ${p.dim(`(${b.reason})`)}`,
     ...(b.detail ? [`${p.bold('detail')}    ${oneLine(b.detail)}`] : []),
+    ...(b.duplicate_of !== undefined ? [`${p.bold('rerun')}     ${b.dedupe_count ?? 1} of receipt ${oneLine(b.duplicate_of)} ${p.dim('(same definition, pins, fingerprint and verdict, inside dedupe_window_seconds)')}`] : []),
     `${p.bold('proves')}    ${b.proves}`,
     `${p.bold('command')}   ${oneLine(command)}  ${p.dim(oneLine(`cwd ${b.cwd} · timeout ${b.timeout_s}s${b.executable ? ` · ${b.executable}` : ''}`))}`,
     `${p.bold('env')}       ${oneLine(b.env_names.join(' '))}`,

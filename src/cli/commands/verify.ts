@@ -196,8 +196,12 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     else out(cli, `nothing needed running: ${freshWords(fresh)}`);
     return answer.ok ? EXIT.ok : EXIT.notOk;
   }
+  // A person's verify prunes a ledger that is over its policy (auto-gc.ts); never inside an agent run.
+  const { autoGcAfterVerify, autoGcLine } = await import('../auto-gc.js');
+  const autoGc = await autoGcAfterVerify(cli, workspace, spec);
+  if (autoGc) err(cli, autoGcLine(autoGc));
   if (values.json) {
-    json(cli, { ok: answer.ok, checks: answer.checks, ...(values.stale && { fresh: fresh.map(freshEntry) }), ...(since && { since: since.json }) });
+    json(cli, { ok: answer.ok, checks: answer.checks, ...(values.stale && { fresh: fresh.map(freshEntry) }), ...(since && { since: since.json }), ...(autoGc && { auto_gc: autoGc }) });
   } else {
     if (answer.notStarted.length > 0) {
       const ran = answer.checks.length - answer.notStarted.length;

@@ -42,8 +42,9 @@ export function pluginSource(self: SelfCommand): string {
 
 A thin shim: every decision is vouch's (\`vouch hook hermes EVENT\`, the gate the
 Claude Code and Codex hooks use). pre_verify is the Stop gate, pre_tool_call the
-write guard, post_tool_call the agent's (untrusted) trail; /vouch and the
-vouch_status / vouch_verify tools run vouch itself; \`hermes vouch doctor\` runs
+write guard, post_tool_call the agent's (untrusted) trail; /vouch (status,
+checks, verify, report) and the vouch_status / vouch_verify tools run vouch
+itself; \`hermes vouch doctor\` runs
 \`vouch doctor\`. Edit nothing here: vouch compares this folder at every stop.
 """
 import json
@@ -111,12 +112,27 @@ def _vouch(words, timeout=STOP_TIMEOUT):
     return (done.stdout + done.stderr).strip()
 
 
+USAGE = "usage: /vouch status | checks | verify [CHECK...] | report [md|json|html]"
+
+
 def _command(raw_args=""):
     words = (raw_args or "").split()
     sub = words[0] if words else "status"
     if sub not in ("status", "checks", "verify", "report"):
-        return "usage: /vouch status | checks | verify [CHECK...] | report"
+        return USAGE
+    if sub == "report":
+        return _report(words[1:])
     return _vouch([sub] + words[1:])
+
+
+def _report(words):
+    """The report in the chat (Markdown, or its JSON model); html is written to .vouch/report.html and named."""
+    form = words[0] if words else "md"
+    if form not in ("md", "json", "html") or len(words) > 1:
+        return USAGE
+    if form == "html":
+        return _vouch(["report", "--format", "html"])
+    return _vouch(["report", "--format", form, "--out", "-"])
 
 
 def _tool(words):
@@ -143,7 +159,7 @@ def register(ctx):
     ctx.register_hook("pre_verify", _pre_verify)
     ctx.register_hook("pre_tool_call", _pre_tool_call)
     ctx.register_hook("post_tool_call", _post_tool_call)
-    ctx.register_command("vouch", _command, description="vouch: status, checks, verify [CHECK...], report", args_hint="status|checks|verify|report")
+    ctx.register_command("vouch", _command, description="vouch: status, checks, verify [CHECK...], report [md|json|html]", args_hint="status|checks|verify|report")
     ctx.register_tool("vouch_status", "vouch", _checks_schema("vouch_status", "Each check's status (PASS, FAIL, UNKNOWN, STALE) against the files as they are now."),
                       _tool(["status", "--json"]), description="vouch status")
     ctx.register_tool("vouch_verify", "vouch", _checks_schema("vouch_verify", "Run checks from vouch.yaml and record a receipt each. A PASS you record never lets you stop: the gate runs its own."),

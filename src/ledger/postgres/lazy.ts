@@ -51,6 +51,10 @@ export class LazyPgLedger implements Ledger {
     return (await this.ledger()).gc(policy);
   }
 
+  async gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, atMost: number): Promise<number> {
+    return (await this.ledger()).gcCandidates(policy, atMost);
+  }
+
   async appendSessionEntry(draft: SessionEntryDraft, options?: AppendOptions): Promise<StoredSessionEntry> {
     return (await this.ledger()).appendSessionEntry(draft, options);
   }

@@ -7,7 +7,7 @@ import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '..
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import { EventConflict, NOTHING_REMOVED, pickReceipt, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ManifestOf, type ReceiptQuery, type RecentEntry, manifestFrom, parseRecentBody, RECENT_SLACK_MS } from '../ledger.js';
 import type { ChainKind } from '../kinds.js';
-import { applyRetention, gcRecord, plannedResult, releasedLogs, type Candidate } from '../gc-record.js';
+import { applyRetention, gcRecord, keptCounts, plannedResult, releasedLogs, type Candidate } from '../gc-record.js';
 import { appendLocked, insertLocked, lockHead } from './append.js';
 import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
 import { requireCurrentSchema } from './migrate.js';
@@ -41,6 +41,19 @@ export async function openPgLedger(at: PgLocation, options: PgLedgerOptions = {}
  * (see ledger.ts), in one PostgreSQL schema shared by any number of
  * machines. Appends serialise on the `head` row lock.
  */
+/**
+ * What a gc's policy selects, before what must stay is taken out: receipts
+ * ranked per check, newest first (rank 1 is never removed), past the count
+ * ($1) or older than the cutoff ($2); trail entries by age alone.
+ */
+const GC_SELECTION = `SELECT seq, id, hash, kind, check_id, session FROM (
+    SELECT seq, id, hash, kind, check_id, session, created_at,
+           ROW_NUMBER() OVER (PARTITION BY check_id ORDER BY seq DESC) AS rank
+    FROM chain WHERE kind = 'receipt') AS ranked
+  WHERE rank > 1 AND (rank > $1 OR created_at < $2)
+  UNION ALL
+  SELECT seq, id, hash, kind, check_id, session FROM chain WHERE kind = 'trail' AND created_at < $2`;
+
 export class PgLedger implements Ledger {
   constructor(
     readonly pool: Pool,
@@ -156,22 +169,10 @@ export class PgLedger implements Ledger {
         const keepPerCheck = Math.max(1, policy.keepPerCheck ?? Number.MAX_SAFE_INTEGER);
         const cutoff = policy.keepDays === undefined ? -1 : policy.now.getTime() - policy.keepDays * 86_400_000;
         // Rank receipts per check, newest first; rank 1 is never removed. Trail entries go by age alone.
-        const selected = (
-          await client.query<Candidate>(
-            `SELECT seq, id, hash, kind, check_id, session FROM (
-               SELECT seq, id, hash, kind, check_id, session, created_at,
-                      ROW_NUMBER() OVER (PARTITION BY check_id ORDER BY seq DESC) AS rank
-               FROM chain WHERE kind = 'receipt') AS ranked
-             WHERE rank > 1 AND (rank > $1 OR created_at < $2)
-             UNION ALL
-             SELECT seq, id, hash, kind, check_id, session FROM chain WHERE kind = 'trail' AND created_at < $2
-             ORDER BY seq`,
-            [keepPerCheck, cutoff],
-          )
-        ).rows.map((row) => ({ ...row, seq: Number(row.seq) }));
-        const { doomed, retained } = applyRetention(selected, policy);
-        if (policy.dryRun) return plannedResult(doomed, retained);
-        if (doomed.length === 0) return retained === 0 ? NOTHING_REMOVED : { ...NOTHING_REMOVED, retained };
+        const selected = (await client.query<Candidate>(`${GC_SELECTION} ORDER BY seq`, [keepPerCheck, cutoff])).rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+        const { doomed, retained, deferred } = applyRetention(selected, policy);
+        if (policy.dryRun) return { ...plannedResult(doomed, retained), ...keptCounts(0, deferred) };
+        if (doomed.length === 0) return { ...NOTHING_REMOVED, ...keptCounts(retained, deferred) };
         const gcId = newId(policy.now.getTime());
         const seqs = doomed.map((row) => row.seq);
         const logs = releasedLogs(
@@ -195,9 +196,19 @@ export class PgLedger implements Ledger {
           text: gc.text,
           signature: gc.signature,
         });
-        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, retained, ...logs };
+        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, retained, ...keptCounts(0, deferred), ...logs };
       }),
     );
+  }
+
+  gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, atMost: number): Promise<number> {
+    if (policy.keepDays === undefined && policy.keepPerCheck === undefined) return Promise.resolve(0);
+    const keepPerCheck = Math.max(1, policy.keepPerCheck ?? Number.MAX_SAFE_INTEGER);
+    const cutoff = policy.keepDays === undefined ? -1 : policy.now.getTime() - policy.keepDays * 86_400_000;
+    return this.guard(async () => {
+      const rows = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${GC_SELECTION} LIMIT $3) AS candidates`, [keepPerCheck, cutoff, atMost]);
+      return Number(rows.rows[0]?.n ?? 0);
+    });
   }
 
   appendSessionEntry(draft: SessionEntryDraft, options: AppendOptions = {}): Promise<StoredSessionEntry> {

@@ -28,7 +28,7 @@ import {
   RECENT_SLACK_MS,
 } from '../ledger.js';
 import type { ChainKind } from '../kinds.js';
-import { applyRetention, gcRecord, plannedResult, releasedLogs, type Candidate } from '../gc-record.js';
+import { applyRetention, gcRecord, keptCounts, plannedResult, releasedLogs, type Candidate } from '../gc-record.js';
 import { BodyStore } from './body-store.js';
 import { sqlite } from './driver.js';
 import { LEDGER_FORMAT, MIGRATIONS } from './schema.js';
@@ -209,6 +209,20 @@ function translate(error: unknown, path: string): unknown {
   return error;
 }
 
+/**
+ * What a gc's policy selects, before what must stay is taken out: receipts
+ * ranked per check, newest first (rank 1 is never removed), past the count
+ * or older than the cutoff; trail entries by age alone. Parameters: the
+ * count to keep per check, then the cutoff twice.
+ */
+const GC_SELECTION = `SELECT seq, id, hash, kind, check_id, session FROM (
+    SELECT seq, id, hash, kind, check_id, session, created_at,
+           ROW_NUMBER() OVER (PARTITION BY check_id ORDER BY seq DESC) AS rank
+    FROM chain WHERE kind = 'receipt')
+  WHERE rank > 1 AND (rank > ? OR created_at < ?)
+  UNION ALL
+  SELECT seq, id, hash, kind, check_id, session FROM chain WHERE kind = 'trail' AND created_at < ?`;
+
 export class SqliteLedger implements Ledger {
   private readonly bodies: BodyStore;
   private heads: { readonly live: Database.Statement; readonly pruned: Database.Statement } | undefined;
@@ -375,21 +389,10 @@ export class SqliteLedger implements Ledger {
         }
         // Rank receipts per check, newest first; rank 1 is never removed. Trail entries go by age alone.
         const age = policy.keepDays === undefined ? -1 : cutoff;
-        const selected = this.db
-          .prepare(
-            `SELECT seq, id, hash, kind, check_id, session FROM (
-               SELECT seq, id, hash, kind, check_id, session, created_at,
-                      ROW_NUMBER() OVER (PARTITION BY check_id ORDER BY seq DESC) AS rank
-               FROM chain WHERE kind = 'receipt')
-             WHERE rank > 1 AND (rank > ? OR created_at < ?)
-             UNION ALL
-             SELECT seq, id, hash, kind, check_id, session FROM chain WHERE kind = 'trail' AND created_at < ?
-             ORDER BY seq`,
-          )
-          .all(keepPerCheck, age, age) as Candidate[];
-        const { doomed, retained } = applyRetention(selected, policy);
-        if (policy.dryRun) return plannedResult(doomed, retained);
-        if (doomed.length === 0) return retained === 0 ? NOTHING_REMOVED : { ...NOTHING_REMOVED, retained };
+        const selected = this.db.prepare(`${GC_SELECTION} ORDER BY seq`).all(keepPerCheck, age, age) as Candidate[];
+        const { doomed, retained, deferred } = applyRetention(selected, policy);
+        if (policy.dryRun) return { ...plannedResult(doomed, retained), ...keptCounts(0, deferred) };
+        if (doomed.length === 0) return { ...NOTHING_REMOVED, ...keptCounts(retained, deferred) };
         const gcId = newId(policy.now.getTime());
         // Read before the rows (and the dictionaries their bodies need) go.
         const bodyAt = this.db.prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE seq = ?`);
@@ -414,9 +417,18 @@ export class SqliteLedger implements Ledger {
         this.db
           .prepare('INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?)')
           .run(head.seq + 1, gcId, 'gc', policy.now.getTime(), gc.hash, gc.text, gc.signature);
-        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, retained, ...logs };
+        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, retained, ...keptCounts(0, deferred), ...logs };
       });
       return run.immediate();
+    });
+  }
+
+  gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, atMost: number): Promise<number> {
+    if (policy.keepDays === undefined && policy.keepPerCheck === undefined) return Promise.resolve(0);
+    return this.guard(() => {
+      const keepPerCheck = Math.max(1, policy.keepPerCheck ?? Number.MAX_SAFE_INTEGER);
+      const age = policy.keepDays === undefined ? -1 : policy.now.getTime() - policy.keepDays * 86_400_000;
+      return this.db.prepare(`SELECT count(*) FROM (${GC_SELECTION} LIMIT ?)`).pluck().get(keepPerCheck, age, age, atMost) as number;
     });
   }
 
