@@ -92,6 +92,25 @@ describe('verify runs independent checks side by side', () => {
     expect(again.json().checks.map((c: { id: string; status: string }) => c.status)).toEqual(['FAIL', 'PASS']);
   });
 
+  it('a check that writes files another covers, run beside it: the other is UNKNOWN changed_during_run, never PASS, and the hint names serial: true; marked serial, both pass', async () => {
+    const spec = (markers: string, serial: string) =>
+      'version: 1\nchecks:\n' +
+      // gen waits (bounded) for cover to start, then regenerates the file cover reads.
+      `  - {id: gen, run: ["sh", "-c", "i=0; while [ ! -e '${markers}/cover' ] && [ $i -lt 15 ]; do i=$((i+1)); sleep 0.1; done; echo regenerated > out/file.txt; touch '${markers}/gen'"], sources: ["src/**"]${serial}}\n` +
+      `  - {id: cover, run: ["sh", "-c", "touch '${markers}/cover'; i=0; while [ ! -e '${markers}/gen' ] && [ $i -lt 300 ]; do i=$((i+1)); sleep 0.1; done"], sources: ["out/**"]}\n`;
+    const side = new Rig().write({ 'src/a.txt': 'a\n', 'out/file.txt': 'old\n' });
+    await side.spec(spec(markersOf(side), ''));
+    const result = await side.run(['verify', '-j', '2'], { timeoutMs: 60_000 });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/UNKNOWN\s+cover\b/);
+    expect(result.stdout).toContain('mark checks that write the same files `serial: true`');
+    const apart = new Rig().write({ 'src/a.txt': 'a\n', 'out/file.txt': 'old\n' });
+    await apart.spec(spec(markersOf(apart), ', serial: true'));
+    const json = await apart.run(['verify', '-j', '2', '--json'], { timeoutMs: 60_000 });
+    expect(json.code, json.stdout).toBe(0);
+    expect(json.json().checks.map((c: { status: string }) => c.status)).toEqual(['PASS', 'PASS']);
+  });
+
   it("each check's output is printed whole when it ends, never mixed with the other's, though both wrote at the same time", async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a\n' });
     const markers = markersOf(rig);
