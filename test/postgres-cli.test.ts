@@ -112,6 +112,18 @@ describePg('the PostgreSQL ledger through the CLI (VOUCH_LEDGER, ledger:, vouch 
     expect((await card(rig, ['complete', id], env)).code).toBe(0);
   });
 
+  it('one verify appending the receipts of 4 checks run side by side (-j 4) on PostgreSQL: 4 receipts, one chain, audit clean', async () => {
+    const four = `version: 1\nchecks:\n${['a', 'b', 'c', 'd'].map((id) => `  - {id: ${id}, run: ["sleep", "0.3"], sources: ["src/**"]}\n`).join('')}`;
+    const { rig, url } = await pgWorkspace(four);
+    const env = { VOUCH_LEDGER: url };
+    const verified = await rig.run(['verify', '-j', '4', '--json'], { env });
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.json().checks.map((c: { id: string }) => c.id)).toEqual(['a', 'b', 'c', 'd']);
+    const report = await rig.run(['audit', '--json'], { env });
+    expect(report.code, report.stdout).toBe(0);
+    expect(report.json()).toMatchObject({ ok: true, entries: 4, receipts: 4 });
+  });
+
   it('twelve `vouch verify` processes at once on one PostgreSQL chain: twelve receipts, seq 1..12, audit clean', async () => {
     const { rig, url, schema } = await pgWorkspace();
     const env = { VOUCH_LEDGER: url };

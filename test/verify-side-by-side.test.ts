@@ -92,6 +92,25 @@ describe('verify runs independent checks side by side', () => {
     expect(again.json().checks.map((c: { id: string; status: string }) => c.status)).toEqual(['FAIL', 'PASS']);
   });
 
+  it('a check that writes files another covers, run beside it: the other is UNKNOWN changed_during_run, never PASS, and the hint names serial: true; marked serial, both pass', async () => {
+    const spec = (markers: string, serial: string) =>
+      'version: 1\nchecks:\n' +
+      // gen waits (bounded) for cover to start, then regenerates the file cover reads.
+      `  - {id: gen, run: ["sh", "-c", "i=0; while [ ! -e '${markers}/cover' ] && [ $i -lt 15 ]; do i=$((i+1)); sleep 0.1; done; echo regenerated > out/file.txt; touch '${markers}/gen'"], sources: ["src/**"]${serial}}\n` +
+      `  - {id: cover, run: ["sh", "-c", "touch '${markers}/cover'; i=0; while [ ! -e '${markers}/gen' ] && [ $i -lt 300 ]; do i=$((i+1)); sleep 0.1; done"], sources: ["out/**"]}\n`;
+    const side = new Rig().write({ 'src/a.txt': 'a\n', 'out/file.txt': 'old\n' });
+    await side.spec(spec(markersOf(side), ''));
+    const result = await side.run(['verify', '-j', '2'], { timeoutMs: 60_000 });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/UNKNOWN\s+cover\b/);
+    expect(result.stdout).toContain('mark checks that write the same files `serial: true`');
+    const apart = new Rig().write({ 'src/a.txt': 'a\n', 'out/file.txt': 'old\n' });
+    await apart.spec(spec(markersOf(apart), ', serial: true'));
+    const json = await apart.run(['verify', '-j', '2', '--json'], { timeoutMs: 60_000 });
+    expect(json.code, json.stdout).toBe(0);
+    expect(json.json().checks.map((c: { status: string }) => c.status)).toEqual(['PASS', 'PASS']);
+  });
+
   it("each check's output is printed whole when it ends, never mixed with the other's, though both wrote at the same time", async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a\n' });
     const markers = markersOf(rig);
@@ -157,11 +176,13 @@ describe('the gate runs the checks a stop owes side by side', () => {
   const hook = (rig: Rig, event: string, payload: Record<string, unknown>) =>
     rig.run(['hook', 'claude-code', event], { stdin: JSON.stringify({ session_id: 'sess-1', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }), timeoutMs: 60_000 });
 
-  async function stopAfterEdit(rig: Rig): Promise<{ decision: string; reason: string }> {
+  /** The session (or, with `agent`, one subagent) writes a covered file, then stops. */
+  async function stopAfterEdit(rig: Rig, agent?: string): Promise<{ decision: string; reason: string }> {
     rig.write({ 'src/a.txt': 'edited\n' });
-    const wrote = await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'edited\n' }, tool_response: { type: 'update' }, tool_use_id: 't1', duration_ms: 4 });
+    const who = agent === undefined ? {} : { agent_id: agent, agent_type: 'general-purpose' };
+    const wrote = await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'edited\n' }, tool_response: { type: 'update' }, tool_use_id: 't1', duration_ms: 4, ...who });
     expect(wrote.code, wrote.stderr).toBe(0);
-    const stop = await hook(rig, 'Stop', { stop_hook_active: false });
+    const stop = agent === undefined ? await hook(rig, 'Stop', { stop_hook_active: false }) : await hook(rig, 'SubagentStop', { stop_hook_active: false, last_assistant_message: 'Done.', ...who });
     expect(stop.code, stop.stderr).toBe(0);
     return stop.stdout.trim() === '' ? { decision: 'allow', reason: '' } : JSON.parse(stop.stdout);
   }
@@ -171,6 +192,37 @@ describe('the gate runs the checks a stop owes side by side', () => {
     expect((await stopAfterEdit(rig)).decision).toBe('allow');
     const [a, b] = [await receipt(rig, 'a'), await receipt(rig, 'b')];
     expect([a.verdict, b.verdict]).toEqual(['PASS', 'PASS']);
+    expect(oneAfterAnother(a, b) || oneAfterAnother(b, a)).toBe(false);
+  });
+
+  it("a subagent's stop runs them in the hook's own process within the budget, side by side too: allowed", async () => {
+    const { rig } = await pair(300);
+    expect((await stopAfterEdit(rig, 'agent-a')).decision).toBe('allow');
+    const [a, b] = [await receipt(rig, 'a'), await receipt(rig, 'b')];
+    expect([a.verdict, b.verdict]).toEqual(['PASS', 'PASS']);
+    expect(oneAfterAnother(a, b) || oneAfterAnother(b, a)).toBe(false);
+  });
+
+  it("the budget cuts short every check running side by side in a subagent's stop: each is recorded interrupted, the stop blocked", async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'a\n' });
+    await rig.spec('version: 1\ngate: {budget_seconds: 1}\nchecks:\n  - {id: a, run: ["sleep", "30"], sources: ["src/**"]}\n  - {id: b, run: ["sleep", "30"], sources: ["src/**"]}\n');
+    expect((await stopAfterEdit(rig, 'agent-a')).decision).toBe('block');
+    // One after another, b would never have started (no receipt): both ran, both were cut at the budget.
+    for (const id of ['a', 'b']) expect(await receipt(rig, id)).toMatchObject({ verdict: 'UNKNOWN', reason: 'interrupted' });
+  });
+
+  it("a person's dispatch grade runs them in its own process, side by side too: verified", async () => {
+    const { rig } = await pair(300);
+    const claim = JSON.stringify({ summary: 'done', deliverables: [{ what: 'a and b meet', evidence: 'executed', how: 'vouch verify' }] });
+    rig.write({ 'claim.json': claim });
+    const ordered = await rig.run(['dispatch', 'new', '--json', '--prompt', 'make a and b meet']);
+    expect(ordered.code, ordered.stderr).toBe(0);
+    const id = ordered.json<{ id: string }>().id;
+    expect((await rig.run(['dispatch', 'report', id, '--report', 'claim.json', '--json'])).code).toBe(0);
+    const graded = await rig.run(['dispatch', 'grade', id, '--json'], { timeoutMs: 60_000 });
+    expect(graded.code, graded.stdout + graded.stderr).toBe(0);
+    expect(graded.json()).toMatchObject({ state: 'verified' });
+    const [a, b] = [await receipt(rig, 'a'), await receipt(rig, 'b')];
     expect(oneAfterAnother(a, b) || oneAfterAnother(b, a)).toBe(false);
   });
 

@@ -32,7 +32,7 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
     case 'changed_during_run':
       return {
         meaning: 'a file in scope changed while the check ran (even one changed back: its ctime or inode moved), so the result belongs to no single version',
-        next: `stop whatever edits it while it runs (a background process too), then \`vouch verify ${checkId}\``,
+        next: `stop whatever edits it while it runs (a background process too, or another check run beside it: mark checks that write the same files \`serial: true\`), then \`vouch verify ${checkId}\``,
       };
     case 'changed_during_hash':
       return { meaning: 'a file or directory in scope changed or was replaced while it was being read', next: `\`vouch verify ${checkId}\` again once writes have settled` };
