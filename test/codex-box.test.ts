@@ -78,7 +78,7 @@ async function decisions(rig: Rig): Promise<string[][]> {
 }
 
 describe('the box, with the real Codex CLI', () => {
-  it('attack: python writes into .vouch/, vouch.yaml, .codex/ (hooks and the box itself), VOUCH_HOME and CODEX_HOME fail inside the box; a source edit goes through and the stop is allowed', async () => {
+  it('attack: python writes into .vouch/, vouch.yaml, .codex/ (hooks and the box itself), VOUCH_HOME and CODEX_HOME fail inside the box, and so does a hidden Stop hook aimed at the ledger; a source edit goes through and the stop is allowed', async () => {
     const rig = await workspace();
     const config = rig.read('.codex/config.toml');
     const hooks = rig.read('.codex/hooks.json');
@@ -90,12 +90,20 @@ describe('the box, with the real Codex CLI', () => {
       py(`open('${join(rig.home, 'trust-forged.json')}','w').write('{}')`),
       py(`open('${join(codexHome, 'config.toml')}','a').write('sandbox_mode = \"danger-full-access\"')`),
     ];
+    // Case 1 of issue 23: a script strips Codex's markers, allows the spec in a fresh VOUCH_HOME and answers the Stop hook itself, aiming a gate-stamped PASS at the real ledger.
+    const hiddenHook = py(
+      `import subprocess, os, json; env = {k: v for k, v in os.environ.items() if not k.startswith('CODEX_')}; env['VOUCH_HOME'] = '/tmp/vouch-forged-home-${process.pid}'; ` +
+        `subprocess.run(['${process.execPath}', '${CLI}', 'allow'], env=env); ` +
+        `r = subprocess.run(['${process.execPath}', '${CLI}', 'hook', 'codex', 'Stop'], env=env, input=json.dumps({'session_id': 'forged', 'cwd': os.getcwd(), 'hook_event_name': 'Stop'}), capture_output=True, text=True); print(r.stdout, r.stderr)`,
+    );
+    const before = (await rig.run(['log', '--json'])).json();
     let list: string[] = [];
     const { run, mock, codexHome } = await session(rig, (home: string) => {
       list = attacks(home);
       return (_request, turn) => {
         if (turn < list.length) return [shell(`call_${turn}`, `${list[turn]!}; echo "exit $?"`)];
-        if (turn === list.length) return [shell('call_src', "sed -i '1i // checked' src/add.js && echo edited")];
+        if (turn === list.length) return [shell('call_hook', hiddenHook)];
+        if (turn === list.length + 1) return [shell('call_src', "sed -i '1i // checked' src/add.js && echo edited")];
         return [say('Done.')];
       };
     });
@@ -109,7 +117,12 @@ describe('the box, with the real Codex CLI', () => {
     expect(rig.read('.codex/config.toml')).toBe(config);
     expect(existsSync(join(rig.home, 'trust-forged.json'))).toBe(false);
     expect(codexConfig).not.toContain('sandbox_mode');
-    expect(inputText(mock.turns[list.length + 1]!)).toContain('edited');
+    // The forged stop could not record: the ledger is read-only in the box.
+    expect(inputText(mock.turns[list.length + 1]!)).toContain('SQLITE_READONLY');
+    // One receipt more: the gate's own run at the real stop, nothing from inside the box.
+    expect((await rig.run(['log', '--json'])).json()).toHaveLength(before.length + 1);
+    rmSync(`/tmp/vouch-forged-home-${process.pid}`, { recursive: true, force: true });
+    expect(inputText(mock.turns[list.length + 2]!)).toContain('edited');
     expect(rig.read('src/add.js')).toBe(`// checked\n${GOOD}`);
     expect(await decisions(rig)).toEqual([['allow', 'all_pass']]);
     const sessionId = run.events.find((e) => e.type === 'thread.started')?.thread_id as string;
