@@ -110,9 +110,10 @@ describe('boxState (Codex config layers as Codex merges them)', () => {
     expect(state(at)).toEqual({ client: 'codex', on: true, gaps: [] });
   });
 
-  it('the user-scope profile holds every workspace: paths relative to the project roots, VOUCH_HOME absolute', () => {
+  it("the user-scope profile holds every workspace, trusted or not: paths relative to the project roots, VOUCH_HOME absolute; an untrusted project's own config then does not matter", () => {
     const at = codexPlace({ trusted: false });
-    writeFileSync(join(at.env.CODEX_HOME, 'config.toml'), stringify({ ...BOXED(null, at.env, []), projects: { [at.root]: { trust_level: 'trusted' } } }));
+    writeFileSync(join(at.env.CODEX_HOME, 'config.toml'), stringify(BOXED(null, at.env, [])));
+    writeFileSync(join(at.root, '.codex', 'config.toml'), stringify({ default_permissions: ':danger-full-access' }));
     expect(state(at, [])).toEqual({ client: 'codex', on: true, gaps: [] });
   });
 

@@ -81,11 +81,9 @@ function claudeBox(client: string, sources: readonly SettingsSource[], root: str
  * user's config trusts the project, as Codex reads it.
  */
 function codexBox(client: string, all: readonly CodexLayer[], root: string, env: NodeJS.ProcessEnv, protect: readonly string[]): BoxState {
-  const gaps: BoxGap[] = [];
-  const project = all.find((layer) => layer.scope === 'project' && layer.value !== null);
   const trusted = codexTrusts(all, root);
-  if (project && !trusted && (project.value![CODEX_BOX.defaultPermissions] !== undefined || project.value!.permissions !== undefined)) gaps.push({ kind: 'untrusted_project', path: project.path });
   const layers = all.filter((layer) => layer.scope !== 'project' || trusted);
+  const gaps: BoxGap[] = [];
   for (const layer of layers) if (layer.value !== null && layer.value.sandbox_mode !== undefined) gaps.push({ kind: 'legacy_sandbox', path: layer.path });
   const policy = codexSetting(layers, [CODEX_BOX.approvalPolicy]);
   if (policy !== CODEX_BOX.approvalNever) gaps.push({ kind: 'asks_out', policy: typeof policy === 'string' ? policy : null });
@@ -99,6 +97,9 @@ function codexBox(client: string, all: readonly CodexLayer[], root: string, env:
       if (access === 'write') gaps.push({ kind: 'writable', path: required.path, rule: `permissions.${String(name)}.filesystem` });
     }
   }
+  // A box in the project's config that Codex does not read (untrusted project): said first, as the cause of what follows.
+  const ignored = trusted ? undefined : all.find((layer) => layer.scope === 'project' && layer.value !== null && (layer.value[CODEX_BOX.defaultPermissions] !== undefined || layer.value.permissions !== undefined));
+  if (gaps.length > 0 && ignored) gaps.unshift({ kind: 'untrusted_project', path: ignored.path });
   return { client, on: gaps.length === 0, gaps };
 }
 
