@@ -71,6 +71,7 @@ const NO_BOX =
   "vouch: --no-sandbox: the agent's commands are not boxed. Any command it runs (a script, python3 -c) can write .vouch/, VOUCH_HOME, vouch.yaml and the hook settings (disableAllHooks switches the gate off unseen); the gate still judges protected files and its wiring by result, and `vouch sessions --check` flags a session whose stop it never saw. `gate.require_box: true` in vouch.yaml blocks every stop of a session run without the box.";
 
 function boxNotes(notes: BoxNotes, cli: Cli): string {
+  if (notes.kind === 'codex-permissions') return codexBoxNotes(notes, cli);
   const p = paint(cli.color);
   const lines = [`${p.cyan('box:')} the agent's commands run in Claude Code's sandbox: writes outside the workspace and its $TMPDIR fail, and so do writes to what vouches (the ledger, vouch.yaml, protect: paths, hook settings, .git/config, VOUCH_HOME).`];
   lines.push(
@@ -78,6 +79,17 @@ function boxNotes(notes: BoxNotes, cli: Cli): string {
       ? `  network: only ${notes.domains.join(', ')} (for the project's package managers; caches ${notes.caches.join(', ')} writable). Another registry or host the work needs: add it to sandbox.network.allowedDomains, e.g. "allowedDomains": [${[...notes.domains, 'registry.example.com'].map((d) => JSON.stringify(d)).join(', ')}]`
       : `  network: no host is reachable from the agent's commands. A registry or host the work needs: add it to sandbox.network.allowedDomains, e.g. "allowedDomains": ["registry.npmjs.org"]`,
   );
+  for (const glob of notes.unboxable) lines.push(`  protect: ${glob.glob} is not read-only in the box (${glob.why}); the gate still compares it at every stop.`);
+  return lines.join('\n');
+}
+
+function codexBoxNotes(notes: BoxNotes, cli: Cli): string {
+  const p = paint(cli.color);
+  const lines = [
+    `${p.cyan('box:')} the agent's commands run in Codex's sandbox (permission profile "vouch", approval_policy "never": it cannot ask its way out): writes anywhere but the workspace, /tmp and $TMPDIR fail, and so do writes to what vouches (the ledger, vouch.yaml, protect: paths, hook settings, .git/config, VOUCH_HOME).`,
+    "  Codex reads a project's .codex/config.toml only when it trusts the project: trust it once in Codex (or set projects.\"<path>\".trust_level = \"trusted\" in $CODEX_HOME/config.toml), and launch without --sandbox, -P or --dangerously-bypass-approvals-and-sandbox, which override it unseen.",
+    '  network: off for the agent\'s commands, as in every Codex profile until it says otherwise. A registry the work needs: add [permissions.vouch.network] with enabled = true (see Codex\'s permissions docs for a domain allow-list).',
+  ];
   for (const glob of notes.unboxable) lines.push(`  protect: ${glob.glob} is not read-only in the box (${glob.why}); the gate still compares it at every stop.`);
   return lines.join('\n');
 }

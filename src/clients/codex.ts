@@ -131,6 +131,6 @@ export const codex = {
       return root === null ? user : [{ path: codexHooksPath('project', root, env), dir: false, scope: 'project', what: "Codex's project hooks" }, ...user];
     },
     projectDir: '.codex',
-    box: null,
+    box: 'codex-permissions',
   },
 } as const satisfies AgentClient;

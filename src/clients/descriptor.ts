@@ -63,7 +63,7 @@ export interface HermesPluginInstall {
 export type HookInstall = HooksFileInstall | HermesPluginInstall;
 
 /** The client's own OS sandbox for the agent's commands, as vouch reads and writes it (gate/box.ts, install/targets/). */
-export type BoxKind = 'claude-code-sandbox';
+export type BoxKind = 'claude-code-sandbox' | 'codex-permissions';
 
 /** One file or directory of a client's wiring: its edit could remove, blind or bypass the gate. */
 export interface ClientPlace {

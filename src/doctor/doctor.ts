@@ -53,7 +53,7 @@ export async function doctor(input: DoctorInput): Promise<DoctorReport> {
   const targets = targetLines(wiring);
   lines.push(...targets.lines, ...mcpLines(wiring));
   if (spec?.gate.requireBox && !targets.boxOn) {
-    lines.push({ area: 'box', status: 'fail', reason: 'box_required_off', detail: 'gate.require_box is true and no client here runs its commands in its box: every stop is blocked (box_off); run `vouch install claude-code`' });
+    lines.push({ area: 'box', status: 'fail', reason: 'box_required_off', detail: 'gate.require_box is true and no client here runs its commands in its box: every stop is blocked (box_off); run `vouch install claude-code` or `vouch install codex`' });
   }
 
   lines.push(keysLine(input.home, spec));

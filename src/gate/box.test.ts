@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'smol-toml';
+import { codexFilesystem } from '../install/box/codex-box.js';
 import { readOnlySet } from '../install/box/read-only.js';
 import { boxState } from './box.js';
 
@@ -70,6 +72,87 @@ describe('boxState (Claude Code settings as Claude Code merges them)', () => {
 
   it('a client whose box vouch does not know is never a box that holds', () => {
     const at = place({});
-    expect(boxState('codex', at.root, at.env, [], at.managed)).toEqual({ client: 'codex', on: false, gaps: [{ kind: 'not_known' }] });
+    expect(boxState('hermes', at.root, at.env, [], at.managed)).toEqual({ client: 'hermes', on: false, gaps: [{ kind: 'not_known' }] });
+  });
+});
+
+/** A workspace, CODEX_HOME (the user's config.toml), VOUCH_HOME and a machine folder (/etc/codex), each config written as given. */
+function codexPlace(files: { user?: Record<string, unknown>; project?: Record<string, unknown>; system?: Record<string, unknown>; managed?: Record<string, unknown>; trusted?: boolean }) {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'vouch-codex-box-')));
+  made.push(base);
+  const root = join(base, 'ws');
+  const codexHome = join(base, 'codex');
+  const etc = join(base, 'etc');
+  for (const dir of [join(root, '.codex'), codexHome, etc]) mkdirSync(dir, { recursive: true });
+  const user = { ...files.user, ...(files.trusted !== false && { projects: { [root]: { trust_level: 'trusted' } } }) };
+  const put = (path: string, value: Record<string, unknown> | undefined) => value !== undefined && writeFileSync(path, stringify(value));
+  put(join(codexHome, 'config.toml'), user);
+  put(join(root, '.codex', 'config.toml'), files.project);
+  put(join(etc, 'config.toml'), files.system);
+  put(join(etc, 'managed_config.toml'), files.managed);
+  const env = { HOME: join(base, 'home'), CODEX_HOME: codexHome, VOUCH_HOME: join(base, 'vouch'), TMPDIR: join(base, 'tmp') };
+  return { root, etc, env };
+}
+
+/** What `vouch install codex` writes into the project's .codex/config.toml. */
+const BOXED = (root: string | null, env: NodeJS.ProcessEnv, protect: readonly string[] = ['test/**']) => ({
+  default_permissions: 'vouch',
+  approval_policy: 'never',
+  permissions: { vouch: { filesystem: codexFilesystem(readOnlySet(root, env, protect).paths) } },
+});
+
+describe('boxState (Codex config layers as Codex merges them)', () => {
+  const state = (at: ReturnType<typeof codexPlace>, protect: readonly string[] = ['test/**']) => boxState('codex', at.root, at.env, protect, null, at.etc);
+
+  it('holds with the profile install writes in a trusted project: what vouches read-only inside the writable workspace, no asking out', () => {
+    const at = codexPlace({});
+    writeFileSync(join(at.root, '.codex', 'config.toml'), stringify(BOXED(at.root, at.env)));
+    expect(state(at)).toEqual({ client: 'codex', on: true, gaps: [] });
+  });
+
+  it("the user-scope profile holds every workspace, trusted or not: paths relative to the project roots, VOUCH_HOME absolute; an untrusted project's own config then does not matter", () => {
+    const at = codexPlace({ trusted: false });
+    writeFileSync(join(at.env.CODEX_HOME, 'config.toml'), stringify(BOXED(null, at.env, [])));
+    writeFileSync(join(at.root, '.codex', 'config.toml'), stringify({ default_permissions: ':danger-full-access' }));
+    expect(state(at, [])).toEqual({ client: 'codex', on: true, gaps: [] });
+  });
+
+  it('attack: the same profile in an untrusted project is ignored by Codex, so it is no box', () => {
+    const at = codexPlace({ trusted: false });
+    writeFileSync(join(at.root, '.codex', 'config.toml'), stringify(BOXED(at.root, at.env)));
+    expect(state(at).gaps).toEqual([
+      { kind: 'untrusted_project', path: join(at.root, '.codex', 'config.toml') },
+      { kind: 'asks_out', policy: null },
+      { kind: 'no_profile', profile: null },
+    ]);
+  });
+
+  it('attack: sandbox_mode anywhere Codex reads it switches the profile off; managed config wins over the project (approval_policy)', () => {
+    const at = codexPlace({ user: { sandbox_mode: 'danger-full-access' }, managed: { approval_policy: 'on-request' } });
+    writeFileSync(join(at.root, '.codex', 'config.toml'), stringify(BOXED(at.root, at.env)));
+    expect(state(at).gaps).toEqual([
+      { kind: 'legacy_sandbox', path: join(at.env.CODEX_HOME, 'config.toml') },
+      { kind: 'asks_out', policy: 'on-request' },
+    ]);
+  });
+
+  it("Codex's own :workspace profile leaves the ledger and the spec writable; full access is no sandbox at all", () => {
+    const workspace = codexPlace({ project: { default_permissions: ':workspace', approval_policy: 'never' } });
+    const writable = state(workspace).gaps.filter((gap) => gap.kind === 'writable').map((gap) => (gap as { path: string }).path);
+    expect(writable).toContain(join(workspace.root, '.vouch'));
+    expect(writable).toContain(join(workspace.root, 'vouch.yaml'));
+    expect(writable).not.toContain(join(workspace.root, '.codex'));
+    const full = codexPlace({ project: { default_permissions: ':danger-full-access', approval_policy: 'never' } });
+    expect(state(full).gaps).toEqual([{ kind: 'sandbox_off' }]);
+  });
+
+  it('attack: a glob that grants write beneath the workspace opens what vouches there, and a profile named but defined nowhere is none', () => {
+    const at = codexPlace({});
+    const boxed = BOXED(at.root, at.env);
+    const filesystem = { ...boxed.permissions.vouch.filesystem, ':project_roots': { '.': 'write', '**/*': 'write' } };
+    writeFileSync(join(at.root, '.codex', 'config.toml'), stringify({ ...boxed, permissions: { vouch: { filesystem } } }));
+    expect(state(at).gaps).toContainEqual({ kind: 'writable', path: join(at.root, '.vouch'), rule: 'permissions.vouch.filesystem' });
+    const missing = codexPlace({ project: { default_permissions: 'strict', approval_policy: 'never' } });
+    expect(state(missing).gaps).toEqual([{ kind: 'no_profile', profile: 'strict' }]);
   });
 });

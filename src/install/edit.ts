@@ -6,7 +6,7 @@ import { applyJson, removeJson } from './json-edit.js';
 import type { Built } from './plan.js';
 import { applyScript, removeScript } from './script-edit.js';
 import { backup, readRecord, removeRecord, writeRecord, type InstallRecord } from './store.js';
-import { applyToml, removeToml } from './toml-edit.js';
+import { applyToml, applyTomlKey, removeToml, removeTomlKey } from './toml-edit.js';
 import { applyYaml, removeYaml } from './yaml-edit.js';
 
 export interface EditOptions {
@@ -170,6 +170,8 @@ function build(intent: EditIntent, change: Change, text: string | null, manual: 
       return intent.format === 'json' ? applyJson(text, change, manual) : formatMismatch(intent, manual);
     case 'toml-table':
       return intent.format === 'toml' ? applyToml(text, change, manual) : formatMismatch(intent, manual);
+    case 'toml-key':
+      return intent.format === 'toml' ? applyTomlKey(text, change, manual) : formatMismatch(intent, manual);
     case 'yaml-set':
       return intent.format === 'yaml' ? applyYaml(text, change, manual) : formatMismatch(intent, manual);
     case 'file':
@@ -185,6 +187,8 @@ function unbuild(intent: EditIntent, change: Change, text: string, created: Inst
       return removeJson(text, change, created, manual);
     case 'toml-table':
       return removeToml(text, change, manual);
+    case 'toml-key':
+      return removeTomlKey(text, change, manual);
     case 'yaml-set':
       return removeYaml(text, change, created, manual);
     case 'file':

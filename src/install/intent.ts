@@ -46,6 +46,12 @@ export type Change =
   /** TOML: the table at `at` (e.g. mcp_servers.vouch) holds `value` (absent before, or already equal). */
   | { readonly kind: 'toml-table'; readonly at: readonly string[]; readonly value: { readonly [key: string]: Json } }
   /**
+   * TOML: the top-level key `at[0]` holds the string `value` (absent before,
+   * or already equal), written as the file's first line, where no table
+   * header can claim it; uninstall takes that line out.
+   */
+  | { readonly kind: 'toml-key'; readonly at: readonly [string]; readonly value: string }
+  /**
    * YAML: the key at `at` (e.g. mcp_servers.vouch) holds `value` (absent
    * before, or already equal), added as block lines inside the mapping that
    * holds it; the user's other lines keep their bytes.

@@ -4,6 +4,7 @@ import { cloneValue, isPlainObject, pathText, sameValue, valueAt } from './json-
 import type { Built } from './plan.js';
 
 type TomlChange = Extract<Change, { kind: 'toml-table' }>;
+type TomlKeyChange = Extract<Change, { kind: 'toml-key' }>;
 
 /**
  * Adds a table (e.g. [mcp_servers.vouch]) at the end of a TOML file: the
@@ -66,6 +67,42 @@ export function removeToml(current: string, change: TomlChange, manual: readonly
     if (valueAt(reparsed.value, change.at.slice(0, depth)) === undefined) delete holder[key];
   }
   return verify(text, intended, manual);
+}
+
+/**
+ * Sets a top-level key (Codex's `default_permissions`) by writing it as the
+ * file's first line: above every table header, so it is the document's own
+ * key whatever follows. The same value already there: nothing to do; another
+ * value: refused, never overwritten.
+ */
+export function applyTomlKey(before: string | null, change: TomlKeyChange, manual: readonly string[]): Built {
+  const parsed = parseToml(before, manual);
+  if (!parsed.ok) return parsed;
+  const intended = cloneValue(parsed.value) as Record<string, unknown>;
+  const current = intended[change.at[0]];
+  if (current === change.value) return { ok: true, text: null, created: [] };
+  if (current !== undefined) return refuse('conflict', `${change.at[0]} is already set to ${JSON.stringify(current)}`, manual);
+  intended[change.at[0]] = change.value;
+  return verify(`${keyLine(change)}${before ?? ''}`, intended, manual);
+}
+
+/** Takes out the line applyTomlKey wrote; refused when the key now holds another value. */
+export function removeTomlKey(current: string, change: TomlKeyChange, manual: readonly string[]): Built {
+  const parsed = parseToml(current, manual);
+  if (!parsed.ok) return parsed;
+  const intended = cloneValue(parsed.value) as Record<string, unknown>;
+  if (intended[change.at[0]] === undefined) return { ok: true, text: null, created: [] };
+  if (intended[change.at[0]] !== change.value) return refuse('conflict', `${change.at[0]} was changed since vouch set it`, manual);
+  delete intended[change.at[0]];
+  const line = keyLine(change);
+  const after = current.indexOf(`\n${line}`);
+  const at = current.startsWith(line) ? 0 : after < 0 ? -1 : after + 1;
+  if (at < 0) return refuse('unexpected_shape', `${change.at[0]} is not written the way vouch wrote it; remove it by hand`, manual);
+  return verify(current.slice(0, at) + current.slice(at + line.length), intended, manual);
+}
+
+function keyLine(change: TomlKeyChange): string {
+  return stringify({ [change.at[0]]: change.value }).replace(/^\n+/, '').replace(/\n*$/, '\n');
 }
 
 function tableText(change: TomlChange): string {

@@ -47,7 +47,7 @@ export const GATE_FIELDS = {
   max_blocks: 'consecutive blocks with no file change after which the stop is let through and the session recorded as escaped: an integer from 1 to 100 (default 3)',
   budget_seconds: 'how long one Stop may spend running checks: an integer from 1 to 3600 (default 120)',
   require_remote: 'true: a check counts only with a remote receipt signed by the verifier_key pinned in vouch.yaml (`vouch verify --remote`); local runs never satisfy the gate, so it runs none; default false',
-  require_box: "true: a stop is blocked (box_off) when the session ran without the box: its client's own sandbox on, fail-closed, with no way out, and what vouches read-only (`vouch install claude-code` sets it up); default false",
+  require_box: "true: a stop is blocked (box_off) when the session ran without the box: its client's own sandbox on, fail-closed, with no way out, and what vouches read-only (`vouch install claude-code` or `vouch install codex` sets it up); default false",
 } as const;
 
 export const ON_STOP = ['verify', 'require'] as const;

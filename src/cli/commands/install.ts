@@ -4,7 +4,7 @@ import type { Cli } from '../io.js';
 import { refuseInAgentRun } from '../person-only.js';
 
 export const help = `usage: vouch install claude-code [--scope project|user] [--no-sandbox] [--json]
-       vouch install codex [--scope project|user] [--json]
+       vouch install codex [--scope project|user] [--no-sandbox] [--json]
        vouch install hermes [--json]
        vouch install git-hooks [--json]
        vouch install mcp --client claude-code|cursor|codex|hermes [--name NAME] [--write] [--json]
@@ -26,7 +26,13 @@ Wires vouch into an agent client or git:
                each gated at its own stop), PreToolUse and PostToolUse for
                Codex, in .codex/hooks.json (project) or $CODEX_HOME/hooks.json
                (user). A codex on PATH older than 0.171.0 gets Stop only:
-               its subagent work is judged at the root Stop
+               its subagent work is judged at the root Stop. And the box, in
+               config.toml beside the hooks file: a permission profile
+               ("vouch", selected by default_permissions, approval_policy
+               "never") under which Codex's own sandbox keeps what vouches
+               read-only in the writable workspace (Codex reads a project's
+               .codex/config.toml only once it trusts the project).
+               --no-sandbox: the hooks alone
   hermes       a native Hermes Agent plugin in $HERMES_HOME/plugins/vouch/
                (default ~/.hermes), enabled in its config.yaml: pre_verify
                runs the gate, pre_tool_call the write guard, post_tool_call

@@ -1,7 +1,8 @@
 import { childProcess } from '../../core/builtins.js';
 import { dirname, resolve } from 'node:path';
 import { claudeBoxIntent } from '../box/claude-box.js';
-import { missingPrerequisites, type MissingPrerequisites } from '../box/prerequisites.js';
+import { codexBoxIntent, codexConfigPath } from '../box/codex-box.js';
+import { boxPrerequisites, codexHomeNote, type MissingPrerequisites } from '../box/prerequisites.js';
 import { readOnlySet, type UnboxableGlob } from '../box/read-only.js';
 import { ecosystemsOf } from '../box/registries.js';
 import type { AgentClient, BoxKind, HookEvent, Scope } from '../../clients/descriptor.js';
@@ -31,6 +32,7 @@ export interface TargetContext {
 
 /** What the edits leave out or let through, said when they are made: protect: globs the box cannot hold, the registries let in. */
 export interface BoxNotes {
+  readonly kind: BoxKind;
   readonly unboxable: readonly UnboxableGlob[];
   readonly domains: readonly string[];
   readonly caches: readonly string[];
@@ -96,9 +98,9 @@ function clientTarget(client: HookedClient): InstallTarget {
           const hooks = hookIntent(path, client.id, ctx.self, events);
           const older = events.length < install.events.length && install.olderNote ? [`${client.label} ${version}: ${install.olderNote}`] : [];
           const intents = box === null ? ({ ok: true, intents: [hooks] } as const) : withBox(box, path, hooks, ctx);
-          return intents.ok && older.length > 0 ? { ...intents, notes: older } : intents;
+          return intents.ok && older.length > 0 ? { ...intents, notes: [...older, ...(intents.notes ?? [])] } : intents;
         },
-        ...(box !== null && { boxPrerequisites: (env: NodeJS.ProcessEnv) => missingPrerequisites(env) }),
+        ...(box !== null && { boxPrerequisites: (env: NodeJS.ProcessEnv) => boxPrerequisites(box, env) }),
       };
     case 'hermes-plugin':
       return {
@@ -128,7 +130,20 @@ function withBox(box: BoxKind, path: string, hooks: EditIntent, ctx: TargetConte
       return {
         ok: true,
         intents: [hooks, claudeBoxIntent(path, { readOnly: set.paths, ecosystems })],
-        box: { unboxable: set.unboxable, domains: [...new Set(ecosystems.flatMap((e) => e.domains))], caches: [...new Set(ecosystems.flatMap((e) => e.caches))] },
+        box: { kind: box, unboxable: set.unboxable, domains: [...new Set(ecosystems.flatMap((e) => e.domains))], caches: [...new Set(ecosystems.flatMap((e) => e.caches))] },
+      };
+    }
+    case 'codex-permissions': {
+      // Codex's sandbox is in its config.toml beside the hooks file, at the same scope; it has no network filter to open.
+      const root = ctx.scope === 'project' ? ctx.root : null;
+      const gitHook = root === null ? null : gitHookPath(root, 'pre-push');
+      const set = readOnlySet(root, ctx.env, ctx.protect, gitHook === null ? null : dirname(gitHook));
+      const note = ctx.mode === 'install' ? codexHomeNote(ctx.env) : null;
+      return {
+        ok: true,
+        intents: [hooks, codexBoxIntent(codexConfigPath(ctx.scope, ctx.root, ctx.env), set.paths)],
+        box: { kind: box, unboxable: set.unboxable, domains: [], caches: [] },
+        ...(note !== null && { notes: [note] }),
       };
     }
     default:
