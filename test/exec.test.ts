@@ -156,6 +156,17 @@ describe('vouch exec', () => {
     expect(execEntries(rig)).toHaveLength(1);
   });
 
+  it('attack: a hard link to vouch.yaml made inside the sandbox, by a script, then written: links do not cross the read-only mount', async () => {
+    const rig = await workspace();
+    rig.script('l.sh', 'ln vouch.yaml h && echo pwned >> h');
+    const before = rig.read('vouch.yaml');
+    const ran = await rig.run(['exec', '--', './l.sh']);
+    expect(ran.code).not.toBe(0);
+    expect(ran.stderr).toMatch(/cross-device link/);
+    expect(rig.read('vouch.yaml')).toBe(before);
+    expect(existsSync(rig.path('h'))).toBe(false);
+  });
+
   it('attack: a denied program reached through the agent\'s own PATH, under another name (a link, and a copy)', async () => {
     const rig = await workspace('  deny: [curl]\n  network: true');
     const curl = realpathSync('/usr/bin/curl');
