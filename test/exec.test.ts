@@ -167,28 +167,38 @@ describe('vouch exec', () => {
     expect(existsSync(rig.path('h'))).toBe(false);
   });
 
+  // base64 (coreutils) stands for any denied program: it is on every machine the tests run on, curl need not be.
   it('attack: a denied program reached through the agent\'s own PATH, under another name (a link, and a copy)', async () => {
-    const rig = await workspace('  deny: [curl]\n  network: true');
-    const curl = realpathSync('/usr/bin/curl');
+    const rig = await workspace('  deny: [base64]');
+    const real = realpathSync('/usr/bin/base64');
     mkdirSync(rig.path('bin'));
-    symlinkSync(curl, rig.path('bin/fetch'));
-    copyFileSync(curl, rig.path('bin/ls'));
+    symlinkSync(real, rig.path('bin/fetch'));
+    copyFileSync(real, rig.path('bin/ls'));
     chmodSync(rig.path('bin/ls'), 0o755);
     const path = `${rig.path('bin')}:${process.env.PATH}`;
-    const linked = await rig.run(['exec', '--', 'fetch', 'http://127.0.0.1:9/'], { env: { PATH: path } });
+    const linked = await rig.run(['exec', '--', 'fetch', 'src/a.txt'], { env: { PATH: path } });
     expect(linked.code).toBe(BLOCKED);
-    expect(linked.stderr).toContain('BLOCKED: fetch is curl, which is in exec.deny');
-    const copied = await rig.run(['exec', '--', 'sh', '-c', 'ls http://127.0.0.1:9/'], { env: { PATH: path } });
+    expect(linked.stderr).toContain('BLOCKED: fetch is base64, which is in exec.deny');
+    expect(linked.stdout).toBe('');
+    const copied = await rig.run(['exec', '--', 'sh', '-c', 'ls src/a.txt'], { env: { PATH: path } });
     expect(copied.code).toBe(BLOCKED);
-    expect(copied.stderr).toContain('BLOCKED: ls is curl, which is in exec.deny');
+    expect(copied.stderr).toContain('BLOCKED: ls is base64, which is in exec.deny');
+    // The same PATH without the deny list runs the copy: the block came from what the program is.
+    const plain = await workspace('  deny: []');
+    mkdirSync(plain.path('bin'));
+    copyFileSync(real, plain.path('bin/ls'));
+    chmodSync(plain.path('bin/ls'), 0o755);
+    const allowed = await plain.run(['exec', '--', 'ls', 'src/a.txt'], { env: { PATH: `${plain.path('bin')}:${process.env.PATH}` } });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toBe('YQo=\n');
   });
 
   it('a denied program the line does not show is not there inside the sandbox', async () => {
-    const rig = await workspace('  deny: [curl]\n  network: true');
-    rig.script('w.sh', 'curl --version');
+    const rig = await workspace('  deny: [base64]');
+    rig.script('w.sh', 'echo hi | base64');
     const ran = await rig.run(['exec', '--', './w.sh']);
     expect(ran.code).not.toBe(0);
-    expect(ran.stdout).not.toContain('libcurl');
+    expect(ran.stdout).not.toContain('aGkK');
   });
 
   it('kills the command after exec.timeout, exit 124', async () => {
