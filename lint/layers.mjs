@@ -15,7 +15,7 @@ export const TIERS = [
   { name: 'keys and logs', folders: ['crypto', 'logs'] },
   { name: 'the engine and what reads the chain', folders: ['engine', 'audit', 'export'] },
   { name: 'the domain', folders: ['gate', 'cards', 'remote', 'service'] },
-  { name: 'the fleet', folders: ['fleet'] },
+  { name: 'the fleet and the per-command sandbox', folders: ['fleet', 'exec'] },
   { name: 'orchestration and words', folders: ['stop', 'session', 'render', 'retention'] },
   { name: 'the report (its model and its renderers)', folders: ['report'] },
   { name: 'front ends', folders: ['hooks', 'mcp', 'init', 'doctor'] },

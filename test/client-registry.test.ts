@@ -55,7 +55,7 @@ describe('one registry of agent clients (issue 29)', () => {
 
     const target = installTargets(registry)['fake-agent'];
     expect(target?.scopes).toEqual(['project', 'user']);
-    const intents = target!.intents({ scope: 'project', root, env, self: { node: '/n', entry: '/v' }, mode: 'install', box: true, protect: [], programs: [] });
+    const intents = target!.intents({ scope: 'project', root, env, self: { node: '/n', entry: '/v' }, mode: 'install', box: true, exec: false, protect: [], programs: [] });
     expect(intents.ok).toBe(true);
     const [hooks] = intents.ok ? intents.intents : [];
     expect(hooks?.path).toBe(join(root, '.fake', 'hooks.json'));

@@ -59,8 +59,8 @@ export function checkEntry(entry: LiveEntry): ParsedEntry {
     if (body.check_id !== entry.checkId) mismatched.push(`check ${JSON.stringify(entry.checkId)} vs ${JSON.stringify(body.check_id)}`);
     if (body.manifest_digest !== entry.manifest) mismatched.push('manifest digest');
   }
-  // A card or dispatch event is found by its subject column: one moved to another subject would be read as that one's.
-  if ((body.kind === 'card' || body.kind === 'dispatch') && entry.subject !== undefined && body.subject !== entry.subject) {
+  // A card, dispatch or exec event is found by its subject column: one moved to another subject would be read as that one's.
+  if ((body.kind === 'card' || body.kind === 'dispatch' || body.kind === 'exec') && entry.subject !== undefined && body.subject !== entry.subject) {
     mismatched.push(`subject ${JSON.stringify(entry.subject)} vs ${JSON.stringify(body.subject)}`);
   }
   if (mismatched.length > 0) problems.push({ code: 'row_mismatch', detail: `row and body disagree: ${mismatched.join(', ')}` });

@@ -16,7 +16,7 @@ import { err, json, out, type Cli } from './io.js';
 
 /** `vouch install TARGET` and `vouch uninstall TARGET`: state the edit, then make it safely or refuse. */
 export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'install' | 'uninstall'): Promise<number> {
-  const { values, positionals } = parse(mode, args, { scope: { type: 'string' }, json: { type: 'boolean' }, 'no-sandbox': { type: 'boolean' } });
+  const { values, positionals } = parse(mode, args, { scope: { type: 'string' }, json: { type: 'boolean' }, 'no-sandbox': { type: 'boolean' }, exec: { type: 'boolean' } });
   // `install mcp` has its own command module (cli/commands/install-mcp.ts); it is named here so a typo finds it.
   const names = [...Object.keys(INSTALL_TARGETS), 'mcp'];
   const [name, ...extra] = positionals;
@@ -45,6 +45,13 @@ export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'in
   if (!box && !target.boxPrerequisites) {
     return fail({ code: 'usage', message: `${name} has no sandbox of its own for vouch to turn on`, where: `vouch ${mode} ${name} --no-sandbox`, hint: `run \`vouch ${mode} ${name}\`` });
   }
+  const exec = values.exec === true;
+  if (exec && (mode !== 'install' || !target.canExec)) {
+    return fail({ code: 'usage', message: mode === 'install' ? `${name}'s hooks cannot rewrite its shell calls into vouch exec` : '--exec is for install; uninstall takes back either form', where: `vouch ${mode} ${name} --exec`, hint: mode === 'install' ? 'vouch install claude-code --no-sandbox --exec' : `run \`vouch ${mode} ${name}\`` });
+  }
+  if (exec && box) {
+    return fail({ code: 'usage', message: '--exec is for a client whose own sandbox is off: with the box on, its sandbox already holds what vouches for every command', where: `vouch ${mode} ${name} --exec`, hint: `vouch install ${name} --no-sandbox --exec` });
+  }
   if (mode === 'install' && box && target.boxPrerequisites) refuseWithoutPrerequisites(target.boxPrerequisites(cli.io.env), name!);
   const loaded = found.ok ? loadSpec(found.value.specPath) : null;
   const spec = loaded?.ok ? loaded.value : null;
@@ -55,16 +62,21 @@ export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'in
     self,
     mode,
     box,
+    exec,
     protect: spec?.protect ?? [],
     programs: spec?.checks.map((check) => check.run[0] ?? '') ?? [],
   });
   if (!intents.ok) return fail({ code: 'usage', message: intents.why, where: `vouch ${mode} ${name}`, hint: intents.hint });
 
   const code = applyIntents(cli, mode === 'uninstall' ? [...intents.intents].reverse() : intents.intents, mode, values.json === true, { target: name, scope, ...(mode === 'install' && target.boxPrerequisites && { sandbox: box }), ...(intents.notes && { notes: intents.notes }) });
-  if (mode === 'install' && values.json !== true && target.boxPrerequisites) err(cli, box && intents.box ? boxNotes(intents.box, cli) : NO_BOX);
+  if (mode === 'install' && values.json !== true && target.boxPrerequisites) err(cli, box && intents.box ? boxNotes(intents.box, cli) : exec ? EXEC_NOTE : NO_BOX);
   if (values.json !== true) for (const note of intents.notes ?? []) err(cli, `vouch: ${note}`);
   return code;
 }
+
+/** Said by `install --no-sandbox --exec`: what the rewrite holds, and what it does not. */
+const EXEC_NOTE =
+  "vouch: --no-sandbox --exec: the client's sandbox is off, and each shell call of the agent is rewritten into `vouch exec -- /bin/sh -c CMD`: run under vouch.yaml's exec: policy in bubblewrap (what vouches read-only, the network as exec.network says), BLOCKED or recorded with a signed exec receipt. File tools (Write, Edit) are not shell calls: the write guard judges them. The agent's shell state (cd, variables) does not carry from one call to the next.";
 
 /** Said by `install --no-sandbox`: what the gate gives up without the box. */
 const NO_BOX =

@@ -38,6 +38,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   fleet: { summary: 'the dispatch board: every dispatch, its state, tier and verdict', load: () => import('./commands/fleet.js') },
   report: { summary: 'write the report (HTML, JSON or Markdown, one model): checks, sessions, dispatches and drift, cards, integrity', load: () => import('./commands/report.js') },
   doctor: { summary: 'what is wired here and whether it holds: clients, MCP, the box, trust and pins, keys, the ledger, the sandbox', load: () => import('./commands/doctor.js') },
+  exec: { summary: 'run one command in the per-command sandbox of exec: in vouch.yaml, and record a signed exec receipt', load: () => import('./commands/exec.js') },
   install: { summary: 'wire vouch into Claude Code, Codex, git hooks or an MCP client (safely; see --help)', load: () => import('./commands/install.js') },
   uninstall: { summary: 'take back what install did, restoring the original bytes', load: () => import('./commands/uninstall.js') },
   hook: { summary: "answer an agent client's hook (the gate, the guard, the trail)", load: () => import('./commands/hook.js') },

@@ -58,6 +58,13 @@ export const claudeCodeProtocol: HookProtocol = {
   pass: (notice): HookReply => {
     return { stdout: '', stderr: lines(notice), exitCode: 0 };
   },
+
+  // No permissionDecision: the client's own permission rules still decide whether the (rewritten) call runs.
+  rewriteShell: (toolInput, command): HookReply => {
+    const input = typeof toolInput === 'object' && toolInput !== null ? toolInput : {};
+    const answer = { hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { ...input, command } } };
+    return { stdout: `${JSON.stringify(answer)}\n`, stderr: '', exitCode: 0 };
+  },
 };
 
 /**
@@ -99,5 +106,6 @@ export const claudeCode = {
     },
     projectDir: '.claude',
     box: 'claude-code-sandbox',
+    exec: { event: 'PreToolUse' },
   },
 } as const satisfies AgentClient;

@@ -89,6 +89,13 @@ export interface ClientHooks {
   readonly projectDir: string | null;
   /** The client's sandbox vouch turns on at install and checks at every stop; null when it has none vouch knows. */
   readonly box: BoxKind | null;
+  /**
+   * Where the client has no sandbox of its own in force (installed with
+   * `--no-sandbox --exec`): the event whose hook rewrites each shell call
+   * into `vouch exec -- /bin/sh -c CMD` (the protocol's rewriteShell).
+   * Absent: the client cannot have its calls rewritten.
+   */
+  readonly exec?: { readonly event: string };
 }
 
 /**

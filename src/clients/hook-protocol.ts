@@ -26,6 +26,8 @@ export interface HookProtocol {
   readonly denyTool: (reason: string) => HookReply;
   /** Nothing to say: the call goes ahead as the client would have it. */
   readonly pass: (notice: string | null) => HookReply;
+  /** Run this shell call as `command` instead, the rest of its input kept (Claude Code's updatedInput); absent where the client cannot. */
+  readonly rewriteShell?: (toolInput: unknown, command: string) => HookReply;
 }
 
 export const lines = (text: string | null) => (text ? `${text}\n` : '');

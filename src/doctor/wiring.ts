@@ -49,9 +49,13 @@ export function targetLines(input: WiringInput): { lines: DoctorLine[]; boxOn: b
 function targetState(name: string, target: InstallTarget, scope: Scope, input: WiringInput): TargetState {
   const area = target.scopes.length > 1 ? `${name} (${scope})` : name;
   const context = { scope, root: input.root, env: input.env, self: input.self, mode: 'install' as const, protect: input.protect, programs: input.programs };
-  const hooks = target.intents({ ...context, box: false });
+  // A client installed with --no-sandbox --exec has the rewriting form of its exec event's hook: judged by whichever form is there.
+  const plain = target.intents({ ...context, box: false, exec: false });
+  const rewriting = target.canExec ? target.intents({ ...context, box: false, exec: true }) : null;
+  const inForceOf = (intents: typeof plain) => (intents.ok ? intents.intents.filter((intent) => intentState(intent, input.home).state === 'in_force').length : -1);
+  const hooks = rewriting !== null && inForceOf(rewriting) > inForceOf(plain) ? rewriting : plain;
   if (!hooks.ok) return { line: { area, status: 'off', reason: 'not_applicable', detail: hooks.why }, boxOn: false };
-  const all = target.intents({ ...context, box: true });
+  const all = target.intents({ ...context, box: true, exec: hooks === rewriting });
   const box = all.ok ? all.intents.filter((intent) => !hooks.intents.some((hook) => same(hook, intent))) : [];
   const hookStates = hooks.intents.map((intent) => ({ intent, ...intentState(intent, input.home) }));
   const boxStates = box.map((intent) => ({ intent, ...intentState(intent, input.home) }));

@@ -7,4 +7,6 @@ export interface HookContext extends GateContext {
   readonly self: Invocation;
   /** Where the client works when the payload has no cwd (CLAUDE_PROJECT_DIR, else the hook's cwd). */
   readonly fallbackCwd: string;
+  /** `vouch hook CLIENT PreToolUse --exec`: a shell call the guard lets through is rewritten into `vouch exec -- ...`. */
+  readonly exec?: boolean;
 }

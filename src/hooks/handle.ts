@@ -1,3 +1,4 @@
+import { shellLine } from '../core/quote.js';
 import type { GateDecision } from '../gate/decision.js';
 import type { HookContext } from './context.js';
 import { parsePayload, type HookPayload } from './payload.js';
@@ -99,7 +100,8 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
       const use = protocol.toolUse(payload.toolName, payload.toolInput);
       if (use === null || use.kind === 'other') return protocol.pass(null);
       const [{ guardCall }, { guardRole }] = await Promise.all([import('./guard-call.js'), import('../guard/role.js')]);
-      return guardCall(protocol, use, cwd, ctx, guardRole(payload.agentType, ctx.env));
+      const rewrite = ctx.exec === true && use.kind === 'shell' && protocol.rewriteShell ? execRewrite(protocol.rewriteShell, payload.toolInput, use.command, ctx.self.argv) : undefined;
+      return guardCall(protocol, use, cwd, ctx, guardRole(payload.agentType, ctx.env), rewrite);
     }
     case 'SubagentStart': {
       // Before it does any work, the subagent goes on the ledger as a dispatch.
@@ -135,4 +137,16 @@ async function recordToolReport(protocol: ClientProtocol, event: string, session
     },
     ctx,
   );
+}
+
+/**
+ * The reply that runs a shell call through `vouch exec -- /bin/sh -c CMD`
+ * (this very vouch, by absolute path), for a host whose own sandbox is off;
+ * undefined for a call that already is one (the agent's, or a rewrite seen
+ * again), so nothing is wrapped twice.
+ */
+function execRewrite(rewriteShell: NonNullable<ClientProtocol['rewriteShell']>, toolInput: unknown, command: string, self: readonly string[]): (() => HookReply) | undefined {
+  const prefix = `${shellLine([...self, 'exec', '--'])} `;
+  if (command.startsWith(prefix)) return undefined;
+  return () => rewriteShell(toolInput, `${prefix}${shellLine(['/bin/sh', '-c', command])}`);
 }

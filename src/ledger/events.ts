@@ -1,7 +1,7 @@
 import type { Sha256 } from '../core/digest.js';
 
-/** What a subject event is about: a task card, or a dispatched agent. */
-export type SubjectKind = 'card' | 'dispatch';
+/** What a subject event is about: a task card, a dispatched agent, or one command `vouch exec` ran (its receipt is its only event). */
+export type SubjectKind = 'card' | 'dispatch' | 'exec';
 
 /**
  * An append-only event about one subject (a card opened, claimed, verified,

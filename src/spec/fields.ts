@@ -22,9 +22,22 @@ export const TOP_LEVEL_FIELDS = {
     'the most one check\'s scope may hold: {max_files (default 100000), max_bytes (default 4294967296)}; past either the check is UNKNOWN (scope_too_large) and its command is not run',
   dedupe_window_seconds:
     'an integer number of seconds from 0 to 86400 (default 0: off): a rerun of a check within this many seconds of the first of a series of identical outcomes (same definition, pins, fingerprint, verdict and reason as the run before it) is still recorded in full, and carries duplicate_of (that first receipt\'s id) and dedupe_count',
+  exec: 'the policy of `vouch exec -- CMD...`, the per-command sandbox: {network, writable, deny, timeout, mode}',
   default_excludes:
     'false: sources and tests take in virtualenvs (.venv, venv, .tox, .nox), caches (__pycache__, .pytest_cache, .mypy_cache, .ruff_cache, .cache), dist and build like any folder; default true: those folders are left out unless a check\'s glob names them',
 } as const;
+
+export const EXEC_FIELDS = {
+  network: 'false (default: loopback only) or true (the host network); a list of hosts is refused: vouch exec has no allow-listing proxy yet',
+  writable:
+    'workspace-relative paths (or ~/ paths under HOME) the command may write, default ["."]; what vouches (vouch.yaml, .vouch/, the clients\' settings, git hooks, VOUCH_HOME, protect: paths) stays read-only inside them, and a writable path inside one of those is refused',
+  deny: 'program names the command may not run, e.g. ["curl", "wget", "ssh"]: refused by name, by where the name leads, and by content (a copy under another name), and hidden inside the sandbox',
+  timeout: 'an integer number of seconds from 1 to 86400 after which the command\'s process group is killed (exit 124); default 600',
+  mode: 'enforce (default: a denied program, a network program under network: false, or a write to what vouches that the command line shows is BLOCKED before it runs) or audit (recorded in the receipt, and the command runs; the sandbox holds either way)',
+} as const;
+
+export const EXEC_MODES = ['enforce', 'audit'] as const;
+export type ExecMode = (typeof EXEC_MODES)[number];
 
 export const RETENTION_FIELDS = {
   days: 'an integer number of days from 0 to 36500',

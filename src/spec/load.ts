@@ -7,7 +7,7 @@ import { sha256 } from '../core/digest.js';
 import type { Problem } from '../core/problem.js';
 import { err, ok, type Result } from '../core/result.js';
 import { closest } from '../core/suggest.js';
-import { CHECK_FIELDS, EXPECT_FIELDS, GATE_FIELDS, TOP_LEVEL_FIELDS } from './fields.js';
+import { CHECK_FIELDS, EXEC_FIELDS, EXPECT_FIELDS, GATE_FIELDS, TOP_LEVEL_FIELDS } from './fields.js';
 import { locate } from './locate.js';
 import type { Spec } from './model.js';
 import { normalize } from './normalize.js';
@@ -117,6 +117,7 @@ function fieldsAt(path: readonly PropertyKey[]): Record<string, string> {
   if (path.length === 2 && path[0] === 'checks') return CHECK_FIELDS;
   if (path.length === 3 && path[2] === 'expect') return EXPECT_FIELDS;
   if (path.length === 1 && path[0] === 'gate') return GATE_FIELDS;
+  if (path.length === 1 && path[0] === 'exec') return EXEC_FIELDS;
   return {};
 }
 

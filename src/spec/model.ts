@@ -1,5 +1,5 @@
 import type { Sha256 } from '../core/digest.js';
-import type { OnStop, Tier } from './fields.js';
+import type { ExecMode, OnStop, Tier } from './fields.js';
 
 /** What a check's command must do for its run to count. */
 export type Expectation =
@@ -107,6 +107,23 @@ export interface Spec {
   readonly limits: ScopeLimits;
   /** `dedupe_window_seconds`: a rerun this soon after the first of identical outcomes carries `duplicate_of` (engine/dedupe.ts); 0: off. */
   readonly dedupeWindowSeconds: number;
+  /** `exec:`: the policy of `vouch exec` (src/exec), with defaults applied. */
+  readonly exec: ExecPolicy;
+}
+
+/** `exec:` in vouch.yaml, with defaults applied: what one command run through `vouch exec` may do. */
+export interface ExecPolicy {
+  /** false: loopback only (a network namespace of its own); true: the host network. */
+  readonly network: boolean;
+  /** Paths the command may write, normalised: workspace-relative ("." the root), or "~/..." under HOME. What vouches stays read-only inside them. */
+  readonly writable: readonly string[];
+  /** Program names the command may not run, sorted. */
+  readonly deny: readonly string[];
+  /** Seconds before the command's process group is killed. */
+  readonly timeout: number;
+  readonly mode: ExecMode;
+  /** SHA-256 of the canonical policy (the fields above): the receipt's policy hash. */
+  readonly digest: Sha256;
 }
 
 /** `retention:` in vouch.yaml, with defaults applied. */
@@ -146,6 +163,7 @@ export interface GatePolicy {
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
+export const DEFAULT_EXEC_TIMEOUT_SECONDS = 600;
 export const DEFAULT_EXCERPT_BYTES = 4096;
 export const DEFAULT_RETENTION: RetentionPolicy = { days: 30, perCheck: 200, logDays: null, logs: true, auto: 100 };
 export const DEFAULT_LIMITS: ScopeLimits = { maxFiles: 100_000, maxBytes: 4 * 1024 ** 3 };

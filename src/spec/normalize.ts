@@ -1,9 +1,9 @@
-import type { Sha256 } from '../core/digest.js';
+import { digestJson, type Sha256 } from '../core/digest.js';
 import { redact } from '../runner/redact.js';
 import { checkGlob, checkRelativePath } from '../scope/paths.js';
 import { definitionDigest } from './definition.js';
-import { DEFAULT_EXCERPT_BYTES, DEFAULT_EXCLUDED_DIRS, DEFAULT_GATE, DEFAULT_LIMITS, DEFAULT_RETENTION, DEFAULT_TIMEOUT_SECONDS, type CheckDef, type Expectation, type Spec } from './model.js';
-import type { RawCheck, RawSpec } from './schema.js';
+import { DEFAULT_EXCERPT_BYTES, DEFAULT_EXEC_TIMEOUT_SECONDS, DEFAULT_EXCLUDED_DIRS, DEFAULT_GATE, DEFAULT_LIMITS, DEFAULT_RETENTION, DEFAULT_TIMEOUT_SECONDS, type CheckDef, type ExecPolicy, type Expectation, type Spec } from './model.js';
+import type { RawCheck, RawExec, RawSpec } from './schema.js';
 
 /** Applies defaults to a validated spec; rules.ts has already refused bad paths. */
 export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
@@ -37,7 +37,27 @@ export function normalize(raw: RawSpec, path: string, sha256: Sha256): Spec {
       maxBytes: raw.limits?.max_bytes ?? DEFAULT_LIMITS.maxBytes,
     },
     dedupeWindowSeconds: raw.dedupe_window_seconds ?? 0,
+    exec: execPolicy(raw.exec),
   };
+}
+
+/** `exec:` with its defaults; rules.ts has refused a host list and unsafe paths. */
+export function execPolicy(raw: RawExec | undefined): ExecPolicy {
+  if (Array.isArray(raw?.network)) throw new Error('bug: unvalidated exec.network host list');
+  const writable = (raw?.writable ?? ['.']).map((path) => {
+    const home = path === '~' || path.startsWith('~/');
+    const checked = checkRelativePath(home ? (path === '~' ? '.' : path.slice(2)) : path);
+    if (!checked.ok) throw new Error(`bug: unvalidated exec.writable ${path}`);
+    return home ? (checked.value === '.' ? '~' : `~/${checked.value}`) : checked.value;
+  });
+  const fields = {
+    network: raw?.network ?? false,
+    writable: [...new Set(writable)].sort(),
+    deny: [...new Set(raw?.deny ?? [])].sort(),
+    timeout: raw?.timeout ?? DEFAULT_EXEC_TIMEOUT_SECONDS,
+    mode: raw?.mode ?? 'enforce',
+  };
+  return { ...fields, digest: digestJson(fields) };
 }
 
 /**

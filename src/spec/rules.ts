@@ -187,8 +187,31 @@ function networkNeedsHermetic(spec: RawSpec): SpecIssue[] {
   );
 }
 
+/**
+ * `exec:`: a host list needs a proxy that lets those hosts through and no
+ * other, which vouch exec does not have yet; refused rather than read as
+ * either "all" or "none". Writable paths stay inside the workspace or HOME.
+ */
+function execRules(spec: RawSpec): SpecIssue[] {
+  const exec = spec.exec;
+  if (exec === undefined) return [];
+  const issues: SpecIssue[] = [];
+  if (Array.isArray(exec.network)) {
+    issues.push({
+      path: ['exec', 'network'],
+      message: 'a list of hosts is not supported yet: vouch exec has no proxy that lets some hosts through and not others, so the list could only be read as all or none',
+      expected: 'false (loopback only) or true (the host network)',
+    });
+  }
+  (exec.writable ?? []).forEach((path, index) => {
+    const checked = path === '~' || path.startsWith('~/') ? checkRelativePath(path === '~' ? '.' : path.slice(2)) : checkRelativePath(path);
+    if (!checked.ok) issues.push({ path: ['exec', 'writable', index], message: `writable path ${checked.why}`, expected: 'a workspace-relative path such as "src" or ".", or a path under HOME such as "~/.cache"' });
+  });
+  return issues;
+}
+
 export function applyRules(spec: RawSpec): SpecIssue[] {
-  const issues: SpecIssue[] = [...safeProtect(spec), ...ledgerWithoutPassword(spec), ...remoteNeedsKey(spec), ...networkNeedsHermetic(spec)];
+  const issues: SpecIssue[] = [...safeProtect(spec), ...ledgerWithoutPassword(spec), ...remoteNeedsKey(spec), ...networkNeedsHermetic(spec), ...execRules(spec)];
   spec.checks.forEach((check, index) => issues.push(...checkRules(check, index)));
   issues.push(...uniqueIds(spec));
   return issues;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHECK_FIELDS, CHECK_ID_PATTERN, EXPECT_FIELDS, GATE_FIELDS, LIMITS_FIELDS, ON_STOP, RETENTION_FIELDS, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
+import { CHECK_FIELDS, CHECK_ID_PATTERN, EXEC_FIELDS, EXEC_MODES, EXPECT_FIELDS, GATE_FIELDS, LIMITS_FIELDS, ON_STOP, RETENTION_FIELDS, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
 
 /**
  * The shape of vouch.yaml. Only shape lives here; rules that relate fields
@@ -81,6 +81,16 @@ export const limitsSchema = z
   })
   .check(describe(TOP_LEVEL_FIELDS.limits));
 
+export const execSchema = z
+  .strictObject({
+    network: z.optional(z.union([z.boolean(), z.array(z.string().check(z.minLength(1)))]).check(describe(EXEC_FIELDS.network))),
+    writable: z.optional(z.array(z.string().check(z.minLength(1))).check(describe(EXEC_FIELDS.writable))),
+    deny: z.optional(z.array(z.string().check(z.regex(/^[A-Za-z0-9._+-]+$/))).check(describe(EXEC_FIELDS.deny))),
+    timeout: z.optional(z.int().check(z.minimum(1), z.maximum(86_400), describe(EXEC_FIELDS.timeout))),
+    mode: z.optional(z.enum(EXEC_MODES).check(describe(EXEC_FIELDS.mode))),
+  })
+  .check(describe(TOP_LEVEL_FIELDS.exec));
+
 export const specSchema = z.strictObject({
   version: z.literal(1).check(describe(TOP_LEVEL_FIELDS.version)),
   checks: z.array(checkSchema).check(z.minLength(1), describe(TOP_LEVEL_FIELDS.checks)),
@@ -99,8 +109,10 @@ export const specSchema = z.strictObject({
   limits: z.optional(limitsSchema),
   dedupe_window_seconds: z.optional(z.int().check(z.minimum(0), z.maximum(86_400), describe(TOP_LEVEL_FIELDS.dedupe_window_seconds))),
   default_excludes: z.optional(z.boolean().check(describe(TOP_LEVEL_FIELDS.default_excludes))),
+  exec: z.optional(execSchema),
 });
 
 export type RawSpec = z.infer<typeof specSchema>;
 export type RawCheck = z.infer<typeof checkSchema>;
 export type RawGate = z.infer<typeof gateSchema>;
+export type RawExec = z.infer<typeof execSchema>;

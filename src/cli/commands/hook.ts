@@ -26,7 +26,10 @@ PreToolUse, post_tool_call as PostToolUse).
                       its dispatch; Stop is held while a dispatch the session
                       ordered is half-closed
   SubagentStart       puts the subagent on the ledger as a dispatch
-  PreToolUse          denies writes to vouch.yaml, .vouch/ and protect: globs
+  PreToolUse          denies writes to vouch.yaml, .vouch/ and protect: globs;
+                      with --exec (install claude-code --no-sandbox --exec),
+                      rewrites every other shell call into
+                      \`vouch exec -- /bin/sh -c CMD\`
   PostToolUse         records the agent's own (untrusted) trail in the ledger
 
 A failure of vouch blocks a stop and denies a guarded call (fail closed), and
@@ -39,7 +42,7 @@ push while a blocking check is not a fresh PASS.`;
 const CALLERS = [...hookedClients().map((client) => client.id), 'git'];
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
-  const { positionals } = parse('hook', args, {});
+  const { values, positionals } = parse('hook', args, { exec: { type: 'boolean' } });
   const [client, event, ...extra] = positionals;
   if (!client || !CALLERS.includes(client) || extra.length > 0) {
     return fail({
@@ -66,7 +69,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const protocol: ClientProtocol = { client: client as Client, ...hookedClient(client)!.hooks.protocol };
   const stdin = await readInput(cli.io);
   // The guard never opens a ledger: the session loads the SQLite binding only when a ledger is first asked for.
-  const reply = await runHook(protocol, event, stdin, hookContext(cli));
+  const reply = await runHook(protocol, event, stdin, { ...hookContext(cli), ...(values.exec === true && { exec: true }) });
   // The client's protocol, byte for byte: the text a person sees inside it is made visible by the renderers.
   cli.data.write(reply.stdout);
   cli.io.stderr.write(reply.stderr);

@@ -3,7 +3,7 @@ import { runConfigEdit } from '../config-edit.js';
 import type { Cli } from '../io.js';
 import { refuseInAgentRun } from '../person-only.js';
 
-export const help = `usage: vouch install claude-code [--scope project|user] [--no-sandbox] [--json]
+export const help = `usage: vouch install claude-code [--scope project|user] [--no-sandbox [--exec]] [--json]
        vouch install codex [--scope project|user] [--no-sandbox] [--json]
        vouch install hermes [--json]
        vouch install git-hooks [--json]
@@ -21,7 +21,9 @@ Wires vouch into an agent client or git:
                protect: paths, .claude/, .codex/, MCP entries, .git/config
                and hooks, VOUCH_HOME), the project's package registries
                reachable. --no-sandbox: the hooks alone (it says what that
-               gives up)
+               gives up); --no-sandbox --exec: the guard also rewrites each
+               Bash call into \`vouch exec -- /bin/sh -c CMD\`, run under
+               vouch.yaml's exec: policy in bubblewrap
   codex        Stop, SubagentStart/SubagentStop (thread-spawned subagents,
                each gated at its own stop), PreToolUse and PostToolUse for
                Codex, in .codex/hooks.json (project) or $CODEX_HOME/hooks.json

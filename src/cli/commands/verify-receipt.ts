@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fail } from '../../core/problem.js';
 import { publicKeyArg } from '../../crypto/key-arg.js';
+import { checkExecReceipt, isExecReceiptText } from '../../exec/verify-file.js';
 import type { EnvelopeCheck } from '../../export/bundle-finding.js';
 import { checkEnvelope } from '../../export/check-envelope.js';
 import { compareDefinition } from '../../export/current-definition.js';
 import { compareWithWorkspace } from '../../export/current-files.js';
 import { renderBundleChecks } from '../../render/bundle.js';
+import { renderExecFileCheck } from '../../render/exec.js';
 import { paint } from '../../render/color.js';
 import { vouchHome } from '../../workspace/home.js';
 import { parse } from '../args.js';
@@ -19,6 +21,12 @@ Checks an exported bundle (.intoto.jsonl, from \`vouch export\`) offline, line
 by line: each DSSE envelope must be signed (Ed25519 over the DSSE PAE) by the
 given key, and its payload must be a canonical in-toto Statement v1 that vouch
 exports. Needs no ledger; FILE - reads standard input.
+
+An exec receipt (from \`vouch exec --receipt FILE\`) is checked too: its body,
+put in RFC 8785 canonical form, must hash to its recorded hash, and its
+Ed25519 signature must verify over those bytes under the given key
+(--against-workspace and --require-pass do not apply; --json:
+{"ok", "file", "exec": {"id", "decision", "exit_code", "findings"}}).
 
   --key PUB            the public key to trust (repeatable): 64 hex characters,
                        a file holding one (PEM or hex), or a key name under VOUCH_HOME/keys
@@ -59,6 +67,13 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   });
   const path = file === '-' ? '-' : resolve(cli.io.cwd, file);
   const text = await readBundle(cli, path);
+  if (isExecReceiptText(text)) {
+    const check = checkExecReceipt(text, keys);
+    const good = check.findings.length === 0;
+    if (values.json) json(cli, { ok: good, file: path, exec: { id: check.body?.id ?? null, decision: check.body?.decision ?? null, exit_code: check.body?.exit_code ?? null, findings: check.findings } });
+    else out(cli, renderExecFileCheck(path, check, paint(cli.color)));
+    return good ? EXIT.ok : EXIT.notOk;
+  }
   const lines = text
     .split('\n')
     .map((content, i) => ({ line: i + 1, content: content.trim() }))

@@ -33,6 +33,18 @@ export interface ShellWrites {
   readonly acts: readonly PersonAct[];
   /** Git commands that rewrite the work tree wholesale (checkout BRANCH, reset --hard, stash...): the guard asks git what they change. */
   readonly gitOps: readonly GitTreeOp[];
+  /** Every program the line plainly runs, wrappers and `sh -c` unwrapped: what `vouch exec` holds against its deny list. */
+  readonly programs: readonly ProgramUse[];
+}
+
+/** One program a command line runs, as the line names it. */
+export interface ProgramUse {
+  /** As written: `curl`, `./bin/x`, `/usr/bin/wget`. */
+  readonly name: string;
+  /** Its arguments; null for a word this reader cannot read (a variable, a substitution). */
+  readonly args: readonly (string | null)[];
+  /** The directory it runs in, when known. */
+  readonly dir: string | null;
 }
 
 /** Wrappers whose arguments are another command. */
@@ -73,6 +85,7 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
   const targets: WriteTarget[] = [];
   const acts: PersonAct[] = [];
   const gitOps: GitTreeOp[] = [];
+  const programs: ProgramUse[] = [];
   /** Links the line makes, link → where it leads (absolute): they exist for whatever runs after them. */
   const links = new Map<string, string>();
   let opaque = false;
@@ -108,6 +121,7 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
         if (argv.length > 0) opaque = true;
         continue;
       }
+      programs.push({ name: argv[0]!.text, args: argv.slice(1).map((word) => (word.opaque ? null : word.text)), dir });
       // `./rm`, `tools/cat`: a program of the agent's own, whatever it is called, may write anything.
       if (!systemCommand(argv[0]!.text)) opaque = true;
       if (name === 'cd' || name === 'pushd' || name === 'popd') {
@@ -133,6 +147,7 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
         for (const inner of findExecs(argv.slice(1))) {
           const innerAct = vouchActOf(inner);
           if (innerAct !== null) acts.push(innerAct);
+          if (inner[0] && !inner[0].opaque) programs.push({ name: inner[0].text, args: inner.slice(1).map((word) => (word.opaque ? null : word.text)), dir });
         }
         continue;
       }
@@ -190,7 +205,7 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
     for (const inner of parsed.nested) if (depth < 3) visit(inner, dir, depth + 1);
   };
   visit(line, cwd, 0);
-  return { targets, opaque, acts, gitOps };
+  return { targets, opaque, acts, gitOps, programs };
 }
 
 function resolvePath(text: string, cwd: string, home: string | undefined): string | null {

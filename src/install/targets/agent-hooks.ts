@@ -9,20 +9,27 @@ export interface SelfCommand {
   readonly entry: string;
 }
 
+/** The event whose hook rewrites shell calls into `vouch exec -- ...` (the descriptor's `exec`), and whether this install turns it on. */
+export interface HookExec {
+  readonly event: string;
+  readonly on: boolean;
+}
+
 /**
  * The edit that wires an agent client's hooks to vouch: one matcher group
  * per event, appended to `hooks.<Event>` in the client's JSON settings
  * (a client whose install is a `hooks-file`: Claude Code, Codex).
  */
-export function hookIntent(path: string, client: string, self: SelfCommand, groups: readonly HookEvent[]): EditIntent {
+export function hookIntent(path: string, client: string, self: SelfCommand, groups: readonly HookEvent[], exec: HookExec | null = null): EditIntent {
   const changes = groups.map((group) => {
-    const command = shellLine([self.node, self.entry, 'hook', client, group.event]);
-    const entryWith = (onFailure: HookEvent['onFailure']): Record<string, Json> => ({
+    const withExec = exec !== null && exec.event === group.event;
+    const commandFor = (rewrite: boolean) => shellLine([self.node, self.entry, 'hook', client, group.event, ...(rewrite ? ['--exec'] : [])]);
+    const entryWith = (onFailure: HookEvent['onFailure'], rewrite = withExec && exec.on): Record<string, Json> => ({
       ...(group.matcher !== null && { matcher: group.matcher }),
-      hooks: [{ type: 'command', command, timeout: group.timeout, ...(onFailure && { onFailure }) }],
+      hooks: [{ type: 'command', command: commandFor(rewrite), timeout: group.timeout, ...(onFailure && { onFailure }) }],
     });
-    // vouch 0.1.0 as first released wrote the guard without onFailure: upgraded in place.
-    const earlier = group.onFailure ? [entryWith(undefined)] : [];
+    // vouch 0.1.0 as first released wrote the guard without onFailure: upgraded in place; the exec event's other form (with or without --exec) too, so install switches it and uninstall takes back either.
+    const earlier = [...(group.onFailure ? [entryWith(undefined)] : []), ...(withExec ? [entryWith(group.onFailure, !exec.on), ...(group.onFailure ? [entryWith(undefined, !exec.on)] : [])] : [])];
     return { kind: 'json-append' as const, at: ['hooks', group.event], entries: [entryWith(group.onFailure)], marker: `hook ${client} ${group.event}`, earlier };
   });
   return {

@@ -25,6 +25,8 @@ export interface TargetContext {
   readonly mode: 'install' | 'uninstall';
   /** Put the agent in the client's own sandbox too (the default; `--no-sandbox` says no). Uninstall always takes it back. */
   readonly box: boolean;
+  /** `--exec` (with --no-sandbox): the client's shell calls are rewritten into `vouch exec -- ...` by its hook. Uninstall takes back either form. */
+  readonly exec: boolean;
   /** The spec's protect: globs and the programs its checks run (empty without a spec that loads). */
   readonly protect: readonly string[];
   readonly programs: readonly string[];
@@ -61,6 +63,8 @@ export interface InstallTarget {
   readonly intents: (ctx: TargetContext) => TargetIntents;
   /** What the box needs on this machine and does not find (install only, when the target has a box). */
   readonly boxPrerequisites?: (env: NodeJS.ProcessEnv) => MissingPrerequisites;
+  /** Whether its hooks can rewrite shell calls into `vouch exec` (`--exec`). */
+  readonly canExec?: boolean;
 }
 
 /** git's pre-push hook: not an agent client, so not in the registry. */
@@ -95,12 +99,14 @@ function clientTarget(client: HookedClient): InstallTarget {
           const path = install.file(ctx.scope, ctx.root, ctx.env);
           const version = ctx.mode === 'install' ? (install.version?.(ctx.env) ?? null) : null;
           const events = ctx.mode === 'install' ? install.events.filter((event) => event.since === undefined || version === null || !olderThan(version, event.since)) : installedEvents(install.events, path, client.id, ctx);
-          const hooks = hookIntent(path, client.id, ctx.self, events);
+          const exec = client.hooks.exec ? { event: client.hooks.exec.event, on: ctx.exec } : null;
+          const hooks = hookIntent(path, client.id, ctx.self, events, exec);
           const older = events.length < install.events.length && install.olderNote ? [`${client.label} ${version}: ${install.olderNote}`] : [];
           const intents = box === null ? ({ ok: true, intents: [hooks] } as const) : withBox(box, path, hooks, ctx);
           return intents.ok && older.length > 0 ? { ...intents, notes: [...older, ...(intents.notes ?? [])] } : intents;
         },
         ...(box !== null && { boxPrerequisites: (env: NodeJS.ProcessEnv) => boxPrerequisites(box, env) }),
+        ...(client.hooks.exec && { canExec: true }),
       };
     case 'hermes-plugin':
       return {
