@@ -374,21 +374,25 @@ function contract(name: string, backend: Backend): void {
       expect(report).toMatchObject({ gcRecords: 2, pruned: 4, receipts: 1 });
     });
 
-    it('gcCandidates counts what the policy selects, no further than asked; it never counts the latest of a check', async () => {
+    it('gcCandidates says how far over policy the ledger is, stopping at what it is asked, never more than gc then selects, never counting the latest of a check', async () => {
       const { ledger } = await fresh();
       const old = new Date('2020-01-01T00:00:00Z');
       for (let i = 0; i < 4; i++) await ledger.appendReceipt(draftOf('a', manifestOf(`a${i}`)), manifestOf(`a${i}`));
       await ledger.appendReceipt(draftOf('b', manifestOf('b'), old), manifestOf('b'));
       await ledger.appendSessionEntry(autoTrail('s1', old, 1));
       const now = new Date();
-      expect(await ledger.gcCandidates({ now, keepPerCheck: 1 }, 100)).toBe(3);
-      expect(await ledger.gcCandidates({ now, keepPerCheck: 1 }, 2)).toBe(2);
+      expect(await ledger.gcCandidates({ now, keepPerCheck: 1 }, ['a', 'b'], 100)).toBe(3);
+      expect(await ledger.gcCandidates({ now, keepPerCheck: 1 }, ['a', 'b'], 2)).toBe(2);
+      expect(await ledger.gcCandidates({ now, keepPerCheck: 1 }, ['b'], 100)).toBe(0);
       // By age: b's only receipt is old but the latest of its check; the old trail entry counts.
-      expect(await ledger.gcCandidates({ now, keepDays: 30 }, 100)).toBe(1);
-      expect(await ledger.gcCandidates({ now }, 100)).toBe(0);
-      // It counts exactly what gc then removes, and removes nothing itself.
+      expect(await ledger.gcCandidates({ now, keepDays: 30 }, ['a', 'b'], 100)).toBe(1);
+      expect(await ledger.gcCandidates({ now }, ['a', 'b'], 100)).toBe(0);
+      const both = await ledger.gcCandidates({ now, keepPerCheck: 1, keepDays: 30 }, ['a', 'b'], 100);
+      expect(both).toBe(3);
+      // It removes nothing itself; gc then selects at least as many.
       expect((await all(ledger)).every((entry) => entry.state === 'live')).toBe(true);
-      expect((await ledger.gc({ now, keepPerCheck: 1, keepDays: 30 })).removed).toBe(await ledger.gcCandidates({ now, keepPerCheck: 1, keepDays: 30 }, 100) + 4);
+      expect((await ledger.gc({ now, keepPerCheck: 1, keepDays: 30 })).removed).toBe(4);
+      expect(await ledger.gcCandidates({ now, keepPerCheck: 1, keepDays: 30 }, ['a', 'b'], 100)).toBe(0);
     });
 
     it('gc with maxRemove removes the oldest that many, says how many wait, and audit is intact after each bounded run', async () => {
@@ -417,11 +421,11 @@ function contract(name: string, backend: Backend): void {
       const retention = { days: 30, perCheck: 1, logDays: null, logs: true, auto: 3 };
       for (let i = 0; i < 3; i++) await ledger.appendReceipt(draftOf('a', manifestOf(`a${i}`)), manifestOf(`a${i}`));
       // Two candidates, threshold three: not due, nothing recorded.
-      expect(await autoGc(ledger, { retention, home, now: new Date() })).toEqual({ kind: 'not_due' });
+      expect(await autoGc(ledger, ['a'], { retention, home, now: new Date() })).toEqual({ kind: 'not_due' });
       // An old, unstopped session: its trail is kept, and, quiet for years, it does not hold the gc.
       await ledger.appendSessionEntry(autoTrail('quiet', old, 1));
       await ledger.appendReceipt(draftOf('a', manifestOf('a3')), manifestOf('a3'));
-      const ran = await autoGc(ledger, { retention, home, now: new Date(), maxRows: 2 });
+      const ran = await autoGc(ledger, ['a'], { retention, home, now: new Date(), maxRows: 2 });
       expect(ran).toMatchObject({ kind: 'ran', candidates: 3, result: { removed: 2, retained: 1, deferred: 1, trailRemoved: 0 } });
       expect((await ledger.sessionEntries('quiet')).length).toBe(1);
       // A session not seen stopping, active a minute ago: the gc waits, records nothing.
@@ -429,13 +433,13 @@ function contract(name: string, backend: Backend): void {
       await ledger.appendReceipt(draftOf('a', manifestOf('a4')), manifestOf('a4'));
       await ledger.appendReceipt(draftOf('a', manifestOf('a5')), manifestOf('a5'));
       const before = (await all(ledger)).length;
-      expect(await autoGc(ledger, { retention, home, now: new Date() })).toMatchObject({ kind: 'deferred', why: 'session_active', detail: expect.stringContaining('busy') });
+      expect(await autoGc(ledger, ['a'], { retention, home, now: new Date() })).toMatchObject({ kind: 'deferred', why: 'session_active', detail: expect.stringContaining('busy') });
       expect((await all(ledger)).length).toBe(before);
       // An hour and more later the session is taken as gone (its trail still kept); a slow read of what must stay waits too.
       const later = new Date(Date.now() + 2 * 60 * 60 * 1000);
       let tick = 0;
-      expect(await autoGc(ledger, { retention, home, now: later, clock: () => (tick += 5_000) })).toMatchObject({ kind: 'deferred', why: 'over_budget' });
-      const done = await autoGc(ledger, { retention, home, now: later });
+      expect(await autoGc(ledger, ['a'], { retention, home, now: later, clock: () => (tick += 5_000) })).toMatchObject({ kind: 'deferred', why: 'over_budget' });
+      const done = await autoGc(ledger, ['a'], { retention, home, now: later });
       expect(done).toMatchObject({ kind: 'ran', result: { removed: 3 } });
       expect((await ledger.sessionEntries('busy')).length).toBe(1);
       const report = await auditLedger(ledger, { keyring: new Map(), requireSignature: false });

@@ -31,7 +31,7 @@ export async function autoGcAfterVerify(cli: Cli, workspace: Workspace, spec: Sp
   const ledger = await cli.session.read(workspace);
   if (!ledger) return null;
   const { autoGc } = await import('../retention/auto.js');
-  const outcome = await autoGc(ledger, { retention: spec.retention, home, now: new Date(), ...(key.value && { sign: signerFor(key.value) }) });
+  const outcome = await autoGc(ledger, spec.checks.map((check) => check.id), { retention: spec.retention, home, now: new Date(), ...(key.value && { sign: signerFor(key.value) }) });
   switch (outcome.kind) {
     case 'not_due':
       return null;

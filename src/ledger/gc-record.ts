@@ -70,6 +70,21 @@ export function applyRetention(selected: readonly Candidate[], policy: Pick<GcPo
   return { doomed, retained: selected.length - kept.length, deferred: kept.length - doomed.length };
 }
 
+/**
+ * A bounded gc (`maxRemove`) reads the policy's selection in seq order a
+ * page at a time, until what it read holds enough that may go: one of a
+ * ledger far over its policy never lists every candidate. The page size,
+ * or null for an unbounded gc (one read of the whole selection).
+ */
+export function candidatePage(policy: Pick<GcPolicy, 'maxRemove'>): number | null {
+  return policy.maxRemove === undefined ? null : Math.max(256, policy.maxRemove * 2);
+}
+
+/** Whether the pages read so far are the whole selection a gc needs (the last page was short, or enough of it may go). */
+export function selectionDone(selected: readonly Candidate[], lastPage: readonly Candidate[], page: number | null, policy: Pick<GcPolicy, 'retain' | 'maxRemove'>): boolean {
+  return page === null || lastPage.length < page || applyRetention(selected, policy).doomed.length >= (policy.maxRemove ?? 0);
+}
+
 /** The counts a gc reports beside what it removed: only those that are not zero. */
 export function keptCounts(retained: number, deferred: number): Pick<GcResult, 'retained' | 'deferred'> {
   return { ...(retained > 0 && { retained }), ...(deferred > 0 && { deferred }) };

@@ -95,7 +95,7 @@ export interface GcResult {
   readonly gcEntryId: string | null;
   /** Entries the policy would have removed that `retain` kept. */
   readonly retained?: number;
-  /** Entries the policy lets go that `maxRemove` left for a later gc. */
+  /** Entries the policy lets go that `maxRemove` left for a later gc: at least this many (a bounded gc reads its selection a page at a time). */
   readonly deferred?: number;
   /** A dry run: what would go, oldest first. */
   readonly planned?: readonly GcEntry[];
@@ -195,11 +195,17 @@ export interface Ledger {
   getManifest(digest: Sha256): Promise<Manifest | undefined>;
   gc(policy: GcPolicy): Promise<GcResult>;
   /**
-   * How many entries the policy selects (before what must stay is taken
-   * out), counting no further than `atMost`: whether the ledger is over
-   * policy, without reading what an open card or session still needs.
+   * Whether the ledger is over policy, cheaply (the automatic gc asks after
+   * every verify): the larger of two counts, each stopping at `atMost` and
+   * reading index entries, never the whole chain. The receipts of each
+   * named check past its newest `keepPerCheck`; and, among the oldest
+   * receipts and trail entries (2 × atMost + the named checks' number of
+   * them, in seq order), those older than `keepDays` that are not the
+   * latest of their check. So it answers at most what gc would select,
+   * before what must stay is taken out; receipts of checks not named count
+   * only by age.
    */
-  gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, atMost: number): Promise<number>;
+  gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, checkIds: readonly string[], atMost: number): Promise<number>;
   /**
    * Appends an entry of an agent session (its untrusted tool trail, a gate
    * decision) to the same chain as receipts. Never read as evidence of a PASS.

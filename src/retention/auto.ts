@@ -39,12 +39,12 @@ export interface AutoGcInput {
  * oldest first, and gives up for this time when reading what must stay
  * took longer than AUTO_GC_BUDGET_MS.
  */
-export async function autoGc(ledger: Ledger, input: AutoGcInput): Promise<AutoGc> {
+export async function autoGc(ledger: Ledger, checkIds: readonly string[], input: AutoGcInput): Promise<AutoGc> {
   const threshold = input.retention.auto;
   if (threshold <= 0) return { kind: 'not_due' };
   const policy = { keepDays: input.retention.days, keepPerCheck: input.retention.perCheck, now: input.now };
-  // One query, counting no further than the threshold: a ledger within its policy costs a verify nothing more.
-  const candidates = await ledger.gcCandidates(policy, threshold);
+  // Index reads that stop at the threshold (ledger.ts): a ledger within its policy costs a verify a few milliseconds.
+  const candidates = await ledger.gcCandidates(policy, checkIds, threshold);
   if (candidates < threshold) return { kind: 'not_due' };
   const clock = input.clock ?? Date.now;
   const started = clock();

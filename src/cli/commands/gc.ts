@@ -38,6 +38,9 @@ chain, and \`vouch audit\` is intact after any gc.
   --dry-run           list what would go (seq, kind, check or session, id); remove and record nothing
   --json              {"ok", "policy", "removed", "trailRemoved", "manifestsRemoved", "logsRemoved", "gcEntryId", "retained"} (with --dry-run: "planned", the entries)
 
+A person's \`vouch verify\` runs a bounded gc by this same policy by itself
+once the ledger is over it by retention.auto entries (see vouch verify --help).
+
 Refused inside an agent run (exit 4, agent_run): gc is a person's act, run
 between agent sessions. An agent session during which the ledger records a
 gc is blocked at its stop (person_act_in_session), whoever ran it.`;

@@ -83,6 +83,15 @@ the rest.
 Stopped (Ctrl-C), it says how many of the selected checks ran and which
 never started; nothing is recorded for those.
 
+Afterwards, outside an agent run, when the ledger is over vouch.yaml's
+retention: policy by at least retention.auto entries (default 100; 0: never),
+verify runs the automatic gc: what \`vouch gc\` would remove, at most 2000
+entries (the oldest first), keeping what an open card, an open dispatch or
+an unstopped session needs, recorded like a gc. It waits while an agent
+session not seen stopping wrote to the ledger in the last hour (its stop
+would be held, person_act_in_session). stderr says what it did or why it
+waited; --json adds "auto_gc".
+
 --remote URL runs the checks on a verifier service (\`vouch serve\`) instead:
 it packs vouch.yaml, the git-tracked files and the checks' declared sources
 and tests (never credential-shaped files), submits them with the token from

@@ -51,8 +51,8 @@ export class LazyPgLedger implements Ledger {
     return (await this.ledger()).gc(policy);
   }
 
-  async gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, atMost: number): Promise<number> {
-    return (await this.ledger()).gcCandidates(policy, atMost);
+  async gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, checkIds: readonly string[], atMost: number): Promise<number> {
+    return (await this.ledger()).gcCandidates(policy, checkIds, atMost);
   }
 
   async appendSessionEntry(draft: SessionEntryDraft, options?: AppendOptions): Promise<StoredSessionEntry> {

@@ -7,7 +7,7 @@ import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '..
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
 import { EventConflict, NOTHING_REMOVED, pickReceipt, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ManifestOf, type ReceiptQuery, type RecentEntry, manifestFrom, parseRecentBody, RECENT_SLACK_MS } from '../ledger.js';
 import type { ChainKind } from '../kinds.js';
-import { applyRetention, gcRecord, keptCounts, plannedResult, releasedLogs, type Candidate } from '../gc-record.js';
+import { applyRetention, candidatePage, gcRecord, keptCounts, plannedResult, releasedLogs, selectionDone, type Candidate } from '../gc-record.js';
 import { appendLocked, insertLocked, lockHead } from './append.js';
 import { decodeManifest, decodeReceipt, RECEIPT_COLUMNS, toEntry, type EntryRow, type ReceiptRow } from './codec.js';
 import { requireCurrentSchema } from './migrate.js';
@@ -53,6 +53,14 @@ const GC_SELECTION = `SELECT seq, id, hash, kind, check_id, session FROM (
   WHERE rank > 1 AND (rank > $1 OR created_at < $2)
   UNION ALL
   SELECT seq, id, hash, kind, check_id, session FROM chain WHERE kind = 'trail' AND created_at < $2`;
+
+/**
+ * The oldest receipts and trail entries (in seq order, at most $1 of them)
+ * older than the cutoff ($2), less the latest receipt of each check: what
+ * gc by age would select among them.
+ */
+const OLD_CANDIDATES = `SELECT count(*) AS n FROM (SELECT seq, kind, check_id, created_at FROM chain WHERE kind IN ('receipt', 'trail') ORDER BY seq LIMIT $1) AS oldest
+  WHERE created_at < $2 AND (kind = 'trail' OR seq < (SELECT max(seq) FROM chain AS newer WHERE newer.kind = 'receipt' AND newer.check_id = oldest.check_id))`;
 
 export class PgLedger implements Ledger {
   constructor(
@@ -169,7 +177,14 @@ export class PgLedger implements Ledger {
         const keepPerCheck = Math.max(1, policy.keepPerCheck ?? Number.MAX_SAFE_INTEGER);
         const cutoff = policy.keepDays === undefined ? -1 : policy.now.getTime() - policy.keepDays * 86_400_000;
         // Rank receipts per check, newest first; rank 1 is never removed. Trail entries go by age alone.
-        const selected = (await client.query<Candidate>(`${GC_SELECTION} ORDER BY seq`, [keepPerCheck, cutoff])).rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+        const page = candidatePage(policy);
+        let selected: Candidate[] = [];
+        for (let after = 0; ; ) {
+          const rows = (await client.query<Candidate>(`SELECT * FROM (${GC_SELECTION}) AS selection WHERE seq > $3 ORDER BY seq LIMIT $4`, [keepPerCheck, cutoff, after, page])).rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+          selected = selected.concat(rows);
+          if (selectionDone(selected, rows, page, policy)) break;
+          after = rows[rows.length - 1]!.seq;
+        }
         const { doomed, retained, deferred } = applyRetention(selected, policy);
         if (policy.dryRun) return { ...plannedResult(doomed, retained), ...keptCounts(0, deferred) };
         if (doomed.length === 0) return { ...NOTHING_REMOVED, ...keptCounts(retained, deferred) };
@@ -201,13 +216,19 @@ export class PgLedger implements Ledger {
     );
   }
 
-  gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, atMost: number): Promise<number> {
-    if (policy.keepDays === undefined && policy.keepPerCheck === undefined) return Promise.resolve(0);
-    const keepPerCheck = Math.max(1, policy.keepPerCheck ?? Number.MAX_SAFE_INTEGER);
-    const cutoff = policy.keepDays === undefined ? -1 : policy.now.getTime() - policy.keepDays * 86_400_000;
+  gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, checkIds: readonly string[], atMost: number): Promise<number> {
     return this.guard(async () => {
-      const rows = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${GC_SELECTION} LIMIT $3) AS candidates`, [keepPerCheck, cutoff, atMost]);
-      return Number(rows.rows[0]?.n ?? 0);
+      const count = async (text: string, values: unknown[]) => Number((await this.pool.query<{ n: string }>(text, values)).rows[0]?.n ?? 0);
+      let most = 0;
+      if (policy.keepPerCheck !== undefined) {
+        for (const id of checkIds) {
+          most = Math.max(most, await count(`SELECT count(*) AS n FROM (SELECT 1 FROM chain WHERE kind = 'receipt' AND check_id = $1 ORDER BY seq DESC LIMIT $2 OFFSET $3) AS past`, [id, atMost, Math.max(1, policy.keepPerCheck)]));
+        }
+      }
+      if (policy.keepDays !== undefined && most < atMost) {
+        most = Math.max(most, await count(OLD_CANDIDATES, [2 * atMost + checkIds.length, policy.now.getTime() - policy.keepDays * 86_400_000]));
+      }
+      return Math.min(most, atMost);
     });
   }
 

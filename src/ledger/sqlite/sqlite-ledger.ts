@@ -28,7 +28,7 @@ import {
   RECENT_SLACK_MS,
 } from '../ledger.js';
 import type { ChainKind } from '../kinds.js';
-import { applyRetention, gcRecord, keptCounts, plannedResult, releasedLogs, type Candidate } from '../gc-record.js';
+import { applyRetention, candidatePage, gcRecord, keptCounts, plannedResult, releasedLogs, selectionDone, type Candidate } from '../gc-record.js';
 import { BodyStore } from './body-store.js';
 import { sqlite } from './driver.js';
 import { LEDGER_FORMAT, MIGRATIONS } from './schema.js';
@@ -223,6 +223,14 @@ const GC_SELECTION = `SELECT seq, id, hash, kind, check_id, session FROM (
   UNION ALL
   SELECT seq, id, hash, kind, check_id, session FROM chain WHERE kind = 'trail' AND created_at < ?`;
 
+/**
+ * The oldest receipts and trail entries (in seq order, at most the first
+ * parameter of them) older than the cutoff (the second), less the latest
+ * receipt of each check: what gc by age would select among them.
+ */
+const OLD_CANDIDATES = `SELECT count(*) FROM (SELECT seq, kind, check_id, created_at FROM chain WHERE kind IN ('receipt', 'trail') ORDER BY seq LIMIT ?) AS oldest
+  WHERE created_at < ? AND (kind = 'trail' OR seq < (SELECT max(seq) FROM chain AS newer WHERE newer.kind = 'receipt' AND newer.check_id = oldest.check_id))`;
+
 export class SqliteLedger implements Ledger {
   private readonly bodies: BodyStore;
   private heads: { readonly live: Database.Statement; readonly pruned: Database.Statement } | undefined;
@@ -389,7 +397,15 @@ export class SqliteLedger implements Ledger {
         }
         // Rank receipts per check, newest first; rank 1 is never removed. Trail entries go by age alone.
         const age = policy.keepDays === undefined ? -1 : cutoff;
-        const selected = this.db.prepare(`${GC_SELECTION} ORDER BY seq`).all(keepPerCheck, age, age) as Candidate[];
+        const page = candidatePage(policy);
+        const select = this.db.prepare(`SELECT * FROM (${GC_SELECTION}) WHERE seq > ? ORDER BY seq LIMIT ?`);
+        let selected: Candidate[] = [];
+        for (let after = 0; ; ) {
+          const rows = select.all(keepPerCheck, age, age, after, page ?? -1) as Candidate[];
+          selected = selected.concat(rows);
+          if (selectionDone(selected, rows, page, policy)) break;
+          after = rows[rows.length - 1]!.seq;
+        }
         const { doomed, retained, deferred } = applyRetention(selected, policy);
         if (policy.dryRun) return { ...plannedResult(doomed, retained), ...keptCounts(0, deferred) };
         if (doomed.length === 0) return { ...NOTHING_REMOVED, ...keptCounts(retained, deferred) };
@@ -423,12 +439,18 @@ export class SqliteLedger implements Ledger {
     });
   }
 
-  gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, atMost: number): Promise<number> {
-    if (policy.keepDays === undefined && policy.keepPerCheck === undefined) return Promise.resolve(0);
+  gcCandidates(policy: Pick<GcPolicy, 'keepDays' | 'keepPerCheck' | 'now'>, checkIds: readonly string[], atMost: number): Promise<number> {
     return this.guard(() => {
-      const keepPerCheck = Math.max(1, policy.keepPerCheck ?? Number.MAX_SAFE_INTEGER);
-      const age = policy.keepDays === undefined ? -1 : policy.now.getTime() - policy.keepDays * 86_400_000;
-      return this.db.prepare(`SELECT count(*) FROM (${GC_SELECTION} LIMIT ?)`).pluck().get(keepPerCheck, age, age, atMost) as number;
+      let most = 0;
+      if (policy.keepPerCheck !== undefined) {
+        const past = this.db.prepare(`SELECT count(*) FROM (SELECT 1 FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?)`).pluck();
+        for (const id of checkIds) most = Math.max(most, past.get(id, atMost, Math.max(1, policy.keepPerCheck)) as number);
+      }
+      if (policy.keepDays !== undefined && most < atMost) {
+        const cutoff = policy.now.getTime() - policy.keepDays * 86_400_000;
+        most = Math.max(most, this.db.prepare(OLD_CANDIDATES).pluck().get(2 * atMost + checkIds.length, cutoff) as number);
+      }
+      return Math.min(most, atMost);
     });
   }
 
