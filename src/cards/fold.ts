@@ -51,6 +51,8 @@ export interface CardView {
   readonly attempts: number;
   readonly overBudget: boolean;
   readonly lastClaim: Stored<CardEvent> | null;
+  /** Who holds the card (one writer per card): the newest claim's holder, until a retry frees it or the card closes. */
+  readonly holder: Holder | null;
   /** Verdicts of the proof in force, oldest first. */
   readonly verdicts: readonly Stored<VerdictEvent>[];
   readonly grade: Grade;
@@ -62,6 +64,14 @@ export interface CardView {
   readonly script: ScriptBinding;
   /** Every event, damaged ones included (flagged), in chain order. */
   readonly events: readonly CardEntry[];
+}
+
+/** The one writer of a card, as its claim named it. */
+export interface Holder {
+  readonly name: string;
+  /** The claim that made it the holder. */
+  readonly claim: string;
+  readonly at: string;
 }
 
 /** One event as read: intact (its hash, and its signature when it has one, hold) or damaged. */
@@ -97,6 +107,7 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
   let state: CardState = 'open';
   let attempts = 0;
   let lastClaim: Stored<CardEvent> | null = null;
+  let holder: Holder | null = null;
   let verdicts: Stored<VerdictEvent>[] = [];
   let completed: Stored<CompletedEvent> | null = null;
   let ownerClose: Stored<OwnerCloseEvent> | null = null;
@@ -116,6 +127,7 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
       case 'claimed':
         lastClaim = entry;
         if (!closed()) state = 'claimed';
+        holder = body.holder === undefined ? null : { name: body.holder, claim: body.id, at: body.at };
         break;
       case 'verdict':
         // Attempts are numbered as they are recorded: a hole means a verdict was deleted.
@@ -196,6 +208,7 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
     attempts,
     overBudget: !closed() && attempts >= contract.budget_attempts,
     lastClaim,
+    holder: closed() ? null : holder,
     verdicts,
     grade: newest ? newest.body.verdict : 'ungraded',
     completed,

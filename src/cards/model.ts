@@ -112,7 +112,14 @@ export interface OpenedEvent extends Base<'opened'> {
   readonly depth: number;
 }
 
-export type ClaimedEvent = Base<'claimed'>;
+/** A worker starts. A card has one writer: the holder named here, until a retry frees it or a reassign moves it. */
+export interface ClaimedEvent extends Base<'claimed'> {
+  /** Who holds the card from now (--as NAME, VOUCH_WORKER, or the role and agent client); absent on claims recorded before holders existed. */
+  readonly holder?: string;
+  /** Set when the owner or a coordinator moved the card from another holder: that holder, and why. */
+  readonly reassigned_from?: string | null;
+  readonly why?: string | null;
+}
 
 export interface VerdictEvent extends Base<'verdict'> {
   readonly proof_digest: Sha256;

@@ -49,6 +49,7 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'card_no_verdict':
     case 'card_not_passing':
     case 'card_pass_before_claim':
+    case 'card_claimed':
     case 'card_failed_since':
     case 'card_stale':
     case 'card_not_landed':

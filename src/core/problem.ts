@@ -67,6 +67,8 @@ export type ProblemCode =
   | 'card_not_passing'
   /** complete: the newest PASS was recorded before the newest claim: the work since is unproven. */
   | 'card_pass_before_claim'
+  /** claim: another holder holds the card (one writer per card) and this is not the owner's or a coordinator's reassign. */
+  | 'card_claimed'
   /** complete: a check of the proof FAILed after the PASS (outside the card, or in an audit). */
   | 'card_failed_since'
   /** complete: the files the PASS covered (or the proof script) changed since: the PASS is STALE. */
