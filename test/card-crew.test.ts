@@ -11,12 +11,20 @@ import { Rig } from './helpers/rig.js';
 const SPEC = `version: 1
 checks:
   - id: tests
-    run: ["sh", "-c", "grep -q good src/a.txt"]
-    sources: ["src/**"]
+    run: ["sh", "check.sh"]
+    sources: ["src/**", "check.sh"]
+`;
+
+// Fails with three lines on stderr, the last two naming what was expected and what was found.
+const CHECK = `grep -q good src/a.txt && exit 0
+echo 'checking src/a.txt' >&2
+echo 'expected: good' >&2
+echo "found: $(cat src/a.txt)" >&2
+exit 1
 `;
 
 async function workspace(): Promise<Rig> {
-  const rig = new Rig().write({ 'src/a.txt': 'good\n' });
+  const rig = new Rig().write({ 'src/a.txt': 'good\n', 'check.sh': CHECK });
   await rig.spec(SPEC);
   return rig;
 }
@@ -68,5 +76,68 @@ describe('one writer per card', () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests']);
     refused(await card(rig, ['claim', id, '--as', 'a b; rm -rf'], as('worker')), 'usage', 2);
+  });
+});
+
+describe('decisions: retry, rescope, split, abandon, ask; one per card event', () => {
+  it('retry frees the card for a fresh worker; a worker cannot retry', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    await card(rig, ['claim', id, '--as', 'alice'], as('worker'));
+    refused(await card(rig, ['decide', id, 'retry', '--why', 'again'], as('worker')), 'card_role_refused');
+    const retried = await card(rig, ['decide', id, 'retry', '--why', 'alice went in circles'], as('coordinator'));
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.json().holder).toBeNull();
+    expect((await card(rig, ['claim', id, '--as', 'bob'], as('worker'))).code).toBe(0);
+    expect(retried.json().events.at(-1)).toMatchObject({ kind: 'decision', decision: 'retry', why: 'alice went in circles', by: { role: 'coordinator' } });
+  });
+
+  it('ask stores the one question and the last two failure lines of the proof', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    rig.write({ 'src/a.txt': 'bad\n' });
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('FAIL');
+    refused(await card(rig, ['decide', id, 'ask'], as('coordinator')), 'usage', 2);
+    const asked = await card(rig, ['decide', id, 'ask', '--question', 'Should a.txt say good or bad?'], as('coordinator'));
+    expect(asked.code, asked.stderr).toBe(0);
+    const failing = asked.json().events.find((e: { kind: string }) => e.kind === 'verdict').receipts[0].receipt;
+    expect(asked.json().question).toEqual({ question: 'Should a.txt say good or bad?', failure_lines: ['expected: good', 'found: bad'], receipt: failing });
+    expect(asked.json().events.at(-1)).toMatchObject({ decision: 'ask', why: 'Should a.txt say good or bad?' });
+    const shown = await rig.run(['card', 'show', id]);
+    expect(shown.stdout).toContain('asks:       Should a.txt say good or bad?');
+    expect(shown.stdout).toContain('| found: bad');
+    // The next claim answers it: the question is no longer open.
+    expect((await card(rig, ['claim', id], as('worker'))).json().question).toBeNull();
+  });
+
+  it('attack: a coordinator takes a second decision on the same card event, and is refused until the card moves', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    rig.write({ 'src/a.txt': 'bad\n' });
+    await card(rig, ['verify', id]);
+    expect((await card(rig, ['decide', id, 'retry', '--why', 'once more'], as('coordinator'))).code).toBe(0);
+    const second = await card(rig, ['decide', id, 'ask', '--question', 'really?'], as('coordinator'));
+    refused(second, 'card_decision_taken');
+    expect(second.json().error.message).toContain('one decision per card event');
+    refused(await card(rig, ['decide', id, 'abandon', '--why', 'give up'], as('coordinator')), 'card_decision_taken');
+    // A new event (a verdict) wakes it again.
+    await card(rig, ['verify', id]);
+    expect((await card(rig, ['decide', id, 'ask', '--question', 'good or bad?'], as('coordinator'))).code).toBe(0);
+    // The owner, a person, is not held to it.
+    expect((await card(rig, ['decide', id, 'rescope', '--why', 'more room', '--budget-attempts', '9'], {})).code).toBe(0);
+    expect((await card(rig, ['decide', id, 'rescope', '--why', 'narrower', '--goal', 'say good'], {})).code).toBe(0);
+  });
+
+  it('a coordinator agent may retry and ask inside its run; every other decision stays a person\'s', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    const inRun = as('coordinator', IN_CLAUDE_CODE);
+    refused(await card(rig, ['decide', id, 'abandon', '--why', 'x'], inRun), 'card_agent_run');
+    refused(await card(rig, ['decide', id, 'rescope', '--why', 'x', '--budget-attempts', '50'], inRun), 'card_agent_run');
+    const asked = await card(rig, ['decide', id, 'ask', '--question', 'which page?'], inRun);
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.json().events.at(-1).by).toMatchObject({ role: 'coordinator', agent: 'claude-code' });
+    // A worker in the run cannot answer for the coordinator.
+    refused(await card(rig, ['decide', id, 'retry', '--why', 'x'], IN_CLAUDE_CODE), 'card_role_refused');
   });
 });

@@ -53,6 +53,8 @@ export interface CardView {
   readonly lastClaim: Stored<CardEvent> | null;
   /** Who holds the card (one writer per card): the newest claim's holder, until a retry frees it or the card closes. */
   readonly holder: Holder | null;
+  /** The coordinator's open question (an ask decision), until the next claim or decision; null when none. */
+  readonly question: Stored<DecisionEvent> | null;
   /** Verdicts of the proof in force, oldest first. */
   readonly verdicts: readonly Stored<VerdictEvent>[];
   readonly grade: Grade;
@@ -108,6 +110,7 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
   let attempts = 0;
   let lastClaim: Stored<CardEvent> | null = null;
   let holder: Holder | null = null;
+  let question: Stored<DecisionEvent> | null = null;
   let verdicts: Stored<VerdictEvent>[] = [];
   let completed: Stored<CompletedEvent> | null = null;
   let ownerClose: Stored<OwnerCloseEvent> | null = null;
@@ -128,6 +131,7 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
         lastClaim = entry;
         if (!closed()) state = 'claimed';
         holder = body.holder === undefined ? null : { name: body.holder, claim: body.id, at: body.at };
+        question = null;
         break;
       case 'verdict':
         // Attempts are numbered as they are recorded: a hole means a verdict was deleted.
@@ -142,7 +146,15 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
         }
         break;
       case 'decision':
+        question = null;
         switch (body.decision) {
+          case 'retry':
+            // A fresh worker may claim it: the one who held it is done with it.
+            holder = null;
+            break;
+          case 'ask':
+            question = { ...entry, body };
+            break;
           case 'rescope':
             contract = { ...contract, ...body.changes };
             break;
@@ -209,6 +221,7 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
     overBudget: !closed() && attempts >= contract.budget_attempts,
     lastClaim,
     holder: closed() ? null : holder,
+    question: closed() ? null : question,
     verdicts,
     grade: newest ? newest.body.verdict : 'ungraded',
     completed,

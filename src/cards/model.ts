@@ -79,7 +79,17 @@ export interface ScriptUse {
   readonly decision: string | null;
 }
 
-export type DecisionKind = 'rescope' | 'revise_script' | 'split' | 'abandon' | 'reprove';
+/** retry and ask are the coordinator's answers to a card event that change nothing about what closes the card. */
+export type DecisionKind = 'rescope' | 'revise_script' | 'split' | 'abandon' | 'reprove' | 'retry' | 'ask';
+
+/** ask: the one question for the asking session, and the proof's last two failure lines it rests on. */
+export interface Question {
+  readonly question: string;
+  /** The last two non-empty output lines of the newest failing receipt of the proof (stderr, else stdout); fewer when there are fewer. */
+  readonly failure_lines: readonly string[];
+  /** That receipt, or null when the proof never failed. */
+  readonly receipt: string | null;
+}
 
 /** The fields of a card's contract a rescope may change. Never the proof. */
 export interface ContractChanges {
@@ -144,6 +154,8 @@ export interface DecisionEvent extends Base<'decision'> {
   readonly into: readonly string[] | null;
   /** reprove: the new proof, frozen now from the allowed spec. */
   readonly proof: ProofSnapshot | null;
+  /** ask: the question and the failure lines; absent on decisions recorded before ask existed. */
+  readonly ask?: Question | null;
 }
 
 export interface CompletedEvent extends Base<'completed'> {

@@ -64,6 +64,7 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'card_script_unusable':
     case 'card_proof_frozen':
     case 'card_decision_invalid':
+    case 'card_decision_taken':
     case 'card_not_done':
       return EXIT.cardRefused;
     case 'nothing_detected':

@@ -97,6 +97,8 @@ export type ProblemCode =
   | 'card_proof_frozen'
   /** A decision that does not apply to this card as it is (nothing to revise, nothing to change). */
   | 'card_decision_invalid'
+  /** decide: a coordinator's second decision with no event of the card since its first (one decision per card event). */
+  | 'card_decision_taken'
   /** audit: the card is not done, so there is nothing to re-check. */
   | 'card_not_done'
   /** No dispatch with that id (or unique prefix). */

@@ -35,7 +35,7 @@ that proof; a forced close is recorded as owner_close, never as a pass.
   complete ID --force --why TEXT
                   the owner's override, outside any agent run: recorded as
                   owner_close, never as a pass
-  decide ID rescope|revise-script|split|abandon --why TEXT
+  decide ID rescope|revise-script|split|abandon|retry|ask --why TEXT
                   a recorded decision (coordinator or owner, outside any
                   agent run):
                   rescope [--goal T] [--artifact P] [--done-when T]
@@ -43,6 +43,11 @@ that proof; a forced close is recorded as owner_close, never as a pass.
                   revise-script [--sha256 HEX]  authorise the script's new
                           hash, exactly once (HEX: the hash you reviewed)
                   split [--into CARD]...   abandon
+  decide ID retry --why TEXT | ask --question TEXT
+                  the coordinator's answer to a card event (also inside its
+                  agent run): retry frees the card for a fresh worker; ask
+                  stores one question with the proof's last two failure
+                  lines. A coordinator takes one decision per card event
   reprove ID (--proof CHECK_ID... | --proof-script NAME [--scope G] [--timeout S]) --why TEXT
                   the owner changes the proof, outside any agent run
   audit ID | --all
@@ -66,7 +71,7 @@ the card is damaged, 2 usage, spec or ledger problem, 4 refused by the card's
 contract (card_no_verdict, card_not_passing, card_pass_before_claim, card_claimed,
 card_failed_since, card_stale, card_not_landed, card_pass_not_independent, card_pass_self_made, card_role_refused,
 card_agent_run, card_over_budget, card_closed, card_script_changed,
-card_script_unusable, card_proof_frozen, card_decision_invalid, card_not_done)`;
+card_script_unusable, card_proof_frozen, card_decision_invalid, card_decision_taken, card_not_done)`;
 
 const SUBCOMMANDS = {
   open: () => import('./card/open.js'),

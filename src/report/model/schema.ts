@@ -129,7 +129,7 @@ const card = z.strictObject({
     z.array(
       z.strictObject({
         at,
-        decision: z.enum(['rescope', 'revise_script', 'split', 'abandon', 'reprove'] as const satisfies readonly DecisionKind[]),
+        decision: z.enum(['rescope', 'revise_script', 'split', 'abandon', 'reprove', 'retry', 'ask'] as const satisfies readonly DecisionKind[]),
         why: z.string(),
         by: cardActor,
         into: doc(nullable(z.array(z.string())), 'split: the cards it was split into'),
