@@ -13,7 +13,13 @@ checks:
   - id: tests
     run: ["sh", "check.sh"]
     sources: ["src/**", "check.sh"]
+  - id: flaky
+    run: ["sh", "flaky.sh"]
+    sources: ["src/**"]
 `;
+
+// PASSes on its first run only (its state file is outside every scope): a lucky green run.
+const FLAKY = 'test -f .ran && exit 1\ntouch .ran\n';
 
 // Fails with three lines on stderr, the last two naming what was expected and what was found.
 const CHECK = `grep -q good src/a.txt && exit 0
@@ -24,7 +30,7 @@ exit 1
 `;
 
 async function workspace(): Promise<Rig> {
-  const rig = new Rig().write({ 'src/a.txt': 'good\n', 'check.sh': CHECK });
+  const rig = new Rig().write({ 'src/a.txt': 'good\n', 'check.sh': CHECK, 'flaky.sh': FLAKY });
   await rig.spec(SPEC);
   return rig;
 }
@@ -139,5 +145,52 @@ describe('decisions: retry, rescope, split, abandon, ask; one per card event', (
     expect(asked.json().events.at(-1).by).toMatchObject({ role: 'coordinator', agent: 'claude-code' });
     // A worker in the run cannot answer for the coordinator.
     refused(await card(rig, ['decide', id, 'retry', '--why', 'x'], IN_CLAUDE_CODE), 'card_role_refused');
+  });
+});
+
+/** One Claude Code hook call, as the client makes it. */
+function hook(rig: Rig, event: string, payload: Record<string, unknown>) {
+  return rig.run(['hook', 'claude-code', event], { stdin: JSON.stringify({ session_id: 'sess-crew', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }) });
+}
+
+describe('closing: a PASS newer than the last change, and the proof once more on close', () => {
+  it('runs the proof once more when the card closes, and records it as an audit on close', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    await card(rig, ['verify', id]);
+    const done = await card(rig, ['complete', id]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.json().events.map((e: { kind: string }) => e.kind)).toEqual(['opened', 'verdict', 'completed', 'audit']);
+    expect(done.json().events.at(-1)).toMatchObject({ kind: 'audit', verdict: 'PASS', on_close: true });
+  });
+
+  it('attack: a flaky proof closes on its one lucky green run: the run on close FAILs, is recorded, and opens a follow-up', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'flaky']);
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    const done = await card(rig, ['complete', id]);
+    expect(done.code, done.stderr).toBe(0);
+    const audit = done.json().events.find((e: { kind: string }) => e.kind === 'audit');
+    expect(audit).toMatchObject({ verdict: 'FAIL', on_close: true });
+    expect(audit.follow_up).toMatch(/^c-/);
+    const board = (await card(rig, ['list'])).json().cards;
+    expect(board.find((c: { id: string }) => c.id === id)).toMatchObject({ audit: 'FAIL', follow_ups: [audit.follow_up] });
+  });
+
+  it('attack: a worker writes src/a.txt after the PASS and back again: the files hash as before, and the close is still refused (card_changed_since)', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    // The agent's Write of the same bytes: nothing to see in the fingerprint, but it is a change after the PASS.
+    const written = await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'good\n' }, tool_response: {}, tool_use_id: 't1' });
+    expect(written.code, written.stderr).toBe(0);
+    const refusedClose = await card(rig, ['complete', id]);
+    refused(refusedClose, 'card_changed_since');
+    expect(refusedClose.json().error.message).toContain('src/a.txt was written after the PASS');
+    // A write outside the proof's scope changes nothing it covers.
+    await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('notes.md'), content: 'x' }, tool_response: {}, tool_use_id: 't2' });
+    expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
+    const done = await card(rig, ['complete', id]);
+    expect(done.code, done.stderr).toBe(0);
   });
 });

@@ -188,6 +188,8 @@ export interface AuditEvent extends Base<'audit'> {
    * Absent on audits recorded before it existed.
    */
   readonly not_run?: { readonly code: string; readonly message: string } | null;
+  /** True when vouch ran it by itself as the card closed (no one asked for it); absent otherwise. */
+  readonly on_close?: true;
 }
 
 /** On the parent: a follow-up card was opened because its audit failed. */

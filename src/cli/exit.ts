@@ -52,6 +52,7 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'card_claimed':
     case 'card_failed_since':
     case 'card_stale':
+    case 'card_changed_since':
     case 'card_not_landed':
     case 'card_pass_not_independent':
     case 'card_pass_self_made':

@@ -73,6 +73,8 @@ export type ProblemCode =
   | 'card_failed_since'
   /** complete: the files the PASS covered (or the proof script) changed since: the PASS is STALE. */
   | 'card_stale'
+  /** complete: an agent recorded a write of the proof's scope after the PASS began: the PASS is older than the last change. */
+  | 'card_changed_since'
   /** complete: the card names --lands-at BRANCH and the PASS was not taken on a clean commit that is on it. */
   | 'card_not_landed'
   /** complete: an independent card's PASS was run by a role that may not vouch for it (the worker). */

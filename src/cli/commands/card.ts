@@ -30,8 +30,9 @@ that proof; a forced close is recorded as owner_close, never as a pass.
                   the owner or a coordinator moves the card to NAME
   verify ID       run the frozen proof (never the current spec) and record a
                   verdict tied to its receipts; one attempt of the budget
-  complete ID     close on a fresh PASS; otherwise refused, exit 4, with the
-                  reason code
+  complete ID     close on a fresh PASS newer than the last change; otherwise
+                  refused, exit 4, with the reason code. The proof then runs
+                  once more on its own (an audit on close)
   complete ID --force --why TEXT
                   the owner's override, outside any agent run: recorded as
                   owner_close, never as a pass
@@ -69,7 +70,7 @@ session during which the ledger records one is blocked at its stop
 exit: 0 ok (verify/audit: PASS), 1 the proof did not pass (FAIL, UNKNOWN) or
 the card is damaged, 2 usage, spec or ledger problem, 4 refused by the card's
 contract (card_no_verdict, card_not_passing, card_pass_before_claim, card_claimed,
-card_failed_since, card_stale, card_not_landed, card_pass_not_independent, card_pass_self_made, card_role_refused,
+card_failed_since, card_stale, card_changed_since, card_not_landed, card_pass_not_independent, card_pass_self_made, card_role_refused,
 card_agent_run, card_over_budget, card_closed, card_script_changed,
 card_script_unusable, card_proof_frozen, card_decision_invalid, card_decision_taken, card_not_done)`;
 

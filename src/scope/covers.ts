@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { excludesOf } from '../scope/excludes.js';
+import { excludesOf } from './excludes.js';
 import type { CheckDef } from '../spec/model.js';
 
 /**
