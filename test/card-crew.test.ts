@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { as, card, IN_CLAUDE_CODE, kinds, opened, refused } from './helpers/cards.js';
 import { Rig } from './helpers/rig.js';
@@ -192,5 +193,54 @@ describe('closing: a PASS newer than the last change, and the proof once more on
     expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
     const done = await card(rig, ['complete', id]);
     expect(done.code, done.stderr).toBe(0);
+  });
+});
+
+describe('budgets that stop a worker', () => {
+  const bash = (rig: Rig, agent: string | null, command: string, event = 'PostToolUse', extra: Record<string, unknown> = {}) =>
+    hook(rig, event, { ...(agent && { agent_id: agent, agent_type: 'general-purpose' }), tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '', stderr: '' }, tool_use_id: `t-${Math.random()}`, ...extra });
+  const denied = (result: { stdout: string }) => {
+    if (result.stdout.trim() === '') return null;
+    const out = JSON.parse(result.stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
+    return out.hookSpecificOutput?.permissionDecision === 'deny' ? (out.hookSpecificOutput.permissionDecisionReason ?? '') : null;
+  };
+
+  it('attack: a worker fails five tool calls in a row: the card records why, and the guard denies that worker, no one else, until a decision', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    await bash(rig, 'a1', `vouch card claim ${id}`);
+    // Four failures, a success, four more: never five in a row.
+    for (let i = 0; i < 4; i++) await bash(rig, 'a1', 'npm test', 'PostToolUseFailure', { error: 'exit 1' });
+    await bash(rig, 'a1', 'ls');
+    for (let i = 0; i < 4; i++) await bash(rig, 'a1', 'npm test', 'PostToolUseFailure', { error: 'exit 1' });
+    expect(await kinds(rig, id)).toEqual(['opened']);
+    expect(denied(await bash(rig, 'a1', 'ls', 'PreToolUse'))).toBeNull();
+    await bash(rig, 'a1', 'npm test', 'PostToolUseFailure', { error: 'exit 1' });
+    const shown = (await card(rig, ['show', id])).json();
+    expect(shown.events.at(-1)).toMatchObject({ kind: 'stopped', reason: 'failed_calls', failed_in_a_row: 5, worker: { client: 'claude-code', session: 'sess-crew', agent_id: 'a1' }, by: { via: 'hook' } });
+    const reason = denied(await bash(rig, 'a1', 'ls', 'PreToolUse'));
+    expect(reason).toContain(`card ${id} over budget: stop and report`);
+    expect(reason).toContain('5 failed tool calls in a row');
+    // Another agent of the session is not this card's worker.
+    expect(denied(await bash(rig, 'a2', 'ls', 'PreToolUse'))).toBeNull();
+    // The coordinator's decision lifts it.
+    expect((await card(rig, ['decide', id, 'retry', '--why', 'fresh start'], as('coordinator'))).code).toBe(0);
+    expect(denied(await bash(rig, 'a1', 'ls', 'PreToolUse'))).toBeNull();
+  });
+
+  it('attack: a worker spends past --budget-tokens, counted from its transcript: the card records it and its next call is denied', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests', '--budget-tokens', '1000']);
+    expect((await card(rig, ['show', id])).json().contract.budget_tokens).toBe(1000);
+    const transcript = rig.path('../main.jsonl');
+    const usage = (n: number) => JSON.stringify({ type: 'assistant', message: { id: `m${n}`, role: 'assistant', usage: { input_tokens: 300, output_tokens: 100 } } });
+    writeFileSync(transcript, `${usage(1)}\n${usage(2)}\n`);
+    await bash(rig, null, `vouch card claim ${id}`, 'PostToolUse', { transcript_path: transcript });
+    await bash(rig, null, 'ls', 'PostToolUse', { transcript_path: transcript });
+    expect(await kinds(rig, id)).toEqual(['opened']);
+    writeFileSync(transcript, `${usage(1)}\n${usage(2)}\n${usage(3)}\n`);
+    await bash(rig, null, 'ls', 'PostToolUse', { transcript_path: transcript });
+    expect((await card(rig, ['show', id])).json().events.at(-1)).toMatchObject({ kind: 'stopped', reason: 'over_budget_tokens', tokens: 1200, budget_tokens: 1000 });
+    expect(denied(await bash(rig, null, 'ls', 'PreToolUse'))).toContain('over budget: 1200 tokens spent of 1000 budgeted');
   });
 });

@@ -8,6 +8,7 @@ import type {
   OpenedEvent,
   OwnerCloseEvent,
   ProofSnapshot,
+  StoppedEvent,
   VerdictEvent,
   VerifyMode,
 } from './model.js';
@@ -36,6 +37,7 @@ export interface Contract {
   readonly done_when: string;
   readonly lands_at: string | null;
   readonly budget_attempts: number;
+  readonly budget_tokens: number | null;
 }
 
 /** A card derived from its events, oldest first. Nothing is stored but the events. */
@@ -55,6 +57,8 @@ export interface CardView {
   readonly holder: Holder | null;
   /** The coordinator's open question (an ask decision), until the next claim or decision; null when none. */
   readonly question: Stored<DecisionEvent> | null;
+  /** The guard stopped the card's worker (budget, failed calls); cleared by the next decision. */
+  readonly stopped: Stored<StoppedEvent> | null;
   /** Verdicts of the proof in force, oldest first. */
   readonly verdicts: readonly Stored<VerdictEvent>[];
   readonly grade: Grade;
@@ -104,6 +108,7 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
     done_when: opened.body.done_when,
     lands_at: opened.body.lands_at,
     budget_attempts: opened.body.budget_attempts,
+    budget_tokens: opened.body.budget_tokens ?? null,
   };
   let proof = opened.body.proof;
   let state: CardState = 'open';
@@ -111,6 +116,7 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
   let lastClaim: Stored<CardEvent> | null = null;
   let holder: Holder | null = null;
   let question: Stored<DecisionEvent> | null = null;
+  let stopped: Stored<StoppedEvent> | null = null;
   let verdicts: Stored<VerdictEvent>[] = [];
   let completed: Stored<CompletedEvent> | null = null;
   let ownerClose: Stored<OwnerCloseEvent> | null = null;
@@ -145,8 +151,12 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
           if (body.script.binding === 'revised') pending = null;
         }
         break;
+      case 'stopped':
+        stopped ??= { ...entry, body };
+        break;
       case 'decision':
         question = null;
+        stopped = null;
         switch (body.decision) {
           case 'retry':
             // A fresh worker may claim it: the one who held it is done with it.
@@ -222,6 +232,7 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
     lastClaim,
     holder: closed() ? null : holder,
     question: closed() ? null : question,
+    stopped: closed() ? null : stopped,
     verdicts,
     grade: newest ? newest.body.verdict : 'ungraded',
     completed,

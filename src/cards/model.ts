@@ -21,7 +21,8 @@ export interface CardActor {
   /** The agent client whose run this was (claude-code, codex, ...), null for a person at a terminal. */
   readonly agent: string | null;
   /** The front end: the CLI or the MCP server. */
-  readonly via: 'cli' | 'mcp';
+  /** The front end: the CLI, the MCP server, or a client's hook (a worker stopped by its budget). */
+  readonly via: 'cli' | 'mcp' | 'hook';
 }
 
 /** Settings of the allowed spec a proof was frozen from, applied whenever the proof runs. */
@@ -98,6 +99,7 @@ export interface ContractChanges {
   readonly done_when?: string;
   readonly lands_at?: string | null;
   readonly budget_attempts?: number;
+  readonly budget_tokens?: number | null;
 }
 
 interface Base<E extends string> extends SubjectEventBody {
@@ -112,6 +114,8 @@ export interface OpenedEvent extends Base<'opened'> {
   readonly done_when: string;
   readonly lands_at: string | null;
   readonly budget_attempts: number;
+  /** Tokens the card's worker may spend, counted from its transcript; absent or null: no token budget. */
+  readonly budget_tokens?: number | null;
   readonly verify: VerifyMode;
   /** What the opener asked for; a script proof is always independent. */
   readonly verify_requested: VerifyMode;
@@ -198,11 +202,25 @@ export interface FollowUpEvent extends Base<'follow_up'> {
   readonly audit: string;
 }
 
-export type CardEvent = OpenedEvent | ClaimedEvent | VerdictEvent | DecisionEvent | CompletedEvent | OwnerCloseEvent | AuditEvent | FollowUpEvent;
+/** Why the guard stopped a card's worker: over its token budget, or five failed tool calls in a row. */
+export type StopReason = 'over_budget_tokens' | 'failed_calls';
+
+/** The card's worker was stopped by the hook: its further tool calls are denied until a decision. */
+export interface StoppedEvent extends Base<'stopped'> {
+  readonly reason: StopReason;
+  /** Tokens its transcript shows spent, and the budget (null when none). */
+  readonly tokens: number;
+  readonly budget_tokens: number | null;
+  readonly failed_in_a_row: number;
+  /** The worker: its client, session and subagent id (null for the session's own agent). */
+  readonly worker: { readonly client: string; readonly session: string; readonly agent_id: string | null };
+}
+
+export type CardEvent = StoppedEvent | OpenedEvent | ClaimedEvent | VerdictEvent | DecisionEvent | CompletedEvent | OwnerCloseEvent | AuditEvent | FollowUpEvent;
 export type CardEventName = CardEvent['event'];
 
 /** Every event word, in the order a card's life usually shows them. */
-export const CARD_EVENTS: readonly CardEventName[] = ['opened', 'claimed', 'verdict', 'decision', 'completed', 'owner_close', 'audit', 'follow_up'];
+export const CARD_EVENTS: readonly CardEventName[] = ['opened', 'claimed', 'verdict', 'decision', 'completed', 'owner_close', 'audit', 'follow_up', 'stopped'];
 
 /** A card event without the fields the store fills in. */
 export type CardEventDraft<E extends CardEvent = CardEvent> = E extends CardEvent ? Omit<E, 'v' | 'kind' | 'id' | 'at' | 'subject' | 'by'> : never;

@@ -133,6 +133,8 @@ function eventRow(entry: CardEntry): string[] {
       ];
     case 'follow_up':
       return [...head, 'follow_up', `${body.card} (audit ${body.audit})`, by];
+    case 'stopped':
+      return [...head, 'stopped', `worker stopped: ${stopWords(body)}`, by];
     default:
       return unreachable(body);
   }
@@ -159,4 +161,16 @@ export function renderAuditOutcomes(outcomes: readonly AuditOutcome[], p: Paint)
       return `${outcome.card}  ${verdict} (${e.reason})${follow}${notRun}`;
     })
     .join('\n');
+}
+
+/** Why a card's worker was stopped, in words. */
+export function stopWords(body: { readonly reason: 'over_budget_tokens' | 'failed_calls'; readonly tokens: number; readonly budget_tokens: number | null; readonly failed_in_a_row: number }): string {
+  switch (body.reason) {
+    case 'over_budget_tokens':
+      return `over budget: ${body.tokens} tokens spent of ${body.budget_tokens ?? 'no'} budgeted`;
+    case 'failed_calls':
+      return `${body.failed_in_a_row} failed tool calls in a row`;
+    default:
+      return unreachable(body.reason);
+  }
 }

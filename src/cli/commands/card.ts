@@ -10,13 +10,16 @@ that proof; a forced close is recorded as owner_close, never as a pass.
 
   open --goal TEXT --artifact PATH --done-when TEXT
        (--proof CHECK_ID... | --proof-script NAME [--scope GLOB]... [--timeout S])
-       [--lands-at BRANCH] [--budget-attempts N] [--verify proof|independent]
+       [--lands-at BRANCH] [--budget-attempts N] [--budget-tokens N]
+       [--verify proof|independent]
                   open a card; its proof is frozen now from the allowed
                   vouch.yaml (full check definitions and digests). --proof is
                   repeatable (or comma-separated). --proof-script names a
                   script under .vouch/cards/<card>/ that the verifier writes;
                   its scope defaults to the artifact; such a card is always
-                  verified independently. Budget default 5 attempts.
+                  verified independently. Budget default 5 attempts;
+                  --budget-tokens N stops the card's worker past N tokens
+                  (and at five failed tool calls in a row, always).
   list [--open]   the board: id, state, grade (ungraded when never verified),
                   attempts/budget, verify mode, goal
   show ID         the contract, the frozen proof, whether it would close now,
