@@ -47,7 +47,7 @@ describe('card audit: the proof of done cards, run again', () => {
     expect(audit.code).toBe(1);
     const outcome = audit.json().cards[0];
     expect(outcome).toMatchObject({ card: id, ran: false, verdict: 'UNKNOWN', reason: 'no_receipt', not_run: { code: 'card_script_changed' }, follow_up: expect.stringMatching(/^c-/) });
-    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'completed', 'audit', 'follow_up']);
+    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'completed', 'audit', 'audit', 'follow_up']);
     expect((await card(rig, ['show', outcome.follow_up])).json()).toMatchObject({ state: 'open', depth: 1, follow_up_of: { card: id } });
     expect((await card(rig, ['list'])).json().cards.find((c: { id: string }) => c.id === id)).toMatchObject({ state: 'done', audit: 'UNKNOWN' });
     expect((await rig.run(['card', 'list'])).stdout).toContain('audit UNKNOWN: not passing');
@@ -70,7 +70,7 @@ checks:
     const audit = await card(rig, ['audit', id], as('verifier'));
     expect(audit.code).toBe(1);
     expect(audit.json().cards[0]).toMatchObject({ ran: true, verdict: 'UNKNOWN', follow_up: expect.stringMatching(/^c-/), follow_up_skipped: null });
-    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'completed', 'audit', 'follow_up']);
+    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'completed', 'audit', 'audit', 'follow_up']);
     expect((await rig.run(['card', 'list'])).stdout).toContain('audit UNKNOWN: not passing');
   });
 
@@ -102,7 +102,7 @@ checks:
     const audit = await card(rig, ['audit', id], as('verifier'));
     expect(audit.code, audit.stderr).toBe(0);
     expect(audit.json()).toMatchObject({ ok: true, cards: [{ card: id, ran: true, verdict: 'PASS', follow_up: null }] });
-    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'completed', 'audit']);
+    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'completed', 'audit', 'audit']);
     expect((await card(rig, ['show', id])).json().state).toBe('done');
   });
 
@@ -117,7 +117,7 @@ checks:
     expect(first.code).toBe(1);
     const one = first.json().cards[0].follow_up as string;
     expect(first.json().cards[0]).toMatchObject({ verdict: 'FAIL', reason: 'exit_code', follow_up: expect.stringMatching(/^c-/), follow_up_skipped: null });
-    expect(await kinds(rig, root)).toEqual(['opened', 'verdict', 'completed', 'audit', 'follow_up']);
+    expect(await kinds(rig, root)).toEqual(['opened', 'verdict', 'completed', 'audit', 'audit', 'follow_up']);
     const rootShown = (await card(rig, ['show', root])).json();
     expect(rootShown).toMatchObject({ state: 'done', follow_ups: [one] });
     const oneShown = (await card(rig, ['show', one])).json();

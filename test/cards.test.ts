@@ -167,7 +167,7 @@ describe('card complete: refused without a fresh PASS of the frozen proof', () =
     const done = await card(rig, ['complete', id], as('worker'));
     expect(done.code, done.stderr).toBe(0);
     expect(done.json()).toMatchObject({ state: 'done', passed: true });
-    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'claimed', 'verdict', 'completed']);
+    expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'claimed', 'verdict', 'completed', 'audit']);
   });
 
   it('refuses a PASS followed by a FAIL of the card', async () => {
@@ -248,7 +248,8 @@ describe('card complete: refused without a fresh PASS of the frozen proof', () =
     expect(done.code, done.stderr).toBe(0);
     const events = done.json().events;
     expect(events.filter((e: { kind: string }) => e.kind === 'verdict').map((e: { by: { role: string } }) => e.by.role)).toEqual(['worker', 'verifier']);
-    expect(events[events.length - 1]).toMatchObject({ kind: 'completed', by: { role: 'verifier' } });
+    expect(events.at(-2)).toMatchObject({ kind: 'completed', by: { role: 'verifier' } });
+    expect(events.at(-1)).toMatchObject({ kind: 'audit', on_close: true, verdict: 'PASS' });
   });
 
   it('refuses any further act on a closed card', async () => {

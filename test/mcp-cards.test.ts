@@ -92,6 +92,8 @@ describe('card tools over MCP', () => {
       ['verdict', { role: 'worker', role_from: 'default', agent: 'mcp-client', via: 'mcp' }],
       ['verdict', { role: 'owner', role_from: 'default', agent: null, via: 'cli' }],
       ['completed', { role: 'worker', role_from: 'default', agent: 'mcp-client', via: 'mcp' }],
+      // The proof once more as the card closes, in the process that closed it.
+      ['audit', { role: 'worker', role_from: 'default', agent: 'mcp-client', via: 'mcp' }],
     ]);
   });
 

@@ -254,6 +254,17 @@ describe("case 5: a person's acts on cards and dispatches from inside the agent'
     expect(await lastGate(rig)).toMatchObject({ reason: 'person_act_in_session' });
   });
 
+  it("a coordinator's retry or ask recorded during the session is not a person's act: the Stop is not held for it", async () => {
+    const rig = await ready();
+    const id = await opened(rig, ['--proof', 'tests']);
+    await bash(rig, 'ls');
+    expect((await card(rig, ['decide', id, 'ask', '--question', 'which page?'], { VOUCH_ROLE: 'coordinator', ...IN_CLAUDE_CODE })).code).toBe(0);
+    await card(rig, ['claim', id], {});
+    expect((await card(rig, ['decide', id, 'retry', '--why', 'fresh worker'], { VOUCH_ROLE: 'coordinator', ...IN_CLAUDE_CODE })).code).toBe(0);
+    await stop(rig);
+    expect(await lastGate(rig)).toMatchObject({ decision: 'allow' });
+  });
+
   it('attack: `vouch dispatch grade` of a dispatch the gate never asked about, from a script: the guard denies it, the Stop blocks (person_act_in_session)', async () => {
     const rig = await ready();
     const ordered = (await rig.run(['dispatch', 'new', '--prompt', 'x', '--json'])).json().id as string;

@@ -54,7 +54,17 @@ export async function auditCards(ctx: CardContext, target: { readonly card: stri
 /** Problems that say nothing about the card, only about who asks: nothing is recorded for them. */
 const NOT_ABOUT_THE_CARD: ReadonlySet<string> = new Set(['card_role_refused']);
 
-async function auditOne(ctx: CardContext, ledger: Ledger, view: CardView): Promise<AuditOutcome> {
+/**
+ * The audit vouch runs by itself when a card closes: the frozen proof once
+ * more, right after the close, whoever closed it (the role rules are for
+ * who asks for an audit; this one nobody asks for). Recorded like any
+ * audit, marked `on_close`; a FAIL opens the follow-up.
+ */
+export async function auditOnClose(ctx: CardContext, ledger: Ledger, view: CardView): Promise<AuditOutcome> {
+  return auditOne(ctx, ledger, view, true);
+}
+
+async function auditOne(ctx: CardContext, ledger: Ledger, view: CardView, onClose = false): Promise<AuditOutcome> {
   let sign: Signer | undefined;
   try {
     sign = await cardSigner(ctx, view.proof.policy, everSigned(view));
@@ -91,6 +101,7 @@ async function auditOne(ctx: CardContext, ledger: Ledger, view: CardView): Promi
       follow_up: followUp,
       follow_up_skipped: skipped,
       not_run: notRun ? { code: notRun.code, message: notRun.message } : null,
+      ...(onClose && { on_close: true }),
     },
     { by: ctx.by, now, ...(sign && { sign }) },
   );

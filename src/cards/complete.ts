@@ -22,6 +22,9 @@ export async function completeCard(ctx: CardContext, id: string): Promise<CardVi
     { event: 'completed', verdict_event: judged.pass.body.id, receipts: judged.pass.body.receipts },
     { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) },
   );
+  // One lucky green run does not stand alone: the proof runs once more, on its own, as the card closes.
+  const { auditOnClose } = await import('./audit.js');
+  await auditOnClose(ctx, ledger, await cardToActOn(ctx, ledger, id));
   return await cardToActOn(ctx, ledger, id);
 }
 

@@ -11,6 +11,7 @@ import { signaturesRequired, type CardPlace } from './context.js';
 import type { Stored, CardView } from './fold.js';
 import type { ProofReceipt, VerdictEvent } from './model.js';
 import { closers } from './rules.js';
+import { scopeMatcher } from '../scope/covers.js';
 import { readScript, scriptCheck } from './script.js';
 import { checkPinsDigest } from '../trust/pins-digest.js';
 import { currentPins } from '../trust/trust.js';
@@ -130,6 +131,8 @@ async function judgeAgainst(
     }
     judged.push(receipt);
   }
+  const written = await writtenSince(ledger, view, judged, scriptNow);
+  if (written) return refuse(written);
   const landsAt = view.contract.lands_at;
   if (landsAt !== null) {
     const unlanded = await notLanded(root, view.id, landsAt, judged);
@@ -173,4 +176,36 @@ function checkFor(view: CardView, recorded: ProofReceipt, scriptNow: ReturnType<
 export async function failedSince(ledger: Pick<Ledger, 'listReceipts'>, pass: StoredReceipt): Promise<StoredReceipt | undefined> {
   const newer = await ledger.listReceipts({ checkId: pass.body.check_id, afterSeq: pass.seq, limit: Number.MAX_SAFE_INTEGER });
   return newer.find((receipt) => receipt.seq > pass.seq && receipt.intact && receipt.body.verdict === 'FAIL' && receipt.body.definition_digest === pass.body.definition_digest);
+}
+
+/**
+ * A PASS closes a card only when it is newer than the last change to what
+ * it covers: an agent's recorded write of a path in the proof's scope (or a
+ * write vouch could not read, which may have touched anything) after the
+ * run began refuses it, even when the files hash as they did (changed, then
+ * changed back). The trail is the agents' own account, so it can only
+ * refuse a close here, never allow one.
+ */
+async function writtenSince(ledger: Ledger, view: CardView, receipts: readonly StoredReceipt[], scriptNow: ReturnType<typeof readScript> | null): Promise<Problem | undefined> {
+  const started = Math.min(...receipts.map((r) => Date.parse(r.body.started_at)));
+  if (!Number.isFinite(started)) return undefined;
+  const checks = receipts.flatMap((r) => {
+    const check = checkFor(view, { check_id: r.body.check_id } as ProofReceipt, scriptNow);
+    return check ? [check] : [];
+  });
+  const matchers = checks.map(scopeMatcher);
+  for (const entry of await ledger.entriesSince(new Date(started), ['trail'])) {
+    const body = entry.body;
+    if (body === null || entry.createdAt <= started) continue;
+    const paths = Array.isArray(body.paths) ? body.paths.filter((p): p is string => typeof p === 'string') : [];
+    const hit = paths.find((path) => matchers.some((match) => match(path)));
+    if (hit === undefined && body.opaque_writes !== true) continue;
+    const what = hit !== undefined ? `${hit} was written` : 'a write vouch could not read (it may have touched anything) was made';
+    return {
+      code: 'card_changed_since',
+      message: `${what} after the PASS of card ${view.id} began (${typeof body.tool === 'string' ? body.tool : 'a tool'} in session ${typeof body.session === 'string' ? body.session : '?'}, ${new Date(entry.createdAt).toISOString()}): only a PASS newer than the last change closes a card`,
+      hint: `run the proof again on the files as they are now: \`vouch card verify ${view.id}\``,
+    };
+  }
+  return undefined;
 }

@@ -24,6 +24,7 @@ export interface OpenInput extends ProofInput {
   readonly doneWhen?: string | undefined;
   readonly landsAt?: string | undefined;
   readonly budgetAttempts?: number | undefined;
+  readonly budgetTokens?: number | undefined;
   readonly verify?: VerifyMode | undefined;
 }
 

@@ -6,13 +6,21 @@ import { cardSigner, nowOf, type CardContext } from './context.js';
 import { requireOpen } from './closed.js';
 import { everSigned, type CardView } from './fold.js';
 import { cardToActOn, checkCardId, loadCardForLink } from './load.js';
+import type { Ledger } from '../ledger/ledger.js';
 import type { ContractChanges, DecisionEvent } from './model.js';
 import { requireRole } from './rules.js';
 import { readScript } from './script.js';
 import { appendCardEvent } from './store.js';
 
 /** The decisions `card decide` records, as typed on the command line. */
-export const DECISIONS = ['rescope', 'revise-script', 'split', 'abandon'] as const;
+export const DECISIONS = ['rescope', 'revise-script', 'split', 'abandon', 'retry', 'ask'] as const;
+
+/**
+ * The decisions that leave what closes the card as it is: a retry frees the
+ * card for a fresh worker, an ask records one question. A coordinator agent
+ * may take them inside its run; every other decision is a person's.
+ */
+const ANSWERS: ReadonlySet<DecisionName> = new Set(['retry', 'ask']);
 export type DecisionName = (typeof DECISIONS)[number];
 
 export interface DecideInput {
@@ -26,6 +34,8 @@ export interface DecideInput {
   readonly sha256: string | undefined;
   /** split: the cards this one was split into. */
   readonly into: readonly string[];
+  /** ask: the one question. */
+  readonly question?: string | undefined;
 }
 
 /**
@@ -43,8 +53,9 @@ export async function decideCard(ctx: CardContext, id: string, input: DecideInpu
       hint: 'only the owner changes a proof, at a terminal outside any agent run: `vouch card reprove ID --proof ... --why TEXT`',
     });
   }
-  requireRole(ctx.by, 'decide');
-  const why = requireWhy(input.why, `decide ${input.decision}`);
+  requireRole(ctx.by, ANSWERS.has(input.decision) ? 'answer' : 'decide');
+  const question = input.decision === 'ask' ? requireQuestion(input.question) : null;
+  const why = input.decision === 'ask' && !input.why?.trim() ? question! : requireWhy(input.why, `decide ${input.decision}`);
   const ledger = await ctx.ledgers.write(ctx.workspace);
   const view = await cardToActOn(ctx, ledger, id);
   requireOpen(view, `decide ${input.decision} on`);
@@ -63,7 +74,15 @@ export async function decideCard(ctx: CardContext, id: string, input: DecideInpu
     case 'abandon':
       draft = { ...base, decision: 'abandon' };
       break;
+    case 'retry':
+      draft = { ...base, decision: 'retry' };
+      break;
+    case 'ask':
+      draft = { ...base, decision: 'ask', ask: { question: question!, ...(await failureLines(ledger, view)) } };
+      break;
   }
+  // After the decision itself is judged: one that would change nothing says so first.
+  requireOneDecisionPerEvent(ctx, view, input.decision);
   await appendCardEvent<DecisionEvent>(ledger, id, draft, { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, view.proof.policy, everSigned(view)) });
   return await cardToActOn(ctx, ledger, id);
 }
@@ -118,4 +137,44 @@ async function splitInto(ctx: CardContext, ledger: Parameters<typeof loadCardFor
     await loadCardForLink(ctx, ledger, other);
   }
   return [...new Set(into)];
+}
+
+function requireQuestion(text: string | undefined): string {
+  const question = text?.trim() ?? '';
+  if (question === '') return fail({ code: 'usage', message: 'ask needs --question TEXT: the one question the asking session gets', where: '--question', expected: 'a non-empty question' });
+  if (question.length > 2000) return fail({ code: 'usage', message: `the question is ${question.length} characters`, where: '--question', expected: 'one question of at most 2000 characters' });
+  return question;
+}
+
+/**
+ * The coordinator wakes on a card event and takes exactly one decision: a
+ * second with no event of the card between is refused. The owner, a person,
+ * is not held to it.
+ */
+function requireOneDecisionPerEvent(ctx: CardContext, view: CardView, decision: DecisionName): void {
+  if (ctx.by.role !== 'coordinator') return;
+  const last = view.events[view.events.length - 1];
+  if (last?.intact && last.body.event === 'decision' && last.body.by.role === 'coordinator') {
+    fail({
+      code: 'card_decision_taken',
+      message: `card ${view.id}'s newest event is already a decision (${last.body.decision.replace('_', '-')}, ${last.body.at}): a coordinator takes one decision per card event, and ${decision} would be a second`,
+      hint: 'wait for the next event of the card (a claim, a verdict, a stop), then decide on it',
+    });
+  }
+}
+
+/** The last two non-empty lines the newest failing receipt of the proof printed (stderr, else stdout), and that receipt. */
+async function failureLines(ledger: Ledger, view: CardView): Promise<{ failure_lines: string[]; receipt: string | null }> {
+  for (const verdict of [...view.verdicts].reverse()) {
+    const failing = verdict.body.receipts.find((r) => r.verdict !== 'PASS');
+    if (!failing) continue;
+    const found = await ledger.findReceipt(failing.receipt);
+    if (found.kind !== 'found') return { failure_lines: [], receipt: failing.receipt };
+    const body = found.receipt.body;
+    const lines = (stream: typeof body.stderr) => (stream?.excerpt ?? '').split('\n').map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
+    const err = lines(body.stderr);
+    const chosen = err.length > 0 ? err : lines(body.stdout);
+    return { failure_lines: chosen.slice(-2).map((line) => line.slice(0, 500)), receipt: failing.receipt };
+  }
+  return { failure_lines: [], receipt: null };
 }

@@ -8,6 +8,7 @@ import type {
   OpenedEvent,
   OwnerCloseEvent,
   ProofSnapshot,
+  StoppedEvent,
   VerdictEvent,
   VerifyMode,
 } from './model.js';
@@ -36,6 +37,7 @@ export interface Contract {
   readonly done_when: string;
   readonly lands_at: string | null;
   readonly budget_attempts: number;
+  readonly budget_tokens: number | null;
 }
 
 /** A card derived from its events, oldest first. Nothing is stored but the events. */
@@ -51,6 +53,12 @@ export interface CardView {
   readonly attempts: number;
   readonly overBudget: boolean;
   readonly lastClaim: Stored<CardEvent> | null;
+  /** Who holds the card (one writer per card): the newest claim's holder, until a retry frees it or the card closes. */
+  readonly holder: Holder | null;
+  /** The coordinator's open question (an ask decision), until the next claim or decision; null when none. */
+  readonly question: Stored<DecisionEvent> | null;
+  /** The guard stopped the card's worker (budget, failed calls); cleared by the next decision. */
+  readonly stopped: Stored<StoppedEvent> | null;
   /** Verdicts of the proof in force, oldest first. */
   readonly verdicts: readonly Stored<VerdictEvent>[];
   readonly grade: Grade;
@@ -62,6 +70,14 @@ export interface CardView {
   readonly script: ScriptBinding;
   /** Every event, damaged ones included (flagged), in chain order. */
   readonly events: readonly CardEntry[];
+}
+
+/** The one writer of a card, as its claim named it. */
+export interface Holder {
+  readonly name: string;
+  /** The claim that made it the holder. */
+  readonly claim: string;
+  readonly at: string;
 }
 
 /** One event as read: intact (its hash, and its signature when it has one, hold) or damaged. */
@@ -92,11 +108,15 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
     done_when: opened.body.done_when,
     lands_at: opened.body.lands_at,
     budget_attempts: opened.body.budget_attempts,
+    budget_tokens: opened.body.budget_tokens ?? null,
   };
   let proof = opened.body.proof;
   let state: CardState = 'open';
   let attempts = 0;
   let lastClaim: Stored<CardEvent> | null = null;
+  let holder: Holder | null = null;
+  let question: Stored<DecisionEvent> | null = null;
+  let stopped: Stored<StoppedEvent> | null = null;
   let verdicts: Stored<VerdictEvent>[] = [];
   let completed: Stored<CompletedEvent> | null = null;
   let ownerClose: Stored<OwnerCloseEvent> | null = null;
@@ -116,6 +136,8 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
       case 'claimed':
         lastClaim = entry;
         if (!closed()) state = 'claimed';
+        holder = body.holder === undefined ? null : { name: body.holder, claim: body.id, at: body.at };
+        question = null;
         break;
       case 'verdict':
         // Attempts are numbered as they are recorded: a hole means a verdict was deleted.
@@ -129,8 +151,20 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
           if (body.script.binding === 'revised') pending = null;
         }
         break;
+      case 'stopped':
+        stopped ??= { ...entry, body };
+        break;
       case 'decision':
+        question = null;
+        stopped = null;
         switch (body.decision) {
+          case 'retry':
+            // A fresh worker may claim it: the one who held it is done with it.
+            holder = null;
+            break;
+          case 'ask':
+            question = { ...entry, body };
+            break;
           case 'rescope':
             contract = { ...contract, ...body.changes };
             break;
@@ -196,6 +230,9 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
     attempts,
     overBudget: !closed() && attempts >= contract.budget_attempts,
     lastClaim,
+    holder: closed() ? null : holder,
+    question: closed() ? null : question,
+    stopped: closed() ? null : stopped,
     verdicts,
     grade: newest ? newest.body.verdict : 'ungraded',
     completed,

@@ -21,7 +21,8 @@ export interface CardActor {
   /** The agent client whose run this was (claude-code, codex, ...), null for a person at a terminal. */
   readonly agent: string | null;
   /** The front end: the CLI or the MCP server. */
-  readonly via: 'cli' | 'mcp';
+  /** The front end: the CLI, the MCP server, or a client's hook (a worker stopped by its budget). */
+  readonly via: 'cli' | 'mcp' | 'hook';
 }
 
 /** Settings of the allowed spec a proof was frozen from, applied whenever the proof runs. */
@@ -79,7 +80,17 @@ export interface ScriptUse {
   readonly decision: string | null;
 }
 
-export type DecisionKind = 'rescope' | 'revise_script' | 'split' | 'abandon' | 'reprove';
+/** retry and ask are the coordinator's answers to a card event that change nothing about what closes the card. */
+export type DecisionKind = 'rescope' | 'revise_script' | 'split' | 'abandon' | 'reprove' | 'retry' | 'ask';
+
+/** ask: the one question for the asking session, and the proof's last two failure lines it rests on. */
+export interface Question {
+  readonly question: string;
+  /** The last two non-empty output lines of the newest failing receipt of the proof (stderr, else stdout); fewer when there are fewer. */
+  readonly failure_lines: readonly string[];
+  /** That receipt, or null when the proof never failed. */
+  readonly receipt: string | null;
+}
 
 /** The fields of a card's contract a rescope may change. Never the proof. */
 export interface ContractChanges {
@@ -88,6 +99,7 @@ export interface ContractChanges {
   readonly done_when?: string;
   readonly lands_at?: string | null;
   readonly budget_attempts?: number;
+  readonly budget_tokens?: number | null;
 }
 
 interface Base<E extends string> extends SubjectEventBody {
@@ -102,6 +114,8 @@ export interface OpenedEvent extends Base<'opened'> {
   readonly done_when: string;
   readonly lands_at: string | null;
   readonly budget_attempts: number;
+  /** Tokens the card's worker may spend, counted from its transcript; absent or null: no token budget. */
+  readonly budget_tokens?: number | null;
   readonly verify: VerifyMode;
   /** What the opener asked for; a script proof is always independent. */
   readonly verify_requested: VerifyMode;
@@ -112,7 +126,14 @@ export interface OpenedEvent extends Base<'opened'> {
   readonly depth: number;
 }
 
-export type ClaimedEvent = Base<'claimed'>;
+/** A worker starts. A card has one writer: the holder named here, until a retry frees it or a reassign moves it. */
+export interface ClaimedEvent extends Base<'claimed'> {
+  /** Who holds the card from now (--as NAME, VOUCH_WORKER, or the role and agent client); absent on claims recorded before holders existed. */
+  readonly holder?: string;
+  /** Set when the owner or a coordinator moved the card from another holder: that holder, and why. */
+  readonly reassigned_from?: string | null;
+  readonly why?: string | null;
+}
 
 export interface VerdictEvent extends Base<'verdict'> {
   readonly proof_digest: Sha256;
@@ -137,6 +158,8 @@ export interface DecisionEvent extends Base<'decision'> {
   readonly into: readonly string[] | null;
   /** reprove: the new proof, frozen now from the allowed spec. */
   readonly proof: ProofSnapshot | null;
+  /** ask: the question and the failure lines; absent on decisions recorded before ask existed. */
+  readonly ask?: Question | null;
 }
 
 export interface CompletedEvent extends Base<'completed'> {
@@ -169,6 +192,8 @@ export interface AuditEvent extends Base<'audit'> {
    * Absent on audits recorded before it existed.
    */
   readonly not_run?: { readonly code: string; readonly message: string } | null;
+  /** True when vouch ran it by itself as the card closed (no one asked for it); absent otherwise. */
+  readonly on_close?: true;
 }
 
 /** On the parent: a follow-up card was opened because its audit failed. */
@@ -177,11 +202,25 @@ export interface FollowUpEvent extends Base<'follow_up'> {
   readonly audit: string;
 }
 
-export type CardEvent = OpenedEvent | ClaimedEvent | VerdictEvent | DecisionEvent | CompletedEvent | OwnerCloseEvent | AuditEvent | FollowUpEvent;
+/** Why the guard stopped a card's worker: over its token budget, or five failed tool calls in a row. */
+export type StopReason = 'over_budget_tokens' | 'failed_calls';
+
+/** The card's worker was stopped by the hook: its further tool calls are denied until a decision. */
+export interface StoppedEvent extends Base<'stopped'> {
+  readonly reason: StopReason;
+  /** Tokens its transcript shows spent, and the budget (null when none). */
+  readonly tokens: number;
+  readonly budget_tokens: number | null;
+  readonly failed_in_a_row: number;
+  /** The worker: its client, session and subagent id (null for the session's own agent). */
+  readonly worker: { readonly client: string; readonly session: string; readonly agent_id: string | null };
+}
+
+export type CardEvent = StoppedEvent | OpenedEvent | ClaimedEvent | VerdictEvent | DecisionEvent | CompletedEvent | OwnerCloseEvent | AuditEvent | FollowUpEvent;
 export type CardEventName = CardEvent['event'];
 
 /** Every event word, in the order a card's life usually shows them. */
-export const CARD_EVENTS: readonly CardEventName[] = ['opened', 'claimed', 'verdict', 'decision', 'completed', 'owner_close', 'audit', 'follow_up'];
+export const CARD_EVENTS: readonly CardEventName[] = ['opened', 'claimed', 'verdict', 'decision', 'completed', 'owner_close', 'audit', 'follow_up', 'stopped'];
 
 /** A card event without the fields the store fills in. */
 export type CardEventDraft<E extends CardEvent = CardEvent> = E extends CardEvent ? Omit<E, 'v' | 'kind' | 'id' | 'at' | 'subject' | 'by'> : never;

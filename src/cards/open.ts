@@ -33,6 +33,7 @@ export async function openCard(ctx: CardContext, input: OpenInput): Promise<Card
       done_when: input.doneWhen!.trim(),
       lands_at: input.landsAt?.trim() || null,
       budget_attempts: input.budgetAttempts ?? DEFAULT_BUDGET_ATTEMPTS,
+      budget_tokens: input.budgetTokens ?? null,
       // A card whose proof is a script is always verified independently.
       verify: proof.kind === 'script' ? 'independent' : requested,
       verify_requested: requested,

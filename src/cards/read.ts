@@ -137,6 +137,8 @@ export function cardJson(view: CardView): Record<string, unknown> {
     attempts: view.attempts,
     budget_attempts: view.contract.budget_attempts,
     over_budget: view.overBudget,
+    holder: view.holder,
+    question: view.question?.body.ask ?? null,
     script: view.proof.kind === 'script' ? view.script : null,
     follow_up_of: view.opened.body.follow_up_of,
     depth: view.opened.body.depth,

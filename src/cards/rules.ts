@@ -2,7 +2,7 @@ import { fail } from '../core/problem.js';
 import type { CardActor, Role, VerifyMode } from './model.js';
 
 /** What can be done to a card. */
-export type CardAct = 'open' | 'claim' | 'verify' | 'complete' | 'force_close' | 'decide' | 'reprove' | 'audit';
+export type CardAct = 'open' | 'claim' | 'verify' | 'complete' | 'force_close' | 'decide' | 'reprove' | 'audit' | 'reassign' | 'answer';
 
 /**
  * Who may do what. The worker does the work and may not fix the acceptance
@@ -18,6 +18,8 @@ const ALLOWED: Readonly<Record<Exclude<CardAct, 'complete'>, readonly Role[]>> =
   decide: ['coordinator', 'owner'],
   reprove: ['owner'],
   audit: ['verifier', 'coordinator', 'owner'],
+  reassign: ['coordinator', 'owner'],
+  answer: ['coordinator', 'owner'],
 };
 
 /** Roles whose PASS counts, and who may close, by the card's verify mode. */
@@ -34,6 +36,8 @@ const WHY: Readonly<Record<CardAct, string>> = {
   decide: 'decisions about a card (rescope, revise-script, split, abandon) are the coordinator\'s or the owner\'s',
   reprove: 'changing a card\'s proof is the owner\'s alone',
   audit: 'audit after done is someone other than the worker checking again',
+  answer: 'a retry or an ask is the coordinator\'s (or the owner\'s) answer to a card event',
+  reassign: 'moving a card from the worker who holds it to another is the owner\'s or a coordinator\'s',
 };
 
 /** The acts that change what closes a card, so a person's: refused inside an agent run whatever the role. */

@@ -51,8 +51,10 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'card_no_verdict':
     case 'card_not_passing':
     case 'card_pass_before_claim':
+    case 'card_claimed':
     case 'card_failed_since':
     case 'card_stale':
+    case 'card_changed_since':
     case 'card_not_landed':
     case 'card_pass_not_independent':
     case 'card_pass_self_made':
@@ -65,6 +67,7 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'card_script_unusable':
     case 'card_proof_frozen':
     case 'card_decision_invalid':
+    case 'card_decision_taken':
     case 'card_not_done':
       return EXIT.cardRefused;
     case 'nothing_detected':

@@ -67,10 +67,14 @@ export type ProblemCode =
   | 'card_not_passing'
   /** complete: the newest PASS was recorded before the newest claim: the work since is unproven. */
   | 'card_pass_before_claim'
+  /** claim: another holder holds the card (one writer per card) and this is not the owner's or a coordinator's reassign. */
+  | 'card_claimed'
   /** complete: a check of the proof FAILed after the PASS (outside the card, or in an audit). */
   | 'card_failed_since'
   /** complete: the files the PASS covered (or the proof script) changed since: the PASS is STALE. */
   | 'card_stale'
+  /** complete: an agent recorded a write of the proof's scope after the PASS began: the PASS is older than the last change. */
+  | 'card_changed_since'
   /** complete: the card names --lands-at BRANCH and the PASS was not taken on a clean commit that is on it. */
   | 'card_not_landed'
   /** complete: an independent card's PASS was run by a role that may not vouch for it (the worker). */
@@ -95,6 +99,8 @@ export type ProblemCode =
   | 'card_proof_frozen'
   /** A decision that does not apply to this card as it is (nothing to revise, nothing to change). */
   | 'card_decision_invalid'
+  /** decide: a coordinator's second decision with no event of the card since its first (one decision per card event). */
+  | 'card_decision_taken'
   /** audit: the card is not done, so there is nothing to re-check. */
   | 'card_not_done'
   /** No dispatch with that id (or unique prefix). */

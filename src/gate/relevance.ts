@@ -4,7 +4,7 @@ import type { Reason } from '../core/status.js';
 import type { CheckStatus } from '../engine/status.js';
 import type { CheckDef } from '../spec/model.js';
 import type { Tier } from '../spec/fields.js';
-import { scopeMatcher } from './covers.js';
+import { scopeMatcher } from '../scope/covers.js';
 
 /** The tier a stop is graded at: the session's own agent is the bridge, a subagent a lane. */
 export function tierOf(event: 'Stop' | 'SubagentStop'): Tier {

@@ -94,10 +94,14 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
         ctx,
       );
       const notice = renderGateNotice(decision);
+      if (event === 'SubagentStop') await (await import('./worker-budget.js')).noteWorkerCall(protocol.client, event, payload, ctx);
       return decision.kind === 'block' ? protocol.blockStop(renderBlockReason(decision, ctx.self), notice) : protocol.allowStop(notice, decision.kind === 'escaped');
     }
     case 'PreToolUse': {
       const use = protocol.toolUse(payload.toolName, payload.toolInput);
+      const { stoppedWorker } = await import('./worker-budget.js');
+      const stopped = await stoppedWorker(protocol.client, payload, ctx);
+      if (stopped !== null) return protocol.denyTool(stopped);
       if (use === null || use.kind === 'other') return protocol.pass(null);
       const [{ guardCall }, { guardRole }] = await Promise.all([import('./guard-call.js'), import('../guard/role.js')]);
       const rewrite = ctx.exec === true && use.kind === 'shell' && protocol.rewriteShell ? execRewrite(protocol.rewriteShell, payload.toolInput, use.command, ctx.self.argv) : undefined;
@@ -112,6 +116,10 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
     }
     case 'PostToolUse':
       await recordToolReport(protocol, event, session, cwd, payload, ctx);
+      await (await import('./worker-budget.js')).noteWorkerCall(protocol.client, event, payload, ctx);
+      return protocol.pass(null);
+    case 'PostToolUseFailure':
+      await (await import('./worker-budget.js')).noteWorkerCall(protocol.client, event, payload, ctx);
       return protocol.pass(null);
     default:
       return protocol.pass(null);

@@ -21,6 +21,8 @@ export interface HookPayload {
   readonly lastMessage: string | null;
   /** agent_transcript_path (SubagentStop): the client's transcript of the subagent. */
   readonly agentTranscriptPath: string | null;
+  /** transcript_path: the client's transcript of the session. */
+  readonly transcriptPath: string | null;
   /** background_tasks (Stop): ids of the subagents the client says are still running. */
   readonly runningAgents: readonly string[];
 }
@@ -56,6 +58,7 @@ export function parsePayload(text: string): PayloadResult {
       durationMs: typeof duration === 'number' && Number.isFinite(duration) ? duration : null,
       lastMessage: text_('last_assistant_message'),
       agentTranscriptPath: text_('agent_transcript_path'),
+      transcriptPath: text_('transcript_path'),
       runningAgents: runningSubagents(record.background_tasks),
     },
   };

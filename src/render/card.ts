@@ -93,6 +93,11 @@ export function renderCard(view: CardView, completeNow: Problem | null, p: Paint
     lines.push(`              script ${oneLine(proof.path)} (${binding}) · scope ${oneLine(proof.scope.join(', '))} · timeout ${proof.timeout}s`);
     if (view.script.pending) lines.push(`              revise-script ${view.script.pending.decision} authorises sha256 ${view.script.pending.sha256.slice(0, 16)}… (once)`);
   }
+  if (view.holder) lines.push(`  holder:     ${oneLine(view.holder.name)} (since ${view.holder.at}): one writer per card`);
+  if (view.question?.body.ask) {
+    const ask = view.question.body.ask;
+    lines.push(`  asks:       ${oneLine(ask.question)}`, ...ask.failure_lines.map((line) => `              | ${oneLine(line)}`));
+  }
   if (view.state === 'open' || view.state === 'claimed') {
     lines.push(completeNow ? `  complete now: ${p.red('refused')}: ${completeNow.code}: ${oneLine(completeNow.message)}` : `  complete now: ${p.green('allowed')} (a fresh PASS of the frozen proof)`);
   }
@@ -114,7 +119,7 @@ function eventRow(entry: CardEntry): string[] {
     case 'verdict':
       return [...head, 'verdict', `${body.verdict} (${body.reason}) attempt ${body.attempt} · ${body.receipts.map((r) => `${r.check_id} ${r.verdict} ${r.receipt}`).join(', ')}${body.script ? ` · script ${body.script.binding}` : ''}`, by];
     case 'decision':
-      return [...head, 'decision', `${body.decision}: ${body.why}${body.changes ? ` (${Object.keys(body.changes).join(', ')})` : ''}${body.script_sha256 ? ` (authorises ${body.script_sha256.slice(0, 16)}…)` : ''}${body.into ? ` (into ${body.into.join(', ')})` : ''}`, by];
+      return [...head, 'decision', `${body.decision}: ${body.why}${body.changes ? ` (${Object.keys(body.changes).join(', ')})` : ''}${body.script_sha256 ? ` (authorises ${body.script_sha256.slice(0, 16)}…)` : ''}${body.into ? ` (into ${body.into.join(', ')})` : ''}${body.ask ? ` (asks: ${body.ask.question})` : ''}`, by];
     case 'completed':
       return [...head, 'completed', `on the PASS of verdict ${body.verdict_event}`, by];
     case 'owner_close':
@@ -128,6 +133,8 @@ function eventRow(entry: CardEntry): string[] {
       ];
     case 'follow_up':
       return [...head, 'follow_up', `${body.card} (audit ${body.audit})`, by];
+    case 'stopped':
+      return [...head, 'stopped', `worker stopped: ${stopWords(body)}`, by];
     default:
       return unreachable(body);
   }
@@ -154,4 +161,16 @@ export function renderAuditOutcomes(outcomes: readonly AuditOutcome[], p: Paint)
       return `${outcome.card}  ${verdict} (${e.reason})${follow}${notRun}`;
     })
     .join('\n');
+}
+
+/** Why a card's worker was stopped, in words. */
+export function stopWords(body: { readonly reason: 'over_budget_tokens' | 'failed_calls'; readonly tokens: number; readonly budget_tokens: number | null; readonly failed_in_a_row: number }): string {
+  switch (body.reason) {
+    case 'over_budget_tokens':
+      return `over budget: ${body.tokens} tokens spent of ${body.budget_tokens ?? 'no'} budgeted`;
+    case 'failed_calls':
+      return `${body.failed_in_a_row} failed tool calls in a row`;
+    default:
+      return unreachable(body.reason);
+  }
 }

@@ -19,7 +19,7 @@ const ACT_KINDS = ['gc', 'card', 'dispatch'] as const;
  * it is with `vouch allow`), whoever ran them: markers can be stripped and a
  * script hides a call from the guard, so the ledger's result is what
  * counts. A gc (it erases receipts and every session's trail), a card
- * decision (rescope, revise-script, split, abandon, reprove) or forced
+ * decision (rescope, revise-script, split, abandon, reprove; not a retry or an ask) or forced
  * close, and a grade of a dispatch from the command line. Not an act: a
  * grade the gate asked a person for (this session's last stop before it
  * was held on that very dispatch, reported and ungraded); the gate's own
@@ -54,6 +54,8 @@ function actOf(entry: RecentEntry): { text: string; grade: string | null } | nul
     case 'card':
       if (body.event === 'owner_close') return { text: `vouch card complete ${subject} --force`, grade: null };
       if (body.event !== 'decision') return null;
+      // A coordinator's retry or ask leaves what closes the card as it was: not a person's act.
+      if (body.decision === 'retry' || body.decision === 'ask') return null;
       return { text: body.decision === 'reprove' ? `vouch card reprove ${subject}` : `vouch card decide ${subject} ${typeof body.decision === 'string' ? body.decision.replace('_', '-') : ''}`.trimEnd(), grade: null };
     case 'dispatch': {
       const writer = body.writer as { actor?: unknown } | undefined;

@@ -18,7 +18,7 @@ import { notAllowedWords } from '../../trust/trust.js';
 import { err, json, out, type Cli } from '../io.js';
 import { enterWorkspace } from '../workspace-dir.js';
 import { changedSince } from '../../engine/git-since.js';
-import { scopeMatcher } from '../../gate/covers.js';
+import { scopeMatcher } from '../../scope/covers.js';
 
 export const help = `usage: vouch verify [ID... | --tier T] [--stale [--rerun-failed]] [--since REF] [-j N] [--json]
        vouch verify [ID... | --tier T] --remote URL [--pubkey HEX|PEM|NAME] [--token-env NAME]

@@ -100,7 +100,7 @@ const cardActor = z.strictObject({
   role: z.enum(['worker', 'verifier', 'coordinator', 'owner'] as const satisfies readonly Role[]),
   role_from: z.enum(['VOUCH_ROLE', 'default']),
   agent: nullable(z.string()),
-  via: z.enum(['cli', 'mcp']),
+  via: z.enum(['cli', 'mcp', 'hook']),
 });
 
 const cardState = z.enum(['open', 'claimed', 'done', 'owner_closed', 'split', 'abandoned', 'damaged'] as const satisfies readonly (CardState | 'damaged')[]);
@@ -129,7 +129,7 @@ const card = z.strictObject({
     z.array(
       z.strictObject({
         at,
-        decision: z.enum(['rescope', 'revise_script', 'split', 'abandon', 'reprove'] as const satisfies readonly DecisionKind[]),
+        decision: z.enum(['rescope', 'revise_script', 'split', 'abandon', 'reprove', 'retry', 'ask'] as const satisfies readonly DecisionKind[]),
         why: z.string(),
         by: cardActor,
         into: doc(nullable(z.array(z.string())), 'split: the cards it was split into'),

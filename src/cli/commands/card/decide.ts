@@ -13,6 +13,8 @@ const FLAGS: Readonly<Record<DecisionName, readonly string[]>> = {
   'revise-script': ['sha256'],
   split: ['into'],
   abandon: [],
+  retry: [],
+  ask: ['question'],
 };
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
@@ -27,6 +29,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     proof: { type: 'string', multiple: true },
     'proof-script': { type: 'string' },
     sha256: { type: 'string' },
+    question: { type: 'string' },
     into: { type: 'string', multiple: true },
     json: { type: 'boolean' },
   });
@@ -58,6 +61,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     proofGiven: values.proof !== undefined || values['proof-script'] !== undefined,
     sha256: values.sha256,
     into: listFlag(values.into),
+    question: values.question,
   });
   if (values.json) json(cli, { ok: true, ...cardJson(view) });
   else out(cli, `${view.id}: ${decision} recorded (${view.state === 'split' || view.state === 'abandoned' ? `the card is ${view.state}, not done` : `state ${view.state}`})`);

@@ -21,6 +21,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
       timeout: { type: 'string' },
       'lands-at': { type: 'string' },
       'budget-attempts': { type: 'string' },
+      'budget-tokens': { type: 'string' },
       verify: { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -40,6 +41,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     timeout: integerFlag('card open', 'timeout', values.timeout, 1),
     landsAt: values['lands-at'],
     budgetAttempts: integerFlag('card open', 'budget-attempts', values['budget-attempts'], 1),
+    budgetTokens: integerFlag('card open', 'budget-tokens', values['budget-tokens'], 1),
     verify,
   });
   if (values.json) {

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
-import { excludesOf } from '../scope/excludes.js';
-import type { CheckDef } from '../spec/model.js';
+import { excludesOf } from './excludes.js';
+import type { ScopeDecl } from './scan-types.js';
 
 /**
  * Whether a workspace-relative path is in a check's declared scope: matched
@@ -9,7 +9,7 @@ import type { CheckDef } from '../spec/model.js';
  * the gate can ask it of paths a session reported writing (even ones since
  * deleted).
  */
-export function scopeMatcher(check: CheckDef): (path: string) => boolean {
+export function scopeMatcher(check: Omit<ScopeDecl, 'allowMissing'>): (path: string) => boolean {
   const options = { dot: true };
   const code = [...check.sources, ...check.tests];
   const matchCode = code.length > 0 ? picomatch(code, options) : () => false;
