@@ -7,7 +7,7 @@ import { installEdit, uninstallEdit } from './edit.js';
 import type { EditIntent } from './intent.js';
 import { claudeCode } from '../clients/claude-code.js';
 import { hookIntent } from './targets/agent-hooks.js';
-import { prePushIntent } from './targets/git-hooks.js';
+import { gitHookIntent } from './targets/git-hooks.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -223,7 +223,7 @@ describe('installEdit / uninstallEdit: a whole file (git hook)', () => {
   it('writes an executable hook where there is none, and removes it on uninstall', () => {
     const { root, home } = place();
     const path = join(root, 'hooks', 'pre-push');
-    const intent = prePushIntent(path, '/ws', self);
+    const intent = gitHookIntent('pre-push', path, '/ws', self);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written' });
     expect(statSync(path).mode & 0o777).toBe(0o755);
     expect(readFileSync(path, 'utf8')).toContain("/opt/node/bin/node /opt/vouch/dist/cli.js -C /ws hook git pre-push || exit 1");
@@ -237,7 +237,7 @@ describe('installEdit / uninstallEdit: a whole file (git hook)', () => {
     const path = join(root, 'pre-push');
     writeFileSync(path, '#!/bin/sh\nnpm test\n');
     chmodSync(path, 0o700);
-    const outcome = installEdit(prePushIntent(path, '/ws', self), { home });
+    const outcome = installEdit(gitHookIntent('pre-push', path, '/ws', self), { home });
     expect(outcome).toMatchObject({ kind: 'refused', refusal: { code: 'conflict' } });
     if (outcome.kind === 'refused') expect(outcome.refusal.manual[0]).toContain('hook git pre-push');
     expect(readFileSync(path, 'utf8')).toBe('#!/bin/sh\nnpm test\n');

@@ -6,7 +6,7 @@ import { refuseInAgentRun } from '../person-only.js';
 export const help = `usage: vouch install claude-code [--scope project|user] [--no-sandbox] [--json]
        vouch install codex [--scope project|user] [--json]
        vouch install hermes [--json]
-       vouch install git-hooks [--json]
+       vouch install git-hooks [--pre-commit] [--json]
        vouch install mcp --client claude-code|cursor|codex|hermes [--name NAME] [--write] [--json]
 
 Wires vouch into an agent client or git:
@@ -33,7 +33,9 @@ Wires vouch into an agent client or git:
                the trail; /vouch, the tools vouch_status and vouch_verify,
                \`hermes vouch doctor\`. User scope only
   git-hooks    a pre-push hook that refuses a push while a blocking check is
-               not a fresh PASS (the repository's hooks path)
+               not a PASS for the files of a commit pushed (not the work
+               tree's), at the repository's hooks path; --pre-commit adds a
+               pre-commit hook that judges the staged files
   mcp          the entry that makes an MCP client start \`vouch mcp\` for this
                workspace: printed, or added to the client's file with --write
                (see below)

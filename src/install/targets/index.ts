@@ -11,7 +11,7 @@ import { CLIENTS, hookedClients, type HookedClient } from '../../clients/registr
 import { unreachable } from '../../core/unreachable.js';
 import type { EditIntent } from '../intent.js';
 import { hookIntent, type SelfCommand } from './agent-hooks.js';
-import { prePushIntent } from './git-hooks.js';
+import { gitHookIntent } from './git-hooks.js';
 import { hermesPluginIntents } from './hermes-plugin.js';
 
 /** What a target needs to know to state its edits. */
@@ -27,6 +27,8 @@ export interface TargetContext {
   /** The spec's protect: globs and the programs its checks run (empty without a spec that loads). */
   readonly protect: readonly string[];
   readonly programs: readonly string[];
+  /** git-hooks: the pre-commit hook too (`--pre-commit`). Uninstall takes it back whenever vouch's record says it made it. */
+  readonly preCommit?: boolean;
 }
 
 /** What the edits leave out or let through, said when they are made: protect: globs the box cannot hold, the registries let in. */
@@ -61,15 +63,21 @@ export interface InstallTarget {
   readonly boxPrerequisites?: (env: NodeJS.ProcessEnv) => MissingPrerequisites;
 }
 
-/** git's pre-push hook: not an agent client, so not in the registry. */
+/** git's hooks (pre-push; pre-commit with `--pre-commit`): not an agent client, so not in the registry. */
 const GIT_HOOKS: InstallTarget = {
-  summary: 'a git pre-push hook that refuses a push while a blocking check is not a fresh PASS',
+  summary: 'a git pre-push hook that refuses a push while a blocking check is not a PASS for the commits pushed (and, with --pre-commit, a pre-commit hook for the staged files)',
   scopes: ['project'],
   needsWorkspace: () => true,
   intents: (ctx) => {
     const path = gitHookPath(ctx.root!, 'pre-push');
     if (path === null) return { ok: false, why: `${ctx.root} is not inside a git work tree`, hint: 'run `git init` first, or skip git hooks' };
-    return { ok: true, intents: [prePushIntent(path, ctx.root!, ctx.self)] };
+    const intents = [gitHookIntent('pre-push', path, ctx.root!, ctx.self)];
+    // Uninstall states the pre-commit hook too, but touches it only where vouch's record says it wrote it: a person's own is left alone.
+    if (ctx.preCommit === true || ctx.mode === 'uninstall') {
+      const preCommit = gitHookIntent('pre-commit', gitHookPath(ctx.root!, 'pre-commit')!, ctx.root!, ctx.self);
+      intents.push(ctx.mode === 'uninstall' ? { ...preCommit, onlyWithRecord: true } : preCommit);
+    }
+    return { ok: true, intents };
   },
 };
 
