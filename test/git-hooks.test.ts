@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Rig } from './helpers/rig.js';
+import { CLI, Rig } from './helpers/rig.js';
 
 /*
  * git's hooks as git runs them: `vouch install git-hooks [--pre-commit]`,
@@ -19,8 +19,10 @@ interface Done {
 }
 
 /** A workspace in a git repository with a bare remote, the spec allowed and committed, the hooks installed. */
-async function repo(options: { preCommit?: boolean } = {}): Promise<Rig & { git: (...args: string[]) => Done; tmp: string }> {
+async function repo(options: { preCommit?: boolean; projectBin?: boolean } = {}): Promise<Rig & { git: (...args: string[]) => Done; tmp: string }> {
   const rig = new Rig().write({ 'src/a.txt': 'ok\n' });
+  // The project's own vouch in node_modules (ignored, as it is): this built vouch through a shim, as npm's cmd-shim makes one.
+  if (options.projectBin) rig.write({ '.gitignore': 'node_modules/\n' }).script('node_modules/.bin/vouch', `exec ${process.execPath} ${CLI} "$@"`);
   const remote = join(dirname(rig.root), 'remote.git');
   // Where the hooks make their temporary directories: each test's own, so a leftover is seen.
   const tmp = join(dirname(rig.root), 'tmp');
@@ -135,6 +137,20 @@ describe('pre-push judges the commits being pushed', () => {
     const bad = await rig.run(['hook', 'git', 'pre-push'], { stdin: 'refs/heads/main nonsense\n' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('stdin line 1');
+  });
+});
+
+describe('portable git hooks', () => {
+  it('in a workspace that depends on vouch, the hook names the project\'s node_modules/.bin/vouch relative to the work tree, no path of this workspace, and it runs', async () => {
+    const rig = await repo({ projectBin: true });
+    const hook = rig.read('.git/hooks/pre-push');
+    expect(hook).toContain(' ./node_modules/.bin/vouch -C . hook git pre-push || exit 1');
+    expect(hook).not.toContain(rig.root);
+    expect(hook).not.toContain(process.execPath);
+    expect((await rig.run(['verify'])).code).toBe(0);
+    const pushed = rig.git('push', '-q', 'origin', 'HEAD:main');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toContain('vouch: push allowed');
   });
 });
 

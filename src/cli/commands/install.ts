@@ -41,7 +41,11 @@ Wires vouch into an agent client or git:
                (see below)
 
 Hook commands name node and vouch's entry script by absolute path; they do
-not depend on PATH. Every edit states what it will do, backs the file up
+not depend on PATH. At project scope in a workspace with vouch in its
+node_modules, they run the project's own node_modules/.bin/vouch instead
+(through $CLAUDE_PROJECT_DIR for Claude Code, relative to the work tree for
+git): no path of this machine in a file a team commits. A VOUCH_HOME set at
+install is written into the command. Every edit states what it will do, backs the file up
 under VOUCH_HOME/installs, is built in memory, parsed again and compared with
 the intended change before it is written. Anything unexpected (invalid JSON
 or TOML, a shape vouch does not edit, a place already taken) is refused with

@@ -14,9 +14,10 @@ export interface SelfCommand {
  * per event, appended to `hooks.<Event>` in the client's JSON settings
  * (a client whose install is a `hooks-file`: Claude Code, Codex).
  */
-export function hookIntent(path: string, client: string, self: SelfCommand, groups: readonly HookEvent[]): EditIntent {
+export function hookIntent(path: string, client: string, vouch: string, groups: readonly HookEvent[]): EditIntent {
   const changes = groups.map((group) => {
-    const command = shellLine([self.node, self.entry, 'hook', client, group.event]);
+    // `vouch`: the shell words that start vouch (hook-command.ts).
+    const command = `${vouch} ${shellLine(['hook', client, group.event])}`;
     const entryWith = (onFailure: HookEvent['onFailure']): Record<string, Json> => ({
       ...(group.matcher !== null && { matcher: group.matcher }),
       hooks: [{ type: 'command', command, timeout: group.timeout, ...(onFailure && { onFailure }) }],

@@ -1,6 +1,23 @@
+import { join, relative } from 'node:path';
+import { findRepository } from '../../core/git-command.js';
 import { shellLine } from '../../core/quote.js';
 import type { EditIntent } from '../intent.js';
 import type { SelfCommand } from './agent-hooks.js';
+import { hasProjectBin, homePrefix, PROJECT_BIN } from './hook-command.js';
+
+/**
+ * vouch and its workspace, as the hook names them. git runs a hook from the
+ * top of the work tree, so in a workspace that depends on vouch the
+ * project's own node_modules/.bin/vouch is named relative to it (a hooks
+ * directory a team commits, core.hooksPath, then holds no path of this
+ * machine); otherwise the absolute node and entry script that ran install.
+ */
+function invocation(root: string, self: SelfCommand): string {
+  const top = findRepository(root)?.top;
+  if (top === undefined || !hasProjectBin(root)) return shellLine([self.node, self.entry, '-C', root]);
+  const below = relative(top, root);
+  return shellLine([`./${below === '' ? PROJECT_BIN : join(below, PROJECT_BIN)}`, '-C', below === '' ? '.' : below]);
+}
 
 /** The git hooks vouch installs: pre-push always, pre-commit when asked (`--pre-commit`). */
 export type GitHookName = 'pre-push' | 'pre-commit';
@@ -21,8 +38,8 @@ const WHAT: Record<GitHookName, { readonly says: string; readonly summary: strin
  * reaches vouch as the hook's. An existing hook of someone else's is never
  * overwritten or merged; the manual steps say which line to add to it.
  */
-export function gitHookIntent(name: GitHookName, path: string, workspaceRoot: string, self: SelfCommand): EditIntent {
-  const line = `${shellLine([self.node, self.entry, '-C', workspaceRoot, 'hook', 'git', name])} || exit 1`;
+export function gitHookIntent(name: GitHookName, path: string, workspaceRoot: string, self: SelfCommand, env: NodeJS.ProcessEnv): EditIntent {
+  const line = `${homePrefix(env)}${invocation(workspaceRoot, self)} ${shellLine(['hook', 'git', name])} || exit 1`;
   const content = ['#!/bin/sh', WHAT[name].says, `# Installed by \`vouch install git-hooks${name === 'pre-commit' ? ' --pre-commit' : ''}\`; remove with \`vouch uninstall git-hooks\`.`, line, ''].join('\n');
   return {
     path,
