@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, Rig } from './helpers/rig.js';
@@ -8,7 +8,7 @@ import { CLI, Rig } from './helpers/rig.js';
 const SPEC = 'version: 1\nchecks:\n  - {id: unit, run: ["sh", "-c", "grep -q ok src/a.txt"], sources: ["src/**"]}\n';
 
 describe('vouch install / uninstall', () => {
-  it('claude-code (project): writes hook commands with absolute node and entry paths, twice is a no-op, uninstall restores the bytes', async () => {
+  it('claude-code (project): writes hook commands with absolute node and entry paths and the VOUCH_HOME install ran under, twice is a no-op, uninstall restores the bytes', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'ok', '.claude/settings.json': '{\n  "model": "opus"\n}\n' });
     await rig.spec(SPEC);
     const first = await rig.run(['install', 'claude-code', '--json']);
@@ -16,7 +16,7 @@ describe('vouch install / uninstall', () => {
     expect(first.json()).toMatchObject({ ok: true, target: 'claude-code', scope: 'project', sandbox: true, results: [{ outcome: 'written', how: 'applied' }, { outcome: 'written', how: 'applied' }] });
     const settings = JSON.parse(rig.read('.claude/settings.json'));
     expect(settings.model).toBe('opus');
-    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`${process.execPath} ${realpathSync(CLI)} hook claude-code Stop`);
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`VOUCH_HOME=${rig.home} ${process.execPath} ${realpathSync(CLI)} hook claude-code Stop`);
     // The guard fails closed when vouch cannot even start (node gone, the entry moved), as the plugin's hooks.json says.
     const plugin = JSON.parse(readFileSync(new URL('../hooks/hooks.json', import.meta.url), 'utf8')).hooks;
     for (const event of ['Stop', 'SubagentStart', 'SubagentStop', 'PreToolUse', 'PostToolUse']) {
@@ -29,6 +29,55 @@ describe('vouch install / uninstall', () => {
     const removed = await rig.run(['uninstall', 'claude-code']);
     expect(removed.code).toBe(0);
     expect(rig.read('.claude/settings.json')).toBe('{\n  "model": "opus"\n}\n');
+  });
+
+  it('a VOUCH_HOME set at install is in the hook command: the hook, started without it, reads the trust records install saw', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'ok' });
+    await rig.spec(SPEC);
+    expect((await rig.run(['install', 'claude-code', '--no-sandbox'])).code).toBe(0);
+    const command: string = JSON.parse(rig.read('.claude/settings.json')).hooks.Stop[0].hooks[0].command;
+    expect(command.startsWith(`VOUCH_HOME=${rig.home} `)).toBe(true);
+    // Claude Code starts the hook in its own environment: no VOUCH_HOME there. The spec is allowed only in the rig's.
+    const stop = JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'Stop', stop_hook_active: false, transcript_path: '/dev/null' });
+    const ran = spawnSync('sh', ['-c', command], { cwd: rig.root, input: stop, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: rig.home } });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.stdout).toBe('');
+    const without = spawnSync('sh', ['-c', command.replace(/^VOUCH_HOME=\S+ /, '')], { cwd: rig.root, input: stop, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: rig.home } });
+    expect(JSON.parse(without.stdout).decision).toBe('block');
+  });
+
+  it('claude-code (project) in a workspace that depends on vouch: no path of this machine in the settings, and the hook runs from a clone at another path', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'ok' });
+    // The project's own vouch in node_modules (not committed; this built vouch, through a shim as npm's cmd-shim makes one).
+    rig.script('node_modules/.bin/vouch', `exec ${process.execPath} ${realpathSync(CLI)} "$@"`);
+    const noHome = { VOUCH_HOME: undefined };
+    rig.write({ 'vouch.yaml': SPEC });
+    expect((await rig.run(['allow'], { env: noHome })).code).toBe(0);
+    const installed = await rig.run(['install', 'claude-code', '--no-sandbox'], { env: noHome });
+    expect(installed.code, installed.stderr).toBe(0);
+    const text = rig.read('.claude/settings.json');
+    for (const machinePath of [rig.root, rig.home, process.execPath, realpathSync(CLI), dirname(rig.root)]) expect(text).not.toContain(machinePath);
+    const command: string = JSON.parse(text).hooks.PreToolUse[0].hooks[0].command;
+    expect(command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/vouch hook claude-code PreToolUse');
+
+    // A clone elsewhere (the links as they are): the same command runs the clone's vouch for the clone.
+    const clone = join(dirname(rig.root), 'elsewhere', 'clone');
+    cpSync(rig.root, clone, { recursive: true, verbatimSymlinks: true });
+    const write = JSON.stringify({ session_id: 's', cwd: clone, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(clone, 'vouch.yaml'), content: 'x' }, tool_use_id: 't' });
+    const ran = spawnSync('sh', ['-c', command], { cwd: clone, input: write, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: rig.home, CLAUDE_PROJECT_DIR: clone } });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  it('attack: the project\'s vouch the portable hooks run is read-only in the box, so the agent cannot swap the program that judges it', async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'ok' });
+    rig.script('node_modules/.bin/vouch', `exec ${process.execPath} ${realpathSync(CLI)} "$@"`);
+    await rig.spec(SPEC);
+    const installed = await rig.run(['install', 'claude-code']);
+    expect(installed.code, installed.stderr).toBe(0);
+    const { sandbox, permissions } = JSON.parse(rig.read('.claude/settings.json'));
+    expect(sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([rig.path('node_modules/.bin/vouch'), rig.path('node_modules/vouch')]));
+    expect(permissions.deny).toEqual(expect.arrayContaining([`Edit(/${rig.path('node_modules/.bin/vouch')})`]));
   });
 
   it('claude-code: an earlier vouch\'s guard (no onFailure) is upgraded in place by install and removed by uninstall; an entry edited since is refused, never silently left', async () => {

@@ -16,7 +16,7 @@ import { err, json, out, type Cli } from './io.js';
 
 /** `vouch install TARGET` and `vouch uninstall TARGET`: state the edit, then make it safely or refuse. */
 export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'install' | 'uninstall'): Promise<number> {
-  const { values, positionals } = parse(mode, args, { scope: { type: 'string' }, json: { type: 'boolean' }, 'no-sandbox': { type: 'boolean' }, exec: { type: 'boolean' } });
+  const { values, positionals } = parse(mode, args, { scope: { type: 'string' }, json: { type: 'boolean' }, 'no-sandbox': { type: 'boolean' }, exec: { type: 'boolean' }, 'pre-commit': { type: 'boolean' } });
   // `install mcp` has its own command module (cli/commands/install-mcp.ts); it is named here so a typo finds it.
   const names = [...Object.keys(INSTALL_TARGETS), 'mcp'];
   const [name, ...extra] = positionals;
@@ -40,6 +40,9 @@ export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'in
   const self = cli.io.self;
   if (!self) {
     return fail({ code: 'usage', message: 'vouch cannot tell the path of its own entry script, which the hook command must name', hint: 'run vouch through its executable (dist/cli.js)' });
+  }
+  if (values['pre-commit'] === true && name !== 'git-hooks') {
+    return fail({ code: 'usage', message: `--pre-commit is an option of git-hooks, not of ${name}`, where: `vouch ${mode} ${name} --pre-commit`, hint: `run \`vouch ${mode} git-hooks --pre-commit\`` });
   }
   const box = values['no-sandbox'] !== true;
   if (!box && !target.boxPrerequisites) {
@@ -65,6 +68,7 @@ export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'in
     exec,
     protect: spec?.protect ?? [],
     programs: spec?.checks.map((check) => check.run[0] ?? '') ?? [],
+    preCommit: values['pre-commit'] === true,
   });
   if (!intents.ok) return fail({ code: 'usage', message: intents.why, where: `vouch ${mode} ${name}`, hint: intents.hint });
 

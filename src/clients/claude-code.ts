@@ -85,6 +85,7 @@ export const claudeCode = {
       summary: "Claude Code hooks: the Stop gate, the write guard and the trail (in .claude/settings.json, or the user's settings)",
       scopes: ['project', 'user'],
       file: claudeSettingsPath,
+      projectDirVariable: 'CLAUDE_PROJECT_DIR',
       events: [
         { event: 'Stop', matcher: null, timeout: STOP_TIMEOUT_SECONDS },
         { event: 'SubagentStart', matcher: null, timeout: TOOL_TIMEOUT_SECONDS },

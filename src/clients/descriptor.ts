@@ -45,6 +45,8 @@ export interface HooksFileInstall {
   readonly version?: (env: NodeJS.ProcessEnv) => string | null;
   /** Said when an older client gets the install without the events it does not run. */
   readonly olderNote?: string;
+  /** The variable the client sets to the project's directory in a hook's environment (`CLAUDE_PROJECT_DIR`): project-scope commands find the project's own vouch through it. */
+  readonly projectDirVariable?: string;
 }
 
 /**

@@ -48,6 +48,7 @@ export type Reason =
   | 'no_tests_ran'
   | 'too_few_tests'
   | 'skips_grew'
+  | 'work_tree_differs'
   // STALE
   | 'fingerprint_changed'
   | 'definition_changed';
@@ -89,6 +90,7 @@ export const REASONS = [
   'no_tests_ran',
   'too_few_tests',
   'skips_grew',
+  'work_tree_differs',
   'fingerprint_changed',
   'definition_changed',
 ] as const satisfies readonly Reason[];

@@ -99,16 +99,16 @@ interface Target {
   readonly via: string;
 }
 
-/** The name git's hook always has, wherever core.hooksPath puts it. */
-const GIT_HOOK_NAME = 'pre-push';
+/** The names git's hooks vouch installs always have, wherever core.hooksPath puts them. */
+const GIT_HOOK_NAMES = new Set(['pre-push', 'pre-commit']);
 
 function first(tool: string, targets: readonly Target[], place: GuardPlace): GuardAnswer {
   let config: readonly WiringPath[] | null = null;
   let gitHook: readonly WiringPath[] | null = null;
-  // git's hook is looked up (a process) only for a path that could be it: named pre-push, or a whole directory.
+  // git's hooks are looked up (a process) only for a path that could be one: named pre-push or pre-commit, or a whole directory.
   const wiringFor = (absolute: string, tree: boolean) => {
     config ??= place.wiring.config();
-    const maybeHook = tree || basename(absolute) === GIT_HOOK_NAME || basename(realPathOf(absolute)) === GIT_HOOK_NAME;
+    const maybeHook = tree || GIT_HOOK_NAMES.has(basename(absolute)) || GIT_HOOK_NAMES.has(basename(realPathOf(absolute)));
     if (maybeHook) gitHook ??= place.wiring.gitHook();
     return maybeHook ? [...config, ...gitHook!] : config;
   };

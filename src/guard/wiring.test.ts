@@ -37,6 +37,7 @@ describe('gateWiring: the files that wire the gate', () => {
       [join(root, '.cursor/mcp.json'), 'project', false],
       ['/vh', 'user', true],
       [join(root, '.git/hooks/pre-push'), 'project', false],
+      [join(root, '.git/hooks/pre-commit'), 'project', false],
     ]);
   });
 
@@ -44,7 +45,7 @@ describe('gateWiring: the files that wire the gate', () => {
     const root = repo();
     execFileSync('git', ['config', 'core.hooksPath', '/shared/hooks'], { cwd: root });
     const paths = gateWiring(root, { HOME: '/home/u', CLAUDE_CONFIG_DIR: '/cc', CODEX_HOME: '/cx', HERMES_HOME: '/hh', XDG_CONFIG_HOME: '/xdg' }).map((entry) => entry.path);
-    expect(paths).toEqual(expect.arrayContaining(['/cc/settings.json', '/cx/hooks.json', '/cx/config.toml', '/hh/plugins/vouch', '/hh/config.yaml', '/xdg/vouch', '/shared/hooks/pre-push']));
+    expect(paths).toEqual(expect.arrayContaining(['/cc/settings.json', '/cx/hooks.json', '/cx/config.toml', '/hh/plugins/vouch', '/hh/config.yaml', '/xdg/vouch', '/shared/hooks/pre-push', '/shared/hooks/pre-commit']));
   });
 
   it('outside a workspace: the user-scope entries only', () => {

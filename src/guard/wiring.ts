@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { isAbsolute, sep } from 'node:path';
+import { dirname, isAbsolute, join, sep } from 'node:path';
 import { MCP_CONFIG_PLACES } from '../install/mcp/clients/places.js';
 import type { AgentClient } from '../clients/descriptor.js';
 import { CLIENTS, hookedClients } from '../clients/registry.js';
@@ -55,8 +55,13 @@ export function configWiring(root: string | null, env: NodeJS.ProcessEnv, client
   return wiring;
 }
 
-/** git's pre-push hook, wherever core.hooksPath puts it (the repository's; none outside a work tree). Always named `pre-push`. */
+/** git's pre-push and pre-commit hooks, wherever core.hooksPath puts them (the repository's; none outside a work tree). Always so named. */
 export function gitHookWiring(root: string | null): WiringPath[] {
   const hook = root === null ? null : gitHookPath(root, 'pre-push');
-  return hook === null ? [] : [{ path: hook, dir: false, scope: 'project', what: "git's pre-push hook" }];
+  if (hook === null) return [];
+  // Both live in the one hooks directory: one `git rev-parse` finds it.
+  return [
+    { path: hook, dir: false, scope: 'project', what: "git's pre-push hook" },
+    { path: join(dirname(hook), 'pre-commit'), dir: false, scope: 'project', what: "git's pre-commit hook" },
+  ];
 }

@@ -7,7 +7,8 @@ import { installEdit, uninstallEdit } from './edit.js';
 import type { EditIntent } from './intent.js';
 import { claudeCode } from '../clients/claude-code.js';
 import { hookIntent } from './targets/agent-hooks.js';
-import { prePushIntent } from './targets/git-hooks.js';
+import { gitHookIntent } from './targets/git-hooks.js';
+import { shellLine } from '../core/quote.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -57,7 +58,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, USER_SETTINGS);
-    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
+    const intent = hookIntent(path, 'claude-code', shellLine([self.node, self.entry]), claudeCode.hooks.install.events);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written', how: 'applied' });
     const edited = JSON.parse(readFileSync(path, 'utf8'));
     expect(edited.model).toBe('opus');
@@ -76,7 +77,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, USER_SETTINGS);
-    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
+    const intent = hookIntent(path, 'claude-code', shellLine([self.node, self.entry]), claudeCode.hooks.install.events);
     installEdit(intent, { home });
     const once = readFileSync(path);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'unchanged' });
@@ -91,7 +92,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { root, home } = place();
     const path = join(root, 'proj', '.claude', 'settings.json');
     mkdirSync(join(root, 'proj'));
-    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
+    const intent = hookIntent(path, 'claude-code', shellLine([self.node, self.entry]), claudeCode.hooks.install.events);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written', backup: null });
     expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).hooks)).toEqual(['Stop', 'SubagentStart', 'SubagentStop', 'PreToolUse', 'PostToolUse']);
     uninstallEdit(intent, { home });
@@ -104,7 +105,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, USER_SETTINGS);
-    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
+    const intent = hookIntent(path, 'claude-code', shellLine([self.node, self.entry]), claudeCode.hooks.install.events);
     installEdit(intent, { home });
     const edited = JSON.parse(readFileSync(path, 'utf8'));
     edited.theme = 'dark';
@@ -124,7 +125,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, content);
-    const outcome = installEdit(hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events), { home });
+    const outcome = installEdit(hookIntent(path, 'claude-code', shellLine([self.node, self.entry]), claudeCode.hooks.install.events), { home });
     expect(outcome).toMatchObject({ kind: 'refused', path, refusal: { code } });
     if (outcome.kind === 'refused') expect(outcome.refusal.manual.some((step) => step.includes('hooks.Stop'))).toBe(true);
     expect(readFileSync(path, 'utf8')).toBe(content);
@@ -160,7 +161,7 @@ describe('installEdit / uninstallEdit: JSON', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, USER_SETTINGS);
-    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
+    const intent = hookIntent(path, 'claude-code', shellLine([self.node, self.entry]), claudeCode.hooks.install.events);
     const outcome = installEdit(intent, { home });
     if (outcome.kind !== 'written' || !outcome.backup) throw new Error('expected a backup');
     writeFileSync(outcome.backup, 'tampered');
@@ -223,7 +224,7 @@ describe('installEdit / uninstallEdit: a whole file (git hook)', () => {
   it('writes an executable hook where there is none, and removes it on uninstall', () => {
     const { root, home } = place();
     const path = join(root, 'hooks', 'pre-push');
-    const intent = prePushIntent(path, '/ws', self);
+    const intent = gitHookIntent('pre-push', path, '/ws', self, {});
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written' });
     expect(statSync(path).mode & 0o777).toBe(0o755);
     expect(readFileSync(path, 'utf8')).toContain("/opt/node/bin/node /opt/vouch/dist/cli.js -C /ws hook git pre-push || exit 1");
@@ -237,7 +238,7 @@ describe('installEdit / uninstallEdit: a whole file (git hook)', () => {
     const path = join(root, 'pre-push');
     writeFileSync(path, '#!/bin/sh\nnpm test\n');
     chmodSync(path, 0o700);
-    const outcome = installEdit(prePushIntent(path, '/ws', self), { home });
+    const outcome = installEdit(gitHookIntent('pre-push', path, '/ws', self, {}), { home });
     expect(outcome).toMatchObject({ kind: 'refused', refusal: { code: 'conflict' } });
     if (outcome.kind === 'refused') expect(outcome.refusal.manual[0]).toContain('hook git pre-push');
     expect(readFileSync(path, 'utf8')).toBe('#!/bin/sh\nnpm test\n');
@@ -259,7 +260,7 @@ describe('installEdit: JSON layouts', () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, original);
-    const intent = hookIntent(path, 'claude-code', self, claudeCode.hooks.install.events);
+    const intent = hookIntent(path, 'claude-code', shellLine([self.node, self.entry]), claudeCode.hooks.install.events);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written' });
     const stops = JSON.parse(readFileSync(path, 'utf8')).hooks.Stop as unknown[];
     expect(stops[stops.length - 1]).toEqual({ hooks: [{ type: 'command', command: '/opt/node/bin/node /opt/vouch/dist/cli.js hook claude-code Stop', timeout: 3660 }] });

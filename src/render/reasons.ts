@@ -115,6 +115,11 @@ export function explainReason(reason: Reason, checkId: string): { meaning: strin
         meaning: "the command exited 0 but its test runner skipped more tests than at the check's recent passes (or than its max_skips): a test skipped is a test not run",
         next: `find what newly skips them and restore them, then \`vouch verify ${checkId}\`; if the skips are meant, a person sets max_skips on the check in vouch.yaml and runs \`vouch allow\``,
       };
+    case 'work_tree_differs':
+      return {
+        meaning: "a git hook judged the commit being pushed (or the index being committed), whose files in this check's scope differ from the work tree's, and no receipt passed on the commit's own files: nothing is run for a hook on files the work tree does not hold",
+        next: `make the work tree hold what is pushed (\`git stash -u\`), \`vouch verify ${checkId}\`, push again, then \`git stash pop\`; for a commit, \`git stash -u --keep-index\` before verifying`,
+      };
     case 'fingerprint_changed':
       return { meaning: 'files in scope changed since the receipt', next: `\`vouch verify ${checkId}\`` };
     case 'definition_changed':

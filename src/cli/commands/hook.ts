@@ -10,7 +10,7 @@ import { readInput, type Cli } from '../io.js';
 export const help = `usage: vouch hook claude-code [EVENT]
        vouch hook codex [EVENT]
        vouch hook hermes [EVENT]
-       vouch hook git pre-push
+       vouch hook git pre-push|pre-commit
 
 Answers an agent client's hook: reads the hook's JSON on stdin and replies in
 that client's protocol. EVENT is the client's name for it (Stop, SubagentStop,
@@ -35,8 +35,13 @@ PreToolUse, post_tool_call as PostToolUse).
 A failure of vouch blocks a stop and denies a guarded call (fail closed), and
 lets a PostToolUse or SubagentStart record go (fail open), saying why on stderr.
 
-\`vouch hook git pre-push\` (installed by \`vouch install git-hooks\`) refuses a
-push while a blocking check is not a fresh PASS.`;
+\`vouch hook git pre-push\` (installed by \`vouch install git-hooks\`) reads git's
+ref lines on stdin and refuses a push while a blocking check is not a PASS
+for the files of a commit being pushed (its own files, not the work tree's:
+a receipt of exactly those files, or the work tree's when they are the same;
+else UNKNOWN work_tree_differs). A ref being deleted is let through. With
+nothing on stdin it judges the work tree. \`vouch hook git pre-commit\`
+(\`install git-hooks --pre-commit\`) judges the staged files the same way.`;
 
 /** Who may call: every client with hooks in the registry, and git. */
 const CALLERS = [...hookedClients().map((client) => client.id), 'git'];
@@ -55,8 +60,8 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     });
   }
   if (client === 'git') {
-    const { prePush } = await import('./hook-git.js');
-    return prePush(cli, event);
+    const { gitHook } = await import('./hook-git.js');
+    return gitHook(cli, event);
   }
   if (event === GATE_RUN_EVENT) {
     // A runner the gate started for checks its budget would cut short (gate/background.ts): never a client's call.

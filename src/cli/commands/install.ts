@@ -6,7 +6,7 @@ import { refuseInAgentRun } from '../person-only.js';
 export const help = `usage: vouch install claude-code [--scope project|user] [--no-sandbox [--exec]] [--json]
        vouch install codex [--scope project|user] [--no-sandbox] [--json]
        vouch install hermes [--json]
-       vouch install git-hooks [--json]
+       vouch install git-hooks [--pre-commit] [--json]
        vouch install mcp --client claude-code|cursor|codex|hermes [--name NAME] [--write] [--json]
 
 Wires vouch into an agent client or git:
@@ -41,13 +41,19 @@ Wires vouch into an agent client or git:
                the trail; /vouch, the tools vouch_status and vouch_verify,
                \`hermes vouch doctor\`. User scope only
   git-hooks    a pre-push hook that refuses a push while a blocking check is
-               not a fresh PASS (the repository's hooks path)
+               not a PASS for the files of a commit pushed (not the work
+               tree's), at the repository's hooks path; --pre-commit adds a
+               pre-commit hook that judges the staged files
   mcp          the entry that makes an MCP client start \`vouch mcp\` for this
                workspace: printed, or added to the client's file with --write
                (see below)
 
 Hook commands name node and vouch's entry script by absolute path; they do
-not depend on PATH. Every edit states what it will do, backs the file up
+not depend on PATH. At project scope in a workspace with vouch in its
+node_modules, they run the project's own node_modules/.bin/vouch instead
+(through $CLAUDE_PROJECT_DIR for Claude Code, relative to the work tree for
+git): no path of this machine in a file a team commits. A VOUCH_HOME set at
+install is written into the command. Every edit states what it will do, backs the file up
 under VOUCH_HOME/installs, is built in memory, parsed again and compared with
 the intended change before it is written. Anything unexpected (invalid JSON
 or TOML, a shape vouch does not edit, a place already taken) is refused with

@@ -135,6 +135,10 @@ function subcommand(sub: string | undefined, rest: readonly Word[], dir: string 
     case 'push':
       // git accepts a unique prefix of a long option: --no-veri is --no-verify.
       return { ...none, act: rest.some((word) => /^--no-veri(fy?)?$/.test(word.text)) ? { kind: 'git_hooks', command: 'git push --no-verify' } : null };
+    case 'commit':
+      // The pre-commit gate: --no-verify (or a prefix of it), or -n alone or in a cluster of short options (-an, up to one that takes a value: -m, -F, -C, -c, -t).
+      // What else a commit writes is judged as before (opaque: paths null).
+      return { paths: null, op: null, act: rest.some((word) => /^--no-veri(fy?)?$/.test(word.text) || /^-[a-zA-Z]*n/.test(word.text.replace(/[mFCct].*$/, ''))) ? { kind: 'git_hooks', command: 'git commit --no-verify' } : null };
     case 'config':
       return { ...none, act: configWritesHooksPath(rest) ? { kind: 'git_hooks', command: 'git config core.hooksPath' } : null };
     default:

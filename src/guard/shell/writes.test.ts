@@ -146,6 +146,8 @@ describe('shellWrites: the ways around a guard that reads commands', () => {
     ['vouch serve token add', 'vouch serve token add ci', 'trust', 'vouch serve token add'],
     ['git push --no-verify', 'git push --no-verify origin main', 'git_hooks', 'git push --no-verify'],
     ['git push --no-veri (an abbreviation git accepts)', 'git push --no-veri', 'git_hooks', 'git push --no-verify'],
+    ['git commit --no-verify (the pre-commit gate)', 'git commit --no-verify -m x', 'git_hooks', 'git commit --no-verify'],
+    ['git commit -an (-n in a cluster)', 'git commit -an -m x', 'git_hooks', 'git commit --no-verify'],
     ['git -c core.hooksPath=', 'git -c core.hooksPath=/dev/null push', 'git_hooks', 'git -c core.hooksPath=...'],
     ['git config core.hooksPath VALUE', 'git config core.hooksPath .nohooks', 'git_hooks', 'git config core.hooksPath'],
     ['git config --unset core.hookspath', 'git config --local --unset core.hookspath', 'git_hooks', 'git config core.hooksPath'],

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { hasProjectBin, PROJECT_BIN } from '../targets/hook-command.js';
 import { vouchHome } from '../../workspace/home.js';
 import type { AgentClient } from '../../clients/descriptor.js';
 import { CLIENTS, hookedClients } from '../../clients/registry.js';
@@ -60,6 +61,11 @@ export function readOnlySet(root: string | null, env: NodeJS.ProcessEnv, protect
   add(at(join('.git', 'hooks')), true, "git's hooks (.git/hooks/)");
   if (root !== null && gitHooksDir !== null && gitHooksDir !== join(root, '.git', 'hooks')) add(gitHooksDir, true, "git's hooks (core.hooksPath)");
   add(vouchHome(env), true, 'VOUCH_HOME (trust records, session records, keys)');
+  // A project-scope hook command runs the project's own vouch (install/targets/hook-command.ts): what it runs is wiring too.
+  if (hasProjectBin(root)) {
+    add(at(PROJECT_BIN), false, "the project's vouch that the hooks run (node_modules/.bin/vouch)");
+    add(at(join('node_modules', 'vouch')), true, "the project's vouch package (node_modules/vouch/)");
+  }
   // The user's own settings and hook files: outside the workspace the sandbox refuses writes already; moved inside it, they are listed.
   if (root !== null) for (const place of userWiring(env, clients)) if (place.path.startsWith(`${root}${sep}`)) add(place.path, place.dir, place.what);
   const unboxable: UnboxableGlob[] = [];

@@ -20,10 +20,11 @@ export interface HookExec {
  * per event, appended to `hooks.<Event>` in the client's JSON settings
  * (a client whose install is a `hooks-file`: Claude Code, Codex).
  */
-export function hookIntent(path: string, client: string, self: SelfCommand, groups: readonly HookEvent[], exec: HookExec | null = null): EditIntent {
+export function hookIntent(path: string, client: string, vouch: string, groups: readonly HookEvent[], exec: HookExec | null = null): EditIntent {
   const changes = groups.map((group) => {
     const withExec = exec !== null && exec.event === group.event;
-    const commandFor = (rewrite: boolean) => shellLine([self.node, self.entry, 'hook', client, group.event, ...(rewrite ? ['--exec'] : [])]);
+    // `vouch`: the shell words that start vouch (hook-command.ts).
+    const commandFor = (rewrite: boolean) => `${vouch} ${shellLine(['hook', client, group.event, ...(rewrite ? ['--exec'] : [])])}`;
     const entryWith = (onFailure: HookEvent['onFailure'], rewrite = withExec && exec.on): Record<string, Json> => ({
       ...(group.matcher !== null && { matcher: group.matcher }),
       hooks: [{ type: 'command', command: commandFor(rewrite), timeout: group.timeout, ...(onFailure && { onFailure }) }],

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { STOP_TIMEOUT_SECONDS, TOOL_TIMEOUT_SECONDS, type HermesPluginInstall } from '../../clients/descriptor.js';
 import type { EditIntent } from '../intent.js';
 import type { SelfCommand } from './agent-hooks.js';
@@ -37,7 +37,10 @@ export function pluginManifest(): string {
  * holds the stop and blocks a guarded call (fail closed) and lets the trail
  * go (fail open), as the other clients' hooks do.
  */
-export function pluginSource(self: SelfCommand): string {
+export function pluginSource(self: SelfCommand, env: NodeJS.ProcessEnv = {}): string {
+  // A VOUCH_HOME of install's own goes to every vouch the plugin starts (the same trust records); none, and the bytes are as before.
+  const home = env.VOUCH_HOME ? resolve(env.VOUCH_HOME) : null;
+  const withHome = home === null ? '' : ', env=dict(os.environ, VOUCH_HOME=VOUCH_HOME)';
   return `"""vouch for Hermes Agent, installed by \`vouch install hermes\` (removed by \`vouch uninstall hermes\`).
 
 A thin shim: every decision is vouch's (\`vouch hook hermes EVENT\`, the gate the
@@ -53,7 +56,7 @@ import subprocess
 import sys
 
 VOUCH = [${py(self.node)}, ${py(self.entry)}]
-STOP_TIMEOUT = ${STOP_TIMEOUT_SECONDS}
+${home === null ? '' : `VOUCH_HOME = ${py(home)}\n`}STOP_TIMEOUT = ${STOP_TIMEOUT_SECONDS}
 TOOL_TIMEOUT = ${TOOL_TIMEOUT_SECONDS}
 
 
@@ -62,7 +65,7 @@ def _hook(event, payload, timeout):
     payload = dict(payload, hook_event_name=event, cwd=os.getcwd())
     try:
         done = subprocess.run(VOUCH + ["hook", "hermes", event], input=json.dumps(payload, default=str),
-                              capture_output=True, text=True, timeout=timeout)
+                              capture_output=True, text=True, timeout=timeout${withHome})
     except Exception as error:  # vouch could not run at all
         return None, "vouch could not run: %s" % error
     if done.stderr:
@@ -106,7 +109,7 @@ def _post_tool_call(tool_name="", args=None, result=None, session_id="", tool_ca
 def _vouch(words, timeout=STOP_TIMEOUT):
     """Runs vouch in the session's directory: its output, or why it could not run."""
     try:
-        done = subprocess.run(VOUCH + list(words), capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(VOUCH + list(words), capture_output=True, text=True, timeout=timeout${withHome})
     except Exception as error:
         return "vouch could not run: %s" % error
     return (done.stdout + done.stderr).strip()
@@ -191,7 +194,7 @@ export function hermesPluginIntents(install: HermesPluginInstall, env: NodeJS.Pr
   });
   return [
     file('plugin.yaml', pluginManifest()),
-    file('__init__.py', pluginSource(self)),
+    file('__init__.py', pluginSource(self, env)),
     {
       path: config,
       format: 'yaml',

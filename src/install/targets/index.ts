@@ -12,7 +12,8 @@ import { CLIENTS, hookedClients, type HookedClient } from '../../clients/registr
 import { unreachable } from '../../core/unreachable.js';
 import type { EditIntent } from '../intent.js';
 import { hookIntent, type SelfCommand } from './agent-hooks.js';
-import { prePushIntent } from './git-hooks.js';
+import { vouchWords } from './hook-command.js';
+import { gitHookIntent } from './git-hooks.js';
 import { hermesPluginIntents } from './hermes-plugin.js';
 
 /** What a target needs to know to state its edits. */
@@ -30,6 +31,8 @@ export interface TargetContext {
   /** The spec's protect: globs and the programs its checks run (empty without a spec that loads). */
   readonly protect: readonly string[];
   readonly programs: readonly string[];
+  /** git-hooks: the pre-commit hook too (`--pre-commit`). Uninstall takes it back whenever vouch's record says it made it. */
+  readonly preCommit?: boolean;
 }
 
 /** What the edits leave out or let through, said when they are made: protect: globs the box cannot hold, the registries let in. */
@@ -67,15 +70,21 @@ export interface InstallTarget {
   readonly canExec?: boolean;
 }
 
-/** git's pre-push hook: not an agent client, so not in the registry. */
+/** git's hooks (pre-push; pre-commit with `--pre-commit`): not an agent client, so not in the registry. */
 const GIT_HOOKS: InstallTarget = {
-  summary: 'a git pre-push hook that refuses a push while a blocking check is not a fresh PASS',
+  summary: 'a git pre-push hook that refuses a push while a blocking check is not a PASS for the commits pushed (and, with --pre-commit, a pre-commit hook for the staged files)',
   scopes: ['project'],
   needsWorkspace: () => true,
   intents: (ctx) => {
     const path = gitHookPath(ctx.root!, 'pre-push');
     if (path === null) return { ok: false, why: `${ctx.root} is not inside a git work tree`, hint: 'run `git init` first, or skip git hooks' };
-    return { ok: true, intents: [prePushIntent(path, ctx.root!, ctx.self)] };
+    const intents = [gitHookIntent('pre-push', path, ctx.root!, ctx.self, ctx.env)];
+    // Uninstall states the pre-commit hook too, but touches it only where vouch's record says it wrote it: a person's own is left alone.
+    if (ctx.preCommit === true || ctx.mode === 'uninstall') {
+      const preCommit = gitHookIntent('pre-commit', gitHookPath(ctx.root!, 'pre-commit')!, ctx.root!, ctx.self, ctx.env);
+      intents.push(ctx.mode === 'uninstall' ? { ...preCommit, onlyWithRecord: true } : preCommit);
+    }
+    return { ok: true, intents };
   },
 };
 
@@ -98,9 +107,9 @@ function clientTarget(client: HookedClient): InstallTarget {
         intents: (ctx) => {
           const path = install.file(ctx.scope, ctx.root, ctx.env);
           const version = ctx.mode === 'install' ? (install.version?.(ctx.env) ?? null) : null;
-          const events = ctx.mode === 'install' ? install.events.filter((event) => event.since === undefined || version === null || !olderThan(version, event.since)) : installedEvents(install.events, path, client.id, ctx);
+          const events = ctx.mode === 'install' ? install.events.filter((event) => event.since === undefined || version === null || !olderThan(version, event.since)) : installedEvents(install.events, path, client.id, ctx, install.projectDirVariable);
           const exec = client.hooks.exec ? { event: client.hooks.exec.event, on: ctx.exec } : null;
-          const hooks = hookIntent(path, client.id, ctx.self, events, exec);
+          const hooks = hookIntent(path, client.id, vouchWords(ctx.self, ctx, install.projectDirVariable), events, exec);
           const older = events.length < install.events.length && install.olderNote ? [`${client.label} ${version}: ${install.olderNote}`] : [];
           const intents = box === null ? ({ ok: true, intents: [hooks] } as const) : withBox(box, path, hooks, ctx);
           return intents.ok && older.length > 0 ? { ...intents, notes: [...older, ...(intents.notes ?? [])] } : intents;
@@ -163,11 +172,11 @@ function withBox(box: BoxKind, path: string, hooks: EditIntent, ctx: TargetConte
  * event, or those an older client got; every event when vouch has no
  * record of either (what is there is then taken out by its markers).
  */
-function installedEvents(all: readonly HookEvent[], path: string, client: string, ctx: TargetContext): readonly HookEvent[] {
+function installedEvents(all: readonly HookEvent[], path: string, client: string, ctx: TargetContext, projectDirVariable: string | undefined): readonly HookEvent[] {
   const older = all.filter((event) => event.since === undefined);
   if (older.length === all.length) return all;
   const home = vouchHome(ctx.env);
-  const recorded = (events: readonly HookEvent[]) => readRecord(home, path, hookIntent(path, client, ctx.self, events).changes) !== undefined;
+  const recorded = (events: readonly HookEvent[]) => readRecord(home, path, hookIntent(path, client, vouchWords(ctx.self, ctx, projectDirVariable), events).changes) !== undefined;
   return !recorded(all) && recorded(older) ? older : all;
 }
 
