@@ -122,3 +122,30 @@ describe('card tools over MCP', () => {
     expect(existsSync(rig.path('ran-tests'))).toBe(false);
   });
 });
+
+describe('intake over MCP: vouch_card_open and vouch_card_decide', () => {
+  it('a coordinator opens a card from a request in one call, its proof frozen from the allowed checks, and gets the contract in one line', async () => {
+    const rig = await workspace();
+    const worker = await McpSession.connect(rig);
+    const request = { goal: 'make a good', artifact: 'src/a.txt', done_when: 'src/a.txt says good', proof: ['tests'], budget_tokens: 50000 };
+    const byWorker = await worker.call('vouch_card_open', request);
+    expect(byWorker.isError).toBe(true);
+    expect(textOf(byWorker)).toContain('code: card_role_refused');
+    const coordinator = await McpSession.connect(rig, { env: { VOUCH_ROLE: 'coordinator' } });
+    const unknown = await coordinator.call('vouch_card_open', { ...request, proof: ['rm-rf'] });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('code: check_not_found');
+    const result = await coordinator.call('vouch_card_open', request);
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const data = result.structuredContent as { card: { id: string; contract: Record<string, unknown> }; contract_line: string };
+    expect(data.contract_line).toBe(`src/a.txt · proof tests (frozen) · budget 5 attempts, 50000 tokens · ${data.card.id} · owned by the coordinator`);
+    expect(data.card.contract).toMatchObject({ budget_tokens: 50000 });
+    const shown = (await card(rig, ['show', data.card.id])).json();
+    expect(shown.events[0]).toMatchObject({ kind: 'opened', by: { role: 'coordinator', via: 'mcp', agent: 'mcp-client' } });
+    // The coordinator's one decision, from inside its run; a second on the same event is refused.
+    const asked = await coordinator.call('vouch_card_decide', { card_id: data.card.id, decision: 'ask', question: 'monthly or annual first?' });
+    expect(asked.isError, textOf(asked)).toBeFalsy();
+    const again = await coordinator.call('vouch_card_decide', { card_id: data.card.id, decision: 'retry', why: 'x' });
+    expect(textOf(again)).toContain('code: card_decision_taken');
+  });
+});

@@ -31,7 +31,7 @@ describe('vouch mcp: tools and their schemas', () => {
   it('lists exactly its tools, each taking ids only, with unknown keys refused and an output schema', async () => {
     const mcp = await McpSession.connect(await workspace());
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['vouch_checks', 'vouch_status', 'vouch_verify', 'vouch_receipt', 'vouch_dispatch_report', 'vouch_report', 'vouch_card_show', 'vouch_card_verify', 'vouch_card_complete']);
+    expect(tools.map((t) => t.name)).toEqual(['vouch_checks', 'vouch_status', 'vouch_verify', 'vouch_receipt', 'vouch_dispatch_report', 'vouch_report', 'vouch_card_open', 'vouch_card_show', 'vouch_card_verify', 'vouch_card_complete', 'vouch_card_decide']);
     const allowedArguments: Record<string, string[]> = {
       vouch_checks: [],
       vouch_status: ['check_ids'],
@@ -39,9 +39,11 @@ describe('vouch mcp: tools and their schemas', () => {
       vouch_receipt: ['receipt_id'],
       vouch_dispatch_report: ['dispatch_id', 'claim'],
       vouch_report: [],
+      vouch_card_open: ['goal', 'artifact', 'done_when', 'proof', 'proof_script', 'budget_attempts', 'budget_tokens'],
       vouch_card_show: ['card_id'],
       vouch_card_verify: ['card_id'],
       vouch_card_complete: ['card_id'],
+      vouch_card_decide: ['card_id', 'decision', 'why', 'question'],
     };
     for (const tool of tools) {
       const schema = tool.inputSchema as { type: string; additionalProperties: unknown; properties: Record<string, any>; required?: string[] };
@@ -94,8 +96,13 @@ describe('vouch mcp: every answer says what a PASS proves and that claims are no
       vouch_report: {},
       vouch_card_show: { card_id: card },
       vouch_card_verify: { card_id: card },
+      vouch_card_open: { goal: 'g', artifact: 'a.ts', done_when: 'd', proof: ['pass'] },
+      vouch_card_decide: { card_id: card, decision: 'ask', question: 'which one?' },
       vouch_card_complete: { card_id: card },
     };
+    // Opening and deciding are a coordinator's: its own server says so.
+    const coordinator = await McpSession.connect(rig, { env: { VOUCH_ROLE: 'coordinator' } });
+    const COORDINATOR_TOOLS = new Set(['vouch_card_open', 'vouch_card_decide']);
     const { tools } = await mcp.client.listTools();
     expect(Object.keys(calls).sort()).toEqual(tools.map((t) => t.name).sort());
     expect(FOOTER).toContain(PASS_MEANS);
@@ -103,7 +110,7 @@ describe('vouch mcp: every answer says what a PASS proves and that claims are no
     for (const [name, args] of Object.entries(calls)) {
       // An agent's own run never closes a card: a person runs the proof before the agent completes it.
       if (name === 'vouch_card_complete') expect((await rig.run(['card', 'verify', card])).code).toBe(0);
-      const result = await mcp.call(name, args);
+      const result = await (COORDINATOR_TOOLS.has(name) ? coordinator : mcp).call(name, args);
       expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
       expect(textOf(result).endsWith(`\n\n${FOOTER}`), `${name}:\n${textOf(result)}`).toBe(true);
       // Said once, not twice.

@@ -1,5 +1,7 @@
 import type { VouchTool } from '../tool.js';
 import { cardCompleteTool } from './card-complete.js';
+import { cardDecideTool } from './card-decide.js';
+import { cardOpenTool } from './card-open.js';
 import { cardShowTool } from './card-show.js';
 import { cardVerifyTool } from './card-verify.js';
 import { checksTool } from './checks.js';
@@ -16,4 +18,4 @@ import { verifyTool } from './verify.js';
  */
 export const TOOLS: readonly VouchTool[] = [checksTool, statusTool, verifyTool, receiptTool, dispatchReportTool, reportTool];
 /** The task-card tools, ids only. */
-export const CARD_TOOLS: readonly VouchTool[] = [cardShowTool, cardVerifyTool, cardCompleteTool];
+export const CARD_TOOLS: readonly VouchTool[] = [cardOpenTool, cardShowTool, cardVerifyTool, cardCompleteTool, cardDecideTool];
