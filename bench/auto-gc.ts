@@ -17,7 +17,8 @@ async function filled(path: string, count: number): Promise<ReturnType<typeof op
   const manifest = manifestOf('x');
   for (let done = 0; done < count; done += 5000) {
     const items = [];
-    for (let i = done; i < Math.min(count, done + 5000); i++) items.push({ draft: draftOf(CHECKS[i % 4]!, manifest, new Date(Date.now() - (count - i) * 1000)), manifest });
+    for (let i = done; i < Math.min(count, done + 5000); i++)
+      items.push({ draft: draftOf(CHECKS[i % 4]!, manifest, new Date(Date.now() - (count - i) * 1000)), manifest });
     await ledger.appendReceipts(items);
   }
   return ledger;
@@ -30,7 +31,10 @@ async function main(): Promise<void> {
     const policy = { now: new Date(), keepDays: RETENTION.days, keepPerCheck: RETENTION.perCheck };
     const within = (await filled(join(dir, 'within.db'), 600))!;
     const over = (await filled(join(dir, 'over.db'), receipts))!;
-    for (const [name, ledger] of [['600 receipts, within policy', within], [`${receipts} receipts, over policy`, over]] as const) {
+    for (const [name, ledger] of [
+      ['600 receipts, within policy', within],
+      [`${receipts} receipts, over policy`, over],
+    ] as const) {
       const times: number[] = [];
       for (let run = 0; run < 11; run++) {
         const started = performance.now();

@@ -6,7 +6,16 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { cold: { type: 'boolean' }, 'no-workers': { type: 'boolean' }, pool: { type: 'boolean' }, home: { type: 'string' }, runs: { type: 'string', default: '3' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    cold: { type: 'boolean' },
+    'no-workers': { type: 'boolean' },
+    pool: { type: 'boolean' },
+    home: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+  },
+});
 const outfile = join(repo, 'node_modules', '.cache', 'vouch-bench', 'probe.mjs');
 await build({
   entryPoints: [join(repo, 'bench', 'probe.ts')],

@@ -41,7 +41,10 @@ export async function comparePool(root: string, worker: string): Promise<Record<
   const { execFileSync } = await import('node:child_process');
   const { hashFile } = await import('../src/scope/hash-file.js');
   const { hashInWorkers } = await import('../src/scope/hash-pool.js');
-  const paths = execFileSync('git', ['ls-files', '-z'], { cwd: root, maxBuffer: 1 << 28 }).toString().split('\0').filter(Boolean);
+  const paths = execFileSync('git', ['ls-files', '-z'], { cwd: root, maxBuffer: 1 << 28 })
+    .toString()
+    .split('\0')
+    .filter(Boolean);
   const jobs = paths.map((path) => ({ path, absolute: join(root, path) }));
   let start = performance.now();
   for (const job of jobs) hashFile(job.absolute, root);

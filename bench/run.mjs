@@ -40,10 +40,19 @@ if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run benc
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'vouch-bench-')));
 const home = join(work, 'vouch-home');
-const env = { ...process.env, VOUCH_HOME: home, NO_COLOR: '1', GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid' };
+const env = {
+  ...process.env,
+  VOUCH_HOME: home,
+  NO_COLOR: '1',
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+};
 const opts = (cwd, extra = {}) => ({ cwd, env, ...extra });
 const vouch = (...args) => ['node', CLI, ...args];
-const run = (argv, cwd, input) => execFileSync(argv[0], argv.slice(1), { cwd, env, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], maxBuffer: 1 << 30 }).toString();
+const run = (argv, cwd, input) =>
+  execFileSync(argv[0], argv.slice(1), { cwd, env, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], maxBuffer: 1 << 30 }).toString();
 
 const started = new Date();
 const machine = {
@@ -104,7 +113,9 @@ checks:
   );
   gitCommit(root);
   run(vouch('verify'), root);
-  log(`monorepo: ${shape.files} files, ${shape.dirs} folders, ${(shape.bytes / 2 ** 20).toFixed(1)} MiB, ${shape.ignored} more in node_modules (${((Date.now() - t) / 1000).toFixed(1)} s with git)`);
+  log(
+    `monorepo: ${shape.files} files, ${shape.dirs} folders, ${(shape.bytes / 2 ** 20).toFixed(1)} MiB, ${shape.ignored} more in node_modules (${((Date.now() - t) / 1000).toFixed(1)} s with git)`,
+  );
   const files = run(['git', 'ls-files', '-z'], root).split('\0').filter(Boolean);
   return { root, shape, files, builtAt: Date.now() };
 }
@@ -173,7 +184,12 @@ function measureCold(mono) {
     files: files.length,
     bytes,
     vouch: { ...runs.vouch, files_per_s: rate(files.length, runs.vouch), mb_per_s: rate(bytes / 1e6, runs.vouch) },
-    reference: { name: `sha256sum, xargs -P${cores}`, ...runs.sha256sum, files_per_s: rate(files.length, runs.sha256sum), mb_per_s: rate(bytes / 1e6, runs.sha256sum) },
+    reference: {
+      name: `sha256sum, xargs -P${cores}`,
+      ...runs.sha256sum,
+      files_per_s: rate(files.length, runs.sha256sum),
+      mb_per_s: rate(bytes / 1e6, runs.sha256sum),
+    },
     ratio: ratio(runs.vouch, runs.sha256sum),
     target: 'at most 1.5x',
     met: ratio(runs.vouch, runs.sha256sum) <= 1.5,
@@ -264,7 +280,10 @@ function measureVerifyRootGlobs(mono) {
   const root = join(work, 'monorepo-root-globs');
   run(['git', 'worktree', 'add', '-q', '--detach', root], mono.root);
   const packages = Array.from({ length: 6 }, (_, i) => `"packages/pkg-${String(i).padStart(3, '0')}/**"`).join(', ');
-  workspace(root, `version: 1\nchecks:\n  - id: root-globs\n    run: ["true"]\n    sources: [${packages}]\n    inputs: ["package.json", "*.json", "tsconfig*.json"]\n`);
+  workspace(
+    root,
+    `version: 1\nchecks:\n  - id: root-globs\n    run: ["true"]\n    sources: [${packages}]\n    inputs: ["package.json", "*.json", "tsconfig*.json"]\n`,
+  );
   run(['git', 'commit', '-qam', 'root-globs spec'], root);
   const tree = { root, builtAt: Date.now() };
   run(vouch('verify'), root);
@@ -301,10 +320,23 @@ function measureHooks(mono) {
   const edited = mono.files.find((path) => path.startsWith('packages/pkg-001/src/'));
   const payload = (fields) => JSON.stringify({ session_id: session, cwd: mono.root, ...fields });
   // The session edited a file in scope (its trail says so), then the checks were verified: the stop finds fresh PASSes.
-  run(vouch('hook', 'claude-code', 'PostToolUse'), mono.root, payload({ hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: join(mono.root, edited), old_string: 'a', new_string: 'a' }, tool_response: { success: true } }));
+  run(
+    vouch('hook', 'claude-code', 'PostToolUse'),
+    mono.root,
+    payload({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Edit',
+      tool_input: { file_path: join(mono.root, edited), old_string: 'a', new_string: 'a' },
+      tool_response: { success: true },
+    }),
+  );
   run(vouch('verify'), mono.root);
   const stop = payload({ hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' });
-  const pre = payload({ hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(mono.root, edited), old_string: 'a', new_string: 'b' } });
+  const pre = payload({
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Edit',
+    tool_input: { file_path: join(mono.root, edited), old_string: 'a', new_string: 'b' },
+  });
   const answer = run(vouch('hook', 'claude-code', 'Stop'), mono.root, stop);
   if (answer.includes('"block"')) throw new Error(`the Stop hook blocked, the benchmark expects an allowed stop: ${answer}`);
   if (run(vouch('hook', 'claude-code', 'PreToolUse'), mono.root, pre).includes('deny')) throw new Error('the PreToolUse hook denied an ordinary edit');
@@ -363,7 +395,8 @@ checks:
     trace: { argv: vouch('checks', '--trace', 'plain', '--json'), options: opts(root) },
   });
   const shown = JSON.parse(run(vouch('show', 'sealed', '--json'), root)).receipt;
-  if (shown.verdict !== 'PASS' || shown.sandbox?.kind !== 'bubblewrap') throw new Error(`the hermetic check did not pass in bubblewrap: ${shown.reason} ${shown.detail}`);
+  if (shown.verdict !== 'PASS' || shown.sandbox?.kind !== 'bubblewrap')
+    throw new Error(`the hermetic check did not pass in bubblewrap: ${shown.reason} ${shown.detail}`);
   const added = round(runs.sealed.median - runs.plain.median);
   results.items.hermetic = {
     title: `vouch verify of a hermetic check running \`true\` over ${shown.file_count} files (private copy, bubblewrap) vs the same check run plainly; checks --trace of it (strace) vs the plain run`,
@@ -398,7 +431,10 @@ function measureParallelStop() {
     mkdirSync(join(root, 'tools'), { recursive: true });
     writeFileSync(join(root, 'src', 'a.txt'), 'state 0\n');
     // Spins on the CPU for argv[2] ms, then waits argv[3] ms.
-    writeFileSync(join(root, 'tools', 'work.mjs'), 'const [cpu, wait] = process.argv.slice(2).map(Number);\nconst end = Date.now() + cpu;\nwhile (Date.now() < end);\nsetTimeout(() => {}, wait);\n');
+    writeFileSync(
+      join(root, 'tools', 'work.mjs'),
+      'const [cpu, wait] = process.argv.slice(2).map(Number);\nconst end = Date.now() + cpu;\nwhile (Date.now() < end);\nsetTimeout(() => {}, wait);\n',
+    );
     workspace(root, spec(serial));
     gitCommit(root);
     return root;
@@ -411,7 +447,16 @@ function measureParallelStop() {
     state += 1;
     const path = join(root, 'src', 'a.txt');
     writeFileSync(path, `state ${state}\n`);
-    run(vouch('hook', 'claude-code', 'PostToolUse'), root, payload(root, { hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: path, content: `state ${state}\n` }, tool_response: { type: 'update' } }));
+    run(
+      vouch('hook', 'claude-code', 'PostToolUse'),
+      root,
+      payload(root, {
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Write',
+        tool_input: { file_path: path, content: `state ${state}\n` },
+        tool_response: { type: 'update' },
+      }),
+    );
   };
   const stop = (root) => payload(root, { hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' });
   for (const root of Object.values(roots)) {

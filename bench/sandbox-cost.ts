@@ -54,7 +54,10 @@ export async function sandboxCost(runs: number): Promise<SandboxCost> {
   }
   const record = sandbox.record;
   return {
-    sandbox: record.kind === 'bubblewrap' ? `bubblewrap, cgroup ${record.confinement?.cgroup ? `v${record.confinement.cgroup.version}` : 'none'}, job directory ${jobDisk.kind}` : record.why,
+    sandbox:
+      record.kind === 'bubblewrap'
+        ? `bubblewrap, cgroup ${record.confinement?.cgroup ? `v${record.confinement.cgroup.version}` : 'none'}, job directory ${jobDisk.kind}`
+        : record.why,
     gaps: sandbox.gaps,
     check_ms: { bare, confined, cost: Math.round((confined - bare) * 10) / 10 },
     job_ms: { setup: median(setup), teardown: median(teardown) },

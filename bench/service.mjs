@@ -33,7 +33,16 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import pg from 'pg';
 
-const { values } = parseArgs({ options: { jobs: { type: 'string', default: '200' }, clients: { type: 'string', default: '4' }, workers: { type: 'string', default: '3' }, closed: { type: 'boolean', default: false }, kill: { type: 'boolean', default: false }, runs: { type: 'string', default: '30' } } });
+const { values } = parseArgs({
+  options: {
+    jobs: { type: 'string', default: '200' },
+    clients: { type: 'string', default: '4' },
+    workers: { type: 'string', default: '3' },
+    closed: { type: 'boolean', default: false },
+    kill: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '30' },
+  },
+});
 const JOBS = Number(values.jobs);
 const CLIENTS = Number(values.clients);
 const WORKERS = Number(values.workers);
@@ -66,7 +75,11 @@ try {
   vouch('keys', 'generate', '--name', 'server');
   vouch('serve', 'allow', 'spec.yaml');
   const tokens = Array.from({ length: CLIENTS }, (_, i) => vouch('serve', 'token', 'add', `c${i}`, '--ledger', ledger));
-  const server = spawn(process.execPath, [CLI, 'serve', '--ledger', ledger, '--key', 'server', '--listen', '127.0.0.1:0', '--workers', '0', '--max-jobs-per-client', '1000'], { env, cwd: home });
+  const server = spawn(
+    process.execPath,
+    [CLI, 'serve', '--ledger', ledger, '--key', 'server', '--listen', '127.0.0.1:0', '--workers', '0', '--max-jobs-per-client', '1000'],
+    { env, cwd: home },
+  );
   children.push(server);
   let serverLog = '';
   server.stderr.on('data', (c) => (serverLog += c));
@@ -77,7 +90,11 @@ try {
   const workers = [];
   let workerLog = '';
   for (let i = 0; i < WORKERS; i++) {
-    const worker = spawn(process.execPath, [CLI, 'worker', '--ledger', ledger, '--key', 'server', '--poll-ms', '50', '--lease-seconds', String(LEASE_SECONDS)], { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
+    const worker = spawn(
+      process.execPath,
+      [CLI, 'worker', '--ledger', ledger, '--key', 'server', '--poll-ms', '50', '--lease-seconds', String(LEASE_SECONDS)],
+      { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     worker.stderr.on('data', (c) => (workerLog += c));
     children.push(worker);
     workers.push(worker);
@@ -128,20 +145,32 @@ try {
   const rows = (await client.query(`SELECT state, extract(epoch FROM finished_at - created_at) * 1000 AS ms FROM jobs`)).rows;
   const span = (await client.query(`SELECT extract(epoch FROM max(finished_at) - min(created_at)) AS s FROM jobs`)).rows[0].s;
   const receipts = (await client.query(`SELECT count(*)::int AS n FROM chain WHERE kind = 'receipt'`)).rows[0].n;
-  const killedJob = kill && (await client.query(`SELECT state, attempts, (SELECT count(*)::int FROM job_receipts r WHERE r.job_id = jobs.id) AS receipts FROM jobs WHERE id = $1`, [kill.job])).rows[0];
+  const killedJob =
+    kill &&
+    (
+      await client.query(`SELECT state, attempts, (SELECT count(*)::int FROM job_receipts r WHERE r.job_id = jobs.id) AS receipts FROM jobs WHERE id = $1`, [
+        kill.job,
+      ])
+    ).rows[0];
   await client.end();
   const done = rows.filter((r) => r.state === 'done').length;
   const latencies = rows.map((r) => Number(r.ms)).sort((a, b) => a - b);
   const pct = (list, p) => list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))];
   submitMs.sort((a, b) => a - b);
-  const audit = JSON.parse(execFileSync(process.execPath, [CLI, 'audit', '--ledger', ledger, '--key', 'server', '--json'], { env, cwd: home, encoding: 'utf8' }));
+  const audit = JSON.parse(
+    execFileSync(process.execPath, [CLI, 'audit', '--ledger', ledger, '--key', 'server', '--json'], { env, cwd: home, encoding: 'utf8' }),
+  );
   const result = {
     jobs: JOBS,
     clients: CLIENTS,
     workers: WORKERS,
     mode: values.closed ? 'closed loop' : 'open loop',
     lease_seconds: LEASE_SECONDS,
-    ...(values.kill && { killed_worker: kill ? { pid: kill.pid, job: kill.job, job_state: killedJob?.state, job_attempts: killedJob?.attempts, job_receipts: killedJob?.receipts } : 'no job was seen running: nothing killed' }),
+    ...(values.kill && {
+      killed_worker: kill
+        ? { pid: kill.pid, job: kill.job, job_state: killedJob?.state, job_attempts: killedJob?.attempts, job_receipts: killedJob?.receipts }
+        : 'no job was seen running: nothing killed',
+    }),
     done,
     receipts,
     audit_ok: audit.ok,
@@ -162,7 +191,10 @@ try {
   console.log(JSON.stringify(result, null, 2));
   const results = new URL('./results/', import.meta.url).pathname;
   mkdirSync(results, { recursive: true });
-  writeFileSync(join(results, `service-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ started: new Date(Date.now() - wall * 1000).toISOString(), ...result }, null, 2)}\n`);
+  writeFileSync(
+    join(results, `service-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+    `${JSON.stringify({ started: new Date(Date.now() - wall * 1000).toISOString(), ...result }, null, 2)}\n`,
+  );
   if (done !== JOBS || receipts !== JOBS || !audit.ok || (values.kill && (!kill || killedJob?.receipts !== 1))) process.exitCode = 1;
 } finally {
   for (const child of children) child.kill('SIGTERM');

@@ -15,8 +15,44 @@ function random(seed) {
   };
 }
 
-const WORDS = ['const', 'export', 'function', 'return', 'import', 'from', 'await', 'props', 'state', 'value', 'render', 'config', 'options', 'result', 'items', 'index'];
-const DIR_NAMES = ['components', 'hooks', 'utils', 'lib', 'core', 'api', 'models', 'views', 'internal', 'helpers', 'types', 'server', 'client', 'shared', 'fixtures', '__tests__', 'styles', 'icons'];
+const WORDS = [
+  'const',
+  'export',
+  'function',
+  'return',
+  'import',
+  'from',
+  'await',
+  'props',
+  'state',
+  'value',
+  'render',
+  'config',
+  'options',
+  'result',
+  'items',
+  'index',
+];
+const DIR_NAMES = [
+  'components',
+  'hooks',
+  'utils',
+  'lib',
+  'core',
+  'api',
+  'models',
+  'views',
+  'internal',
+  'helpers',
+  'types',
+  'server',
+  'client',
+  'shared',
+  'fixtures',
+  '__tests__',
+  'styles',
+  'icons',
+];
 const EXTS = ['.ts', '.ts', '.ts', '.tsx', '.js', '.json', '.md', '.css', '.test.ts'];
 
 function sourceText(rand, bytes) {

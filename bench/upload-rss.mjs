@@ -47,7 +47,11 @@ try {
   vouch('keys', 'generate', '--name', 'server');
   vouch('serve', 'allow', 'spec.yaml');
   const tokens = Array.from({ length: UPLOADS }, (_, i) => vouch('serve', 'token', 'add', `c${i}`, '--ledger', ledger));
-  server = spawn(process.execPath, [CLI, 'serve', '--ledger', ledger, '--key', 'server', '--listen', '127.0.0.1:0', '--workers', '0', '--max-upload-mb', String(MB + 10)], { env, cwd: home });
+  server = spawn(
+    process.execPath,
+    [CLI, 'serve', '--ledger', ledger, '--key', 'server', '--listen', '127.0.0.1:0', '--workers', '0', '--max-upload-mb', String(MB + 10)],
+    { env, cwd: home },
+  );
   let log = '';
   server.stderr.on('data', (c) => (log += c));
   const address = await new Promise((resolve, reject) => {
@@ -60,7 +64,13 @@ try {
   writeFileSync(join(tree, 'src', 'blob.bin'), randomBytes(MB * 1024 * 1024));
   const archive = execFileSync('tar', ['czf', '-', '-C', tree, 'vouch.yaml', 'src/blob.bin'], { maxBuffer: (MB + 10) * 1024 * 1024 });
   const specSha = createHash('sha256').update(spec).digest('hex');
-  const status = () => Object.fromEntries(readFileSync(`/proc/${server.pid}/status`, 'utf8').split('\n').filter((l) => /^Vm(RSS|HWM):/.test(l)).map((l) => [l.split(':')[0], Math.round(Number(l.split(/\s+/)[1]) / 1024)]));
+  const status = () =>
+    Object.fromEntries(
+      readFileSync(`/proc/${server.pid}/status`, 'utf8')
+        .split('\n')
+        .filter((l) => /^Vm(RSS|HWM):/.test(l))
+        .map((l) => [l.split(':')[0], Math.round(Number(l.split(/\s+/)[1]) / 1024)]),
+    );
   const resetPeak = () => writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
   const upload = async (token) => {
     const response = await fetch(`${address}/v1/jobs?spec_sha256=${specSha}&check=t&nonce=${randomBytes(32).toString('hex')}`, {

@@ -34,5 +34,7 @@ export function tierOf(folder) {
 /** The folders a file in `folder` must never import: its tier's siblings and every tier above. */
 export function forbiddenFor(folder) {
   const own = tierOf(folder);
-  return TIERS.slice(own).flatMap((tier) => tier.folders).filter((other) => other !== folder);
+  return TIERS.slice(own)
+    .flatMap((tier) => tier.folders)
+    .filter((other) => other !== folder);
 }

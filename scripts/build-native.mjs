@@ -30,7 +30,12 @@ if (process.env.VOUCH_SKIP_NATIVE === '1') {
     rmSync(join(root, 'build', 'Release', 'obj.target'), { recursive: true, force: true });
   } else {
     const why = result.error ? result.error.message : result.status === 0 ? 'node-gyp built no addon' : `node-gyp exited ${result.status ?? result.signal}`;
-    const last = `${result.stderr ?? ''}`.trim().split('\n').filter((line) => /ERR!/.test(line)).slice(0, 3).join('; ');
+    const last = `${result.stderr ?? ''}`
+      .trim()
+      .split('\n')
+      .filter((line) => /ERR!/.test(line))
+      .slice(0, 3)
+      .join('; ');
     say(`the native stat path was not built (${why}${last ? `: ${last}` : ''}); vouch works without it, using its JavaScript fallback`);
     rmSync(join(root, 'build'), { recursive: true, force: true });
   }

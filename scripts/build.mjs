@@ -13,7 +13,11 @@ const sources = readdirSync(new URL('../src', import.meta.url), { recursive: tru
   .filter((name) => name.endsWith('.ts'))
   .sort();
 const buildId = createHash('sha256');
-for (const name of sources) buildId.update(`${name}\0`).update(readFileSync(new URL(`../src/${name}`, import.meta.url))).update('\0');
+for (const name of sources)
+  buildId
+    .update(`${name}\0`)
+    .update(readFileSync(new URL(`../src/${name}`, import.meta.url)))
+    .update('\0');
 buildId.update(readFileSync(new URL('../package-lock.json', import.meta.url)));
 
 const BUILD = buildId.digest('hex').slice(0, 32);
@@ -134,11 +138,22 @@ const cjs = {
 // Its first line names the build: the code cache is used only with the bundle of the build it was made for (src/entry/code-cache.ts).
 // better-sqlite3's JavaScript is bundled here too (src/ledger/sqlite/driver.ts hands it its addon): a dozen
 // modules fewer to find and compile on every `status`. Its addon, and `bindings`, stay outside.
-await build({ ...cjs, external: ['bindings', 'pg', 'fastify', 'tar-stream'], entryPoints: { hot: 'src/entry/hot.ts' }, outdir: 'dist', banner: { js: `// vouch build ${BUILD}\n${cjs.banner.js}` }, supported: { 'dynamic-import': false }, minifyWhitespace: true, minifySyntax: true, plugins: [onlyHotCommands, mcpServerIsExternal, lazyPicomatch] });
+await build({
+  ...cjs,
+  external: ['bindings', 'pg', 'fastify', 'tar-stream'],
+  entryPoints: { hot: 'src/entry/hot.ts' },
+  outdir: 'dist',
+  banner: { js: `// vouch build ${BUILD}\n${cjs.banner.js}` },
+  supported: { 'dynamic-import': false },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  plugins: [onlyHotCommands, mcpServerIsExternal, lazyPicomatch],
+});
 // The launcher: dist/cli.js, what package.json's bin names and what installed hooks run.
 await build({ ...cjs, entryPoints: { cli: 'src/entry/launch.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, define: common.define });
 writeFileSync(new URL('../dist/package.json', import.meta.url), `${JSON.stringify({ type: 'commonjs' })}\n`);
 // The launcher reads the hot bundle as latin1 (no UTF-8 decoding): it must be ASCII, as esbuild writes by default.
-if (/[^\x00-\x7f]/.test(readFileSync(new URL('../dist/hot.js', import.meta.url), 'latin1'))) throw new Error('dist/hot.js is not ASCII: the launcher reads it as latin1');
+if (/[^\x00-\x7f]/.test(readFileSync(new URL('../dist/hot.js', import.meta.url), 'latin1')))
+  throw new Error('dist/hot.js is not ASCII: the launcher reads it as latin1');
 // V8's code cache for the hot bundle, made by this Node (scripts/code-cache.mjs).
 await import('./code-cache.mjs');

@@ -35,7 +35,7 @@ async function auditIntact(rig: Rig): Promise<{ gc_records: number; receipts: nu
   return audit.json();
 }
 
-describe('the automatic gc after a person\'s vouch verify', () => {
+describe("the automatic gc after a person's vouch verify", () => {
   it('runs once the policy would remove retention.auto entries, says so, records a gc, and leaves the audit intact and the status PASS', async () => {
     const rig = await workspace();
     expect((await verify(rig)).json().auto_gc).toBeUndefined();
@@ -57,7 +57,7 @@ describe('the automatic gc after a person\'s vouch verify', () => {
     expect((await rig.run(['gc', '--json'])).json()).toMatchObject({ removed: 3 });
   });
 
-  it('attack: an agent\'s verify (inside its run) never triggers it, however far over policy the ledger is', async () => {
+  it("attack: an agent's verify (inside its run) never triggers it, however far over policy the ledger is", async () => {
     const rig = await workspace();
     for (let i = 0; i < 4; i++) expect((await verify(rig, { CLAUDECODE: '1' })).json().auto_gc).toBeUndefined();
     expect((await auditIntact(rig)).gc_records).toBe(0);
@@ -82,7 +82,16 @@ describe('the automatic gc after a person\'s vouch verify', () => {
   it('attack: verify with the markers stripped during an agent session: the gc waits while that session is active (its record would hold the stop), and names it', async () => {
     const rig = await workspace();
     await verify(rig);
-    const hookInput = JSON.stringify({ session_id: 'sess-auto', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'good\n' }, tool_response: {}, tool_use_id: 't1' });
+    const hookInput = JSON.stringify({
+      session_id: 'sess-auto',
+      cwd: rig.root,
+      transcript_path: '/dev/null',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: rig.path('src/a.txt'), content: 'good\n' },
+      tool_response: {},
+      tool_use_id: 't1',
+    });
     expect((await rig.run(['hook', 'claude-code', 'PostToolUse'], { stdin: hookInput })).code).toBe(0);
     await verify(rig);
     const waited = await verify(rig);
@@ -90,7 +99,9 @@ describe('the automatic gc after a person\'s vouch verify', () => {
     expect(waited.stderr).toContain('the automatic gc waits');
     expect((await auditIntact(rig)).gc_records).toBe(0);
     // Its stop lets it go: the next person's verify prunes.
-    const stop = await rig.run(['hook', 'claude-code', 'Stop'], { stdin: JSON.stringify({ session_id: 'sess-auto', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: 'Stop', stop_hook_active: false }) });
+    const stop = await rig.run(['hook', 'claude-code', 'Stop'], {
+      stdin: JSON.stringify({ session_id: 'sess-auto', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: 'Stop', stop_hook_active: false }),
+    });
     expect(stop.stdout).not.toContain('"decision":"block"');
     expect((await verify(rig)).json().auto_gc).toMatchObject({ ran: true });
     await auditIntact(rig);

@@ -28,7 +28,8 @@ async function hook(rig: Rig, session: string, event: string, payload: Record<st
   return result.stdout.trim() === '' ? {} : (JSON.parse(result.stdout) as { decision?: string; reason?: string });
 }
 
-const call = (rig: Rig, session: string) => hook(rig, session, 'PostToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: '' }, tool_use_id: 't1' });
+const call = (rig: Rig, session: string) =>
+  hook(rig, session, 'PostToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: '' }, tool_use_id: 't1' });
 const stop = (rig: Rig, session: string) => hook(rig, session, 'Stop', { stop_hook_active: false });
 
 async function workspace(extra: string, install: string[]): Promise<Rig> {

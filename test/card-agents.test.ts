@@ -47,9 +47,12 @@ afterEach(async () => {
 });
 
 describe('task cards with the real Claude Code CLI', () => {
-  it('refuses the owner\'s acts from its Bash tool, denies the worker\'s write of the proof script, and lets a verifier subagent write and bind it', async () => {
+  it("refuses the owner's acts from its Bash tool, denies the worker's write of the proof script, and lets a verifier subagent write and bind it", async () => {
     const rig = await workspace();
-    rig.write({ '.claude/agents/verifier.md': '---\nname: verifier\ndescription: Writes and runs the proof scripts of vouch task cards.\n---\nYou write proof scripts from a card\'s done-when.\n' });
+    rig.write({
+      '.claude/agents/verifier.md':
+        "---\nname: verifier\ndescription: Writes and runs the proof scripts of vouch task cards.\n---\nYou write proof scripts from a card's done-when.\n",
+    });
     // Unboxed: the verifier subagent writes .vouch/cards/ and records from its shell, which the box keeps read-only (docs/gate.md, The box).
     expect((await rig.run(['install', 'claude-code', '--no-sandbox'])).code).toBe(0);
     const id = await opened(rig, ['--proof-script', 'proof.sh', '--scope', 'src/**']);
@@ -76,7 +79,14 @@ describe('task cards with the real Claude Code CLI', () => {
         case 3:
           return [{ type: 'tool_use', id: 'toolu_3', name: 'Write', input: { file_path: script, content: '#!/bin/sh\nexit 0\n' } }];
         case 4:
-          return [{ type: 'tool_use', id: 'toolu_4', name: 'Agent', input: { description: 'write the proof', prompt: 'SUBTASK: write the proof script', subagent_type: 'verifier', run_in_background: false } }];
+          return [
+            {
+              type: 'tool_use',
+              id: 'toolu_4',
+              name: 'Agent',
+              input: { description: 'write the proof', prompt: 'SUBTASK: write the proof script', subagent_type: 'verifier', run_in_background: false },
+            },
+          ];
         default:
           return [{ type: 'text', text: 'Done.' }];
       }
@@ -84,7 +94,14 @@ describe('task cards with the real Claude Code CLI', () => {
     closers.push(mock);
     const configDir = join(rig.home, 'claude');
     mkdirSync(configDir, { recursive: true });
-    const run = await runClaude(claude, { cwd: rig.root, configDir, baseUrl: await mock.start(), prompt: 'Work on the card.', env: rig.env(), tools: ['Bash', 'Write', 'Agent'] });
+    const run = await runClaude(claude, {
+      cwd: rig.root,
+      configDir,
+      baseUrl: await mock.start(),
+      prompt: 'Work on the card.',
+      env: rig.env(),
+      tools: ['Bash', 'Write', 'Agent'],
+    });
     expect(run.code, run.stderr).toBe(0);
 
     // The guard denies a person's acts on a card before the CLI would refuse them (card_agent_run, as the Codex case below shows).
@@ -98,7 +115,11 @@ describe('task cards with the real Claude Code CLI', () => {
     expect(shown.proof.kind).toBe('script');
     expect(shown.state).toBe('open');
     expect(shown.events.map((e: { kind: string }) => e.kind)).toEqual(['opened', 'verdict']);
-    expect(shown.events[1]).toMatchObject({ verdict: 'PASS', script: { binding: 'first' }, by: { role: 'verifier', role_from: 'VOUCH_ROLE', agent: 'claude-code' } });
+    expect(shown.events[1]).toMatchObject({
+      verdict: 'PASS',
+      script: { binding: 'first' },
+      by: { role: 'verifier', role_from: 'VOUCH_ROLE', agent: 'claude-code' },
+    });
   }, 300_000);
 });
 
@@ -113,7 +134,13 @@ describe('task cards with the real Codex CLI', () => {
       return [{ type: 'message', text: 'Done.' }];
     });
     closers.push(mock);
-    const run = await runCodex(codex, { cwd: rig.root, codexHome: join(rig.home, 'codex'), baseUrl: await mock.start(), prompt: 'Work on the card.', env: rig.env() });
+    const run = await runCodex(codex, {
+      cwd: rig.root,
+      codexHome: join(rig.home, 'codex'),
+      baseUrl: await mock.start(),
+      prompt: 'Work on the card.',
+      env: rig.env(),
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(inputText(mock.turns[1]!)).toContain('inside an agent run (codex)');
     expect(inputText(mock.turns[2]!)).toContain('card_agent_run');

@@ -36,7 +36,17 @@ async function finish(rig: Rig, id: string): Promise<void> {
 describe('card audit: the proof of done cards, run again', () => {
   it('a proof script changed after done: the audit is recorded as UNKNOWN with the reason, opens a follow-up, and the board shows it not passing', async () => {
     const rig = await workspace();
-    const result = await card(rig, ['open', '--goal', 'make a good', '--artifact', 'src/a.txt', '--done-when', 'src/a.txt says good', '--proof-script', 'proof.sh']);
+    const result = await card(rig, [
+      'open',
+      '--goal',
+      'make a good',
+      '--artifact',
+      'src/a.txt',
+      '--done-when',
+      'src/a.txt says good',
+      '--proof-script',
+      'proof.sh',
+    ]);
     const id = result.json().id as string;
     rig.write({ [`.vouch/cards/${id}/proof.sh`]: '#!/bin/sh\ngrep -q good src/a.txt\n' });
     expect((await card(rig, ['verify', id], as('verifier'))).json().verdict).toBe('PASS');
@@ -46,7 +56,14 @@ describe('card audit: the proof of done cards, run again', () => {
     const audit = await card(rig, ['audit', id], as('verifier'));
     expect(audit.code).toBe(1);
     const outcome = audit.json().cards[0];
-    expect(outcome).toMatchObject({ card: id, ran: false, verdict: 'UNKNOWN', reason: 'no_receipt', not_run: { code: 'card_script_changed' }, follow_up: expect.stringMatching(/^c-/) });
+    expect(outcome).toMatchObject({
+      card: id,
+      ran: false,
+      verdict: 'UNKNOWN',
+      reason: 'no_receipt',
+      not_run: { code: 'card_script_changed' },
+      follow_up: expect.stringMatching(/^c-/),
+    });
     expect(await kinds(rig, id)).toEqual(['opened', 'verdict', 'completed', 'audit', 'audit', 'follow_up']);
     expect((await card(rig, ['show', outcome.follow_up])).json()).toMatchObject({ state: 'open', depth: 1, follow_up_of: { card: id } });
     expect((await card(rig, ['list'])).json().cards.find((c: { id: string }) => c.id === id)).toMatchObject({ state: 'done', audit: 'UNKNOWN' });
@@ -172,13 +189,9 @@ function forgeCardEvent(rig: Rig, card: string, body: Record<string, unknown>): 
     const by = { role: 'verifier', role_from: 'VOUCH_ROLE', agent: null, via: 'cli' };
     const full = { v: 1, kind: 'card', id: newId(), at: new Date().toISOString(), subject: card, by, ...body, prev_hash: last };
     const text = canonicalize(full);
-    db.prepare("INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, 'card', NULL, NULL, ?, ?, ?, ?, NULL)").run(
-      full.id,
-      Date.now(),
-      createHash('sha256').update(text).digest('hex'),
-      text,
-      card,
-    );
+    db.prepare(
+      "INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, 'card', NULL, NULL, ?, ?, ?, ?, NULL)",
+    ).run(full.id, Date.now(), createHash('sha256').update(text).digest('hex'), text, card);
   });
 }
 
@@ -188,7 +201,7 @@ async function newestVerdict(rig: Rig, id: string): Promise<string> {
   return events.filter((e) => e.kind === 'verdict').at(-1)!.id;
 }
 
-describe('a card\'s record under attack', () => {
+describe("a card's record under attack", () => {
   it('a forged unsigned "completed" on a card whose events are signed reads DAMAGED, never done', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'good\n' });
     expect((await rig.run(['keys', 'generate'])).code).toBe(0);
@@ -210,7 +223,12 @@ describe('a card\'s record under attack', () => {
     const id = await opened(rig, ['--proof', 'tests']);
     expect((await card(rig, ['verify', id])).json().verdict).toBe('FAIL');
     forgeCardEvent(rig, id, { event: 'completed', verdict_event: await newestVerdict(rig, id), receipts: [] });
-    expect((await card(rig, ['show', id])).json()).toMatchObject({ ok: false, state: 'damaged', passed: false, damage: expect.stringContaining('a FAIL verdict') });
+    expect((await card(rig, ['show', id])).json()).toMatchObject({
+      ok: false,
+      state: 'damaged',
+      passed: false,
+      damage: expect.stringContaining('a FAIL verdict'),
+    });
     refused(await card(rig, ['complete', id]), 'card_damaged', 2);
 
     const other = await opened(rig, ['--proof', 'tests']);
@@ -244,7 +262,13 @@ describe('a card\'s record under attack', () => {
     expect((await card(rig, ['verify', id])).json().verdict).toBe('FAIL');
     rig.write({ 'src/a.txt': 'good\n' });
     // The attacker turns the FAIL into a PASS in place.
-    withLedgerDb(rig, (db) => db.prepare(`UPDATE chain SET body = replace(replace(body, '"verdict":"FAIL"', '"verdict":"PASS"'), '"reason":"exit_code"', '"reason":"ok"') WHERE kind = 'card' AND body LIKE '%"event":"verdict"%'`).run());
+    withLedgerDb(rig, (db) =>
+      db
+        .prepare(
+          `UPDATE chain SET body = replace(replace(body, '"verdict":"FAIL"', '"verdict":"PASS"'), '"reason":"exit_code"', '"reason":"ok"') WHERE kind = 'card' AND body LIKE '%"event":"verdict"%'`,
+        )
+        .run(),
+    );
     const shown = await card(rig, ['show', id]);
     expect(shown.code).toBe(1);
     expect(shown.json()).toMatchObject({ ok: false, state: 'damaged', passed: false });

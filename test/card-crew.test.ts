@@ -135,7 +135,7 @@ describe('decisions: retry, rescope, split, abandon, ask; one per card event', (
     expect((await card(rig, ['decide', id, 'rescope', '--why', 'narrower', '--goal', 'say good'], {})).code).toBe(0);
   });
 
-  it('a coordinator agent may retry and ask inside its run; every other decision stays a person\'s', async () => {
+  it("a coordinator agent may retry and ask inside its run; every other decision stays a person's", async () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests']);
     const inRun = as('coordinator', IN_CLAUDE_CODE);
@@ -151,7 +151,9 @@ describe('decisions: retry, rescope, split, abandon, ask; one per card event', (
 
 /** One Claude Code hook call, as the client makes it. */
 function hook(rig: Rig, event: string, payload: Record<string, unknown>) {
-  return rig.run(['hook', 'claude-code', event], { stdin: JSON.stringify({ session_id: 'sess-crew', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }) });
+  return rig.run(['hook', 'claude-code', event], {
+    stdin: JSON.stringify({ session_id: 'sess-crew', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }),
+  });
 }
 
 describe('closing: a PASS newer than the last change, and the proof once more on close', () => {
@@ -183,7 +185,12 @@ describe('closing: a PASS newer than the last change, and the proof once more on
     const id = await opened(rig, ['--proof', 'tests']);
     expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
     // The agent's Write of the same bytes: nothing to see in the fingerprint, but it is a change after the PASS.
-    const written = await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'good\n' }, tool_response: {}, tool_use_id: 't1' });
+    const written = await hook(rig, 'PostToolUse', {
+      tool_name: 'Write',
+      tool_input: { file_path: rig.path('src/a.txt'), content: 'good\n' },
+      tool_response: {},
+      tool_use_id: 't1',
+    });
     expect(written.code, written.stderr).toBe(0);
     const refusedClose = await card(rig, ['complete', id]);
     refused(refusedClose, 'card_changed_since');
@@ -198,7 +205,14 @@ describe('closing: a PASS newer than the last change, and the proof once more on
 
 describe('budgets that stop a worker', () => {
   const bash = (rig: Rig, agent: string | null, command: string, event = 'PostToolUse', extra: Record<string, unknown> = {}) =>
-    hook(rig, event, { ...(agent && { agent_id: agent, agent_type: 'general-purpose' }), tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '', stderr: '' }, tool_use_id: `t-${Math.random()}`, ...extra });
+    hook(rig, event, {
+      ...(agent && { agent_id: agent, agent_type: 'general-purpose' }),
+      tool_name: 'Bash',
+      tool_input: { command },
+      tool_response: { stdout: '', stderr: '' },
+      tool_use_id: `t-${Math.random()}`,
+      ...extra,
+    });
   const denied = (result: { stdout: string }) => {
     if (result.stdout.trim() === '') return null;
     const out = JSON.parse(result.stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
@@ -217,7 +231,13 @@ describe('budgets that stop a worker', () => {
     expect(denied(await bash(rig, 'a1', 'ls', 'PreToolUse'))).toBeNull();
     await bash(rig, 'a1', 'npm test', 'PostToolUseFailure', { error: 'exit 1' });
     const shown = (await card(rig, ['show', id])).json();
-    expect(shown.events.at(-1)).toMatchObject({ kind: 'stopped', reason: 'failed_calls', failed_in_a_row: 5, worker: { client: 'claude-code', session: 'sess-crew', agent_id: 'a1' }, by: { via: 'hook' } });
+    expect(shown.events.at(-1)).toMatchObject({
+      kind: 'stopped',
+      reason: 'failed_calls',
+      failed_in_a_row: 5,
+      worker: { client: 'claude-code', session: 'sess-crew', agent_id: 'a1' },
+      by: { via: 'hook' },
+    });
     const reason = denied(await bash(rig, 'a1', 'ls', 'PreToolUse'));
     expect(reason).toContain(`card ${id} over budget: stop and report`);
     expect(reason).toContain('5 failed tool calls in a row');
@@ -233,14 +253,20 @@ describe('budgets that stop a worker', () => {
     const id = await opened(rig, ['--proof', 'tests', '--budget-tokens', '1000']);
     expect((await card(rig, ['show', id])).json().contract.budget_tokens).toBe(1000);
     const transcript = rig.path('../main.jsonl');
-    const usage = (n: number) => JSON.stringify({ type: 'assistant', message: { id: `m${n}`, role: 'assistant', usage: { input_tokens: 300, output_tokens: 100 } } });
+    const usage = (n: number) =>
+      JSON.stringify({ type: 'assistant', message: { id: `m${n}`, role: 'assistant', usage: { input_tokens: 300, output_tokens: 100 } } });
     writeFileSync(transcript, `${usage(1)}\n${usage(2)}\n`);
     await bash(rig, null, `vouch card claim ${id}`, 'PostToolUse', { transcript_path: transcript });
     await bash(rig, null, 'ls', 'PostToolUse', { transcript_path: transcript });
     expect(await kinds(rig, id)).toEqual(['opened']);
     writeFileSync(transcript, `${usage(1)}\n${usage(2)}\n${usage(3)}\n`);
     await bash(rig, null, 'ls', 'PostToolUse', { transcript_path: transcript });
-    expect((await card(rig, ['show', id])).json().events.at(-1)).toMatchObject({ kind: 'stopped', reason: 'over_budget_tokens', tokens: 1200, budget_tokens: 1000 });
+    expect((await card(rig, ['show', id])).json().events.at(-1)).toMatchObject({
+      kind: 'stopped',
+      reason: 'over_budget_tokens',
+      tokens: 1200,
+      budget_tokens: 1000,
+    });
     expect(denied(await bash(rig, null, 'ls', 'PreToolUse'))).toContain('over budget: 1200 tokens spent of 1000 budgeted');
   });
 });

@@ -22,7 +22,12 @@ async function workspace(): Promise<Rig> {
   return rig;
 }
 
-function pre(rig: Rig, tool_name: string, tool_input: Record<string, unknown>, options: { env?: Record<string, string>; agentType?: string; client?: string } = {}): Promise<RunResult> {
+function pre(
+  rig: Rig,
+  tool_name: string,
+  tool_input: Record<string, unknown>,
+  options: { env?: Record<string, string>; agentType?: string; client?: string } = {},
+): Promise<RunResult> {
   const payload = {
     session_id: 'sess-1',
     cwd: rig.root,

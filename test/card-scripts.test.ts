@@ -19,7 +19,18 @@ const PROOF = '#!/bin/sh\ngrep -q "annual" src/pricing.txt\n';
 async function scriptCard(extra: readonly string[] = []): Promise<{ rig: Rig; id: string }> {
   const rig = new Rig().write({ 'src/pricing.txt': 'monthly and annual\n' });
   await rig.spec(SPEC);
-  const result = await card(rig, ['open', '--goal', 'pricing toggle', '--artifact', 'src/pricing.txt', '--done-when', 'the page offers monthly and annual', '--proof-script', 'proof.sh', ...extra]);
+  const result = await card(rig, [
+    'open',
+    '--goal',
+    'pricing toggle',
+    '--artifact',
+    'src/pricing.txt',
+    '--done-when',
+    'the page offers monthly and annual',
+    '--proof-script',
+    'proof.sh',
+    ...extra,
+  ]);
   expect(result.code, result.stderr).toBe(0);
   return { rig, id: result.json().id as string };
 }
@@ -31,7 +42,13 @@ describe('proof scripts', () => {
     const { rig, id } = await scriptCard(['--verify', 'proof']);
     const shown = (await card(rig, ['show', id])).json();
     expect(shown).toMatchObject({ verify: 'independent', verify_requested: 'proof' });
-    expect(shown.proof).toMatchObject({ kind: 'script', name: 'proof.sh', path: `.vouch/cards/${id}/proof.sh`, scope: ['src/pricing.txt'], bound_sha256: null });
+    expect(shown.proof).toMatchObject({
+      kind: 'script',
+      name: 'proof.sh',
+      path: `.vouch/cards/${id}/proof.sh`,
+      scope: ['src/pricing.txt'],
+      bound_sha256: null,
+    });
     expect(shown.script).toEqual({ bound: null, pending: null });
   });
 

@@ -61,11 +61,32 @@ describe('card open: the contract, and the proof frozen from the allowed spec', 
 
   it('prints the new id, snapshots the full check definitions and their digests, and records who opened it', async () => {
     const rig = await workspace();
-    const result = await card(rig, ['open', '--goal', 'make a good', '--artifact', 'src/a.txt', '--done-when', 'it says good', '--proof', 'tests,lint', '--lands-at', 'main', '--budget-attempts', '3']);
+    const result = await card(rig, [
+      'open',
+      '--goal',
+      'make a good',
+      '--artifact',
+      'src/a.txt',
+      '--done-when',
+      'it says good',
+      '--proof',
+      'tests,lint',
+      '--lands-at',
+      'main',
+      '--budget-attempts',
+      '3',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const shown = result.json();
     expect(shown.id).toMatch(/^c-[0-9a-z]{8}$/);
-    expect(shown).toMatchObject({ state: 'open', grade: 'ungraded', passed: false, verify: 'proof', attempts: 0, contract: { goal: 'make a good', artifact: 'src/a.txt', done_when: 'it says good', lands_at: 'main', budget_attempts: 3 } });
+    expect(shown).toMatchObject({
+      state: 'open',
+      grade: 'ungraded',
+      passed: false,
+      verify: 'proof',
+      attempts: 0,
+      contract: { goal: 'make a good', artifact: 'src/a.txt', done_when: 'it says good', lands_at: 'main', budget_attempts: 3 },
+    });
     expect(shown.proof.kind).toBe('checks');
     expect(shown.proof.checks.map((c: { id: string }) => c.id)).toEqual(['tests', 'lint']);
     expect(shown.proof.checks[0]).toMatchObject({ run: ['sh', '-c', 'grep -q good src/a.txt && test ! -f flaky.flag'], sources: ['src/**'], timeout: 120 });
@@ -103,7 +124,12 @@ describe('the board', () => {
     expect((await card(rig, ['complete', done])).code).toBe(0);
     const open = await opened(rig, ['--proof', 'tests']);
     expect((await card(rig, ['list', '--open'])).json().cards.map((c: { id: string }) => c.id)).toEqual([open]);
-    expect((await card(rig, ['list'])).json().cards.map((c: { id: string }) => c.id).sort()).toEqual([done, open].sort());
+    expect(
+      (await card(rig, ['list']))
+        .json()
+        .cards.map((c: { id: string }) => c.id)
+        .sort(),
+    ).toEqual([done, open].sort());
   });
 });
 
@@ -127,7 +153,11 @@ describe('card complete: refused without a fresh PASS of the frozen proof', () =
 
   it('--lands-at BRANCH: refused outside git, on uncommitted changes, on a commit not on the branch; closes once the proven commit has landed', async () => {
     const { execFileSync } = await import('node:child_process');
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: rig.root, env: { PATH: process.env.PATH, HOME: rig.home } }).toString();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+        cwd: rig.root,
+        env: { PATH: process.env.PATH, HOME: rig.home },
+      }).toString();
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests', '--lands-at', 'main']);
     expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
@@ -234,7 +264,7 @@ describe('card complete: refused without a fresh PASS of the frozen proof', () =
     expect(done.code, done.stderr).toBe(0);
   });
 
-  it('refuses a worker closing an independent card, and a worker\'s PASS closing it for anyone', async () => {
+  it("refuses a worker closing an independent card, and a worker's PASS closing it for anyone", async () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests', '--verify', 'independent']);
     await card(rig, ['claim', id], as('worker'));
@@ -263,7 +293,7 @@ describe('card complete: refused without a fresh PASS of the frozen proof', () =
   });
 });
 
-describe('complete --force: the owner\'s override, recorded as owner_close', () => {
+describe("complete --force: the owner's override, recorded as owner_close", () => {
   it('closes without a PASS, is shown as owner_close everywhere, and never as a pass', async () => {
     const rig = await workspace();
     rig.write({ 'src/a.txt': 'bad\n' });
@@ -273,7 +303,12 @@ describe('complete --force: the owner\'s override, recorded as owner_close', () 
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.json()).toMatchObject({ state: 'owner_closed', passed: false, grade: 'FAIL' });
     const last = forced.json().events.at(-1);
-    expect(last).toMatchObject({ kind: 'owner_close', why: 'shipping the hotfix; test fixed in a follow-up', last_verdict: { verdict: 'FAIL' }, by: { role: 'owner', agent: null } });
+    expect(last).toMatchObject({
+      kind: 'owner_close',
+      why: 'shipping the hotfix; test fixed in a follow-up',
+      last_verdict: { verdict: 'FAIL' },
+      by: { role: 'owner', agent: null },
+    });
     expect((await card(rig, ['list'])).json().cards[0]).toMatchObject({ id, state: 'owner_closed', passed: false });
     const board = await rig.run(['card', 'list']);
     expect(board.stdout).toMatch(new RegExp(`${id}\\s+owner_close\\s+FAIL`));
@@ -319,7 +354,13 @@ describe('decisions', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.json().contract).toMatchObject({ goal: 'make a good, only', budget_attempts: 9, done_when: 'src/a.txt says good' });
     expect(result.json().proof).toEqual(before);
-    expect(result.json().events.at(-1)).toMatchObject({ kind: 'decision', decision: 'rescope', why: 'narrower', changes: { goal: 'make a good, only', budget_attempts: 9 }, by: { role: 'coordinator' } });
+    expect(result.json().events.at(-1)).toMatchObject({
+      kind: 'decision',
+      decision: 'rescope',
+      why: 'narrower',
+      changes: { goal: 'make a good, only', budget_attempts: 9 },
+      by: { role: 'coordinator' },
+    });
     refused(await card(rig, ['decide', id, 'rescope', '--why', 'same', '--goal', 'make a good, only'], as('coordinator')), 'card_decision_invalid');
   });
 
@@ -416,7 +457,22 @@ describe('the card command line', () => {
     expect((await elsewhere.run(['card', 'list', '-C', rig.root, '--json'])).json()).toEqual({ cards: [] });
     const help = await rig.run(['card', 'open', '--help']);
     expect(help.code).toBe(0);
-    for (const word of ['open', 'list', 'show', 'claim', 'verify', 'complete', 'decide', 'reprove', 'audit', '--proof-script', '--budget-attempts', 'VOUCH_ROLE', 'card_stale']) expect(help.stdout).toContain(word);
+    for (const word of [
+      'open',
+      'list',
+      'show',
+      'claim',
+      'verify',
+      'complete',
+      'decide',
+      'reprove',
+      'audit',
+      '--proof-script',
+      '--budget-attempts',
+      'VOUCH_ROLE',
+      'card_stale',
+    ])
+      expect(help.stdout).toContain(word);
   });
 });
 

@@ -90,7 +90,12 @@ describe('a covered file swapped and restored during the run', () => {
     const { rig, base, reset } = await attacked();
     await hook(rig, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'setsid nohup python3 w.py &' }, tool_use_id: 't1' });
     // The file the agent claims done; its write is on the trail.
-    await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/add.js'), content: BROKEN }, tool_response: {}, tool_use_id: 't2' });
+    await hook(rig, 'PostToolUse', {
+      tool_name: 'Write',
+      tool_input: { file_path: rig.path('src/add.js'), content: BROKEN },
+      tool_response: {},
+      tool_use_id: 't2',
+    });
     reset();
     const result = await hook(rig, 'Stop', { stop_hook_active: false });
     expect(result.code, result.stderr).toBe(0);
@@ -105,7 +110,8 @@ describe('a covered file swapped and restored during the run', () => {
   it('an honest run that only reads its files is not flagged: node --test and pytest (which writes its cache beside the tests) PASS', async () => {
     const rig = new Rig().write({
       'src/add.js': GOOD,
-      'test/add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+      'test/add.test.js':
+        "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
       'py/calc.py': 'def add(a, b):\n    return a + b\n',
       'py/test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
     });

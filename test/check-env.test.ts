@@ -64,7 +64,9 @@ describe('the default environment of a check', () => {
   it('keeps proxies out unless the check names them: a proxy URL can carry a password', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a' });
     await rig.spec(envCheck(0));
-    await rig.run(['verify'], { env: { HTTPS_PROXY: 'http://user:pw@proxy:3128', https_proxy: 'http://user:pw@proxy:3128', NODE_OPTIONS: '--max-old-space-size=1000', TERM: 'xterm' } });
+    await rig.run(['verify'], {
+      env: { HTTPS_PROXY: 'http://user:pw@proxy:3128', https_proxy: 'http://user:pw@proxy:3128', NODE_OPTIONS: '--max-old-space-size=1000', TERM: 'xterm' },
+    });
     const env = JSON.parse(rig.read('env.json')) as Record<string, string>;
     expect(env.HTTPS_PROXY).toBeUndefined();
     expect(env.https_proxy).toBeUndefined();
@@ -76,7 +78,11 @@ describe('the default environment of a check', () => {
     const rig = new Rig().write({ 'src/a.txt': 'a' });
     await rig.spec(envCheck(1));
     const secret = 'ghp_Q7d9LxVv3k2mN8pR4tY6wZ1aB5cE0fG2hJ4k';
-    const callerEnv = { GITHUB_TOKEN: secret, AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', NPM_CONFIG_REGISTRY: 'https://npm.corp.example/' };
+    const callerEnv = {
+      GITHUB_TOKEN: secret,
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      NPM_CONFIG_REGISTRY: 'https://npm.corp.example/',
+    };
 
     const text = await rig.run(['verify'], { env: callerEnv });
     expect(text.code).toBe(1);
@@ -103,7 +109,7 @@ describe('the default environment of a check', () => {
     }
   });
 
-  it('does not name withheld variables, nor hint at env:, when the failure reads like the code\'s (an assertion), not the environment\'s', async () => {
+  it("does not name withheld variables, nor hint at env:, when the failure reads like the code's (an assertion), not the environment's", async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a' });
     await rig.spec(`version: 1
 checks:
@@ -161,7 +167,12 @@ checks:
     sources: ["src/**"]
 `);
     const env = { STRIPE_SECRET_KEY: secret, DEPLOY_PASSWORD: secret, MY_PROXY: `http://u:${secret}@p:1`, [`NAME_${'X'.repeat(3)}`]: secret };
-    const outputs = [await rig.run(['verify'], { env }), await rig.run(['verify', '--json'], { env }), await rig.run(['status', '--json'], { env }), await rig.run(['log', '--json'], { env })];
+    const outputs = [
+      await rig.run(['verify'], { env }),
+      await rig.run(['verify', '--json'], { env }),
+      await rig.run(['status', '--json'], { env }),
+      await rig.run(['log', '--json'], { env }),
+    ];
     for (const output of outputs) {
       expect(output.stdout).not.toContain(secret);
       expect(output.stderr).not.toContain(secret);

@@ -62,7 +62,9 @@ async function session(rig: Rig, script: Script) {
 function gateDecisions(rig: Rig): { decision: string; reason: string }[] {
   const db = new Database(rig.path('.vouch/ledger.db'), { readonly: true });
   try {
-    return (db.prepare("SELECT body FROM chain WHERE kind = 'gate' ORDER BY seq").all() as { body: string | Buffer }[]).map((row) => JSON.parse(String(row.body)));
+    return (db.prepare("SELECT body FROM chain WHERE kind = 'gate' ORDER BY seq").all() as { body: string | Buffer }[]).map((row) =>
+      JSON.parse(String(row.body)),
+    );
   } catch {
     return [];
   } finally {
@@ -115,7 +117,8 @@ describe('the box, with the real Claude Code CLI', () => {
     });
     expect(run.code, run.stderr).toBe(0);
     const results = attacks.map((_, i) => lastUserText(mock.turns[i + 1]!));
-    for (const [i, result] of results.entries()) expect(result, attacks[i]).toMatch(i === 4 ? /vouch denied this Bash command/ : /Read-only file system|Permission denied|SQLITE_READONLY/);
+    for (const [i, result] of results.entries())
+      expect(result, attacks[i]).toMatch(i === 4 ? /vouch denied this Bash command/ : /Read-only file system|Permission denied|SQLITE_READONLY/);
     // The forged stop could neither read its way to a PASS nor record one: the ledger is read-only in the box.
     expect(results[6]).toContain('ledger_unusable');
     expect(results[6]).toContain('SQLITE_READONLY');
@@ -172,7 +175,9 @@ describe('the box, with the real Claude Code CLI', () => {
 describe('without the box, with the real Claude Code CLI', () => {
   it('attack: require_box holds a session run after `install --no-sandbox` at every stop (box_off) until it escapes, and sessions --check fails it', async () => {
     const rig = await workspace({ spec: `${SPEC}gate: {require_box: true}\n`, install: ['--no-sandbox'] });
-    const { run, mock } = await session(rig, (_request, turn) => (turn === 0 ? [write('toolu_1', rig.path('src/add.js'), `// edited\n${GOOD}`)] : [say('Done.')]));
+    const { run, mock } = await session(rig, (_request, turn) =>
+      turn === 0 ? [write('toolu_1', rig.path('src/add.js'), `// edited\n${GOOD}`)] : [say('Done.')],
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(lastUserText(mock.turns[2]!)).toContain('vouch.yaml sets gate.require_box, and this session ran without the box');
     expect(gateDecisions(rig).map((g) => [g.decision, g.reason])).toEqual([

@@ -55,7 +55,9 @@ describe('vouch exec as the Bash tool of the real Claude Code (--no-sandbox --ex
     expect(lastUserText(mock.turns[2]!)).toMatch(/Read-only file system/);
     expect(rig.read('vouch.yaml')).toBe(spec);
     expect(rig.read('out.txt')).toBe('hi\n');
-    const execs = rows(rig).filter((row) => row.kind === 'exec').map((row) => JSON.parse(row.body));
+    const execs = rows(rig)
+      .filter((row) => row.kind === 'exec')
+      .map((row) => JSON.parse(row.body));
     expect(execs.map((e) => e.argv)).toEqual([
       ['/bin/sh', '-c', 'echo hi > out.txt && cat out.txt'],
       ['/bin/sh', '-c', './w.sh'],

@@ -179,7 +179,16 @@ describe('the Stop gate with the real Claude Code CLI', () => {
     expect(gateDecisions(rig).map((g) => [g.decision, g.reason, g.checks.map((c) => c.status)])).toEqual([['allow', 'all_pass', ['PASS']]]);
     // The agent's own PASS was recorded inside its run (Claude Code's marker); the gate did not take its word but ran the check itself.
     const receipts = (await rig.run(['log', '--json'])).json();
-    expect(receipts.slice(0, 2).map((r: { actor: string; verdict: string; gate?: unknown; agent_run?: { agent: string } }) => [r.actor, r.verdict, r.gate !== undefined, r.agent_run?.agent ?? null])).toEqual([
+    expect(
+      receipts
+        .slice(0, 2)
+        .map((r: { actor: string; verdict: string; gate?: unknown; agent_run?: { agent: string } }) => [
+          r.actor,
+          r.verdict,
+          r.gate !== undefined,
+          r.agent_run?.agent ?? null,
+        ]),
+    ).toEqual([
       ['hook', 'PASS', true, null],
       ['cli', 'PASS', false, 'claude-code'],
     ]);
@@ -200,7 +209,14 @@ describe('the Stop gate with the real Claude Code CLI', () => {
       }
       mainTurn++;
       if (mainTurn === 1) {
-        return [{ type: 'tool_use', id: 'toolu_m1', name: 'Agent', input: { description: 'fix add', prompt: 'SUBTASK: make add() correct', subagent_type: 'general-purpose', run_in_background: false } }];
+        return [
+          {
+            type: 'tool_use',
+            id: 'toolu_m1',
+            name: 'Agent',
+            input: { description: 'fix add', prompt: 'SUBTASK: make add() correct', subagent_type: 'general-purpose', run_in_background: false },
+          },
+        ];
       }
       return [say('The subagent finished; done.')];
     });
@@ -219,7 +235,13 @@ describe('the Stop gate with the real Claude Code CLI', () => {
     // The subagent is one dispatch: on record at its start, its two claims, the contradiction, the pass, the close.
     expect(hookResponses(run, 'SubagentStart')).toHaveLength(1);
     const [dispatch] = (await rig.run(['fleet', '--json'])).json().dispatches;
-    expect(dispatch).toMatchObject({ state: 'terminated', verdict: 'verified', tier: 'lane', prompt_source: 'not_in_payload', agent: { client: 'claude-code', type: 'general-purpose' } });
+    expect(dispatch).toMatchObject({
+      state: 'terminated',
+      verdict: 'verified',
+      tier: 'lane',
+      prompt_source: 'not_in_payload',
+      agent: { client: 'claude-code', type: 'general-purpose' },
+    });
     expect(dispatch.transitions.map((t: { to: string }) => t.to)).toEqual(['dispatched', 'reported', 'contradicted', 'reported', 'verified', 'terminated']);
     expect(dispatch.claim).toMatchObject({ via: 'hook', summary: 'Subtask done, test passing.', transcript_prompt: { text: 'SUBTASK: make add() correct' } });
   }, 300_000);
@@ -234,10 +256,20 @@ describe('the Stop gate with the real Claude Code CLI', () => {
         sub++;
         // The subagent works until the session has stopped once: that stop must see it running.
         if (sub === 1) await until(() => gateDecisions(rig).some((g) => g.event === 'Stop'));
-        return sub === 1 ? [write('toolu_s1', rig.path('src/add.js'), `// checked\n${GOOD}`)] : [say('{"summary": "add() checked", "deliverables": [{"what": "src/add.js adds", "evidence": "believed"}]}')];
+        return sub === 1
+          ? [write('toolu_s1', rig.path('src/add.js'), `// checked\n${GOOD}`)]
+          : [say('{"summary": "add() checked", "deliverables": [{"what": "src/add.js adds", "evidence": "believed"}]}')];
       }
       main++;
-      if (main === 1) return [{ type: 'tool_use', id: 'toolu_m1', name: 'Agent', input: { description: 'check add', prompt: 'SUBTASK: check add()', subagent_type: 'general-purpose' } }];
+      if (main === 1)
+        return [
+          {
+            type: 'tool_use',
+            id: 'toolu_m1',
+            name: 'Agent',
+            input: { description: 'check add', prompt: 'SUBTASK: check add()', subagent_type: 'general-purpose' },
+          },
+        ];
       // A background agent starts on its own schedule: say "done" only once its
       // SubagentStart put it on the ledger, so the stop has a running dispatch to list.
       await until(() => dispatchEvents(rig) > 0);
@@ -249,7 +281,11 @@ describe('the Stop gate with the real Claude Code CLI', () => {
     // While the agent ran, the session's stop listed it and was not held by it.
     expect(stops[0]!.stdout.trim()).toBe('');
     const [dispatch] = (await rig.run(['fleet', '--json'])).json().dispatches;
-    expect(dispatch).toMatchObject({ state: 'terminated', verdict: 'verified', claim: { summary: 'add() checked', deliverables: [{ what: 'src/add.js adds', evidence: 'believed' }] } });
+    expect(dispatch).toMatchObject({
+      state: 'terminated',
+      verdict: 'verified',
+      claim: { summary: 'add() checked', deliverables: [{ what: 'src/add.js adds', evidence: 'believed' }] },
+    });
     const first = gateDecisions(rig).find((g) => g.event === 'Stop') as unknown as { dispatches?: { running: boolean }[] };
     expect(first.dispatches?.[0]?.running).toBe(true);
   }, 300_000);
@@ -293,8 +329,13 @@ describe('the Claude Code plugin in this repository', () => {
     const root = join(dirname(rig.root), 'plugin-copy');
     cpSync(join(REPO, 'plugin'), join(root, 'plugin'), { recursive: true });
     const hook = async (event: string) => {
-      const child = spawn(process.execPath, [join(root, 'plugin', 'run.mjs'), 'hook', 'claude-code', event], { cwd: rig.root, stdio: ['pipe', 'pipe', 'pipe'] });
-      return collect(child, { stdin: JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: event, tool_name: 'Write', tool_input: { file_path: 'x' } }) });
+      const child = spawn(process.execPath, [join(root, 'plugin', 'run.mjs'), 'hook', 'claude-code', event], {
+        cwd: rig.root,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      return collect(child, {
+        stdin: JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: event, tool_name: 'Write', tool_input: { file_path: 'x' } }),
+      });
     };
     const stop = await hook('Stop');
     expect(stop.code).toBe(0);

@@ -19,7 +19,8 @@ afterEach(async () => {
   for (const mock of mocks.splice(0)) await mock.close();
 });
 
-const session = (rig: Rig, script: Script, extraArgs: string[] = []) => claudeSession(binary, rig, mocks, script, { prompt: 'Change a.txt and tell me when it is done.', extraArgs });
+const session = (rig: Rig, script: Script, extraArgs: string[] = []) =>
+  claudeSession(binary, rig, mocks, script, { prompt: 'Change a.txt and tell me when it is done.', extraArgs });
 
 describe('the gate on time, with the real Claude Code CLI', () => {
   it('an honest session whose check takes longer than the budget (8 s against 3 s) ends allowed, not ESCAPED, with the check run once', async () => {
@@ -27,7 +28,9 @@ describe('the gate on time, with the real Claude Code CLI', () => {
     await rig.spec('version: 1\ngate: {budget_seconds: 3, max_blocks: 3}\nchecks:\n  - {id: suite, run: ["sleep", "8"], sources: ["src/**"], timeout: 60}\n');
     const installed = await rig.run(['install', 'claude-code', '--no-sandbox']);
     expect(installed.code, installed.stderr).toBe(0);
-    const { run, mock } = await session(rig, (_request, turn) => (turn === 0 ? [say('Changing a.'), write('toolu_1', rig.path('src/a.txt'), 'b\n')] : [say('Done: a.txt is changed.')]));
+    const { run, mock } = await session(rig, (_request, turn) =>
+      turn === 0 ? [say('Changing a.'), write('toolu_1', rig.path('src/a.txt'), 'b\n')] : [say('Done: a.txt is changed.')],
+    );
 
     expect(run.code, run.stderr).toBe(0);
     const decisions = gateDecisions(rig);

@@ -14,7 +14,30 @@ describe('the CLI', () => {
 
   it('lists every command in --help', async () => {
     const help = (await new Rig().run(['--help'])).stdout;
-    for (const command of ['init', 'allow', 'deny', 'checks', 'verify', 'status', 'show', 'log', 'gc', 'keys', 'audit', 'export', 'verify-receipt', 'schema', 'mcp', 'sessions', 'dispatch', 'fleet', 'report', 'install', 'uninstall', 'hook']) {
+    for (const command of [
+      'init',
+      'allow',
+      'deny',
+      'checks',
+      'verify',
+      'status',
+      'show',
+      'log',
+      'gc',
+      'keys',
+      'audit',
+      'export',
+      'verify-receipt',
+      'schema',
+      'mcp',
+      'sessions',
+      'dispatch',
+      'fleet',
+      'report',
+      'install',
+      'uninstall',
+      'hook',
+    ]) {
       expect(help).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
   });
@@ -122,7 +145,10 @@ checks:
   it('records git HEAD and the dirty flag, and keeps .vouch/ out of git', async () => {
     const rig = new Rig().write({ 'src/a.ts': 'a' });
     const { execFileSync } = await import('node:child_process');
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: rig.root }).toString().trim();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: rig.root })
+        .toString()
+        .trim();
     git('init', '-q');
     rig.write({ 'vouch.yaml': 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n' });
     git('add', '.');
@@ -137,7 +163,10 @@ checks:
   it('calls the tree dirty for a tracked change anywhere or an untracked file in scope, never for an untracked file elsewhere (no full git status)', async () => {
     const rig = new Rig().write({ 'src/a.ts': 'a', 'notes.md': 'n' });
     const { execFileSync } = await import('node:child_process');
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: rig.root }).toString().trim();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: rig.root })
+        .toString()
+        .trim();
     git('init', '-q');
     rig.write({ 'vouch.yaml': 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n' });
     await rig.run(['allow']);
@@ -163,15 +192,29 @@ checks:
 });
 
 describe('vouch checks', () => {
-  it('--json gives the spec\'s path and hash and every check in full, with its definition digest', async () => {
+  it("--json gives the spec's path and hash and every check in full, with its definition digest", async () => {
     const rig = new Rig().write({ 'src/a.ts': 'a' });
-    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"], proves: "it runs"}\n  - {id: lint, run: ["true"], sources: ["src/**"], block: false, tier: lane}\n');
+    await rig.spec(
+      'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"], proves: "it runs"}\n  - {id: lint, run: ["true"], sources: ["src/**"], block: false, tier: lane}\n',
+    );
     const result = await rig.run(['checks', '--json']);
     expect(result.code, result.stderr).toBe(0);
     const doc = result.json();
     expect(doc.spec).toEqual({ path: rig.path('vouch.yaml'), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(doc.checks.map((c: { id: string }) => c.id)).toEqual(['t', 'lint']);
-    expect(doc.checks[0]).toMatchObject({ id: 't', run: ['true'], shell: false, cwd: '.', timeout: 120, sources: ['src/**'], block: true, tier: null, proves: 'it runs', expect: { kind: 'exit', code: 0 }, definition_digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(doc.checks[0]).toMatchObject({
+      id: 't',
+      run: ['true'],
+      shell: false,
+      cwd: '.',
+      timeout: 120,
+      sources: ['src/**'],
+      block: true,
+      tier: null,
+      proves: 'it runs',
+      expect: { kind: 'exit', code: 0 },
+      definition_digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(doc.checks[1]).toMatchObject({ id: 'lint', block: false, tier: 'lane' });
     // The digest covers what runs and on what, not block, tier or proves (README: what decides STALE).
     expect(doc.checks[0].definition_digest).toBe(doc.checks[1].definition_digest);
@@ -198,7 +241,11 @@ describe('vouch init', () => {
   });
 
   it.each([
-    ['pyproject.toml', { 'pyproject.toml': '[project]\nname = "x"\n', 'tests/test_a.py': 'def test_a(): pass\n', 'a.py': 'x = 1\n' }, 'run: ["env", "PYTHONPATH=.", "python3", "-m", "pytest", "-q"]'],
+    [
+      'pyproject.toml',
+      { 'pyproject.toml': '[project]\nname = "x"\n', 'tests/test_a.py': 'def test_a(): pass\n', 'a.py': 'x = 1\n' },
+      'run: ["env", "PYTHONPATH=.", "python3", "-m", "pytest", "-q"]',
+    ],
     ['Cargo.toml', { 'Cargo.toml': '[package]\nname = "x"\n', 'src/main.rs': 'fn main() {}\n' }, 'run: ["cargo", "test"]'],
     ['a Makefile with a test target', { Makefile: 'test:\n\ttrue\n', 'src/a.c': 'int a;\n' }, 'run: ["make", "test"]'],
   ])('detects %s', async (_name, files, expected) => {

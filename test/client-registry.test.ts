@@ -55,7 +55,17 @@ describe('one registry of agent clients (issue 29)', () => {
 
     const target = installTargets(registry)['fake-agent'];
     expect(target?.scopes).toEqual(['project', 'user']);
-    const intents = target!.intents({ scope: 'project', root, env, self: { node: '/n', entry: '/v' }, mode: 'install', box: true, exec: false, protect: [], programs: [] });
+    const intents = target!.intents({
+      scope: 'project',
+      root,
+      env,
+      self: { node: '/n', entry: '/v' },
+      mode: 'install',
+      box: true,
+      exec: false,
+      protect: [],
+      programs: [],
+    });
     expect(intents.ok).toBe(true);
     const [hooks] = intents.ok ? intents.intents : [];
     expect(hooks?.path).toBe(join(root, '.fake', 'hooks.json'));
@@ -90,7 +100,9 @@ describe('one registry of agent clients (issue 29)', () => {
   it('`vouch hook` takes every hooked client of the registry and git, and names exactly those for an unknown one', async () => {
     const rig = new Rig();
     for (const client of hookedClients()) {
-      const reply = await rig.run(['hook', client.id, 'PostToolUse'], { stdin: JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PostToolUse' }) });
+      const reply = await rig.run(['hook', client.id, 'PostToolUse'], {
+        stdin: JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PostToolUse' }),
+      });
       expect(reply.code, `${client.id}: ${reply.stderr}`).toBe(0);
     }
     const unknown = await rig.run(['hook', 'fake-agent', 'Stop'], { stdin: '{}' });

@@ -32,7 +32,11 @@ function expectQuiet(stderr: string): void {
 /** `vouch ARGS | head -N` in bash; vouch's own exit status is printed on stderr by bash as vouch-exit=N. */
 async function throughHead(rig: Rig, args: readonly string[], lines: number): Promise<RunResult & { vouchExit: number }> {
   const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('bash', ['-c', `${quoted} | head -${lines}; echo "vouch-exit=\${PIPESTATUS[0]}" >&2`], { cwd: rig.root, env: rig.env(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', `${quoted} | head -${lines}; echo "vouch-exit=\${PIPESTATUS[0]}" >&2`], {
+    cwd: rig.root,
+    env: rig.env(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const result = await collect(child);
   const exit = /vouch-exit=(\d+)/.exec(result.stderr);
   expect(exit, result.stderr).not.toBeNull();
@@ -46,7 +50,11 @@ async function readerGone(rig: Rig, args: readonly string[], env: Record<string,
   return collect(child);
 }
 
-const receipts = async (rig: Rig) => (await rig.run(['log', '--json'])).json<{ check_id: string }[]>().map((r) => r.check_id).sort();
+const receipts = async (rig: Rig) =>
+  (await rig.run(['log', '--json']))
+    .json<{ check_id: string }[]>()
+    .map((r) => r.check_id)
+    .sort();
 
 describe('a closed stdout', () => {
   it('`vouch verify a b c | head -1` prints one line, records all 3 receipts, and exits with the verdict, quietly', async () => {
@@ -108,7 +116,11 @@ describe('a closed stdout', () => {
 
   it('stdout and stderr both gone (`2>&1 | head -0`): still every receipt, exit with the verdict', async () => {
     const rig = await workspace();
-    const child = spawn('bash', ['-c', `'${process.execPath}' '${CLI}' verify 2>&1 | head -0; echo "vouch-exit=\${PIPESTATUS[0]}" >&2`], { cwd: rig.root, env: rig.env(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', `'${process.execPath}' '${CLI}' verify 2>&1 | head -0; echo "vouch-exit=\${PIPESTATUS[0]}" >&2`], {
+      cwd: rig.root,
+      env: rig.env(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const result = await collect(child);
     expect(result.stderr).toBe('vouch-exit=0\n');
     expect(await receipts(rig)).toEqual(['a', 'b', 'c']);

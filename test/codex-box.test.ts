@@ -40,7 +40,8 @@ async function workspace(options: { spec?: string; install?: string[] } = {}): P
   const installed = await rig.run(['install', 'codex', ...(options.install ?? [])], { env: { PATH: `${dirname(binary)}:${process.env.PATH}` } });
   expect(installed.code, installed.stderr).toBe(0);
   // The rig's HOME is under /tmp, and so the default CODEX_HOME: install says Codex could not box commands there (the sessions below use one outside).
-  if (!options.install?.includes('--no-sandbox')) expect(installed.stderr).toContain('under the temporary directory: Codex will not start its sandbox helpers there');
+  if (!options.install?.includes('--no-sandbox'))
+    expect(installed.stderr).toContain('under the temporary directory: Codex will not start its sandbox helpers there');
   return rig;
 }
 
@@ -55,7 +56,20 @@ async function session(rig: Rig, scripted: (codexHome: string) => ResponsesScrip
   const baseUrl = await mock.start();
   writeFileSync(
     join(codexHome, 'config.toml'),
-    ['model = "mock-model"', 'model_provider = "mock"', '', '[model_providers.mock]', 'name = "mock"', `base_url = "${baseUrl}"`, 'wire_api = "responses"', 'env_key = "MOCK_API_KEY"', '', `[projects.${JSON.stringify(rig.root)}]`, 'trust_level = "trusted"', ''].join('\n'),
+    [
+      'model = "mock-model"',
+      'model_provider = "mock"',
+      '',
+      '[model_providers.mock]',
+      'name = "mock"',
+      `base_url = "${baseUrl}"`,
+      'wire_api = "responses"',
+      'env_key = "MOCK_API_KEY"',
+      '',
+      `[projects.${JSON.stringify(rig.root)}]`,
+      'trust_level = "trusted"',
+      '',
+    ].join('\n'),
   );
   const child = spawn(binary, ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', 'Make add() correct.'], {
     cwd: rig.root,

@@ -17,7 +17,18 @@ async function stop(rig: Rig, session = 's1', cwd = rig.root): Promise<GateDecis
   const live = new Session({ env: rig.env(), cwd, dir: cwd });
   try {
     return await decideStop(
-      { client: 'claude-code', event: 'Stop', session, agentId: null, cwd, stopHookActive: false, claim: 'Done.', agentType: null, transcriptPath: null, runningAgents: [] },
+      {
+        client: 'claude-code',
+        event: 'Stop',
+        session,
+        agentId: null,
+        cwd,
+        stopHookActive: false,
+        claim: 'Done.',
+        agentType: null,
+        transcriptPath: null,
+        runningAgents: [],
+      },
       gateContext(live),
     );
   } finally {
@@ -74,7 +85,7 @@ describe('decideStop, as a table of situations', () => {
     expect(await receipts()).toBe(before);
   });
 
-  it('a protected file that differs from the session\'s first look blocks, whatever wrote it', async () => {
+  it("a protected file that differs from the session's first look blocks, whatever wrote it", async () => {
     const rig = await project(`version: 1\nprotect: ["test/**"]\nchecks:\n${CHECK}`);
     await stop(rig);
     rig.write({ 'test/add.test.js': 'process.exit(0)\n' });
@@ -88,7 +99,7 @@ describe('decideStop, as a table of situations', () => {
     expect((await stop(rig)).kind).toBe('allow');
   });
 
-  it('two sessions are judged apart: one session\'s blocks never count for another', async () => {
+  it("two sessions are judged apart: one session's blocks never count for another", async () => {
     const rig = await project(`version: 1\ngate: {max_blocks: 1}\nchecks:\n${CHECK}`);
     await stop(rig, 'a');
     await stop(rig, 'b');

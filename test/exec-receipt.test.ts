@@ -112,7 +112,7 @@ describe('the exec receipt', () => {
     expect(untrusted.json().exec.findings[0].code).toBe('untrusted_key');
   });
 
-  it('an unsigned workspace\'s receipt says so, and does not verify', async () => {
+  it("an unsigned workspace's receipt says so, and does not verify", async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a\n' });
     await rig.run(['keys', 'generate']);
     await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
@@ -133,13 +133,19 @@ describe('the exec receipt', () => {
     expect(py.stdout.trim(), py.stderr).toBe('ok');
     // python's canonical bytes are the ledger's own: the same text the entry's hash covers.
     expect(readFileSync(rig.path('body.bin'), 'utf8')).toBe(rows(rig).find((row) => row.kind === 'exec')!.body);
-    const openssl = spawnSync('openssl', ['pkeyutl', '-verify', '-rawin', '-pubin', '-inkey', 'pub.pem', '-in', 'body.bin', '-sigfile', 'sig.bin'], { cwd: rig.root, encoding: 'utf8' });
+    const openssl = spawnSync('openssl', ['pkeyutl', '-verify', '-rawin', '-pubin', '-inkey', 'pub.pem', '-in', 'body.bin', '-sigfile', 'sig.bin'], {
+      cwd: rig.root,
+      encoding: 'utf8',
+    });
     expect(openssl.status, openssl.stderr).toBe(0);
     expect(openssl.stdout).toContain('Signature Verified Successfully');
     forge(rig, (body) => (body.decision = 'BLOCKED'));
     const bad = spawnSync(PYTHON, ['-c', PY_VERIFY_EXEC, 'forged.json', hex, 'body.bin', 'sig.bin'], { cwd: rig.root, encoding: 'utf8' });
     expect(bad.stdout.trim()).toBe('bad');
-    const badSsl = spawnSync('openssl', ['pkeyutl', '-verify', '-rawin', '-pubin', '-inkey', 'pub.pem', '-in', 'body.bin', '-sigfile', 'sig.bin'], { cwd: rig.root, encoding: 'utf8' });
+    const badSsl = spawnSync('openssl', ['pkeyutl', '-verify', '-rawin', '-pubin', '-inkey', 'pub.pem', '-in', 'body.bin', '-sigfile', 'sig.bin'], {
+      cwd: rig.root,
+      encoding: 'utf8',
+    });
     expect(badSsl.status).not.toBe(0);
   });
 });

@@ -18,7 +18,14 @@ async function workspace(): Promise<Rig> {
 }
 
 function preToolUse(rig: Rig, command: string, args: string[] = ['--exec']) {
-  const stdin = JSON.stringify({ session_id: 's1', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, description: 'run it' } });
+  const stdin = JSON.stringify({
+    session_id: 's1',
+    cwd: rig.root,
+    transcript_path: '/dev/null',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'run it' },
+  });
   return rig.run(['hook', 'claude-code', 'PreToolUse', ...args], { stdin, env: { CLAUDECODE: '1' } });
 }
 

@@ -44,7 +44,7 @@ describe('vouch exec', () => {
     expect(entry!.policy.digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('passes the command\'s own exit code through, and records it', async () => {
+  it("passes the command's own exit code through, and records it", async () => {
     const rig = await workspace();
     const ran = await rig.run(['exec', '--', 'sh', '-c', 'exit 3']);
     expect(ran.code).toBe(3);
@@ -168,7 +168,7 @@ describe('vouch exec', () => {
   });
 
   // base64 (coreutils) stands for any denied program: it is on every machine the tests run on, curl need not be.
-  it('attack: a denied program reached through the agent\'s own PATH, under another name (a link, and a copy)', async () => {
+  it("attack: a denied program reached through the agent's own PATH, under another name (a link, and a copy)", async () => {
     const rig = await workspace('  deny: [base64]');
     const real = realpathSync('/usr/bin/base64');
     mkdirSync(rig.path('bin'));

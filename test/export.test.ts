@@ -82,7 +82,9 @@ describe('vouch export --format intoto', () => {
 
   it('selects receipts by id, by --check (latest), and by --check with --since (all since then)', async () => {
     const rig = await exported(3);
-    const ids = rows(rig).filter((r) => r.check_id === 't').map((r) => r.id);
+    const ids = rows(rig)
+      .filter((r) => r.check_id === 't')
+      .map((r) => r.id);
     const byId = readBundle(await exportBundle(rig, ids[0]!.slice(0, 10)));
     expect(byId.map((e) => payloadOf(e).predicate.configuration[1].name)).toEqual([`vouch-receipt:${ids[0]}`]);
     const latest = readBundle(await exportBundle(rig, '--check', 't'));
@@ -239,7 +241,10 @@ describe('vouch verify-receipt', () => {
     const { code, report } = await verifyReceipt(rig, 'hostile.jsonl', '--key', 'default', '--against-workspace');
     expect(code).toBe(1);
     // It names no check either, so no definition here is the one it ran.
-    expect(report.envelopes[0].findings.map((f: any) => `${f.code}:${f.path}`)).toEqual([...names.map((name) => `file_refused:${name}`), 'definition_changed:undefined']);
+    expect(report.envelopes[0].findings.map((f: any) => `${f.code}:${f.path}`)).toEqual([
+      ...names.map((name) => `file_refused:${name}`),
+      'definition_changed:undefined',
+    ]);
   });
 
   it('--against-workspace --require-pass refuses a PASS whose check is defined differently now (status says STALE definition_changed)', async () => {

@@ -12,7 +12,8 @@ import { CLI, collect, Rig } from './helpers/rig.js';
  */
 
 const PYTHON = '/usr/bin/python3';
-const NONBLOCKING = 'import os, sys; os.set_blocking(1, False); sys.stderr.write("blocking=%s\\n" % os.get_blocking(1)); sys.stderr.flush(); os.execv(sys.argv[1], sys.argv[1:])';
+const NONBLOCKING =
+  'import os, sys; os.set_blocking(1, False); sys.stderr.write("blocking=%s\\n" % os.get_blocking(1)); sys.stderr.flush(); os.execv(sys.argv[1], sys.argv[1:])';
 
 describe('a stdout that is a full non-blocking pipe', () => {
   it('gets every byte of a large --json document, in order (the write falls back to a stream that waits)', async () => {
@@ -27,7 +28,11 @@ describe('a stdout that is a full non-blocking pipe', () => {
     // Far more than a pipe's 64 KiB and Node's read buffer: the writer must meet a full pipe.
     expect(expected.stdout.length).toBeGreaterThan(400_000);
 
-    const child = spawn(PYTHON, ['-c', NONBLOCKING, process.execPath, CLI, 'show', id, '--files', '--json'], { cwd: rig.root, env: rig.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(PYTHON, ['-c', NONBLOCKING, process.execPath, CLI, 'show', id, '--files', '--json'], {
+      cwd: rig.root,
+      env: rig.env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.pause();
     await new Promise((resolve) => setTimeout(resolve, 1500));
     child.stdout.resume();

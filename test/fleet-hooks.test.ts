@@ -71,7 +71,7 @@ async function ready(extra = ''): Promise<Rig> {
 }
 
 const board = async (rig: Rig) => (await rig.run(['fleet', '--json'])).json().dispatches as any[];
-const reason = (result: { stdout: string }) => (result.stdout.trim() === '' ? null : JSON.parse(result.stdout).reason ?? null) as string | null;
+const reason = (result: { stdout: string }) => (result.stdout.trim() === '' ? null : (JSON.parse(result.stdout).reason ?? null)) as string | null;
 const blocked = (result: { code: number | null; stdout: string }) => {
   expect(result.code).toBe(0);
   return result.stdout.trim() !== '' && JSON.parse(result.stdout).decision === 'block';
@@ -93,7 +93,11 @@ describe('SubagentStart: on the ledger before it works', () => {
       session: SESSION,
       agent: { client: 'claude-code', id: 'aa0cb91d51974b8ad', type: 'general-purpose' },
     });
-    expect(d.spec_sha256).toBe(createHash('sha256').update(readFileSync(rig.path('vouch.yaml'))).digest('hex'));
+    expect(d.spec_sha256).toBe(
+      createHash('sha256')
+        .update(readFileSync(rig.path('vouch.yaml')))
+        .digest('hex'),
+    );
     expect(d.manifest.checks).toEqual([expect.objectContaining({ id: 'tests', block: true })]);
     expect(d.transitions[0]).toMatchObject({ from: null, to: 'dispatched', writer: { actor: 'hook', client: 'claude-code' } });
     // A second start for the same agent does not put it on record twice.
@@ -172,7 +176,8 @@ describe('SubagentStop: the per-subagent gate on its dispatch', () => {
       'verified>terminated',
     ]);
     // Every transition names the process that wrote it; the claim names the client's process as the claimant.
-    for (const t of d.transitions) expect(t.writer).toMatchObject({ actor: 'hook', client: 'claude-code', pid: expect.any(Number), ppid: expect.any(Number), host: expect.any(String) });
+    for (const t of d.transitions)
+      expect(t.writer).toMatchObject({ actor: 'hook', client: 'claude-code', pid: expect.any(Number), ppid: expect.any(Number), host: expect.any(String) });
     expect(d.transitions[4].writer.pid).not.toBe(d.transitions[3].writer.ppid);
     // The session is not held by a closed dispatch.
     expect((await mainStop(rig)).stdout).toBe('');
@@ -183,7 +188,14 @@ describe('SubagentStop: the per-subagent gate on its dispatch', () => {
     await start(rig, 'a1');
     rig.write({ 'src/a.txt': 'bad\n' });
     const command = `python3 -c "open('src/a.txt', 'w').write('bad')"`;
-    await hook(rig, 'PostToolUse', { tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '' }, tool_use_id: 't-py', agent_id: 'a1', agent_type: 'general-purpose' });
+    await hook(rig, 'PostToolUse', {
+      tool_name: 'Bash',
+      tool_input: { command },
+      tool_response: { stdout: '' },
+      tool_use_id: 't-py',
+      agent_id: 'a1',
+      agent_type: 'general-purpose',
+    });
     expect(blocked(await subStop(rig, 'a1', 'Done.'))).toBe(true);
     const again = await subStop(rig, 'a1', 'Done, really.', { stop_hook_active: true });
     expect(blocked(again)).toBe(true);
@@ -294,7 +306,7 @@ describe("the session's own Stop and its dispatches", () => {
     expect(free.stdout).toBe('');
     expect(free.stderr).toContain(`dispatch ${running.id} (still going)`);
     const gates = (await rig.run(['sessions', SESSION, '--json'])).json().sessions[0].decisions;
-    expect(gates.map((g: any) => [g.reason, (g.dispatches ?? []).map((x: any) => x.id === running.id ? `running:${x.running}` : x.state)])).toEqual([
+    expect(gates.map((g: any) => [g.reason, (g.dispatches ?? []).map((x: any) => (x.id === running.id ? `running:${x.running}` : x.state))])).toEqual([
       ['dispatches_unsettled', ['running:true', 'reported']],
       ['dispatches_unsettled', ['running:true', 'verified']],
       ['nothing_relevant', ['running:true']],
@@ -324,7 +336,10 @@ describe('signed workspaces', () => {
     await start(rig, 'a1');
     await subStop(rig, 'a1', 'Nothing to do.');
     const { withLedgerDb } = await import('./helpers/ledger-db.js');
-    const rows = withLedgerDb(rig, (db) => db.prepare("SELECT signature FROM chain WHERE kind = 'dispatch' ORDER BY seq").all() as { signature: string | null }[]);
+    const rows = withLedgerDb(
+      rig,
+      (db) => db.prepare("SELECT signature FROM chain WHERE kind = 'dispatch' ORDER BY seq").all() as { signature: string | null }[],
+    );
     expect(rows.length).toBeGreaterThanOrEqual(3);
     expect(rows.every((r) => r.signature !== null)).toBe(true);
     expect((await audit(rig)).report.findings).toEqual([]);

@@ -25,7 +25,10 @@ checks:
     block: false
 ${extra}`;
 
-const CLAIM = JSON.stringify({ summary: 'src/a.txt is good now', deliverables: [{ what: 'src/a.txt contains good', evidence: 'executed', how: 'grep -q good src/a.txt' }] });
+const CLAIM = JSON.stringify({
+  summary: 'src/a.txt is good now',
+  deliverables: [{ what: 'src/a.txt contains good', evidence: 'executed', how: 'grep -q good src/a.txt' }],
+});
 
 async function ready(): Promise<Rig> {
   const rig = new Rig().write({ 'src/a.txt': 'good\n', 'claim.json': CLAIM });
@@ -34,7 +37,13 @@ async function ready(): Promise<Rig> {
 }
 
 async function order(rig: Rig, ...args: string[]): Promise<any> {
-  const result = await rig.run(['dispatch', 'new', '--json', ...(args.includes('--prompt') || args.includes('--prompt-file') ? [] : ['--prompt', 'make a.txt good']), ...args]);
+  const result = await rig.run([
+    'dispatch',
+    'new',
+    '--json',
+    ...(args.includes('--prompt') || args.includes('--prompt-file') ? [] : ['--prompt', 'make a.txt good']),
+    ...args,
+  ]);
   expect(result.code, result.stderr).toBe(0);
   return result.json();
 }
@@ -46,14 +55,36 @@ describe('vouch dispatch new', () => {
   it('records the order before any work: prompt, inferred tier and why, the checks of its tier, and the pinned spec', async () => {
     const rig = await ready();
     const d = await order(rig);
-    expect(d).toMatchObject({ ok: true, state: 'dispatched', tier: 'bridge', tier_source: 'inferred', verdict: 'ungraded', prompt: 'make a.txt good', prompt_source: 'flag' });
+    expect(d).toMatchObject({
+      ok: true,
+      state: 'dispatched',
+      tier: 'bridge',
+      tier_source: 'inferred',
+      verdict: 'ungraded',
+      prompt: 'make a.txt good',
+      prompt_source: 'flag',
+    });
     expect(d.id).toMatch(/^[0-9a-z]{26}$/);
     expect(d.tier_basis).toBe('inferred: no parent and no ordering session: it tops its chain');
-    expect(d.spec_sha256).toBe(createHash('sha256').update(readFileSync(rig.path('vouch.yaml'))).digest('hex'));
+    expect(d.spec_sha256).toBe(
+      createHash('sha256')
+        .update(readFileSync(rig.path('vouch.yaml')))
+        .digest('hex'),
+    );
     expect(d.prompt_sha256).toBe(createHash('sha256').update('make a.txt good').digest('hex'));
     // The tier's checks, advisory ones included and marked; a check of another tier is not in it.
-    expect(d.manifest.checks.map((c: any) => [c.id, c.block])).toEqual([['tests', true], ['advisory', false]]);
-    expect(d.transitions).toEqual([expect.objectContaining({ from: null, to: 'dispatched', why: 'ordered with vouch dispatch new', writer: expect.objectContaining({ actor: 'cli', pid: expect.any(Number) }) })]);
+    expect(d.manifest.checks.map((c: any) => [c.id, c.block])).toEqual([
+      ['tests', true],
+      ['advisory', false],
+    ]);
+    expect(d.transitions).toEqual([
+      expect.objectContaining({
+        from: null,
+        to: 'dispatched',
+        why: 'ordered with vouch dispatch new',
+        writer: expect.objectContaining({ actor: 'cli', pid: expect.any(Number) }),
+      }),
+    ]);
   });
 
   it('infers the tier from the parent chain (bridge → lane → leaf) and marks a declared one on the board', async () => {
@@ -75,7 +106,19 @@ describe('vouch dispatch new', () => {
 
   it('links a dispatch to a card that is on record', async () => {
     const rig = await ready();
-    const opened = await rig.run(['card', 'open', '--goal', 'make a.txt good', '--artifact', 'src/a.txt', '--done-when', 'tests pass', '--proof', 'tests', '--json']);
+    const opened = await rig.run([
+      'card',
+      'open',
+      '--goal',
+      'make a.txt good',
+      '--artifact',
+      'src/a.txt',
+      '--done-when',
+      'tests pass',
+      '--proof',
+      'tests',
+      '--json',
+    ]);
     expect(opened.code, opened.stderr).toBe(0);
     const card = opened.json().id as string;
     expect((await order(rig, '--card', card)).card).toBe(card);
@@ -117,7 +160,11 @@ describe('vouch dispatch report', () => {
     expect(bad.stderr).toContain('bad.json:3:46: deliverables[0].evidence: must be "executed" or "observed" or "believed"');
     expect((await board(rig))[0].state).toBe('dispatched');
     const piped = await rig.run(['dispatch', 'report', d.id, '--report', '-', '--json'], { stdin: CLAIM });
-    expect(piped.json()).toMatchObject({ state: 'reported', verdict: 'ungraded', claim: { via: 'cli', summary: 'src/a.txt is good now', claim_sha256: createHash('sha256').update(CLAIM).digest('hex') } });
+    expect(piped.json()).toMatchObject({
+      state: 'reported',
+      verdict: 'ungraded',
+      claim: { via: 'cli', summary: 'src/a.txt is good now', claim_sha256: createHash('sha256').update(CLAIM).digest('hex') },
+    });
   });
 });
 
@@ -129,7 +176,13 @@ describe('vouch dispatch grade: the checker', () => {
     const graded = await rig.run(['dispatch', 'grade', d.id, '--json']);
     expect(graded.code, graded.stderr).toBe(0);
     const g = graded.json();
-    expect(g).toMatchObject({ ok: true, graded: true, state: 'verified', verdict: 'verified', grade: { outcome: 'verified', tier: 'bridge', basis: 'whole_tier', spec_sha256: d.spec_sha256 } });
+    expect(g).toMatchObject({
+      ok: true,
+      graded: true,
+      state: 'verified',
+      verdict: 'verified',
+      grade: { outcome: 'verified', tier: 'bridge', basis: 'whole_tier', spec_sha256: d.spec_sha256 },
+    });
     expect(g.grade.checks).toEqual([expect.objectContaining({ id: 'tests', status: 'PASS', reason: 'ok', receipt: expect.any(String) })]);
     const [, byReport, byGrade] = g.transitions;
     expect(byReport.writer.pid).toBe(reported.transitions[1].writer.pid);
@@ -166,7 +219,13 @@ describe('vouch dispatch grade: the checker', () => {
     await report(rig, d.id);
     const graded = await rig.run(['dispatch', 'grade', d.id, '--json']);
     expect(graded.code).toBe(1);
-    expect(graded.json()).toMatchObject({ ok: false, graded: false, state: 'reported', verdict: 'ungraded', why: 'no blocking check applies at tier coordinator' });
+    expect(graded.json()).toMatchObject({
+      ok: false,
+      graded: false,
+      state: 'reported',
+      verdict: 'ungraded',
+      why: 'no blocking check applies at tier coordinator',
+    });
     expect(graded.stderr).toContain('an absent grade is not a pass');
     expect((await board(rig))[0].transitions).toHaveLength(2);
   });
@@ -255,7 +314,9 @@ describe('the board', () => {
     await report(rig, d.id);
     expect((await rig.run(['dispatch', 'grade', d.id])).code).toBe(1);
     // Someone rewrites the contradiction into a pass, without the hash.
-    withLedgerDb(rig, (db) => db.prepare(`UPDATE chain SET body = replace(body, '"event":"contradicted"', '"event":"verified"') WHERE kind = 'dispatch'`).run());
+    withLedgerDb(rig, (db) =>
+      db.prepare(`UPDATE chain SET body = replace(body, '"event":"contradicted"', '"event":"verified"') WHERE kind = 'dispatch'`).run(),
+    );
     const [read] = await board(rig);
     expect([read.state, read.verdict]).toEqual(['damaged', 'damaged']);
     expect(read.damage).toMatch(/no longer matches its hash: it was altered/);
@@ -283,7 +344,9 @@ describe('the board', () => {
     const before = await order(rig, '--prompt', 'ordered before the edit');
     const pinned = before.spec_sha256 as string;
     await rig.spec(SPEC('# loosened while the agent worked\n'));
-    const now = createHash('sha256').update(readFileSync(rig.path('vouch.yaml'))).digest('hex');
+    const now = createHash('sha256')
+      .update(readFileSync(rig.path('vouch.yaml')))
+      .digest('hex');
     const after = await order(rig, '--prompt', 'ordered after the edit');
 
     const listed = await rig.run(['fleet', '--json']);
@@ -293,7 +356,10 @@ describe('the board', () => {
       [before.id, { pinned, now }],
     ]);
     // --format json is --json.
-    expect((await rig.run(['fleet', '--format', 'json'])).json()).toEqual({ ...listed.json(), dispatches: listed.json().dispatches.map((d: any) => ({ ...d, age_seconds: expect.any(Number) })) });
+    expect((await rig.run(['fleet', '--format', 'json'])).json()).toEqual({
+      ...listed.json(),
+      dispatches: listed.json().dispatches.map((d: any) => ({ ...d, age_seconds: expect.any(Number) })),
+    });
 
     const text = (await rig.run(['fleet', '--format', 'text'])).stdout;
     const row = (id: string) => text.split('\n').find((l) => l.includes(id))!;
@@ -338,14 +404,9 @@ describe('signed dispatches', () => {
       const last = db.prepare('SELECT hash FROM chain ORDER BY seq DESC LIMIT 1').pluck().get() as string;
       const full = { v: 1, kind: 'dispatch', id: '01m8f0rgedtrans1t10n000000', at: new Date().toISOString(), subject, ...body, prev_hash: last };
       const text = canonicalize(full);
-      db.prepare("INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, 'dispatch', NULL, NULL, ?, ?, ?, ?, ?)").run(
-        full.id,
-        Date.now(),
-        createHash('sha256').update(text).digest('hex'),
-        text,
-        subject,
-        signature,
-      );
+      db.prepare(
+        "INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, subject, signature) VALUES (?, 'dispatch', NULL, NULL, ?, ?, ?, ?, ?)",
+      ).run(full.id, Date.now(), createHash('sha256').update(text).digest('hex'), text, subject, signature);
     });
   }
 
@@ -359,7 +420,11 @@ describe('signed dispatches', () => {
 
   it.each([
     ['unsigned, after a signed order', null, /is unsigned where signatures are required/],
-    ['with a signature that does not verify', JSON.stringify({ alg: 'ed25519', keyid: 'a'.repeat(64), sig: `${'A'.repeat(86)}==` }), /signature that does not hold/],
+    [
+      'with a signature that does not verify',
+      JSON.stringify({ alg: 'ed25519', keyid: 'a'.repeat(64), sig: `${'A'.repeat(86)}==` }),
+      /signature that does not hold/,
+    ],
   ])('a forged "verified" %s reads DAMAGED, never verified', async (_name, signature, why) => {
     const { signedWorkspace, audit } = await import('./helpers/signed.js');
     const rig = await signedWorkspace(new Rig(), 1);

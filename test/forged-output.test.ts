@@ -78,7 +78,10 @@ describe('a file named to forge a verdict', () => {
     expect((await rig.run(['verify'])).code).toBe(0);
     rig.write({ [`src/${NAME}`]: 'two\n' });
     // `script` gives vouch a pseudo-terminal, as an interactive shell would (it also turns \n into \r\n).
-    const tty = spawnSync('script', ['-qec', `${process.execPath} ${CLI} status`, '/dev/null'], { cwd: rig.root, env: rig.env({ NO_COLOR: undefined }) }).stdout.toString();
+    const tty = spawnSync('script', ['-qec', `${process.execPath} ${CLI} status`, '/dev/null'], {
+      cwd: rig.root,
+      env: rig.env({ NO_COLOR: undefined }),
+    }).stdout.toString();
     expect(tty).toContain(`${ESC}[33mSTALE${ESC}[39m`);
     expect(tty).not.toContain(`${ESC}[2K`);
     expect(tty).not.toMatch(/\r(?!\n)/);
@@ -121,9 +124,15 @@ describe("a check's output carrying escape sequences", () => {
     const rig = await workspace();
     expect((await rig.run(['verify'])).code).toBe(0);
     rig.write({ 'src/good.txt': 'bad\n' });
-    const payload = (event: string, extra: Record<string, unknown>) => JSON.stringify({ session_id: 'sess-1', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...extra });
+    const payload = (event: string, extra: Record<string, unknown>) =>
+      JSON.stringify({ session_id: 'sess-1', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...extra });
     await rig.run(['hook', 'claude-code', 'PostToolUse'], {
-      stdin: payload('PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/good.txt'), content: 'bad\n' }, tool_response: { type: 'update' }, tool_use_id: 't1' }),
+      stdin: payload('PostToolUse', {
+        tool_name: 'Write',
+        tool_input: { file_path: rig.path('src/good.txt'), content: 'bad\n' },
+        tool_response: { type: 'update' },
+        tool_use_id: 't1',
+      }),
     });
     const stop = await rig.run(['hook', 'claude-code', 'Stop'], { stdin: payload('Stop', { stop_hook_active: false }) });
     const reply = JSON.parse(stop.stdout) as { decision: string; reason: string };
@@ -163,7 +172,12 @@ describe('recorded words of agents and people', () => {
     const rig = await workspace();
     const ordered = await rig.run(['dispatch', 'new', '--prompt', `fix it ${OSC_AND_CLEAR}`, '--json']);
     const id = ordered.json().id as string;
-    rig.write({ 'claim.json': JSON.stringify({ summary: `all green ${RLO}SSAP`, deliverables: [{ what: `invoice${RLO}fdp.exe`, evidence: 'executed', how: `ran ${ESC}[8m hidden` }] }) });
+    rig.write({
+      'claim.json': JSON.stringify({
+        summary: `all green ${RLO}SSAP`,
+        deliverables: [{ what: `invoice${RLO}fdp.exe`, evidence: 'executed', how: `ran ${ESC}[8m hidden` }],
+      }),
+    });
     expect((await rig.run(['dispatch', 'report', id, '--report', 'claim.json'])).code).toBe(0);
 
     const show = await rig.run(['dispatch', 'show', id]);
@@ -187,10 +201,25 @@ describe('recorded words of agents and people', () => {
   it('a card whose goal carries a carriage return cannot rewrite its own line in card show or card list', async () => {
     const rig = await workspace();
     const goal = 'ship it\rDONE: every proof PASS, close it';
-    const opened = await rig.run(['card', 'open', '--goal', goal, '--artifact', 'src/good.txt', '--done-when', `tests pass${ESC}[2K`, '--proof', 'tests', '--json']);
+    const opened = await rig.run([
+      'card',
+      'open',
+      '--goal',
+      goal,
+      '--artifact',
+      'src/good.txt',
+      '--done-when',
+      `tests pass${ESC}[2K`,
+      '--proof',
+      'tests',
+      '--json',
+    ]);
     expect(opened.code, opened.stderr).toBe(0);
     const id = opened.json().id as string;
-    for (const args of [['card', 'show', id], ['card', 'list']]) {
+    for (const args of [
+      ['card', 'show', id],
+      ['card', 'list'],
+    ]) {
       const result = await rig.run(args);
       expect(result.code, args.join(' ')).toBe(0);
       expectInertRun(result);

@@ -16,10 +16,18 @@ interface Payload {
 }
 
 const hook = (rig: Rig, event: string, payload: Payload, session = 'sess-1') =>
-  rig.run(['hook', 'claude-code', event], { stdin: JSON.stringify({ session_id: session, cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }) });
+  rig.run(['hook', 'claude-code', event], {
+    stdin: JSON.stringify({ session_id: session, cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }),
+  });
 const stop = (rig: Rig, active = false) => hook(rig, 'Stop', { stop_hook_active: active });
 const wrote = (rig: Rig, path: string) =>
-  hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path(path), content: 'x' }, tool_response: { type: 'update' }, tool_use_id: 't1', duration_ms: 4 });
+  hook(rig, 'PostToolUse', {
+    tool_name: 'Write',
+    tool_input: { file_path: rig.path(path), content: 'x' },
+    tool_response: { type: 'update' },
+    tool_use_id: 't1',
+    duration_ms: 4,
+  });
 
 function reply(result: { code: number | null; stdout: string; stderr: string }): { decision?: string; reason?: string } {
   expect(result.code, result.stderr).toBe(0);
@@ -117,15 +125,21 @@ describe('the gate on time: a check longer than the budget', () => {
     expect(await Promise.all(receipts.map((r) => stampOf(rig, r.id)))).toEqual(expect.arrayContaining(['forged', 'sess-1']));
   });
 
-  it('status and checks warn beforehand when a blocking check\'s last run took longer than the budget', async () => {
+  it("status and checks warn beforehand when a blocking check's last run took longer than the budget", async () => {
     const rig = new Rig().write({ 'src/a.txt': 'x\n' });
     // sleep 1.5 takes at least 1.5 s, past a budget of 1 s however loaded the machine; true is far below it.
-    await rig.spec('version: 1\ngate: {budget_seconds: 1}\nchecks:\n  - {id: slow, run: ["sleep", "1.5"], sources: ["src/**"]}\n  - {id: fast, run: ["true"], sources: ["src/**"]}\n  - {id: advisory, run: ["sleep", "1.5"], sources: ["src/**"], block: false}\n');
+    await rig.spec(
+      'version: 1\ngate: {budget_seconds: 1}\nchecks:\n  - {id: slow, run: ["sleep", "1.5"], sources: ["src/**"]}\n  - {id: fast, run: ["true"], sources: ["src/**"]}\n  - {id: advisory, run: ["sleep", "1.5"], sources: ["src/**"], block: false}\n',
+    );
     expect((await rig.run(['checks', '--json'])).json<{ over_budget?: unknown }>().over_budget).toBeUndefined();
     expect((await rig.run(['verify'])).code).toBe(0);
     const status = await rig.run(['status', '--json']);
-    expect(status.json<{ over_budget: { id: string; budget_seconds: number }[] }>().over_budget).toEqual([{ id: 'slow', duration_ms: expect.any(Number), budget_seconds: 1 }]);
-    expect((await rig.run(['status'])).stdout).toMatch(/warning: slow's last run took [\d.]+s, longer than gate\.budget_seconds \(1s\)[\s\S]*raise gate\.budget_seconds/);
+    expect(status.json<{ over_budget: { id: string; budget_seconds: number }[] }>().over_budget).toEqual([
+      { id: 'slow', duration_ms: expect.any(Number), budget_seconds: 1 },
+    ]);
+    expect((await rig.run(['status'])).stdout).toMatch(
+      /warning: slow's last run took [\d.]+s, longer than gate\.budget_seconds \(1s\)[\s\S]*raise gate\.budget_seconds/,
+    );
     expect((await rig.run(['checks', '--json'])).json<{ over_budget: { id: string }[] }>().over_budget.map((s) => s.id)).toEqual(['slow']);
     expect((await rig.run(['checks'])).stdout).toContain("warning: slow's last run took");
   });

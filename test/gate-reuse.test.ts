@@ -16,10 +16,18 @@ interface Payload {
 }
 
 const hook = (rig: Rig, event: string, payload: Payload) =>
-  rig.run(['hook', 'claude-code', event], { stdin: JSON.stringify({ session_id: 'sess-1', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }) });
+  rig.run(['hook', 'claude-code', event], {
+    stdin: JSON.stringify({ session_id: 'sess-1', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }),
+  });
 const stop = (rig: Rig) => hook(rig, 'Stop', { stop_hook_active: false });
 const wrote = (rig: Rig, path: string) =>
-  hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path(path), content: 'x' }, tool_response: { type: 'update' }, tool_use_id: 't1', duration_ms: 4 });
+  hook(rig, 'PostToolUse', {
+    tool_name: 'Write',
+    tool_input: { file_path: rig.path(path), content: 'x' },
+    tool_response: { type: 'update' },
+    tool_use_id: 't1',
+    duration_ms: 4,
+  });
 
 async function edit(rig: Rig, content: string): Promise<void> {
   rig.write({ 'src/a.txt': content });
@@ -45,7 +53,8 @@ interface Logged {
 }
 
 const latest = async (rig: Rig) => (await rig.run(['log', '--json'])).json<Logged[]>()[0]!;
-const body = async (rig: Rig, id: string) => (await rig.run(['show', id, '--json'])).json<{ receipt: { reused_from?: string; ran: boolean; gate?: { session: string } } }>().receipt;
+const body = async (rig: Rig, id: string) =>
+  (await rig.run(['show', id, '--json'])).json<{ receipt: { reused_from?: string; ran: boolean; gate?: { session: string } } }>().receipt;
 
 describe('a proven state is not run again', () => {
   it('reverting to a state a stop proved runs nothing: the stop records a receipt naming that PASS', async () => {

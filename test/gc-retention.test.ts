@@ -49,7 +49,7 @@ describe('gc keeps what an open card still decides on', () => {
     await audited(rig);
   });
 
-  it('attack: a FAIL after the card\'s PASS, then a green run, then gc: the FAIL is kept, so the card is still refused (card_failed_since)', async () => {
+  it("attack: a FAIL after the card's PASS, then a green run, then gc: the FAIL is kept, so the card is still refused (card_failed_since)", async () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests']);
     expect((await card(rig, ['verify', id])).json().verdict).toBe('PASS');
@@ -76,10 +76,15 @@ describe('gc keeps what an open card still decides on', () => {
 });
 
 describe('gc keeps the trail of a session not seen stopping', () => {
-  it('keeps an unstopped session\'s tool calls at --keep-days 0; after its Stop lets it go, they go', async () => {
+  it("keeps an unstopped session's tool calls at --keep-days 0; after its Stop lets it go, they go", async () => {
     const rig = await workspace();
     expect((await rig.run(['verify'])).code).toBe(0);
-    await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'good\n' }, tool_response: {}, tool_use_id: 't1' });
+    await hook(rig, 'PostToolUse', {
+      tool_name: 'Write',
+      tool_input: { file_path: rig.path('src/a.txt'), content: 'good\n' },
+      tool_response: {},
+      tool_use_id: 't1',
+    });
     const kept = await rig.run(['gc', '--keep-days', '0', '--json']);
     expect(kept.json()).toMatchObject({ removed: 0, trailRemoved: 0, retained: 1 });
     const stop = await hook(rig, 'Stop', { stop_hook_active: false });

@@ -29,7 +29,12 @@ async function repo(options: { preCommit?: boolean; projectBin?: boolean } = {})
   mkdirSync(remote);
   mkdirSync(tmp);
   const git = (...args: string[]): Done => {
-    const done = spawnSync('git', args, { cwd: rig.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...identity, ...rig.env({ TMPDIR: tmp }) } });
+    const done = spawnSync('git', args, {
+      cwd: rig.root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...identity, ...rig.env({ TMPDIR: tmp }) },
+    });
     return { code: done.status ?? 128, stderr: done.stderr };
   };
   execFileSync('git', ['init', '-q', '--bare', remote]);
@@ -81,7 +86,7 @@ describe('pre-push judges the commits being pushed', () => {
     expect(pushed.stderr).toContain('work_tree_differs');
   });
 
-  it('judges the work tree\'s status when it holds the commit\'s files: a verified clean tree pushes, an unverified one is told to verify', async () => {
+  it("judges the work tree's status when it holds the commit's files: a verified clean tree pushes, an unverified one is told to verify", async () => {
     const rig = await repo();
     const unverified = rig.git('push', '-q', 'origin', 'HEAD:main');
     expect(unverified.code).not.toBe(0);
@@ -141,7 +146,7 @@ describe('pre-push judges the commits being pushed', () => {
 });
 
 describe('portable git hooks', () => {
-  it('in a workspace that depends on vouch, the hook names the project\'s node_modules/.bin/vouch relative to the work tree, no path of this workspace, and it runs', async () => {
+  it("in a workspace that depends on vouch, the hook names the project's node_modules/.bin/vouch relative to the work tree, no path of this workspace, and it runs", async () => {
     const rig = await repo({ projectBin: true });
     const hook = rig.read('.git/hooks/pre-push');
     expect(hook).toContain(' ./node_modules/.bin/vouch -C . hook git pre-push || exit 1');
@@ -178,7 +183,7 @@ describe('pre-commit judges the staged files (install git-hooks --pre-commit)', 
     expect(readdirSync(rig.tmp)).toEqual([]);
   });
 
-  it('attack: `git commit -a` of a broken edit is judged on what -a records (git\'s own index for the hook), not on the index before it', async () => {
+  it("attack: `git commit -a` of a broken edit is judged on what -a records (git's own index for the hook), not on the index before it", async () => {
     const rig = await repo({ preCommit: true });
     expect((await rig.run(['verify'])).code).toBe(0);
     rig.write({ 'src/a.txt': 'bad\n' });

@@ -33,13 +33,30 @@ interface Setup {
 
 const SETUPS: readonly Setup[] = [
   { name: 'core.fsmonitor', config: (p) => [['core.fsmonitor', p]], live: ['git', 'status'] },
-  { name: 'a clean filter (racily clean files re-hashed)', config: (p) => [['filter.x.clean', p], ['filter.x.smudge', p], ['filter.x.required', 'true']], attributes: '* filter=x\n', live: ['git', 'status'] },
+  {
+    name: 'a clean filter (racily clean files re-hashed)',
+    config: (p) => [
+      ['filter.x.clean', p],
+      ['filter.x.smudge', p],
+      ['filter.x.required', 'true'],
+    ],
+    attributes: '* filter=x\n',
+    live: ['git', 'status'],
+  },
   { name: 'a process filter', config: (p) => [['filter.y.process', p]], attributes: '*.js filter=y\n', live: ['git', 'status'] },
   { name: 'a post-index-change hook (core.hooksPath)', config: (p) => [['core.hooksPath', dirname(p) + '/hooks']], live: ['git', 'status'] },
   { name: 'an external diff', config: (p) => [['diff.external', p]], live: ['git', 'diff'], edit: true },
   { name: 'a textconv', config: (p) => [['diff.z.textconv', p]], attributes: '* diff=z\n', live: ['git', 'diff'], edit: true },
   // A pager runs only on a terminal: `script` gives plain git one.
-  { name: 'a pager', config: (p) => [['core.pager', p], ['pager.status', p], ['pager.diff', p]], live: ['script', '-qec', 'git status', '/dev/null'] },
+  {
+    name: 'a pager',
+    config: (p) => [
+      ['core.pager', p],
+      ['pager.status', p],
+      ['pager.diff', p],
+    ],
+    live: ['script', '-qec', 'git status', '/dev/null'],
+  },
 ];
 
 function hook(rig: Rig, event: string, payload: Record<string, unknown>): Promise<RunResult> {
@@ -98,7 +115,12 @@ describe('git never runs a program a repository names', () => {
       const guard = await hook(rig, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'git reset --hard HEAD' }, tool_use_id: 't1' });
       expect(guard.code).toBe(0);
       rig.write({ 'src/a.js': 'exports.a = 2;\n' });
-      await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.js'), content: 'x' }, tool_response: {}, tool_use_id: 't2' });
+      await hook(rig, 'PostToolUse', {
+        tool_name: 'Write',
+        tool_input: { file_path: rig.path('src/a.js'), content: 'x' },
+        tool_response: {},
+        tool_use_id: 't2',
+      });
       const stop = await hook(rig, 'Stop', { stop_hook_active: false });
       expect(stop.code, stop.stderr).toBe(0);
       expect(existsSync(marker), existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe(false);

@@ -49,9 +49,26 @@ async function ready(): Promise<Setup> {
   return { rig, user, git };
 }
 
-function pre(setup: Setup, tool_name: string, tool_input: Record<string, unknown>, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
-  const stdin = JSON.stringify({ session_id: 's-adv', cwd: options.cwd ?? setup.rig.root, transcript_path: '/dev/null', hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't1' });
-  return setup.rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin, env: { HOME: setup.user, ...IN_CLAUDE_CODE, ...options.env }, ...(options.cwd && { cwd: options.cwd }) });
+function pre(
+  setup: Setup,
+  tool_name: string,
+  tool_input: Record<string, unknown>,
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<RunResult> {
+  const stdin = JSON.stringify({
+    session_id: 's-adv',
+    cwd: options.cwd ?? setup.rig.root,
+    transcript_path: '/dev/null',
+    hook_event_name: 'PreToolUse',
+    tool_name,
+    tool_input,
+    tool_use_id: 't1',
+  });
+  return setup.rig.run(['hook', 'claude-code', 'PreToolUse'], {
+    stdin,
+    env: { HOME: setup.user, ...IN_CLAUDE_CODE, ...options.env },
+    ...(options.cwd && { cwd: options.cwd }),
+  });
 }
 
 /** The deny reason, or null when the guard said nothing (the call goes ahead). */
@@ -65,7 +82,7 @@ function denial(result: RunResult): string | null {
 
 const bash = (setup: Setup, command: string, options: { cwd?: string; env?: Record<string, string> } = {}) => pre(setup, 'Bash', { command }, options);
 
-describe('the agent cannot write its gate\'s wiring', () => {
+describe("the agent cannot write its gate's wiring", () => {
   it.each([
     ["Write .claude/settings.json (removing the project's hooks)", 'Write', '.claude/settings.json', "Claude Code's project settings"],
     ['Edit .claude/settings.local.json (disableAllHooks)', 'Edit', '.claude/settings.local.json', "Claude Code's local project settings"],
@@ -80,7 +97,7 @@ describe('the agent cannot write its gate\'s wiring', () => {
     expect(reason).toContain("vouch's own wiring");
   });
 
-  it("Codex: denies an apply_patch that rewrites .codex/hooks.json, and a Bash line that runs vouch uninstall codex", async () => {
+  it('Codex: denies an apply_patch that rewrites .codex/hooks.json, and a Bash line that runs vouch uninstall codex', async () => {
     const setup = await ready();
     const codex = (tool_name: string, tool_input: Record<string, unknown>) =>
       setup.rig.run(['hook', 'codex', 'PreToolUse'], {
@@ -92,7 +109,7 @@ describe('the agent cannot write its gate\'s wiring', () => {
     expect(denial(await codex('Bash', { command: 'vouch uninstall codex' }))).toContain('it runs `vouch uninstall codex`');
   });
 
-  it("denies a write to the pre-push hook where core.hooksPath puts it", async () => {
+  it('denies a write to the pre-push hook where core.hooksPath puts it', async () => {
     const setup = await ready();
     setup.git('config', 'core.hooksPath', '.githooks');
     expect(denial(await pre(setup, 'Write', { file_path: '.githooks/pre-push', content: '#!/bin/sh\nexit 0\n' }))).toContain("git's pre-push hook");
@@ -125,7 +142,7 @@ describe('the agent cannot write its gate\'s wiring', () => {
 
   it.each([
     ['a redirection into .claude/settings.json', `echo '{}' > .claude/settings.json`],
-    ['rm -rf of the user\'s ~/.claude', 'rm -rf ~/.claude'],
+    ["rm -rf of the user's ~/.claude", 'rm -rf ~/.claude'],
     ['mv .claude away', 'mv .claude .claude.off'],
     ['sed -i on the trust record', 'sed -i s/a/b/ <home>/trust/x.json'],
     ['cp over the pre-push hook', 'cp /bin/true .git/hooks/pre-push'],
@@ -151,7 +168,9 @@ describe('the agent cannot write its gate\'s wiring', () => {
     const setup = await ready();
     const elsewhere = join(dirname(setup.rig.root), 'elsewhere');
     mkdirSync(elsewhere);
-    expect(denial(await pre(setup, 'Write', { file_path: join(setup.user, '.claude/settings.json'), content: '{}' }, { cwd: elsewhere }))).toContain("Claude Code's user settings");
+    expect(denial(await pre(setup, 'Write', { file_path: join(setup.user, '.claude/settings.json'), content: '{}' }, { cwd: elsewhere }))).toContain(
+      "Claude Code's user settings",
+    );
     expect(denial(await bash(setup, 'vouch uninstall claude-code --scope user', { cwd: elsewhere }))).toContain('vouch uninstall');
     expect(denial(await pre(setup, 'Write', { file_path: join(elsewhere, 'notes.txt'), content: 'x' }, { cwd: elsewhere }))).toBeNull();
   });
@@ -223,12 +242,26 @@ describe('protect: holds against the bypasses the issue lists', () => {
     const setup = await ready();
     linkSync(setup.rig.path('test/check.sh'), setup.rig.path('h.sh'));
     const post = (file_path: string, id: string) =>
-      JSON.stringify({ session_id: 's-adv', cwd: setup.rig.root, transcript_path: '/dev/null', hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path, content: 'x' }, tool_response: {}, tool_use_id: id });
+      JSON.stringify({
+        session_id: 's-adv',
+        cwd: setup.rig.root,
+        transcript_path: '/dev/null',
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Write',
+        tool_input: { file_path, content: 'x' },
+        tool_response: {},
+        tool_use_id: id,
+      });
     expect((await setup.rig.run(['hook', 'claude-code', 'PostToolUse'], { stdin: post('h.sh', 't1'), env: IN_CLAUDE_CODE })).code).toBe(0);
     expect((await setup.rig.run(['hook', 'claude-code', 'PostToolUse'], { stdin: post('src/a.txt', 't2'), env: IN_CLAUDE_CODE })).code).toBe(0);
     const { rows } = await import('./helpers/ledger-db.js');
-    const trail = rows(setup.rig).filter((row) => row.kind === 'trail').map((row) => JSON.parse(row.body));
-    expect(trail.map((entry) => [entry.paths, entry.opaque_writes])).toEqual([[['h.sh'], true], [['src/a.txt'], false]]);
+    const trail = rows(setup.rig)
+      .filter((row) => row.kind === 'trail')
+      .map((row) => JSON.parse(row.body));
+    expect(trail.map((entry) => [entry.paths, entry.opaque_writes])).toEqual([
+      [['h.sh'], true],
+      [['src/a.txt'], false],
+    ]);
   });
 
   it('denies a write to a hard link of the trust record in VOUCH_HOME', async () => {
@@ -305,7 +338,10 @@ describe('git commands that rewrite the work tree wholesale', () => {
     const setup = await ready();
     const patch = 'diff --git a/test/check.sh b/test/check.sh\n--- a/test/check.sh\n+++ b/test/check.sh\n@@ -1 +1 @@\n-grep -q good src/a.txt\n+exit 0\n';
     writeFileSync(join(dirname(setup.rig.root), 'fix.patch'), patch);
-    writeFileSync(join(dirname(setup.rig.root), 'fix.mbox'), `From 0 Mon Sep 17 00:00:00 2001\nFrom: t <t@example.com>\nSubject: [PATCH] x\n\n---\n${patch}--\n2.39\n`);
+    writeFileSync(
+      join(dirname(setup.rig.root), 'fix.mbox'),
+      `From 0 Mon Sep 17 00:00:00 2001\nFrom: t <t@example.com>\nSubject: [PATCH] x\n\n---\n${patch}--\n2.39\n`,
+    );
     expect(denial(await bash(setup, 'git apply ../fix.patch'))).toContain('test/check.sh');
     expect(denial(await bash(setup, 'git apply < ../fix.patch'))).toContain('test/check.sh');
     expect(denial(await bash(setup, 'cat ../fix.patch | git apply'))).toContain('test/check.sh');
@@ -346,7 +382,7 @@ describe('git commands that rewrite the work tree wholesale', () => {
   });
 });
 
-describe('the CLI refuses the gate\'s wiring and keys inside an agent run (exit 4, agent_run)', () => {
+describe("the CLI refuses the gate's wiring and keys inside an agent run (exit 4, agent_run)", () => {
   it.each([
     ['install claude-code', ['install', 'claude-code'], '.claude/settings.json'],
     ['install mcp --write', ['install', 'mcp', '--client', 'cursor', '--write'], '.cursor/mcp.json'],

@@ -153,7 +153,9 @@ describe('the gate with the real Hermes Agent, through its native plugin', () =>
     const ownJson = JSON.parse((await rig.run(['report', '--format', 'json', '--out', '-'])).stdout);
     const parsed = JSON.parse(model);
     expect(parsed.kind).toBe(ownJson.kind);
-    expect(parsed.checks.map((c: { id: string; now: unknown }) => [c.id, c.now])).toEqual(ownJson.checks.map((c: { id: string; now: unknown }) => [c.id, c.now]));
+    expect(parsed.checks.map((c: { id: string; now: unknown }) => [c.id, c.now])).toEqual(
+      ownJson.checks.map((c: { id: string; now: unknown }) => [c.id, c.now]),
+    );
     expect(parsed.integrity).toEqual(ownJson.integrity);
     expect(html).toContain(join(rig.root, '.vouch', 'report.html'));
     expect(existsSync(rig.path('.vouch/report.html'))).toBe(true);
@@ -161,7 +163,7 @@ describe('the gate with the real Hermes Agent, through its native plugin', () =>
     expect(status).toMatch(/^PASS +tests/);
   }, 180_000);
 
-  it('the plugin is Hermes\'s own: `hermes plugins list` shows it enabled, `hermes vouch doctor` runs vouch doctor, and uninstall takes the plugin and the config back byte for byte', async () => {
+  it("the plugin is Hermes's own: `hermes plugins list` shows it enabled, `hermes vouch doctor` runs vouch doctor, and uninstall takes the plugin and the config back byte for byte", async () => {
     const rig = new Rig().write({ 'src/add.js': ADD_GOOD });
     await rig.spec(SPEC);
     const hermesHome = join(rig.home, 'hermes');

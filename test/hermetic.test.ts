@@ -66,20 +66,31 @@ checks:
     );
     writeFileSync(join(rig.home, 'secret'), 'x');
     const ran = await rig.run(['verify', '--json'], { env: { REAL_HOME: rig.home } });
-    expect(ran.json().checks.map((c: any) => `${c.id}:${c.status}:${c.reason}`), ran.stdout).toEqual(['tests:PASS:ok', 'looks:PASS:ok']);
+    expect(
+      ran.json().checks.map((c: any) => `${c.id}:${c.status}:${c.reason}`),
+      ran.stdout,
+    ).toEqual(['tests:PASS:ok', 'looks:PASS:ok']);
     const shown = await receipt(rig, 'tests');
-    expect(shown.receipt.sandbox).toEqual({ kind: 'bubblewrap', network: false, writable: 'artifact folders', view: { files: 2, bytes: ADD_GOOD.length + ADD_TEST.length, writable: [], home: 'empty' } });
+    expect(shown.receipt.sandbox).toEqual({
+      kind: 'bubblewrap',
+      network: false,
+      writable: 'artifact folders',
+      view: { files: 2, bytes: ADD_GOOD.length + ADD_TEST.length, writable: [], home: 'empty' },
+    });
     expect((await rig.run(['show', 'tests'])).stdout).toMatch(/^sandbox +bubblewrap · only 2 declared files \(1 KiB\), empty HOME · network off$/m);
     // The copy (in the shared-memory tmpfs, hermetic/place.ts) is gone once the run ends.
     expect(readdirSync('/dev/shm').filter((name) => name.startsWith('vouch-hermetic-'))).toEqual([]);
   });
 
   it('a check that is not hermetic still sees the workspace (hermetic is off by default, and a check may say false under a hermetic spec)', async () => {
-    const rig = await project(`version: 1
+    const rig = await project(
+      `version: 1
 hermetic: true
 checks:
   - {id: open, run: ["sh", "-c", "test -e notes.txt"], sources: ["src/**"], hermetic: false}
-`, { 'notes.txt': 'x' });
+`,
+      { 'notes.txt': 'x' },
+    );
     const { one } = await verify(rig);
     expect(one).toMatchObject({ status: 'PASS' });
     expect((await receipt(rig, 'open')).receipt.sandbox).toBeUndefined();
@@ -233,7 +244,10 @@ checks:
 `,
       { 'calc.py': 'def add(a, b):\n    return a - b\n', 'test_calc.py': 'import sys\nfrom calc import add\nsys.exit(0 if add(1, 2) == 3 else 1)\n' },
     );
-    const site = spawnSync('/usr/bin/python3', ['-c', 'import site; print(site.getusersitepackages())'], { env: { HOME: rig.home }, encoding: 'utf8' }).stdout.trim();
+    const site = spawnSync('/usr/bin/python3', ['-c', 'import site; print(site.getusersitepackages())'], {
+      env: { HOME: rig.home },
+      encoding: 'utf8',
+    }).stdout.trim();
     mkdirSync(site, { recursive: true });
     writeFileSync(join(site, 'vouch-attack.pth'), 'import os; os._exit(0)\n');
     expect(spawnSync('/usr/bin/python3', ['test_calc.py'], { cwd: rig.root, env: { HOME: rig.home } }).status, 'the attack works outside').toBe(0);
@@ -271,7 +285,8 @@ checks:
       {
         'src/calc.py': 'def add(a, b):\n    return a - b\n',
         'tests/__init__.py': '',
-        'tests/test_calc.py': "import sys, unittest\nsys.path.append('src')\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n",
+        'tests/test_calc.py':
+          "import sys, unittest\nsys.path.append('src')\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n",
         'good/calc.py': 'def add(a, b):\n    return a + b\n',
       },
     );
@@ -310,7 +325,8 @@ checks:
   });
 
   it('make test runs with its Makefile declared as an input', async () => {
-    const rig = await project(`version: 1
+    const rig = await project(
+      `version: 1
 hermetic: true
 checks:
   - id: make
@@ -318,12 +334,15 @@ checks:
     inputs: ["Makefile"]
     sources: ["src/**"]
     tests: ["test/**"]
-`, { Makefile: 'test:\n\tnode test/add.test.js\n' });
+`,
+      { Makefile: 'test:\n\tnode test/add.test.js\n' },
+    );
     expect((await verify(rig)).one).toMatchObject({ status: 'PASS' });
   });
 
   it('artifacts: their folders are writable and what the run made comes back to the workspace, hashed; an old file it did not make is artifact_missing', async () => {
-    const rig = await project(`version: 1
+    const rig = await project(
+      `version: 1
 hermetic: true
 checks:
   - id: build
@@ -334,7 +353,9 @@ checks:
     run: ["true"]
     sources: ["src/**"]
     artifacts: ["out/old.txt"]
-`, { 'out/old.txt': 'from an earlier run\n' });
+`,
+      { 'out/old.txt': 'from an earlier run\n' },
+    );
     const { checks } = await verify(rig);
     expect(checks.map((c) => `${c.id}:${c.status}:${c.reason}`)).toEqual(['build:PASS:ok', 'stale:UNKNOWN:artifact_missing']);
     expect(rig.read('dist/add.js')).toBe(ADD_GOOD);
@@ -409,7 +430,11 @@ checks:
       ['--unshare-user', '--disable-userns'],
     ];
     for (const extra of outer) {
-      const ran = spawnSync('/usr/bin/bwrap', [...extra, '--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', process.execPath, CLI, 'verify', '--json'], { cwd: rig.root, env, encoding: 'utf8' });
+      const ran = spawnSync(
+        '/usr/bin/bwrap',
+        [...extra, '--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', process.execPath, CLI, 'verify', '--json'],
+        { cwd: rig.root, env, encoding: 'utf8' },
+      );
       const check = JSON.parse(ran.stdout).checks[0];
       expect(check, ran.stderr).toMatchObject({ status: 'UNKNOWN', reason: 'sandbox_unavailable' });
       expect(check.detail).toMatch(/apt-get install bubblewrap/);

@@ -30,10 +30,20 @@ async function hook(rig: Rig, event: string | undefined, payload: Payload | stri
   return rig.run(['hook', client, ...(event ? [event] : [])], { stdin, env });
 }
 
-const stop = (rig: Rig, extra: Payload = {}, client = 'claude-code') => hook(rig, 'Stop', { hook_event_name: 'Stop', stop_hook_active: false, ...extra }, client);
+const stop = (rig: Rig, extra: Payload = {}, client = 'claude-code') =>
+  hook(rig, 'Stop', { hook_event_name: 'Stop', stop_hook_active: false, ...extra }, client);
 const wrote = (rig: Rig, path: string, extra: Payload = {}) =>
-  hook(rig, 'PostToolUse', { hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: rig.path(path), content: 'x' }, tool_response: { type: 'update' }, tool_use_id: 't1', duration_ms: 4, ...extra });
-const pre = (rig: Rig, tool_name: string, tool_input: Payload, client = 'claude-code') => hook(rig, 'PreToolUse', { hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't2' }, client);
+  hook(rig, 'PostToolUse', {
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: rig.path(path), content: 'x' },
+    tool_response: { type: 'update' },
+    tool_use_id: 't1',
+    duration_ms: 4,
+    ...extra,
+  });
+const pre = (rig: Rig, tool_name: string, tool_input: Payload, client = 'claude-code') =>
+  hook(rig, 'PreToolUse', { hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't2' }, client);
 
 async function ready(extra = '', verify = true): Promise<Rig> {
   const rig = new Rig().write({ 'src/a.txt': 'good\n', 'test/t.txt': 't\n', 'docs/d.md': 'd\n' });
@@ -94,7 +104,13 @@ describe('Stop: the gate', () => {
     // The trail sees a shell command, not the file it wrote.
     const command = `python3 -c "open('src/a.txt', 'w').write('bad')"`;
     rig.write({ 'src/a.txt': 'bad\n' });
-    await hook(rig, 'PostToolUse', { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '' }, duration_ms: 9 });
+    await hook(rig, 'PostToolUse', {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command },
+      tool_response: { stdout: '' },
+      duration_ms: 9,
+    });
     expect((await rig.run(['sessions', 'sess-1', '--json'])).json().sessions[0].trail[0]).toMatchObject({ paths: [], opaque_writes: true });
     expect(isBlock(await stop(rig))).toBe(true);
     // The gate ran the check: its FAIL receipt is fresh, so the tree no longer drifts from a receipt.
@@ -122,7 +138,11 @@ describe('Stop: the gate', () => {
     expect(JSON.parse(blocked.stdout).reason).toContain('every check in vouch.yaml is advisory (block: false): nothing blocking grades these changes');
     // Still counted towards the escape, loudly, like any other block.
     expect(JSON.parse((await stop(rig, { stop_hook_active: true })).stdout)).toEqual({ systemMessage: expect.stringContaining('ESCAPED') });
-    expect((await gates(rig)).map((g: { decision: string; reason: string }) => `${g.decision}:${g.reason}`)).toEqual(['allow:no_blocking_checks', 'block:tier_uncovered', 'escaped:max_blocks']);
+    expect((await gates(rig)).map((g: { decision: string; reason: string }) => `${g.decision}:${g.reason}`)).toEqual([
+      'allow:no_blocking_checks',
+      'block:tier_uncovered',
+      'escaped:max_blocks',
+    ]);
   });
 
   it('stop_hook_active never suppresses a real block', async () => {
@@ -211,7 +231,14 @@ describe('Stop: the gate', () => {
     const rig = await ready();
     rig.write({ 'src/a.txt': 'bad\n' });
     await wrote(rig, 'src/a.txt', { agent_id: 'agent-a' });
-    const subStop = (agent: string) => hook(rig, 'SubagentStop', { hook_event_name: 'SubagentStop', agent_id: agent, agent_type: 'general-purpose', stop_hook_active: false, last_assistant_message: 'Done.' });
+    const subStop = (agent: string) =>
+      hook(rig, 'SubagentStop', {
+        hook_event_name: 'SubagentStop',
+        agent_id: agent,
+        agent_type: 'general-purpose',
+        stop_hook_active: false,
+        last_assistant_message: 'Done.',
+      });
     expect(isBlock(await subStop('agent-a'))).toBe(true);
     expect((await subStop('agent-b')).stdout).toBe('');
   });
@@ -270,7 +297,13 @@ describe('PostToolUse: the untrusted trail', () => {
     const rig = await ready();
     const before = (await rig.run(['log', '--json'])).json().length;
     await wrote(rig, 'src/a.txt');
-    await hook(rig, 'PostToolUse', { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'echo hi > src/b.txt && npm test' }, tool_response: { stdout: 'hi' }, duration_ms: 12 });
+    await hook(rig, 'PostToolUse', {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo hi > src/b.txt && npm test' },
+      tool_response: { stdout: 'hi' },
+      duration_ms: 12,
+    });
     await hook(rig, 'SubagentStart', { hook_event_name: 'SubagentStart', agent_id: 'a1', agent_type: 'general-purpose' });
     const session = (await rig.run(['sessions', 'sess-1', '--json'])).json().sessions[0];
     expect(session.trail).toHaveLength(3);
@@ -293,7 +326,12 @@ describe('PreToolUse: the guard', () => {
 
   it.each([
     ['Write vouch.yaml', 'Write', { file_path: 'vouch.yaml', content: '' }, "vouch.yaml is the operator's definition"],
-    ['Edit a protected test by absolute path', 'Edit', { file_path: '<root>/test/t.txt', old_string: 't', new_string: 'u' }, 'protected by vouch.yaml (protect: test/**)'],
+    [
+      'Edit a protected test by absolute path',
+      'Edit',
+      { file_path: '<root>/test/t.txt', old_string: 't', new_string: 'u' },
+      'protected by vouch.yaml (protect: test/**)',
+    ],
     ['MultiEdit the ledger', 'MultiEdit', { file_path: '.vouch/ledger.db', edits: [] }, '.vouch/ holds the receipts'],
     ['NotebookEdit under .vouch', 'NotebookEdit', { notebook_path: '.vouch/x.ipynb', new_source: '' }, '.vouch/'],
     ['a redirection into vouch.yaml', 'Bash', { command: 'echo "checks: []" > vouch.yaml' }, '(> redirection)'],
@@ -402,7 +440,11 @@ describe('the gate and the audit', () => {
     const blocked = await stop(rig);
     expect(blocked.code).toBe(0);
     const { withLedgerDb } = await import('./helpers/ledger-db.js');
-    const rows = withLedgerDb(rig, (db) => db.prepare("SELECT kind, signature FROM chain WHERE kind IN ('trail', 'gate') ORDER BY seq").all() as { kind: string; signature: string | null }[]);
+    const rows = withLedgerDb(
+      rig,
+      (db) =>
+        db.prepare("SELECT kind, signature FROM chain WHERE kind IN ('trail', 'gate') ORDER BY seq").all() as { kind: string; signature: string | null }[],
+    );
     expect(rows.map((r) => `${r.kind}:${r.signature === null ? 'unsigned' : 'signed'}`)).toEqual(['trail:unsigned', 'gate:signed']);
     const result = await audit(rig);
     expect(result.report.findings).toEqual([]);

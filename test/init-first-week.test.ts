@@ -39,7 +39,11 @@ const groupOf = (check: CheckJson | undefined, path: string) => check?.files.fin
 describe('vouch init, the first week', { timeout: 300_000 }, () => {
   it('a slugify-shaped package (`xo && ava && tsd`): one check per part, each with its own tool configs as inputs; test.js and index.test-d.ts are tests, and protected by name', async () => {
     const rig = new Rig().write({
-      'package.json': JSON.stringify({ name: 'slugify', type: 'module', scripts: { test: 'xo && ava && tsd' }, devDependencies: { ava: '^6', tsd: '^0.31', xo: '^0.58' } }, null, 2),
+      'package.json': JSON.stringify(
+        { name: 'slugify', type: 'module', scripts: { test: 'xo && ava && tsd' }, devDependencies: { ava: '^6', tsd: '^0.31', xo: '^0.58' } },
+        null,
+        2,
+      ),
       'index.js': 'export default function slugify(text) {\n\treturn text.toLowerCase().replace(/\\s+/g, "-");\n}\n',
       'index.d.ts': 'export default function slugify(text: string): string;\n',
       'index.test-d.ts': "import {expectType} from 'tsd';\nimport slugify from './index.js';\nexpectType<string>(slugify('a'));\n",
@@ -71,13 +75,17 @@ describe('vouch init, the first week', { timeout: 300_000 }, () => {
     const rig = new Rig().write({
       'package.json': JSON.stringify({ name: 'p', type: 'module', scripts: { test: 'node --test test/ && node test/smoke.js' } }),
       'index.js': 'export const add = (a, b) => a + b;\n',
-      'test/add.test.js': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../index.js';\ntest('add', () => assert.equal(add(2, 3), 5));\n",
+      'test/add.test.js':
+        "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../index.js';\ntest('add', () => assert.equal(add(2, 3), 5));\n",
       'test/smoke.js': "import { add } from '../index.js';\nif (add(1, 1) !== 2) process.exit(1);\n",
     });
     const { yaml, checks } = await init(rig);
     expect(checks.map((c) => c.id)).toEqual(['tests-node', 'tests-node-2']);
     expect(yaml).toContain('protect: ["test/**"]');
-    expect((await allowAndVerify(rig)).map((c) => [c.id, c.status])).toEqual([['tests-node', 'PASS'], ['tests-node-2', 'PASS']]);
+    expect((await allowAndVerify(rig)).map((c) => [c.id, c.status])).toEqual([
+      ['tests-node', 'PASS'],
+      ['tests-node-2', 'PASS'],
+    ]);
   });
 
   it('a pytest project: tests/ protected; verify passes with no hand edit; the agent writing tests/conftest.py is denied', async () => {
@@ -89,8 +97,18 @@ describe('vouch init, the first week', { timeout: 300_000 }, () => {
     const { yaml } = await init(rig, DEBIAN_FIRST);
     expect(yaml).toContain('protect: ["tests/**"]');
     expect((await allowAndVerify(rig, DEBIAN_FIRST)).map((c) => [c.id, c.status])).toEqual([['tests', 'PASS']]);
-    const stdin = JSON.stringify({ session_id: 'sess-init', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: rig.path('tests/conftest.py'), content: 'import pytest\n' }, tool_use_id: 't1' });
-    const answer = JSON.parse((await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin })).stdout) as { hookSpecificOutput: { permissionDecision: string } };
+    const stdin = JSON.stringify({
+      session_id: 'sess-init',
+      cwd: rig.root,
+      transcript_path: '/dev/null',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: rig.path('tests/conftest.py'), content: 'import pytest\n' },
+      tool_use_id: 't1',
+    });
+    const answer = JSON.parse((await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin })).stdout) as {
+      hookSpecificOutput: { permissionDecision: string };
+    };
     expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
   });
 

@@ -45,8 +45,16 @@ async function initAndList(rig: Rig, env: Record<string, string> = {}): Promise<
   const checks = listed.json<{ checks: CheckJson[] }>().checks;
   for (const check of checks) {
     expect(check.warnings, check.id).toEqual([]);
-    if (check.sources.length > 0) expect(check.files.some((f) => f.group === 'source'), `${check.id} sources`).toBe(true);
-    if (check.tests.length > 0) expect(check.files.some((f) => f.group === 'test'), `${check.id} tests`).toBe(true);
+    if (check.sources.length > 0)
+      expect(
+        check.files.some((f) => f.group === 'source'),
+        `${check.id} sources`,
+      ).toBe(true);
+    if (check.tests.length > 0)
+      expect(
+        check.files.some((f) => f.group === 'test'),
+        `${check.id} tests`,
+      ).toBe(true);
   }
   const human = await rig.run(['checks']);
   expect(human.stdout).not.toContain('warning');
@@ -89,14 +97,24 @@ describe('vouch init on real project shapes', { timeout: 180_000 }, () => {
   it.each([
     [
       'a tests/ package',
-      { 'calc/__init__.py': '', 'calc/core.py': 'def add(a, b):\n    return a + b\n', 'tests/__init__.py': '', 'tests/test_core.py': UNITTEST_CASE('calc.core') },
+      {
+        'calc/__init__.py': '',
+        'calc/core.py': 'def add(a, b):\n    return a + b\n',
+        'tests/__init__.py': '',
+        'tests/test_core.py': UNITTEST_CASE('calc.core'),
+      },
       'calc/core.py',
     ],
     ['a tests/ directory that is not a package', { 'calc.py': 'def add(a, b):\n    return a + b\n', 'tests/test_calc.py': UNITTEST_CASE('calc') }, 'calc.py'],
     ['*_test.py beside the code', { 'calc.py': 'def add(a, b):\n    return a + b\n', 'calc_test.py': UNITTEST_CASE('calc') }, 'calc.py'],
     [
       'a src/ layout',
-      { 'pyproject.toml': '[project]\nname = "calc"\n', 'src/calc/__init__.py': '', 'src/calc/core.py': 'def add(a, b):\n    return a + b\n', 'tests/test_core.py': UNITTEST_CASE('calc.core') },
+      {
+        'pyproject.toml': '[project]\nname = "calc"\n',
+        'src/calc/__init__.py': '',
+        'src/calc/core.py': 'def add(a, b):\n    return a + b\n',
+        'tests/test_core.py': UNITTEST_CASE('calc.core'),
+      },
       'src/calc/core.py',
     ],
   ])('a unittest project with %s: verify passes, then fails on a broken module', async (_name, files, module) => {
@@ -117,7 +135,6 @@ describe('vouch init on real project shapes', { timeout: 180_000 }, () => {
     rig.write({ 'test_calc.py': 'import unittest\n' });
     expect((await verify(rig, 'tests')).status).not.toBe('PASS');
   });
-
 
   it('a pytest project (src/pkg, tests/test_*.py, pyproject.toml): pyproject.toml is an input, tests are tests', async () => {
     const [check] = await initAndList(new Rig().write(PYTEST_PROJECT));
@@ -154,7 +171,10 @@ describe('vouch init on real project shapes', { timeout: 180_000 }, () => {
     const rig = new Rig()
       .write({
         'package.json': JSON.stringify({ name: 'ts-app', type: 'module', scripts: { test: 'vitest run', typecheck: 'tsc --noEmit', lint: 'eslint .' } }),
-        'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: [] }, include: ['src', 'test'] }),
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: [] },
+          include: ['src', 'test'],
+        }),
         'eslint.config.js': 'export default [];\n',
         'vitest.config.ts': 'export default {};\n',
         'src/index.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
@@ -192,9 +212,16 @@ describe('the inputs init proposes hold what decides the run (a file that appear
   /** A real Node project: `npm test` runs node's own test runner. */
   const NODE_PROJECT = {
     'package.json': JSON.stringify({ name: 'adder', version: '1.0.0', scripts: { test: 'node --test test/' } }),
-    'package-lock.json': JSON.stringify({ name: 'adder', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'adder', version: '1.0.0' } } }),
+    'package-lock.json': JSON.stringify({
+      name: 'adder',
+      version: '1.0.0',
+      lockfileVersion: 3,
+      requires: true,
+      packages: { '': { name: 'adder', version: '1.0.0' } },
+    }),
     'src/add.js': 'exports.add = (a, b) => a + b;\n',
-    'test/add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+    'test/add.test.js':
+      "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
   };
 
   it('attack: a Node project (npm test): a node_modules/.bin/node shim that exits 0, dropped beside broken code, is UNKNOWN/input_changed, not PASS', async () => {
@@ -213,18 +240,25 @@ describe('the inputs init proposes hold what decides the run (a file that appear
     expect(await verify(rig, 'tests')).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
   });
 
-  it.skipIf(!hasPytest && !CI)('a pytest project: a conftest.py that appears (none at init) is UNKNOWN/input_changed (needs pytest; CI always runs it)', async () => {
-    const rig = new Rig().write(PYTEST_PROJECT);
-    await initAndList(rig, DEBIAN_FIRST);
-    expect(await verify(rig, 'tests')).toMatchObject({ status: 'PASS' });
-    rig.write({ 'src/pkg/core.py': 'def add(a, b):\n    return a - b\n', 'tests/conftest.py': 'import os\nos._exit(0)\n' });
-    const status = (await rig.run(['status', '--json'])).json().checks[0];
-    expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
-    expect(status.detail).toContain('tests/conftest.py (appeared)');
-  });
+  it.skipIf(!hasPytest && !CI)(
+    'a pytest project: a conftest.py that appears (none at init) is UNKNOWN/input_changed (needs pytest; CI always runs it)',
+    async () => {
+      const rig = new Rig().write(PYTEST_PROJECT);
+      await initAndList(rig, DEBIAN_FIRST);
+      expect(await verify(rig, 'tests')).toMatchObject({ status: 'PASS' });
+      rig.write({ 'src/pkg/core.py': 'def add(a, b):\n    return a - b\n', 'tests/conftest.py': 'import os\nos._exit(0)\n' });
+      const status = (await rig.run(['status', '--json'])).json().checks[0];
+      expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+      expect(status.detail).toContain('tests/conftest.py (appeared)');
+    },
+  );
 
   it('a Makefile project: a GNUmakefile that appears (make reads it before the Makefile) is UNKNOWN/input_changed', async () => {
-    const rig = new Rig().write({ Makefile: 'test:\n\tsh tests/test_greet.sh\n', 'src/greet.sh': 'greet() { echo "hello $1"; }\n', 'tests/test_greet.sh': '. ./src/greet.sh\n[ "$(greet you)" = "hello you" ]\n' });
+    const rig = new Rig().write({
+      Makefile: 'test:\n\tsh tests/test_greet.sh\n',
+      'src/greet.sh': 'greet() { echo "hello $1"; }\n',
+      'tests/test_greet.sh': '. ./src/greet.sh\n[ "$(greet you)" = "hello you" ]\n',
+    });
     await initAndList(rig);
     expect(await verify(rig, 'make-test')).toMatchObject({ status: 'PASS' });
     rig.write({ GNUmakefile: 'test:\n\ttrue\n', 'src/greet.sh': 'greet() { echo "bye $1"; }\n' });
@@ -235,27 +269,36 @@ describe('the inputs init proposes hold what decides the run (a file that appear
 
   // go and cargo are not among the Debian packages the suite installs: these run where they are on the PATH.
   // `go test` itself is not run: with a fresh build cache (the rig's HOME) it compiles the standard library, minutes on a loaded machine.
-  it.skipIf(GO === null)('a real `go mod init` project: go.mod and go.sum (absent yet) are inputs; a go.sum that appears is input_changed (needs go)', async () => {
-    const rig = new Rig().write({ 'add.go': 'package adder\n\nfunc Add(a, b int) int { return a + b }\n', 'add_test.go': 'package adder\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("add")\n\t}\n}\n' });
-    execFileSync(GO!, ['mod', 'init', 'example.com/adder'], { cwd: rig.root, env: { ...process.env, HOME: rig.home }, stdio: 'ignore' });
-    const checks = await initAndList(rig);
-    expect(checks.map((c) => c.id)).toEqual(['tests', 'vet']);
-    expect(filesOf(checks[0])).toEqual(['source add.go', 'test add_test.go', 'input go.mod']);
-    rig.write({ 'go.sum': '' });
-    expect((await rig.run(['status', 'tests', '--json'])).json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
-  });
+  it.skipIf(GO === null)(
+    'a real `go mod init` project: go.mod and go.sum (absent yet) are inputs; a go.sum that appears is input_changed (needs go)',
+    async () => {
+      const rig = new Rig().write({
+        'add.go': 'package adder\n\nfunc Add(a, b int) int { return a + b }\n',
+        'add_test.go': 'package adder\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("add")\n\t}\n}\n',
+      });
+      execFileSync(GO!, ['mod', 'init', 'example.com/adder'], { cwd: rig.root, env: { ...process.env, HOME: rig.home }, stdio: 'ignore' });
+      const checks = await initAndList(rig);
+      expect(checks.map((c) => c.id)).toEqual(['tests', 'vet']);
+      expect(filesOf(checks[0])).toEqual(['source add.go', 'test add_test.go', 'input go.mod']);
+      rig.write({ 'go.sum': '' });
+      expect((await rig.run(['status', 'tests', '--json'])).json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+    },
+  );
 
-  it.skipIf(CARGO === null)('a real `cargo init` project: Cargo.toml is an input, Cargo.lock and the toolchain file (absent yet) too (needs cargo)', async () => {
-    const rig = new Rig();
-    execFileSync(CARGO!, ['init', '--lib', '--vcs', 'none', '--name', 'adder'], { cwd: rig.root, stdio: 'ignore' });
-    const [tests] = await initAndList(rig);
-    expect(tests).toMatchObject({ id: 'tests' });
-    expect(filesOf(tests)).toEqual(['input Cargo.toml', 'source src/lib.rs']);
-    const yaml = readFileSync(rig.path('vouch.yaml'), 'utf8');
-    expect(yaml).toContain('inputs: ["Cargo.toml", "Cargo.lock", "rust-toolchain.toml", "rust-toolchain", ".cargo/config.toml", ".cargo/config"]');
-    rig.write({ 'rust-toolchain.toml': '[toolchain]\nchannel = "nightly"\n' });
-    expect((await rig.run(['status', '--json'])).json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
-  });
+  it.skipIf(CARGO === null)(
+    'a real `cargo init` project: Cargo.toml is an input, Cargo.lock and the toolchain file (absent yet) too (needs cargo)',
+    async () => {
+      const rig = new Rig();
+      execFileSync(CARGO!, ['init', '--lib', '--vcs', 'none', '--name', 'adder'], { cwd: rig.root, stdio: 'ignore' });
+      const [tests] = await initAndList(rig);
+      expect(tests).toMatchObject({ id: 'tests' });
+      expect(filesOf(tests)).toEqual(['input Cargo.toml', 'source src/lib.rs']);
+      const yaml = readFileSync(rig.path('vouch.yaml'), 'utf8');
+      expect(yaml).toContain('inputs: ["Cargo.toml", "Cargo.lock", "rust-toolchain.toml", "rust-toolchain", ".cargo/config.toml", ".cargo/config"]');
+      rig.write({ 'rust-toolchain.toml': '[toolchain]\nchannel = "nightly"\n' });
+      expect((await rig.run(['status', '--json'])).json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
+    },
+  );
 });
 
 describe('vouch init with nothing to propose', () => {
@@ -275,7 +318,8 @@ describe('vouch init with nothing to propose', () => {
 });
 
 describe('vouch checks: what each glob covers', () => {
-  const OVERLAPPING = 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["**/*.js", "test/*.js", "lib"], tests: ["test/**"]}\n  - {id: ok, run: ["true"], sources: ["index.js"]}\n';
+  const OVERLAPPING =
+    'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["**/*.js", "test/*.js", "lib"], tests: ["test/**"]}\n  - {id: ok, run: ["true"], sources: ["index.js"]}\n';
 
   it('--files lists each covered file with its group; a file both globs match is a test', async () => {
     const rig = new Rig().write({ 'index.js': '', 'test/a.js': '', '.env': 'SECRET=1\n' });

@@ -45,16 +45,19 @@ async function stop(rig: Rig): Promise<{ decision?: string; reason?: string }> {
 async function npmProject(): Promise<Rig> {
   const rig = new Rig().write({
     'src/add.js': 'exports.add = (a, b) => a - b;\n',
-    'test/add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+    'test/add.test.js':
+      "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
     'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"node --test test/"}}\n',
     'ci.sh': 'exec npm test\n',
   });
-  await rig.spec('version: 1\nchecks:\n  - {id: tests, run: ["sh", "ci.sh"], sources: ["src/**", "ci.sh"], tests: ["test/**"], inputs: ["package.json", "package-lock.json", ".npmrc"]}\n');
+  await rig.spec(
+    'version: 1\nchecks:\n  - {id: tests, run: ["sh", "ci.sh"], sources: ["src/**", "ci.sh"], tests: ["test/**"], inputs: ["package.json", "package-lock.json", ".npmrc"]}\n',
+  );
   return rig;
 }
 
 describe('inputs: the spec field, the scan and the fingerprint', () => {
-  it('`vouch checks --files` lists the input group (a glob that matches nothing is no warning); the receipt\'s manifest holds every input\'s hash, a credential-shaped one\'s too, never its text', async () => {
+  it("`vouch checks --files` lists the input group (a glob that matches nothing is no warning); the receipt's manifest holds every input's hash, a credential-shaped one's too, never its text", async () => {
     const npmrc = 'script-shell=/bin/sh\n//registry.npmjs.org/:_authToken=npm_notarealtoken0123456789\n';
     const rig = new Rig().write({ 'src/a.js': 'a\n', 'package.json': '{"name":"p"}\n', '.npmrc': npmrc });
     await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"], inputs: ["package.json", ".npmrc", "pytest.ini"]}\n');
@@ -90,13 +93,11 @@ describe('inputs: the spec field, the scan and the fingerprint', () => {
   });
 });
 
-describe('inputs are pinned at `vouch allow`: what decides what runs is the person\'s choice', () => {
+describe("inputs are pinned at `vouch allow`: what decides what runs is the person's choice", () => {
   it('attack: package.json rewritten to `"test": "exit 0"` (opaquely, by a shell command): status and verify are UNKNOWN/input_changed, nothing runs, and the Stop is blocked', async () => {
     const rig = await npmProject();
     expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
-    await bash(rig, `python3 fix.py`, () =>
-      rig.write({ 'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"exit 0"}}\n' }),
-    );
+    await bash(rig, `python3 fix.py`, () => rig.write({ 'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"exit 0"}}\n' }));
     // The trail names no file (a shell command), and nothing was recorded in the session: the drift alone holds the Stop.
     const held = await stop(rig);
     expect(held.decision).toBe('block');
@@ -104,7 +105,9 @@ describe('inputs are pinned at `vouch allow`: what decides what runs is the pers
     expect(held.reason).toContain('package.json');
     const status = (await rig.run(['status', '--json'])).json().checks[0];
     expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
-    expect(status.detail).toBe('package.json (changed) decides what `tests` runs and changed since vouch.yaml was allowed; read the change, then `vouch allow`');
+    expect(status.detail).toBe(
+      'package.json (changed) decides what `tests` runs and changed since vouch.yaml was allowed; read the change, then `vouch allow`',
+    );
     const before = (await rig.run(['log', '--json'])).json().length;
     const ran = await rig.run(['verify', '--json']);
     expect(ran.code).toBe(1);
@@ -130,7 +133,7 @@ describe('inputs are pinned at `vouch allow`: what decides what runs is the pers
     expect(gone.detail).toContain('package.json (went away)');
   });
 
-  it('the trust record pins each input\'s digest and the set matched; `allow --json` lists them', async () => {
+  it("the trust record pins each input's digest and the set matched; `allow --json` lists them", async () => {
     const rig = await npmProject();
     const allowed = (await rig.run(['allow', '--json'])).json();
     expect(allowed.inputs.tests).toEqual({ globs: ['.npmrc', 'package-lock.json', 'package.json'], files: { 'package.json': sha(rig.read('package.json')) } });
@@ -168,7 +171,10 @@ describe('runner configs outside the declared scope are pinned (tool_config_chan
   const PYTHON = '/usr/bin/python3';
   /** A pytest project whose test fails on the broken source; the spec names no config at all. */
   async function pytestProject(): Promise<Rig> {
-    const rig = new Rig().write({ 'calc.py': 'def add(a, b):\n    return a - b\n', 'test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n' });
+    const rig = new Rig().write({
+      'calc.py': 'def add(a, b):\n    return a - b\n',
+      'test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+    });
     await rig.spec(`version: 1\nchecks:\n  - {id: tests, run: ["${PYTHON}", "-m", "pytest", "-q"], sources: ["**/*.py"]}\n`);
     expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
     return rig;
@@ -203,10 +209,13 @@ describe('runner configs outside the declared scope are pinned (tool_config_chan
   it('attack: package.json rewritten to `"test": "exit 0"` under a check that runs npm and names no inputs: package.json is pinned as npm\'s manifest, the Stop is held', async () => {
     const rig = new Rig().write({
       'src/add.js': 'exports.add = (a, b) => a - b;\n',
-      'test/add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+      'test/add.test.js':
+        "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
       'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"node --test test/"}}\n',
     });
-    await rig.spec('version: 1\nchecks:\n  - {id: tests, run: ["npm", "test"], sources: ["src/**"], tests: ["test/**"]}\n  - {id: other, run: ["node", "--test", "test/"], sources: ["src/**"], tests: ["test/**"]}\n');
+    await rig.spec(
+      'version: 1\nchecks:\n  - {id: tests, run: ["npm", "test"], sources: ["src/**"], tests: ["test/**"]}\n  - {id: other, run: ["node", "--test", "test/"], sources: ["src/**"], tests: ["test/**"]}\n',
+    );
     expect((await rig.run(['verify', 'tests', '--json'])).json().checks[0]).toMatchObject({ status: 'FAIL' });
     await bash(rig, 'python3 fix.py', () => rig.write({ 'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"exit 0"}}\n' }));
     const held = await stop(rig);
@@ -233,7 +242,8 @@ describe("the programs' own configuration outside the workspace is pinned at all
     writeFileSync(join(rig.home, '.npmrc'), `prefix=${prefix}\n`);
     rig.write({
       'src/add.js': 'exports.add = (a, b) => a - b;\n',
-      'test/add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+      'test/add.test.js':
+        "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
       'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"node --test test/"}}\n',
     });
     await rig.spec('version: 1\nchecks:\n  - {id: tests, run: ["npm", "test"], sources: ["src/**"], tests: ["test/**"], inputs: ["package.json"]}\n');
@@ -261,7 +271,9 @@ describe("the programs' own configuration outside the workspace is pinned at all
   it("pnpm's rc under XDG_CONFIG_HOME (given to the check by its env:) or ~/.config, and pip's user config, are pinned for every check", async () => {
     const rig = new Rig().write({ 'src/a.txt': 'x\n' });
     const xdg = join(dirname(rig.root), 'xdg');
-    await rig.spec('version: 1\nchecks:\n  - {id: plain, run: ["true"], sources: ["src/**"]}\n  - {id: xdg, run: ["true"], sources: ["src/**"], env: ["XDG_CONFIG_HOME"]}\n');
+    await rig.spec(
+      'version: 1\nchecks:\n  - {id: plain, run: ["true"], sources: ["src/**"]}\n  - {id: xdg, run: ["true"], sources: ["src/**"], env: ["XDG_CONFIG_HOME"]}\n',
+    );
     const env = { XDG_CONFIG_HOME: xdg };
     // Allowed with XDG_CONFIG_HOME set: the xdg check's tools read there, the plain one's in ~/.config.
     expect((await rig.run(['allow'], { env })).code).toBe(0);
@@ -280,7 +292,7 @@ describe("the programs' own configuration outside the workspace is pinned at all
     expect(pip.map((s: { reason: string }) => s.reason)).toEqual(['tool_config_changed', 'ok']);
   });
 
-  it('a trust record from before npm\'s own files were pinned runs no npm check until allowed again', async () => {
+  it("a trust record from before npm's own files were pinned runs no npm check until allowed again", async () => {
     const rig = new Rig().write({ 'src/a.js': 'a\n', 'package.json': '{"name":"p","version":"1.0.0","scripts":{"test":"true"}}\n' });
     await rig.spec('version: 1\nchecks:\n  - {id: tests, run: ["sh", "-c", "npm test"], sources: ["src/**"]}\n');
     const [file] = readdirSync(join(rig.home, 'trust'));

@@ -16,7 +16,9 @@ const tomllib = (text: string): any =>
 
 /** What Hermes reads its config with: PyYAML (Debian's python3-yaml), YAML 1.1. */
 const pyyaml = (text: string): any =>
-  JSON.parse(execFileSync('/usr/bin/python3', ['-c', 'import sys, json, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))'], { input: text }).toString());
+  JSON.parse(
+    execFileSync('/usr/bin/python3', ['-c', 'import sys, json, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))'], { input: text }).toString(),
+  );
 const hasPyyaml = (() => {
   try {
     execFileSync('/usr/bin/python3', ['-c', 'import yaml'], { stdio: 'ignore' });
@@ -79,7 +81,8 @@ const CASES: readonly Case[] = [
     file: (_root, homes) => join(homes, 'codex', 'config.toml'),
     parse: tomllib,
     key: ['mcp_servers', 'vouch'],
-    existing: '# my Codex config\nmodel = "gpt-5"   # the default\n\n[mcp_servers.docs]\ncommand = "docs-server" # keep me\nargs = ["--port", "3000"]\n\n# the end\n',
+    existing:
+      '# my Codex config\nmodel = "gpt-5"   # the default\n\n[mcp_servers.docs]\ncommand = "docs-server" # keep me\nargs = ["--port", "3000"]\n\n# the end\n',
     userEdit: ['model = "gpt-5"', 'model = "gpt-6"'],
     conflict: '[mcp_servers.vouch]\ncommand = "someone-else"\n',
     invalid: ['model = \n'],
@@ -114,7 +117,10 @@ terminal:
 ];
 
 async function workspace(): Promise<{ rig: Rig; root: string; homes: string; env: Record<string, string> }> {
-  const rig = new Rig().write({ [`${AWKWARD}/src/a.ts`]: 'a\n', [`${AWKWARD}/vouch.yaml`]: 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n' });
+  const rig = new Rig().write({
+    [`${AWKWARD}/src/a.ts`]: 'a\n',
+    [`${AWKWARD}/vouch.yaml`]: 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n',
+  });
   const root = rig.path(AWKWARD);
   expect((await rig.run(['allow'], { cwd: root })).code).toBe(0);
   const homes = dirname(rig.home);
@@ -179,7 +185,13 @@ describe.each(CASES)('vouch install mcp --client $client --write', (c) => {
     place(file, c.existing);
     const first = await rig.run(['install', 'mcp', '--client', c.client, '--write', '--json'], { cwd: root, env });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.json()).toMatchObject({ ok: true, target: 'mcp', client: c.client, name: 'vouch', results: [{ path: file, outcome: 'written', how: 'applied' }] });
+    expect(first.json()).toMatchObject({
+      ok: true,
+      target: 'mcp',
+      client: c.client,
+      name: 'vouch',
+      results: [{ path: file, outcome: 'written', how: 'applied' }],
+    });
     const written = readFileSync(file, 'utf8');
     expect(insertion(c.existing, written)).not.toBe('');
     // Parsed, the file is the original plus exactly the printed entry, after the servers already there.

@@ -17,7 +17,9 @@ function parseDocument(format: string, text: string): any {
       return parseYaml(text);
     case 'toml':
       // A real TOML parser (Python's standard tomllib), not our own renderer read back.
-      return JSON.parse(execFileSync('python3', ['-c', 'import sys, json, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))'], { input: text }).toString());
+      return JSON.parse(
+        execFileSync('python3', ['-c', 'import sys, json, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))'], { input: text }).toString(),
+      );
     default:
       throw new Error(format);
   }
@@ -31,7 +33,10 @@ const CLIENTS = [
 ];
 
 async function workspace(): Promise<{ rig: Rig; root: string }> {
-  const rig = new Rig().write({ [`${AWKWARD}/src/a.ts`]: 'a\n', [`${AWKWARD}/vouch.yaml`]: 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n' });
+  const rig = new Rig().write({
+    [`${AWKWARD}/src/a.ts`]: 'a\n',
+    [`${AWKWARD}/vouch.yaml`]: 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n',
+  });
   const root = rig.path(AWKWARD);
   expect((await rig.run(['allow'], { cwd: root })).code).toBe(0);
   return { rig, root };
@@ -40,33 +45,36 @@ async function workspace(): Promise<{ rig: Rig; root: string }> {
 const homes = { CODEX_HOME: '/x/codex-home', HERMES_HOME: '/x/hermes-home' };
 
 describe('vouch install mcp --client', () => {
-  it.each(CLIENTS)('$client: prints a valid $format document whose entry starts a working server without PATH, from any directory', async ({ client, format, key, file }) => {
-    const { rig, root } = await workspace();
-    const printed = await rig.run(['install', 'mcp', '--client', client], { cwd: root, env: homes });
-    expect(printed.code).toBe(0);
-    const document = parseDocument(format, printed.stdout);
-    expect(Object.keys(document)).toEqual([key[0]]);
-    expect(Object.keys(document[key[0]!])).toEqual([key[1]]);
-    const entry = document[key[0]!][key[1]!];
-    expect(entry.command).toBe(process.execPath);
-    expect(entry.args).toEqual([realpathSync(CLI), 'mcp', '-C', root]);
-    expect(printed.stderr).toContain(file(root));
+  it.each(CLIENTS)(
+    '$client: prints a valid $format document whose entry starts a working server without PATH, from any directory',
+    async ({ client, format, key, file }) => {
+      const { rig, root } = await workspace();
+      const printed = await rig.run(['install', 'mcp', '--client', client], { cwd: root, env: homes });
+      expect(printed.code).toBe(0);
+      const document = parseDocument(format, printed.stdout);
+      expect(Object.keys(document)).toEqual([key[0]]);
+      expect(Object.keys(document[key[0]!])).toEqual([key[1]]);
+      const entry = document[key[0]!][key[1]!];
+      expect(entry.command).toBe(process.execPath);
+      expect(entry.args).toEqual([realpathSync(CLI), 'mcp', '-C', root]);
+      expect(printed.stderr).toContain(file(root));
 
-    const json = (await rig.run(['install', 'mcp', '--client', client, '--json'], { cwd: root, env: homes })).json();
-    expect(json).toMatchObject({ client, format, key, file: file(root), snippet: printed.stdout });
-    expect(json.entry).toEqual(entry);
+      const json = (await rig.run(['install', 'mcp', '--client', client, '--json'], { cwd: root, env: homes })).json();
+      expect(json).toMatchObject({ client, format, key, file: file(root), snippet: printed.stdout });
+      expect(json.entry).toEqual(entry);
 
-    // Start it the way the client would: only what the entry says, no PATH, another cwd.
-    const mcp = await McpSession.connect(rig, {
-      command: { command: entry.command, args: entry.args },
-      cwd: '/',
-      exactEnv: { HOME: rig.home, PATH: '/nonexistent', ...entry.env },
-    });
-    const status = (await mcp.call('vouch_status', {})).structuredContent as any;
-    expect(status.workspace).toBe(root);
-    expect(status.spec.trust).toBe('allowed');
-    expect(status.checks[0]).toMatchObject({ id: 't', reason: 'no_receipt' });
-  });
+      // Start it the way the client would: only what the entry says, no PATH, another cwd.
+      const mcp = await McpSession.connect(rig, {
+        command: { command: entry.command, args: entry.args },
+        cwd: '/',
+        exactEnv: { HOME: rig.home, PATH: '/nonexistent', ...entry.env },
+      });
+      const status = (await mcp.call('vouch_status', {})).structuredContent as any;
+      expect(status.workspace).toBe(root);
+      expect(status.spec.trust).toBe('allowed');
+      expect(status.checks[0]).toMatchObject({ id: 't', reason: 'no_receipt' });
+    },
+  );
 
   it('pins VOUCH_HOME in the entry when the trust store was moved, and leaves env empty when it was not', async () => {
     const { rig, root } = await workspace();
@@ -90,8 +98,26 @@ describe('vouch install mcp --client', () => {
     const printed = (await rig.run(['install', 'mcp', '--client', 'claude-code', '--name', 'vouch-ws', '--json'], { cwd: root })).json();
     const line = printed.alternatives[0] as string;
     expect(line.startsWith('claude mcp add --scope project --env ')).toBe(true);
-    const words = execFileSync('sh', ['-c', `set -- ${line}; printf '%s\\0' "$@"`]).toString().split('\0').slice(0, -1);
-    expect(words).toEqual(['claude', 'mcp', 'add', '--scope', 'project', '--env', `VOUCH_HOME=${rig.home}`, 'vouch-ws', '--', process.execPath, realpathSync(CLI), 'mcp', '-C', root]);
+    const words = execFileSync('sh', ['-c', `set -- ${line}; printf '%s\\0' "$@"`])
+      .toString()
+      .split('\0')
+      .slice(0, -1);
+    expect(words).toEqual([
+      'claude',
+      'mcp',
+      'add',
+      '--scope',
+      'project',
+      '--env',
+      `VOUCH_HOME=${rig.home}`,
+      'vouch-ws',
+      '--',
+      process.execPath,
+      realpathSync(CLI),
+      'mcp',
+      '-C',
+      root,
+    ]);
   });
 
   it.each([

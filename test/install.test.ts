@@ -13,7 +13,16 @@ describe('vouch install / uninstall', () => {
     await rig.spec(SPEC);
     const first = await rig.run(['install', 'claude-code', '--json']);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.json()).toMatchObject({ ok: true, target: 'claude-code', scope: 'project', sandbox: true, results: [{ outcome: 'written', how: 'applied' }, { outcome: 'written', how: 'applied' }] });
+    expect(first.json()).toMatchObject({
+      ok: true,
+      target: 'claude-code',
+      scope: 'project',
+      sandbox: true,
+      results: [
+        { outcome: 'written', how: 'applied' },
+        { outcome: 'written', how: 'applied' },
+      ],
+    });
     const settings = JSON.parse(rig.read('.claude/settings.json'));
     expect(settings.model).toBe('opus');
     expect(settings.hooks.Stop[0].hooks[0].command).toBe(`VOUCH_HOME=${rig.home} ${process.execPath} ${realpathSync(CLI)} hook claude-code Stop`);
@@ -22,7 +31,12 @@ describe('vouch install / uninstall', () => {
     for (const event of ['Stop', 'SubagentStart', 'SubagentStop', 'PreToolUse', 'PostToolUse']) {
       expect(settings.hooks[event][0].hooks[0].onFailure, event).toBe(plugin[event][0].hooks[0].onFailure);
     }
-    expect(settings.hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'command', command: expect.stringContaining('hook claude-code PreToolUse'), timeout: 30, onFailure: 'block' });
+    expect(settings.hooks.PreToolUse[0].hooks[0]).toEqual({
+      type: 'command',
+      command: expect.stringContaining('hook claude-code PreToolUse'),
+      timeout: 30,
+      onFailure: 'block',
+    });
     const again = await rig.run(['install', 'claude-code']);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('nothing to do (already installed)');
@@ -42,7 +56,12 @@ describe('vouch install / uninstall', () => {
     const ran = spawnSync('sh', ['-c', command], { cwd: rig.root, input: stop, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: rig.home } });
     expect(ran.status, ran.stderr).toBe(0);
     expect(ran.stdout).toBe('');
-    const without = spawnSync('sh', ['-c', command.replace(/^VOUCH_HOME=\S+ /, '')], { cwd: rig.root, input: stop, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: rig.home } });
+    const without = spawnSync('sh', ['-c', command.replace(/^VOUCH_HOME=\S+ /, '')], {
+      cwd: rig.root,
+      input: stop,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: rig.home },
+    });
     expect(JSON.parse(without.stdout).decision).toBe('block');
   });
 
@@ -63,13 +82,25 @@ describe('vouch install / uninstall', () => {
     // A clone elsewhere (the links as they are): the same command runs the clone's vouch for the clone.
     const clone = join(dirname(rig.root), 'elsewhere', 'clone');
     cpSync(rig.root, clone, { recursive: true, verbatimSymlinks: true });
-    const write = JSON.stringify({ session_id: 's', cwd: clone, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(clone, 'vouch.yaml'), content: 'x' }, tool_use_id: 't' });
-    const ran = spawnSync('sh', ['-c', command], { cwd: clone, input: write, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: rig.home, CLAUDE_PROJECT_DIR: clone } });
+    const write = JSON.stringify({
+      session_id: 's',
+      cwd: clone,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(clone, 'vouch.yaml'), content: 'x' },
+      tool_use_id: 't',
+    });
+    const ran = spawnSync('sh', ['-c', command], {
+      cwd: clone,
+      input: write,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: rig.home, CLAUDE_PROJECT_DIR: clone },
+    });
     expect(ran.status, ran.stderr).toBe(0);
     expect(JSON.parse(ran.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
-  it('attack: the project\'s vouch the portable hooks run is read-only in the box, so the agent cannot swap the program that judges it', async () => {
+  it("attack: the project's vouch the portable hooks run is read-only in the box, so the agent cannot swap the program that judges it", async () => {
     const rig = new Rig().write({ 'src/a.txt': 'ok' });
     rig.script('node_modules/.bin/vouch', `exec ${process.execPath} ${realpathSync(CLI)} "$@"`);
     await rig.spec(SPEC);
@@ -80,7 +111,7 @@ describe('vouch install / uninstall', () => {
     expect(permissions.deny).toEqual(expect.arrayContaining([`Edit(/${rig.path('node_modules/.bin/vouch')})`]));
   });
 
-  it('claude-code: an earlier vouch\'s guard (no onFailure) is upgraded in place by install and removed by uninstall; an entry edited since is refused, never silently left', async () => {
+  it("claude-code: an earlier vouch's guard (no onFailure) is upgraded in place by install and removed by uninstall; an entry edited since is refused, never silently left", async () => {
     const rig = new Rig().write({ 'src/a.txt': 'ok', '.claude/settings.json': '{\n  "model": "opus"\n}\n' });
     await rig.spec(SPEC);
     expect((await rig.run(['install', 'claude-code'])).code).toBe(0);
@@ -92,7 +123,12 @@ describe('vouch install / uninstall', () => {
     rig.write({ '.claude/settings.json': earlier });
     const upgraded = await rig.run(['install', 'claude-code']);
     expect(upgraded.code, upgraded.stderr).toBe(0);
-    expect(JSON.parse(rig.read('.claude/settings.json')).hooks.PreToolUse).toEqual([{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [{ type: 'command', command: expect.stringContaining('hook claude-code PreToolUse'), timeout: 30, onFailure: 'block' }] }]);
+    expect(JSON.parse(rig.read('.claude/settings.json')).hooks.PreToolUse).toEqual([
+      {
+        matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash',
+        hooks: [{ type: 'command', command: expect.stringContaining('hook claude-code PreToolUse'), timeout: 30, onFailure: 'block' }],
+      },
+    ]);
     // Uninstall of what the earlier version wrote removes it all.
     rig.write({ '.claude/settings.json': earlier });
     const removed = await rig.run(['uninstall', 'claude-code']);
@@ -132,18 +168,25 @@ describe('vouch install / uninstall', () => {
     expect(rig.read('.claude/settings.json')).toBe(original);
   });
 
-  it('claude-code turns on the box: Claude Code\'s sandbox, fail-closed, no escape hatch, what vouches read-only, the registries the project uses reachable', async () => {
+  it("claude-code turns on the box: Claude Code's sandbox, fail-closed, no escape hatch, what vouches read-only, the registries the project uses reachable", async () => {
     const rig = new Rig().write({ 'src/a.txt': 'ok', 'test/a.test.js': 't', 'package.json': '{}', '.claude/settings.json': '{\n  "model": "opus"\n}\n' });
     await rig.spec(`${SPEC}protect: ["test/**", "lib/*/fixture.txt"]\n`);
     execFileSync('git', ['init', '-q'], { cwd: rig.root });
     const first = await rig.run(['install', 'claude-code']);
     expect(first.code, first.stderr).toBe(0);
     const { sandbox, permissions } = JSON.parse(rig.read('.claude/settings.json'));
-    expect(sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, network: { allowedDomains: expect.arrayContaining(['registry.npmjs.org']) } });
+    expect(sandbox).toMatchObject({
+      enabled: true,
+      failIfUnavailable: true,
+      allowUnsandboxedCommands: false,
+      network: { allowedDomains: expect.arrayContaining(['registry.npmjs.org']) },
+    });
     const readOnly = ['.vouch', 'vouch.yaml', 'test', '.claude', '.codex', '.mcp.json', '.git/config', '.git/hooks'].map((p) => rig.path(p));
     expect(sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([...readOnly, rig.home]));
     expect(sandbox.filesystem.allowWrite).toContain('~/.npm');
-    expect(permissions.deny).toEqual(expect.arrayContaining([`Edit(/${rig.path('.vouch')}/**)`, `Edit(/${rig.path('vouch.yaml')})`, `Edit(/${rig.path('test')}/**)`, `Edit(/${rig.home}/**)`]));
+    expect(permissions.deny).toEqual(
+      expect.arrayContaining([`Edit(/${rig.path('.vouch')}/**)`, `Edit(/${rig.path('vouch.yaml')})`, `Edit(/${rig.path('test')}/**)`, `Edit(/${rig.home}/**)`]),
+    );
     // A glob with a wildcard mid-path is no path: said, not silently dropped.
     expect(first.stderr).toContain('protect: lib/*/fixture.txt is not read-only in the box');
     expect(first.stderr).toContain('network: only registry.npmjs.org');
@@ -247,7 +290,9 @@ describe('vouch install / uninstall', () => {
     const env = codexOnPath(rig, '0.150.0');
     const installed = await rig.run(['install', 'codex'], { env });
     expect(installed.code, installed.stderr).toBe(0);
-    expect(installed.stderr).toContain('Codex 0.150.0: this Codex runs no SubagentStart or SubagentStop that vouch has checked: subagent work is judged at the root Stop');
+    expect(installed.stderr).toContain(
+      'Codex 0.150.0: this Codex runs no SubagentStart or SubagentStop that vouch has checked: subagent work is judged at the root Stop',
+    );
     expect(Object.keys(JSON.parse(rig.read('.codex/hooks.json')).hooks)).toEqual(['Stop', 'PreToolUse', 'PostToolUse']);
     expect((await rig.run(['install', 'codex', '--json'], { env })).json().notes).toContainEqual(expect.stringContaining('judged at the root Stop'));
     expect((await rig.run(['uninstall', 'codex'], { env })).code).toBe(0);
@@ -270,11 +315,17 @@ describe('vouch install / uninstall', () => {
 
 describe('vouch install git-hooks: a real git push', () => {
   const identity = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...identity } });
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...identity } });
   // git runs the hook with its own environment: the rig's VOUCH_HOME holds the trust record.
   const push = (rig: Rig) => {
     try {
-      execFileSync('git', ['push', '-q', 'origin', 'HEAD:main'], { cwd: rig.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...identity, ...rig.env() } });
+      execFileSync('git', ['push', '-q', 'origin', 'HEAD:main'], {
+        cwd: rig.root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...identity, ...rig.env() },
+      });
       return { code: 0, stderr: '' };
     } catch (error) {
       return { code: (error as { status: number }).status, stderr: String((error as { stderr: unknown }).stderr) };

@@ -29,7 +29,10 @@ describe('vouch keys', () => {
     await rig.run(['keys', 'generate']);
     await rig.run(['keys', 'generate', '--name', 'ci-runner']);
     const list = (await rig.run(['keys', 'list', '--json'])).json();
-    expect(list.map((k: any) => [k.name, k.private])).toEqual([['ci-runner', true], ['default', true]]);
+    expect(list.map((k: any) => [k.name, k.private])).toEqual([
+      ['ci-runner', true],
+      ['default', true],
+    ]);
     const pem = (await rig.run(['keys', 'export-public', 'ci-runner'])).stdout;
     expect(pem).toBe(readFileSync(join(rig.home, 'keys', 'ci-runner.pub'), 'utf8'));
     const hex = (await rig.run(['keys', 'export-public', 'ci-runner', '--format', 'hex'])).stdout.trim();

@@ -96,7 +96,8 @@ describe('the launcher (dist/cli.js)', () => {
     const kept = readFileSync(hot);
     try {
       writeFileSync(hot, 'this is not javascript (');
-      const payload = (event: string) => JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: event, tool_name: 'Write', tool_input: { file_path: 'src/a.ts' } });
+      const payload = (event: string) =>
+        JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: event, tool_name: 'Write', tool_input: { file_path: 'src/a.ts' } });
       const stop = await copied(['hook', 'claude-code', 'Stop'], { stdin: payload('Stop') });
       expect(stop.code).toBe(0);
       expect(stop.json()).toMatchObject({ decision: 'block' });

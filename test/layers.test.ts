@@ -27,21 +27,29 @@ interface Violation {
 function cruise(files: Record<string, string>): Promise<Violation[]> {
   const root = mkdtempSync(join(tmpdir(), 'vouch-layers-'));
   trees.push(root);
-  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true }, include: ['src'] }));
+  writeFileSync(
+    join(root, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true }, include: ['src'] }),
+  );
   writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module' }));
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
   }
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [DEPCRUISE, 'src', '--config', join(REPO, '.dependency-cruiser.mjs'), '--output-type', 'json'], { cwd: root, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      try {
-        const out = JSON.parse(stdout) as { summary: { violations: Violation[] } };
-        resolve(out.summary.violations);
-      } catch {
-        reject(new Error(`dependency-cruiser gave no JSON (${error?.message ?? ''}): ${stderr}`));
-      }
-    });
+    execFile(
+      process.execPath,
+      [DEPCRUISE, 'src', '--config', join(REPO, '.dependency-cruiser.mjs'), '--output-type', 'json'],
+      { cwd: root, maxBuffer: 16 << 20 },
+      (error, stdout, stderr) => {
+        try {
+          const out = JSON.parse(stdout) as { summary: { violations: Violation[] } };
+          resolve(out.summary.violations);
+        } catch {
+          reject(new Error(`dependency-cruiser gave no JSON (${error?.message ?? ''}): ${stderr}`));
+        }
+      },
+    );
   });
 }
 
@@ -100,7 +108,8 @@ describe('the layers (lint/layers.mjs, checked by dependency-cruiser in npm run 
     const found = await cruise({
       'src/core/digest.ts': 'export const digest = 1;\n',
       'src/install/mcp/entry.ts': 'export const entry = 1;\n',
-      'src/install/targets/codex.ts': "import { entry } from '../mcp/entry.js';\nimport { digest } from '../../core/digest.js';\nexport const probe = [entry, digest];\n",
+      'src/install/targets/codex.ts':
+        "import { entry } from '../mcp/entry.js';\nimport { digest } from '../../core/digest.js';\nexport const probe = [entry, digest];\n",
       'src/cli/main.ts': 'export const main = 1;\n',
       'src/gate/guard.test.ts': "import { main } from '../cli/main.js';\nexport const probe = main;\n",
     });
@@ -109,7 +118,12 @@ describe('the layers (lint/layers.mjs, checked by dependency-cruiser in npm run 
 
   it('src/ as it is has no violation (the same check npm run lint makes)', async () => {
     const out = await new Promise<string>((resolve) => {
-      execFile(process.execPath, [DEPCRUISE, 'src', '--config', '.dependency-cruiser.mjs', '--output-type', 'json'], { cwd: REPO, maxBuffer: 64 << 20 }, (_error, stdout) => resolve(stdout));
+      execFile(
+        process.execPath,
+        [DEPCRUISE, 'src', '--config', '.dependency-cruiser.mjs', '--output-type', 'json'],
+        { cwd: REPO, maxBuffer: 64 << 20 },
+        (_error, stdout) => resolve(stdout),
+      );
     });
     const parsed = JSON.parse(out) as { summary: { violations: Violation[]; totalCruised: number } };
     expect(names(parsed.summary.violations)).toEqual([]);

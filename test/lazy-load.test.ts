@@ -59,7 +59,9 @@ describe('lazy loading', () => {
     const status = await rig.run(['status'], { env: { VOUCH_TRACE: '1' } });
     expect(status.stderr).toMatch(/bundle=hot code_cache=accepted/);
     const pre = JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 'src/a.ts' } });
-    expect((await rig.run(['-C', rig.root, 'hook', 'claude-code', 'PreToolUse'], { stdin: pre, env: { VOUCH_TRACE: '1' } })).stderr).toMatch(/bundle=hot code_cache=accepted/);
+    expect((await rig.run(['-C', rig.root, 'hook', 'claude-code', 'PreToolUse'], { stdin: pre, env: { VOUCH_TRACE: '1' } })).stderr).toMatch(
+      /bundle=hot code_cache=accepted/,
+    );
     expect((await loadedParts(rig, ['verify'])).bundle).toBe('hot');
     expect((await loadedParts(rig, ['checks'])).bundle).toBe('split');
     expect((await loadedParts(rig, ['log'])).bundle).toBe('split');
@@ -96,7 +98,8 @@ describe('lazy loading', () => {
     await rig.spec(spec);
     await rig.run(['verify']);
     await rig.run(['verify']);
-    const pre = (path: string) => JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path } });
+    const pre = (path: string) =>
+      JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path } });
     expect(await loadedMarkers(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre('tests/x.ts'), ...YAML })).toEqual([]);
     expect((await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: pre('tests/x.ts'), ...YAML })).stdout).toContain('"permissionDecision":"deny"');
     // Edited (not even allowed again): the bytes are not the cached spec's, so the YAML is read and its new glob protects.
@@ -117,7 +120,14 @@ describe('lazy loading', () => {
     const status = await loadedParts(rig, ['status']);
     expect(status.builtins.filter((name) => name !== 'zlib' && name !== 'stream')).toEqual([]);
     expect(status.parts).toEqual(['sqlite']);
-    const pre = (path: string) => JSON.stringify({ session_id: 's', cwd: rig.root, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(rig.root, path), old_string: 'a', new_string: 'b' } });
+    const pre = (path: string) =>
+      JSON.stringify({
+        session_id: 's',
+        cwd: rig.root,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Edit',
+        tool_input: { file_path: join(rig.root, path), old_string: 'a', new_string: 'b' },
+      });
     // A session's first call records it (and its git baseline); every later call is the one an agent pays for each edit.
     await rig.run(['hook', 'claude-code', 'PreToolUse'], { stdin: pre('src/a.ts') });
     const edit = await loadedParts(rig, ['hook', 'claude-code', 'PreToolUse'], { stdin: pre('src/a.ts') });

@@ -109,8 +109,23 @@ function postgresBackend(): Backend {
 /** An agent's tool call as the hooks record it, in session `session`. */
 function autoTrail(session: string, at: Date, n: number): TrailBody {
   return {
-    v: 1, kind: 'trail', id: newId(at.getTime() + n), at: at.toISOString(), session, client: 'claude-code', event: 'PostToolUse', agent_id: null,
-    untrusted: true, tool: 'Write', tool_use_id: `t${n}`, input_sha256: null, response_sha256: null, exit_code: null, duration_ms: null, paths: ['src/a.ts'], opaque_writes: false,
+    v: 1,
+    kind: 'trail',
+    id: newId(at.getTime() + n),
+    at: at.toISOString(),
+    session,
+    client: 'claude-code',
+    event: 'PostToolUse',
+    agent_id: null,
+    untrusted: true,
+    tool: 'Write',
+    tool_use_id: `t${n}`,
+    input_sha256: null,
+    response_sha256: null,
+    exit_code: null,
+    duration_ms: null,
+    paths: ['src/a.ts'],
+    opaque_writes: false,
   };
 }
 
@@ -165,7 +180,12 @@ function contract(name: string, backend: Backend): void {
         prev = receipt.hash;
       }
       const entries = await all(ledger);
-      expect(entries.map((e) => [e.state, e.seq])).toEqual([['live', 1], ['live', 2], ['live', 3], ['live', 4]]);
+      expect(entries.map((e) => [e.state, e.seq])).toEqual([
+        ['live', 1],
+        ['live', 2],
+        ['live', 3],
+        ['live', 4],
+      ]);
       const last = entries[3]!;
       expect(last.state === 'live' && last.body).toBe(canonicalize(stored[3]!.body));
       expect(last.state === 'live' && [last.kind, last.checkId, last.manifest]).toEqual(['receipt', 't', manifestDigest(manifestOf('m3'))]);
@@ -292,7 +312,13 @@ function contract(name: string, backend: Backend): void {
       expect(latest.get('a')!.seq).toBe(3);
       expect(latest.get('b')).toEqual(b);
       const entries = await all(ledger);
-      expect(entries.map((e) => [e.seq, e.state])).toEqual([[1, 'pruned'], [2, 'pruned'], [3, 'live'], [4, 'live'], [5, 'live']]);
+      expect(entries.map((e) => [e.seq, e.state])).toEqual([
+        [1, 'pruned'],
+        [2, 'pruned'],
+        [3, 'live'],
+        [4, 'live'],
+        [5, 'live'],
+      ]);
       const gcEntry = entries[4]!;
       if (gcEntry.state !== 'live') throw new Error('expected a live gc entry');
       expect(gcEntry.kind).toBe('gc');
@@ -327,8 +353,23 @@ function contract(name: string, backend: Backend): void {
       const old = new Date('2020-01-01T00:00:00Z');
       const recent = new Date();
       const trail = (at: Date, n: number): TrailBody => ({
-        v: 1, kind: 'trail', id: newId(at.getTime() + n), at: at.toISOString(), session: 's1', client: 'claude-code', event: 'PostToolUse', agent_id: null,
-        untrusted: true, tool: 'Write', tool_use_id: `t${n}`, input_sha256: null, response_sha256: null, exit_code: null, duration_ms: null, paths: ['src/a.ts'], opaque_writes: false,
+        v: 1,
+        kind: 'trail',
+        id: newId(at.getTime() + n),
+        at: at.toISOString(),
+        session: 's1',
+        client: 'claude-code',
+        event: 'PostToolUse',
+        agent_id: null,
+        untrusted: true,
+        tool: 'Write',
+        tool_use_id: `t${n}`,
+        input_sha256: null,
+        response_sha256: null,
+        exit_code: null,
+        duration_ms: null,
+        paths: ['src/a.ts'],
+        opaque_writes: false,
       });
       await ledger.appendReceipt(draftOf('a', manifestOf('1'), old), manifestOf('1'));
       await ledger.appendSessionEntry(trail(old, 1));
@@ -352,8 +393,23 @@ function contract(name: string, backend: Backend): void {
       const { ledger } = await fresh();
       const old = new Date('2020-01-01T00:00:00Z');
       const trail = (n: number): TrailBody => ({
-        v: 1, kind: 'trail', id: newId(old.getTime() + n), at: old.toISOString(), session: 's1', client: 'claude-code', event: 'PostToolUse', agent_id: null,
-        untrusted: true, tool: 'Write', tool_use_id: `t${n}`, input_sha256: null, response_sha256: null, exit_code: null, duration_ms: null, paths: ['a.txt'], opaque_writes: false,
+        v: 1,
+        kind: 'trail',
+        id: newId(old.getTime() + n),
+        at: old.toISOString(),
+        session: 's1',
+        client: 'claude-code',
+        event: 'PostToolUse',
+        agent_id: null,
+        untrusted: true,
+        tool: 'Write',
+        tool_use_id: `t${n}`,
+        input_sha256: null,
+        response_sha256: null,
+        exit_code: null,
+        duration_ms: null,
+        paths: ['a.txt'],
+        opaque_writes: false,
       });
       await ledger.appendReceipt(draftOf('a', manifestOf('1')), manifestOf('1'));
       await ledger.appendSessionEntry(trail(1));
@@ -414,7 +470,7 @@ function contract(name: string, backend: Backend): void {
       expect(report).toMatchObject({ gcRecords: 3, pruned: 5, receipts: 1 });
     });
 
-    it('the automatic gc runs only over its threshold, bounded, keeps an unstopped session\'s trail, and waits while such a session is active', async () => {
+    it("the automatic gc runs only over its threshold, bounded, keeps an unstopped session's trail, and waits while such a session is active", async () => {
       const { ledger } = await fresh();
       const home = mkdtempSync(join(tmpdir(), 'vouch-auto-home-'));
       const old = new Date('2020-01-01T00:00:00Z');
@@ -433,12 +489,19 @@ function contract(name: string, backend: Backend): void {
       await ledger.appendReceipt(draftOf('a', manifestOf('a4')), manifestOf('a4'));
       await ledger.appendReceipt(draftOf('a', manifestOf('a5')), manifestOf('a5'));
       const before = (await all(ledger)).length;
-      expect(await autoGc(ledger, ['a'], { retention, home, now: new Date() })).toMatchObject({ kind: 'deferred', why: 'session_active', detail: expect.stringContaining('busy') });
+      expect(await autoGc(ledger, ['a'], { retention, home, now: new Date() })).toMatchObject({
+        kind: 'deferred',
+        why: 'session_active',
+        detail: expect.stringContaining('busy'),
+      });
       expect((await all(ledger)).length).toBe(before);
       // An hour and more later the session is taken as gone (its trail still kept); a slow read of what must stay waits too.
       const later = new Date(Date.now() + 2 * 60 * 60 * 1000);
       let tick = 0;
-      expect(await autoGc(ledger, ['a'], { retention, home, now: later, clock: () => (tick += 5_000) })).toMatchObject({ kind: 'deferred', why: 'over_budget' });
+      expect(await autoGc(ledger, ['a'], { retention, home, now: later, clock: () => (tick += 5_000) })).toMatchObject({
+        kind: 'deferred',
+        why: 'over_budget',
+      });
       const done = await autoGc(ledger, ['a'], { retention, home, now: later });
       expect(done).toMatchObject({ kind: 'ran', result: { removed: 3 } });
       expect((await ledger.sessionEntries('busy')).length).toBe(1);
@@ -475,10 +538,33 @@ function contract(name: string, backend: Backend): void {
       const { ledger, raw, editBody: edit } = await fresh();
       const at = new Date();
       const trail = (session: string, n: number): TrailBody => ({
-        v: 1, kind: 'trail', id: newId(at.getTime() + n), at: at.toISOString(), session, client: 'claude-code', event: 'PostToolUse', agent_id: null,
-        untrusted: true, tool: 'Write', tool_use_id: `t${n}`, input_sha256: null, response_sha256: null, exit_code: null, duration_ms: null, paths: ['src/a.ts'], opaque_writes: false,
+        v: 1,
+        kind: 'trail',
+        id: newId(at.getTime() + n),
+        at: at.toISOString(),
+        session,
+        client: 'claude-code',
+        event: 'PostToolUse',
+        agent_id: null,
+        untrusted: true,
+        tool: 'Write',
+        tool_use_id: `t${n}`,
+        input_sha256: null,
+        response_sha256: null,
+        exit_code: null,
+        duration_ms: null,
+        paths: ['src/a.ts'],
+        opaque_writes: false,
       });
-      const note = (subject: string, text: string): SubjectEventBody & { note: string } => ({ v: 1, kind: 'card', id: newId(), at: at.toISOString(), subject, event: 'noted', note: text });
+      const note = (subject: string, text: string): SubjectEventBody & { note: string } => ({
+        v: 1,
+        kind: 'card',
+        id: newId(),
+        at: at.toISOString(),
+        subject,
+        event: 'noted',
+        note: text,
+      });
       await ledger.appendReceipt(draftOf('t', manifestOf('1')), manifestOf('1'));
       const first = await ledger.appendSessionEntry(trail('s1', 1));
       await ledger.appendSessionEntry(trail('s2', 2));
@@ -486,7 +572,10 @@ function contract(name: string, backend: Backend): void {
       const event = await ledger.appendEvent(note('c1', 'honest'));
       await ledger.appendEvent(note('c2', 'other'));
       expect(first.seq).toBe(2);
-      expect((await ledger.sessionEntries('s1')).map((e) => [e.seq, e.intact])).toEqual([[2, true], [4, true]]);
+      expect((await ledger.sessionEntries('s1')).map((e) => [e.seq, e.intact])).toEqual([
+        [2, true],
+        [4, true],
+      ]);
       expect(await ledger.recentSessions(10)).toEqual(['s1', 's2']);
       expect(await ledger.subjects('card', 10)).toEqual(['c2', 'c1']);
       expect(await ledger.subjects('dispatch', 10)).toEqual([]);
@@ -496,11 +585,15 @@ function contract(name: string, backend: Backend): void {
       expect(entries[3]!.state === 'live' && JSON.parse(entries[3]!.body).prev_hash).toBe(entries[2]!.hash);
       // An event moved to another subject by its column alone is a row mismatch.
       await raw(`UPDATE chain SET subject = 'c9' WHERE seq = ${event.seq + 1}`);
-      expect((await auditLedger(ledger, { keyring: new Map(), requireSignature: false })).findings.map((f) => [f.seq, f.code])).toEqual([[event.seq + 1, 'row_mismatch']]);
+      expect((await auditLedger(ledger, { keyring: new Map(), requireSignature: false })).findings.map((f) => [f.seq, f.code])).toEqual([
+        [event.seq + 1, 'row_mismatch'],
+      ]);
       await raw(`UPDATE chain SET subject = 'c2' WHERE seq = ${event.seq + 1}`);
       await edit(event.seq, (text) => text.replace('honest', 'forged'));
       expect((await ledger.events('card', 'c1'))[0]!.intact).toBe(false);
-      expect((await auditLedger(ledger, { keyring: new Map(), requireSignature: false })).findings.map((f) => [f.seq, f.code])).toEqual([[event.seq, 'body_altered']]);
+      expect((await auditLedger(ledger, { keyring: new Map(), requireSignature: false })).findings.map((f) => [f.seq, f.code])).toEqual([
+        [event.seq, 'body_altered'],
+      ]);
     });
 
     it("compare-and-append: an event is written only after the subject's newest event it names; racing writers, one wins", async () => {
@@ -511,7 +604,10 @@ function contract(name: string, backend: Backend): void {
       await expect(ledger.appendEvent(ev('d1', 'again first'), { after: null })).rejects.toMatchObject({ name: 'EventConflict', latest: first.body.id });
       await ledger.appendEvent(ev('d2', 'another subject'), { after: null });
       const other = await another();
-      const race = await Promise.allSettled([ledger.appendEvent(ev('d1', 'a'), { after: first.body.id }), other.appendEvent(ev('d1', 'b'), { after: first.body.id })]);
+      const race = await Promise.allSettled([
+        ledger.appendEvent(ev('d1', 'a'), { after: first.body.id }),
+        other.appendEvent(ev('d1', 'b'), { after: first.body.id }),
+      ]);
       expect(race.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       expect(race.filter((r) => r.status === 'rejected').map((r) => r.reason.name)).toEqual(['EventConflict']);
       expect((await ledger.events('dispatch', 'd1')).map((e) => e.body.id)).toHaveLength(2);
@@ -528,17 +624,30 @@ function contract(name: string, backend: Backend): void {
       const newest = await ledger.appendEvent(ev('d2', 'two-b'));
       await ledger.appendEvent({ ...ev('c1', 'a card'), kind: 'card' });
       const read = async () => (await ledger.latestEvents<SubjectEventBody & { n: string }>('dispatch', 10)).map((e) => [e.body.subject, e.body.n, e.intact]);
-      expect(await read()).toEqual([['d2', 'two-b', true], ['d1', 'one-b', true]]);
+      expect(await read()).toEqual([
+        ['d2', 'two-b', true],
+        ['d1', 'one-b', true],
+      ]);
       expect((await ledger.latestEvents('dispatch', 1)).map((e) => e.body.subject)).toEqual(['d2']);
       await raw(`UPDATE chain SET body = replace(body, 'two-b', 'forged') WHERE seq = ${newest.seq}`);
-      expect((await ledger.latestEvents('dispatch', 10)).map((e) => [e.body.subject, e.intact])).toEqual([['d2', false], ['d1', true]]);
+      expect((await ledger.latestEvents('dispatch', 10)).map((e) => [e.body.subject, e.intact])).toEqual([
+        ['d2', false],
+        ['d1', true],
+      ]);
     });
 
     it('entriesSince: the entries of the kinds asked for appended since a time, oldest first, bodies parsed; it stops walking at older entries', async () => {
       const { ledger, raw } = await fresh();
       const old = new Date('2020-01-01T00:00:00Z');
       const since = new Date(Date.now() - 60_000);
-      const event = (kind: 'card' | 'dispatch', at: Date, subject: string): SubjectEventBody => ({ v: 1, kind, id: newId(at.getTime()), at: at.toISOString(), subject, event: 'decision' });
+      const event = (kind: 'card' | 'dispatch', at: Date, subject: string): SubjectEventBody => ({
+        v: 1,
+        kind,
+        id: newId(at.getTime()),
+        at: at.toISOString(),
+        subject,
+        event: 'decision',
+      });
       await ledger.appendEvent(event('card', old, 'c-old'));
       await ledger.appendReceipt(draftOf('a', manifestOf('1')), manifestOf('1'));
       const card = await ledger.appendEvent(event('card', new Date(), 'c1'));
@@ -546,7 +655,11 @@ function contract(name: string, backend: Backend): void {
       await ledger.gc({ now: new Date(), keepPerCheck: 1 });
       const dispatch = await ledger.appendEvent(event('dispatch', new Date(), 'd1'));
       const found = await ledger.entriesSince(since, ['gc', 'card', 'dispatch']);
-      expect(found.map((e) => [e.kind, e.body?.subject ?? null])).toEqual([['card', 'c1'], ['gc', null], ['dispatch', 'd1']]);
+      expect(found.map((e) => [e.kind, e.body?.subject ?? null])).toEqual([
+        ['card', 'c1'],
+        ['gc', null],
+        ['dispatch', 'd1'],
+      ]);
       expect(found[0]!.seq).toBe(card.seq);
       expect(found[2]!.seq).toBe(dispatch.seq);
       expect((await ledger.entriesSince(since, ['dispatch'])).map((e) => e.seq)).toEqual([dispatch.seq]);

@@ -12,7 +12,12 @@ function chain(rig: Rig): { seq: number; hash: string; body: string }[] {
   const db = new Database(rig.path('.vouch/ledger.db'), { readonly: true });
   try {
     const bodies = new BodyStore(db);
-    const rows = db.prepare('SELECT seq, hash, body, dict FROM chain ORDER BY seq').all() as { seq: number; hash: string; body: string | Buffer; dict: number | null }[];
+    const rows = db.prepare('SELECT seq, hash, body, dict FROM chain ORDER BY seq').all() as {
+      seq: number;
+      hash: string;
+      body: string | Buffer;
+      dict: number | null;
+    }[];
     return rows.map((row) => ({ seq: row.seq, hash: row.hash, body: bodies.decode(row)! }));
   } finally {
     db.close();
@@ -145,7 +150,7 @@ describe('the ledger', () => {
     expect(result.json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'ledger_corrupt' });
   });
 
-  it('stores an unchanged tree\'s receipts compactly, and reads back the exact canonical text', async () => {
+  it("stores an unchanged tree's receipts compactly, and reads back the exact canonical text", async () => {
     const rig = new Rig().write({ 'src/a.ts': 'a' });
     await rig.spec(SPEC);
     for (let i = 0; i < 5; i++) await rig.run(['verify']);

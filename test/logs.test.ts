@@ -29,7 +29,9 @@ setTimeout(() => {
 
 async function tapeRig(): Promise<Rig> {
   const rig = new Rig().write({ 'src/a.txt': 'a', 'tape.cjs': TAPE });
-  await rig.spec('version: 1\nchecks:\n  - {id: tape, run: ["node", "tape.cjs"], sources: ["src/**"]}\n  - {id: quiet, run: ["node", "-e", "console.log(1)"], sources: ["src/**"]}\n');
+  await rig.spec(
+    'version: 1\nchecks:\n  - {id: tape, run: ["node", "tape.cjs"], sources: ["src/**"]}\n  - {id: quiet, run: ["node", "-e", "console.log(1)"], sources: ["src/**"]}\n',
+  );
   return rig;
 }
 

@@ -36,7 +36,15 @@ describe('card tools over MCP', () => {
       const tool = tools.find((t) => t.name === name)!;
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false, required: ['card_id'] });
       expect((tool.inputSchema.properties as any).card_id).toMatchObject({ type: 'string', pattern: '^c-[0-9a-hjkmnp-tv-z]{8}$' });
-      for (const [key, value] of Object.entries({ argv: ['touch', 'pwned'], command: 'touch pwned', path: '/etc/passwd', role: 'owner', force: true, why: 'because', proof: ['tests'] })) {
+      for (const [key, value] of Object.entries({
+        argv: ['touch', 'pwned'],
+        command: 'touch pwned',
+        path: '/etc/passwd',
+        role: 'owner',
+        force: true,
+        why: 'because',
+        proof: ['tests'],
+      })) {
         const result = await mcp.call(name, { card_id: id, [key]: value });
         expect(result.isError, `${name} with ${key}`).toBe(true);
         expect(textOf(result)).toContain(`Unrecognized key: "${key}"`);
@@ -66,7 +74,7 @@ describe('card tools over MCP', () => {
     expect(textOf(missing)).toContain('code: card_not_found');
   });
 
-  it('vouch_card_verify runs the frozen proof as the worker by default; its own PASS never closes the card (card_pass_self_made); a person\'s run does, and vouch_card_complete then closes it', async () => {
+  it("vouch_card_verify runs the frozen proof as the worker by default; its own PASS never closes the card (card_pass_self_made); a person's run does, and vouch_card_complete then closes it", async () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests']);
     const mcp = await McpSession.connect(rig);
@@ -77,7 +85,7 @@ describe('card tools over MCP', () => {
     expect(verified.isError, textOf(verified)).toBeFalsy();
     expect(verified.structuredContent).toMatchObject({ ok: true, verdict: 'PASS', attempt: 1 });
     expect(existsSync(rig.path('ran-tests'))).toBe(true);
-    const receipt = (await rig.run(['show', ((await card(rig, ['show', id])).json().events[1].receipts[0].receipt as string), '--json'])).json().receipt;
+    const receipt = (await rig.run(['show', (await card(rig, ['show', id])).json().events[1].receipts[0].receipt as string, '--json'])).json().receipt;
     expect(receipt).toMatchObject({ actor: 'mcp', agent_run: { agent: 'mcp-client', marker: 'MCP' } });
     const selfMade = await mcp.call('vouch_card_complete', { card_id: id });
     expect(selfMade.isError).toBe(true);
@@ -97,7 +105,7 @@ describe('card tools over MCP', () => {
     ]);
   });
 
-  it('an independent card: the worker\'s server is refused, a verifier\'s own run through MCP does not close it, a verifier\'s run outside the agent does', async () => {
+  it("an independent card: the worker's server is refused, a verifier's own run through MCP does not close it, a verifier's run outside the agent does", async () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests', '--verify', 'independent']);
     const worker = await McpSession.connect(rig);

@@ -39,7 +39,11 @@ describe('vouch_dispatch_report', () => {
     const claim = schema.properties.claim;
     expect([claim.additionalProperties, Object.keys(claim.properties)]).toEqual([false, ['summary', 'deliverables']]);
     const item = claim.properties.deliverables.items;
-    expect([item.additionalProperties, Object.keys(item.properties), item.properties.evidence.enum]).toEqual([false, ['what', 'evidence', 'how'], ['executed', 'observed', 'believed']]);
+    expect([item.additionalProperties, Object.keys(item.properties), item.properties.evidence.enum]).toEqual([
+      false,
+      ['what', 'evidence', 'how'],
+      ['executed', 'observed', 'believed'],
+    ]);
     expect(tool.annotations?.readOnlyHint).toBe(false);
   });
 
@@ -64,7 +68,10 @@ describe('vouch_dispatch_report', () => {
   it.each([
     ['a command smuggled into the claim', { dispatch_id: 'ID', claim: { ...CLAIM, run: 'touch pwned' } }],
     ['a command next to the claim', { dispatch_id: 'ID', claim: CLAIM, command: 'touch pwned' }],
-    ['a field smuggled into a deliverable', { dispatch_id: 'ID', claim: { summary: 's', deliverables: [{ what: 'w', evidence: 'executed', argv: ['touch', 'pwned'] }] } }],
+    [
+      'a field smuggled into a deliverable',
+      { dispatch_id: 'ID', claim: { summary: 's', deliverables: [{ what: 'w', evidence: 'executed', argv: ['touch', 'pwned'] }] } },
+    ],
     ['an evidence kind that is not one', { dispatch_id: 'ID', claim: { summary: 's', deliverables: [{ what: 'w', evidence: 'tested' }] } }],
     ['a blank summary', { dispatch_id: 'ID', claim: { summary: '  ', deliverables: [] } }],
     ['a path for an id', { dispatch_id: '../../etc/passwd', claim: CLAIM }],
@@ -80,7 +87,10 @@ describe('vouch_dispatch_report', () => {
   it('keeps shell text in a claim as text: nothing runs', async () => {
     const { rig, id } = await ready();
     const mcp = await McpSession.connect(rig);
-    const sneaky = { summary: '$(touch pwned) `touch pwned2`; touch pwned3', deliverables: [{ what: '; rm -rf .', evidence: 'believed', how: '$(touch pwned4)' }] };
+    const sneaky = {
+      summary: '$(touch pwned) `touch pwned2`; touch pwned3',
+      deliverables: [{ what: '; rm -rf .', evidence: 'believed', how: '$(touch pwned4)' }],
+    };
     expect((await mcp.call('vouch_dispatch_report', { dispatch_id: id, claim: sneaky })).isError).toBeFalsy();
     expect((await record(rig, id)).claim.summary).toBe(sneaky.summary);
     for (const file of ['pwned', 'pwned2', 'pwned3', 'pwned4']) expect(existsSync(rig.path(file))).toBe(false);

@@ -40,7 +40,12 @@ async function runningForever(rig: Rig): Promise<{ child: ChildProcess; done: Re
     });
   });
   const send = (message: object) => child.stdin!.write(`${JSON.stringify(message)}\n`);
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  });
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'vouch_verify', arguments: { check_ids: ['forever'] }, _meta: { progressToken: 1 } } });
   await progressed;
@@ -83,7 +88,8 @@ describe('vouch mcp serves calls concurrently', () => {
     const second = mcp.call('vouch_verify', { check_ids: ['quick'] }, { onprogress: (p) => queued.push(p.message ?? '') });
     const [a, b] = await Promise.all([first, second]);
     expect(queued[0]).toBe('waiting for another verification in this workspace to finish');
-    const receipt = async (result: any) => (await mcp.call('vouch_receipt', { receipt_id: result.structuredContent.checks[0].receipt })).structuredContent as any;
+    const receipt = async (result: any) =>
+      (await mcp.call('vouch_receipt', { receipt_id: result.structuredContent.checks[0].receipt })).structuredContent as any;
     const long = (await receipt(a)).receipt;
     const quick = (await receipt(b)).receipt;
     expect(Date.parse(quick.started_at)).toBeGreaterThanOrEqual(Date.parse(long.finished_at));
@@ -158,7 +164,12 @@ describe('vouch mcp over raw stdio', () => {
       const message = JSON.parse(line) as { jsonrpc: string };
       expect(message.jsonrpc, line).toBe('2.0');
     }
-    const byId = new Map(lines.map((l) => JSON.parse(l) as { id?: number; result?: any; error?: any }).filter((m) => m.id !== undefined).map((m) => [m.id, m]));
+    const byId = new Map(
+      lines
+        .map((l) => JSON.parse(l) as { id?: number; result?: any; error?: any })
+        .filter((m) => m.id !== undefined)
+        .map((m) => [m.id, m]),
+    );
     expect(byId.get(3)!.result.structuredContent.checks[0]).toMatchObject({ id: 'quick', status: 'PASS' });
     expect(byId.get(5)!.result.isError).toBe(true);
     expect(byId.get(6)!.error.code).toBe(-32601);
@@ -230,9 +241,16 @@ describe('vouch mcp is loaded only by `vouch mcp`', () => {
   async function loaded(rig: Rig, args: string[]): Promise<{ modules: string[]; sources: string[] }> {
     const log = rig.path('../modules.log');
     rmSync(log, { force: true });
-    const child = spawn(process.execPath, ['--import', recorder, CLI, ...args], { cwd: rig.root, env: { ...rig.env(), VOUCH_TEST_MODULE_LOG: log, VOUCH_TRACE: '1' } });
+    const child = spawn(process.execPath, ['--import', recorder, CLI, ...args], {
+      cwd: rig.root,
+      env: { ...rig.env(), VOUCH_TEST_MODULE_LOG: log, VOUCH_TRACE: '1' },
+    });
     const { stderr } = await collect(child, { stdin: '' });
-    const modules = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:') && u.includes('/dist/')) : [];
+    const modules = existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((u) => u.startsWith('file:') && u.includes('/dist/'))
+      : [];
     // The hot bundle is compiled by the launcher, not loaded as a module: the trace says when it answered.
     if (/\bbundle=hot\b/.test(stderr)) modules.push(pathToFileURL(HOT_BUNDLE).href);
     const sources = modules.flatMap((url) => (JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] }).sources);
@@ -244,8 +262,14 @@ describe('vouch mcp is loaded only by `vouch mcp`', () => {
     for (const command of [['status'], ['checks'], ['install', 'mcp', '--client', 'codex']]) {
       const other = await loaded(rig, command);
       expect(other.modules.length, command.join(' ')).toBeGreaterThan(1);
-      expect(other.modules.filter((m) => m.endsWith('/mcp-server.js')), command.join(' ')).toEqual([]);
-      expect(other.sources.filter((s) => s.includes('@modelcontextprotocol') || s.includes('zod/v4/classic')), command.join(' ')).toEqual([]);
+      expect(
+        other.modules.filter((m) => m.endsWith('/mcp-server.js')),
+        command.join(' '),
+      ).toEqual([]);
+      expect(
+        other.sources.filter((s) => s.includes('@modelcontextprotocol') || s.includes('zod/v4/classic')),
+        command.join(' '),
+      ).toEqual([]);
     }
     // The same probe does see the SDK when `vouch mcp` runs, so its silence above means something.
     const mcp = await loaded(rig, ['mcp']);

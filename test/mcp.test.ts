@@ -31,7 +31,19 @@ describe('vouch mcp: tools and their schemas', () => {
   it('lists exactly its tools, each taking ids only, with unknown keys refused and an output schema', async () => {
     const mcp = await McpSession.connect(await workspace());
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['vouch_checks', 'vouch_status', 'vouch_verify', 'vouch_receipt', 'vouch_dispatch_report', 'vouch_report', 'vouch_card_open', 'vouch_card_show', 'vouch_card_verify', 'vouch_card_complete', 'vouch_card_decide']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'vouch_checks',
+      'vouch_status',
+      'vouch_verify',
+      'vouch_receipt',
+      'vouch_dispatch_report',
+      'vouch_report',
+      'vouch_card_open',
+      'vouch_card_show',
+      'vouch_card_verify',
+      'vouch_card_complete',
+      'vouch_card_decide',
+    ]);
     const allowedArguments: Record<string, string[]> = {
       vouch_checks: [],
       vouch_status: ['check_ids'],
@@ -164,7 +176,17 @@ describe('vouch mcp: verification', () => {
     const status = await mcp.call('vouch_status', {});
     expect(status.isError, textOf(status)).toBeFalsy();
     // agent_run is a schema field: a receipt an MCP caller made is marked as made inside an agent run.
-    expect(Object.keys((status.structuredContent as any).checks[0]).sort()).toEqual(['agent_run', 'blocking', 'detail', 'id', 'proves', 'reason', 'receipt', 'recorded_at', 'status']);
+    expect(Object.keys((status.structuredContent as any).checks[0]).sort()).toEqual([
+      'agent_run',
+      'blocking',
+      'detail',
+      'id',
+      'proves',
+      'reason',
+      'receipt',
+      'recorded_at',
+      'status',
+    ]);
   });
 
   it('a PASS turns STALE for status as soon as a covered file changes', async () => {
@@ -203,7 +225,15 @@ describe('vouch mcp: verification', () => {
       expect(result.isError).toBeFalsy();
       const data = result.structuredContent as any;
       expect(data.intact).toBe(true);
-      expect(data.receipt).toMatchObject({ id, check_id: 'fail', verdict: 'FAIL', reason: 'exit_code', exit_code: 3, actor: 'mcp', argv: ['sh', '-c', 'echo boom >&2; exit 3'] });
+      expect(data.receipt).toMatchObject({
+        id,
+        check_id: 'fail',
+        verdict: 'FAIL',
+        reason: 'exit_code',
+        exit_code: 3,
+        actor: 'mcp',
+        argv: ['sh', '-c', 'echo boom >&2; exit 3'],
+      });
       expect(data.receipt.stderr.excerpt).toBe('boom\n');
       expect(textOf(result)).toContain('boom');
     }

@@ -56,7 +56,10 @@ describe('an unknown option', () => {
 
 describe('a command that does not exist', () => {
   it('says it was not found, in which PATH directories vouch looked, and what to do, instead of ENOENT: spawn', async () => {
-    const rig = new Rig().write({ 'src/a.txt': 'a', 'vouch.yaml': 'version: 1\nchecks:\n  - {id: ghost, run: ["no-such-program-vouch", "x"], sources: ["src/**"]}\n' });
+    const rig = new Rig().write({
+      'src/a.txt': 'a',
+      'vouch.yaml': 'version: 1\nchecks:\n  - {id: ghost, run: ["no-such-program-vouch", "x"], sources: ["src/**"]}\n',
+    });
     // A check runs with the PATH pinned when a person allowed the spec, so
     // that is the PATH the message names.
     const path = '/nonexistent/bin:/usr/bin:/bin';
@@ -74,7 +77,9 @@ describe('a command that does not exist', () => {
     const rig = new Rig().write({ 'src/a.txt': 'a' });
     await rig.spec('version: 1\nchecks:\n  - {id: ghost, run: ["./tools/check.sh"], sources: ["src/**"]}\n');
     const result = await rig.run(['verify']);
-    expect(result.stdout).toContain(`command not found: "./tools/check.sh" does not exist (looked for ${rig.path('tools/check.sh')}, from the check's cwd); fix run: in vouch.yaml`);
+    expect(result.stdout).toContain(
+      `command not found: "./tools/check.sh" does not exist (looked for ${rig.path('tools/check.sh')}, from the check's cwd); fix run: in vouch.yaml`,
+    );
   });
 
   it('a script whose #! interpreter is missing says so, not that the script is missing', async () => {

@@ -22,7 +22,12 @@ function packageCopy(): string {
 }
 
 function install(dir: string, env: Record<string, string | undefined>) {
-  return spawnSync(process.execPath, ['scripts/build-native.mjs'], { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, encoding: 'utf8', timeout: 120_000 });
+  return spawnSync(process.execPath, ['scripts/build-native.mjs'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 }
 
 describe('the install step of the native stat path', () => {

@@ -36,7 +36,10 @@ describePg('the PostgreSQL ledger through the CLI (VOUCH_LEDGER, ledger:, vouch 
     const rig = new Rig().write({ 'src/a.ts': 'a' });
     await rig.spec(SPEC);
     const env = { VOUCH_LEDGER: `${db.url}?schema=never_migrated` };
-    for (const command of [['status', '--json'], ['verify', '--json']]) {
+    for (const command of [
+      ['status', '--json'],
+      ['verify', '--json'],
+    ]) {
       const result = await rig.run(command, { env });
       expect(result.code).toBe(2);
       expect(result.json().error.code).toBe('ledger_schema_behind');
@@ -94,8 +97,10 @@ describePg('the PostgreSQL ledger through the CLI (VOUCH_LEDGER, ledger:, vouch 
     expect(existsSync(rig.path('.vouch/ledger.db'))).toBe(false);
   });
 
-  it('on PostgreSQL too: the automatic gc after a person\'s verify keeps an open card completable and the audit intact; reruns carry duplicate_of', async () => {
-    const { rig, url } = await pgWorkspace('version: 1\ndedupe_window_seconds: 600\nretention: {per_check: 1, auto: 2}\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+  it("on PostgreSQL too: the automatic gc after a person's verify keeps an open card completable and the audit intact; reruns carry duplicate_of", async () => {
+    const { rig, url } = await pgWorkspace(
+      'version: 1\ndedupe_window_seconds: 600\nretention: {per_check: 1, auto: 2}\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n',
+    );
     const env = { VOUCH_LEDGER: url };
     for (let i = 0; i < 2; i++) expect((await rig.run(['verify'], { env })).code).toBe(0);
     const id = await opened(rig, ['--proof', 't'], env);
@@ -139,7 +144,9 @@ describePg('the PostgreSQL ledger through the CLI (VOUCH_LEDGER, ledger:, vouch 
   }, 120_000);
 
   it('a `vouch verify` killed with SIGKILL mid-run leaves no partial receipt on PostgreSQL, and the next run works', async () => {
-    const { rig, url, schema } = await pgWorkspace('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n  - {id: slow, run: ["./slow.sh"], sources: ["src/**"]}\n');
+    const { rig, url, schema } = await pgWorkspace(
+      'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n  - {id: slow, run: ["./slow.sh"], sources: ["src/**"]}\n',
+    );
     rig.script('slow.sh', 'echo $$ > started.pid\nexec sleep 30');
     // A person allows again once the script exists: allow pins the programs a spec runs.
     expect((await rig.run(['allow'])).code).toBe(0);

@@ -7,7 +7,9 @@ const TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
 describe('proves is redacted everywhere it is shown', () => {
   it('a default proves that quotes a command carrying a token, and a written one with a token: verify, status, checks and the receipt show them redacted', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a' });
-    await rig.spec(`version: 1\nchecks:\n  - {id: t, run: ["sh", "-c", "test -n '${TOKEN}'"], sources: ["src/**"]}\n  - {id: w, run: ["true"], sources: ["src/**"], proves: "deploys with token=${TOKEN}"}\n`);
+    await rig.spec(
+      `version: 1\nchecks:\n  - {id: t, run: ["sh", "-c", "test -n '${TOKEN}'"], sources: ["src/**"]}\n  - {id: w, run: ["true"], sources: ["src/**"], proves: "deploys with token=${TOKEN}"}\n`,
+    );
     // The answers about where things stand never carry the command: the token must not be there at all.
     for (const args of [['verify', '--json'], ['status', '--json'], ['status'], ['verify']]) {
       const output = await rig.run(args);

@@ -31,13 +31,22 @@ describe('Python runs only what the proof holds', () => {
   it('attack: a .pth in the user site-packages that calls os._exit(0) when VOUCH_CHECK_ID is set: the broken code FAILs, and the Stop is held', async () => {
     const rig = new Rig().write(BROKEN);
     await rig.spec(SPEC);
-    const site = execFileSync(PYTHON, ['-c', 'import site; print(site.getusersitepackages())'], { env: { HOME: rig.home, PATH: process.env.PATH }, encoding: 'utf8' }).trim();
+    const site = execFileSync(PYTHON, ['-c', 'import site; print(site.getusersitepackages())'], {
+      env: { HOME: rig.home, PATH: process.env.PATH },
+      encoding: 'utf8',
+    }).trim();
     expect(site.startsWith(rig.home)).toBe(true);
     await hook(rig, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'python3 setup.py' }, tool_use_id: 't1' });
     mkdirSync(site, { recursive: true });
     writeFileSync(join(site, 'zz.pth'), "import os; os.environ.get('VOUCH_CHECK_ID') and os._exit(0)\n");
     // The attack works on a plain run with the check's marker set: Python alone exits 0 before pytest starts.
-    expect(() => execFileSync(PYTHON, ['-m', 'pytest', '-q'], { cwd: rig.root, env: { HOME: rig.home, PATH: process.env.PATH, VOUCH_CHECK_ID: 'tests' }, stdio: 'ignore' })).not.toThrow();
+    expect(() =>
+      execFileSync(PYTHON, ['-m', 'pytest', '-q'], {
+        cwd: rig.root,
+        env: { HOME: rig.home, PATH: process.env.PATH, VOUCH_CHECK_ID: 'tests' },
+        stdio: 'ignore',
+      }),
+    ).not.toThrow();
     expect(await verify(rig)).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
     const result = await hook(rig, 'Stop', { stop_hook_active: false });
     expect(JSON.parse(result.stdout)).toMatchObject({ decision: 'block' });
@@ -54,9 +63,11 @@ describe('Python runs only what the proof holds', () => {
     expect(await verify(rig)).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
   });
 
-  it('a check that lists PYTHONNOUSERSITE in env: gets the caller\'s value (the person\'s choice), and its receipt names the defaults it got', async () => {
+  it("a check that lists PYTHONNOUSERSITE in env: gets the caller's value (the person's choice), and its receipt names the defaults it got", async () => {
     const rig = new Rig().write({ ...BROKEN, 'calc.py': 'def add(a, b):\n    return a + b\n' });
-    await rig.spec(`version: 1\nchecks:\n  - {id: tests, run: ["sh", "-c", "echo nousersite=$PYTHONNOUSERSITE safepath=$PYTHONSAFEPATH"], sources: ["**/*.py"], env: ["PYTHONNOUSERSITE"]}\n`);
+    await rig.spec(
+      `version: 1\nchecks:\n  - {id: tests, run: ["sh", "-c", "echo nousersite=$PYTHONNOUSERSITE safepath=$PYTHONSAFEPATH"], sources: ["**/*.py"], env: ["PYTHONNOUSERSITE"]}\n`,
+    );
     const ran = await rig.run(['verify', '--json'], { env: { PYTHONNOUSERSITE: '', PYTHONSAFEPATH: '' } });
     const receipt = (await rig.run(['show', ran.json().checks[0].receipt, '--json'])).json().receipt;
     expect(receipt.stdout.excerpt).toContain('nousersite= safepath=1');

@@ -61,7 +61,10 @@ describe('a receipt learns git for its own scope', () => {
   });
 
   it('an ignored file inside the scope is fingerprinted as before (vouch reads no .gitignore) and leaves the receipt clean', async () => {
-    const rig = await committed({ '.gitignore': '*.log\n.vouch/\n', 'src/a.ts': 'a' }, 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    const rig = await committed(
+      { '.gitignore': '*.log\n.vouch/\n', 'src/a.ts': 'a' },
+      'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n',
+    );
     rig.write({ 'src/debug.log': 'noise' });
     const found = await verified(rig, 't');
     expect(found.files).toContain('src/debug.log');
@@ -116,7 +119,8 @@ describe('a receipt learns git for its own scope', () => {
     rig.write({ 'src/new.ts': 'n' });
     const run = await rig.run(['verify', '--json']);
     expect(run.code).toBe(0);
-    const gitOf = async (id: string) => (await rig.run(['show', run.json().checks.find((c: { id: string }) => c.id === id).receipt, '--json'])).json().receipt.git;
+    const gitOf = async (id: string) =>
+      (await rig.run(['show', run.json().checks.find((c: { id: string }) => c.id === id).receipt, '--json'])).json().receipt.git;
     expect(await gitOf('front')).toEqual(dirty(rig));
     expect(await gitOf('back')).toEqual(clean(rig));
   });
@@ -172,7 +176,10 @@ describe('a receipt learns git for its own scope', () => {
 
   it('attack: an untracked file named like pathspec magic or a glob (":x.ts", "[ab].ts") beside ignored or tracked look-alikes still makes the receipt dirty', async () => {
     // ":x.ts" read as magic is "x.ts", which is ignored; "src/[ab].ts" read as a glob is "src/a.ts", which is tracked.
-    const rig = await committed({ '.gitignore': '.vouch/\nx.ts\n', 'src/a.ts': 'a', 'm.ts': 'm' }, 'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**", "*.ts"]}\n');
+    const rig = await committed(
+      { '.gitignore': '.vouch/\nx.ts\n', 'src/a.ts': 'a', 'm.ts': 'm' },
+      'version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**", "*.ts"]}\n',
+    );
     expect((await verified(rig, 't')).git).toEqual(clean(rig));
     rig.write({ ':x.ts': 'hidden?' });
     expect((await verified(rig, 't')).git).toEqual(dirty(rig));

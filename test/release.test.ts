@@ -31,7 +31,10 @@ function release(): Released {
     'pkg/lib/a.js': 'exports.a = "a";\n',
     'pkg/README.md': '# tiny\n',
   });
-  const printed = execFileSync(process.execPath, [RELEASE, '--out', rig.path('out'), '--ignore-scripts', rig.path('pkg')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const printed = execFileSync(process.execPath, [RELEASE, '--out', rig.path('out'), '--ignore-scripts', rig.path('pkg')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const [tarball, manifest] = printed.trim().split('\n') as [string, string];
   return { rig, tarball, manifest };
 }
@@ -58,13 +61,18 @@ async function repack(from: string, to: string, change: (name: string, data: Buf
 }
 
 describe('scripts/release.mjs', () => {
-  it('writes beside the tarball a manifest of every file with its SHA-256, and the tarball\'s own', () => {
+  it("writes beside the tarball a manifest of every file with its SHA-256, and the tarball's own", () => {
     const { tarball, manifest } = release();
     expect(tarball).toMatch(/tiny-1\.2\.3\.tgz$/);
     expect(manifest).toBe(`${tarball}.manifest.json`);
     const m = JSON.parse(readFileSync(manifest, 'utf8'));
     const sha = (data: Buffer | string) => execFileSync('sha256sum', { input: data, encoding: 'utf8' }).split(' ')[0];
-    expect(m).toMatchObject({ kind: 'vouch-release-manifest', version: 1, package: { name: 'tiny', version: '1.2.3' }, tarball: { file: 'tiny-1.2.3.tgz', sha256: sha(readFileSync(tarball)), npm_integrity: expect.stringMatching(/^sha512-/) } });
+    expect(m).toMatchObject({
+      kind: 'vouch-release-manifest',
+      version: 1,
+      package: { name: 'tiny', version: '1.2.3' },
+      tarball: { file: 'tiny-1.2.3.tgz', sha256: sha(readFileSync(tarball)), npm_integrity: expect.stringMatching(/^sha512-/) },
+    });
     expect(m.files.map((f: any) => f.path)).toEqual(['README.md', 'index.js', 'lib/a.js', 'package.json']);
     expect(m.files.find((f: any) => f.path === 'lib/a.js')).toEqual({ path: 'lib/a.js', sha256: sha('exports.a = "a";\n'), size: 17, mode: 420 });
   });
@@ -83,11 +91,16 @@ describe('vouch verify-release', () => {
   it('attack: a tarball altered after release names every file that differs, is missing or is extra, and its own digest (exit 1)', async () => {
     const { rig, tarball, manifest } = release();
     const altered = rig.path('out/altered.tgz');
-    await repack(tarball, altered, (name, data) => {
-      if (name === 'package/lib/a.js') return Buffer.from(data.toString().replace('"a"', '"b"'));
-      if (name === 'package/README.md') return null;
-      return data;
-    }, (pack) => pack.entry({ name: 'package/lib/evil.js' }, 'process.exit(0)\n'));
+    await repack(
+      tarball,
+      altered,
+      (name, data) => {
+        if (name === 'package/lib/a.js') return Buffer.from(data.toString().replace('"a"', '"b"'));
+        if (name === 'package/README.md') return null;
+        return data;
+      },
+      (pack) => pack.entry({ name: 'package/lib/evil.js' }, 'process.exit(0)\n'),
+    );
     const result = await verify(rig, altered, '--manifest', manifest);
     expect(result.code).toBe(1);
     const findings = result.json().findings as any[];
@@ -106,15 +119,27 @@ describe('vouch verify-release', () => {
   it('attack: links, a path twice and a path outside package/ are findings, not files (the bytes hashed need not be what npm installs)', async () => {
     const { rig, tarball, manifest } = release();
     const crafted = rig.path('out/crafted.tgz');
-    await repack(tarball, crafted, (_name, data) => data, (pack) => {
-      pack.entry({ name: 'package/index.js' }, 'module.exports = 2;\n');
-      pack.entry({ name: 'package/lib/link.js', type: 'symlink', linkname: '/etc/passwd' });
-      pack.entry({ name: '../outside.js' }, 'x');
-    });
+    await repack(
+      tarball,
+      crafted,
+      (_name, data) => data,
+      (pack) => {
+        pack.entry({ name: 'package/index.js' }, 'module.exports = 2;\n');
+        pack.entry({ name: 'package/lib/link.js', type: 'symlink', linkname: '/etc/passwd' });
+        pack.entry({ name: '../outside.js' }, 'x');
+      },
+    );
     const result = await verify(rig, crafted, '--manifest', manifest);
     expect(result.code).toBe(1);
     const reasons = (result.json().findings as any[]).map((f) => [f.reason, f.path]);
-    expect(reasons).toEqual(expect.arrayContaining([['duplicate', 'index.js'], ['not_a_file', 'lib/link.js'], ['outside_package', '../outside.js'], ['differs', 'index.js']]));
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        ['duplicate', 'index.js'],
+        ['not_a_file', 'lib/link.js'],
+        ['outside_package', '../outside.js'],
+        ['differs', 'index.js'],
+      ]),
+    );
   });
 
   it('--installed checks an installed copy: install outputs listed as not verified, one altered byte, a missing file, an extra one and a symlink named', async () => {
@@ -130,7 +155,9 @@ describe('vouch verify-release', () => {
     const clean = await verify(rig, tarball, '--installed', installed);
     expect(clean.code, clean.stdout).toBe(0);
     expect(clean.json()).toMatchObject({ ok: true, compared: { tarball: 4, installed: 4 }, not_verified: ['build', 'node_modules'] });
-    expect((await rig.run(['verify-release', tarball, '--installed', installed])).stdout).toMatch(/not verified \(made by the install, not in the tarball\):\n\s+build\s+built at install/);
+    expect((await rig.run(['verify-release', tarball, '--installed', installed])).stdout).toMatch(
+      /not verified \(made by the install, not in the tarball\):\n\s+build\s+built at install/,
+    );
 
     // One byte of an installed file, a file removed, one added, one swapped for a link.
     const a = join(installed, 'lib', 'a.js');

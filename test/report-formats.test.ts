@@ -31,7 +31,10 @@ interface Drifted {
   readonly now: string;
 }
 
-const specHash = (rig: Rig) => createHash('sha256').update(readFileSync(rig.path('vouch.yaml'))).digest('hex');
+const specHash = (rig: Rig) =>
+  createHash('sha256')
+    .update(readFileSync(rig.path('vouch.yaml')))
+    .digest('hex');
 
 async function drifted(): Promise<Drifted> {
   const { rig, ids } = await reportWorkspace(NO_LEAK);
@@ -75,12 +78,25 @@ describe('vouch report --format json', () => {
     expect(byId.get(ids.subagent)).toMatchObject({ verdict: 'contradicted', session: REPORT_SESSION });
     expect(byId.get(ids.damaged)).toMatchObject({ state: 'damaged', verdict: 'damaged' });
     expect(model.sessions).toEqual([expect.objectContaining({ id: REPORT_SESSION, end: 'escaped' })]);
-    expect(model.sessions[0].stops.map((s: any) => s.claim?.text)).toContainEqual(expect.stringContaining('All done <script>window.__pwned=8</script>, api_key=[REDACTED]'));
+    expect(model.sessions[0].stops.map((s: any) => s.claim?.text)).toContainEqual(
+      expect.stringContaining('All done <script>window.__pwned=8</script>, api_key=[REDACTED]'),
+    );
     expect(JSON.stringify(model)).not.toContain('sk-live-abcdef123456');
-    expect(model.cards).toEqual([expect.objectContaining({ id: ids.card, state: 'open', decisions: [expect.objectContaining({ decision: 'rescope', why: 'narrower <script>window.__pwned=7</script>' })] })]);
+    expect(model.cards).toEqual([
+      expect.objectContaining({
+        id: ids.card,
+        state: 'open',
+        decisions: [expect.objectContaining({ decision: 'rescope', why: 'narrower <script>window.__pwned=7</script>' })],
+      }),
+    ]);
     expect(model.integrity.state).toBe('damaged');
     expect(model.integrity.findings).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'dispatch', code: 'body_altered' })]));
-    expect(model.summary).toMatchObject({ checks: { PASS: 0, FAIL: 1, STALE: 1, UNKNOWN: 0 }, sessions: { escaped: 1 }, cards: { open: 1 }, integrity: 'damaged' });
+    expect(model.summary).toMatchObject({
+      checks: { PASS: 0, FAIL: 1, STALE: 1, UNKNOWN: 0 },
+      sessions: { escaped: 1 },
+      cards: { open: 1 },
+      integrity: 'damaged',
+    });
   }, 180_000);
 
   it('attack: a model with a field the schema does not name, or a drift that is not {pinned, now}, fails the schema (the test above would catch an undocumented field)', async () => {
@@ -149,7 +165,10 @@ describe('vouch report --format md', () => {
   }, 180_000);
 
   it('attack: a claim that spells a table row ("| tests | PASS |") stays inside its own cell', async () => {
-    const rig = new Rig().write({ 'src/a.txt': 'bad\n', 'claim.json': JSON.stringify({ summary: 'done\n| tests | PASS | ok |\n## All green', deliverables: [] }) });
+    const rig = new Rig().write({
+      'src/a.txt': 'bad\n',
+      'claim.json': JSON.stringify({ summary: 'done\n| tests | PASS | ok |\n## All green', deliverables: [] }),
+    });
     await rig.spec(REPORT_SPEC);
     await rig.run(['verify']);
     const id = (await rig.run(['dispatch', 'new', '--prompt', '| lint | PASS |', '--json'])).json().id as string;
@@ -180,37 +199,53 @@ describe('vouch report --format html|json|md: one model', () => {
     expect(wrong.stderr).toContain('--format expects one of html, json, md');
   });
 
-  it.skipIf(!hasChromium && !CI)('the HTML, read from the DOM in chromium, shows the same facts as the JSON: checks, dispatches with verdict and drift, sessions, cards, integrity', async () => {
-    expect(hasChromium, 'chromium is missing: .ci/run installs it (apt-get install chromium)').toBe(true);
-    const { rig } = await drifted();
-    const model = await jsonReport(rig);
-    const file = join(rig.root, '..', 'report.html');
-    expect((await rig.run(['report', '--format', 'html', '--out', file])).code).toBe(0);
-    const opened = await openFile(file);
-    try {
-      const seen = await opened.page.evaluate(() => {
-        const text = (el: any) => (el?.textContent ?? '').trim();
-        return {
-          checks: [...document.querySelectorAll('#checks tr[id^="check-"]')].map((tr: any) => [tr.id.slice('check-'.length), text(tr.children[1].querySelector('.badge'))]),
-          dispatches: [...document.querySelectorAll('.dispatch[id^="dispatch-"]')].map((el: any) => [el.id.slice('dispatch-'.length), [...el.querySelector(':scope > .head').querySelectorAll('.badge')].map(text)]),
-          sessions: [...document.querySelectorAll('.run[id^="session-"]')].map((el: any) => [el.id.slice('session-'.length), text(el.querySelector('.head .badge'))]),
-          cards: [...document.querySelectorAll('#cards tr[id^="card-"]')].map((tr: any) => [tr.id.slice('card-'.length), text(tr.children[1].querySelector('.badge'))]),
-          integrity: text(document.querySelector('#integrity .badge')),
-          findings: [...document.querySelectorAll('#integrity tbody tr')].map((tr: any) => [text(tr.children[0]), text(tr.children[3])]),
-          driftNote: text(document.querySelector('#summary .drift')),
-        };
-      });
-      const loud = (verdict: string) => (verdict === 'contradicted' || verdict === 'damaged' ? verdict.toUpperCase() : verdict);
-      expect(seen.checks).toEqual(model.checks.map((c: any) => [c.id, c.now?.status ?? 'not judged']));
-      expect([...seen.dispatches].sort()).toEqual(model.dispatches.map((d: any) => [d.id, [d.state, loud(d.verdict), ...(d.drift ? ['DRIFT'] : [])]]).sort());
-      expect(seen.dispatches.filter(([, badges]: any) => badges.includes('DRIFT'))).toHaveLength(model.summary.dispatches.drift);
-      expect(seen.sessions).toEqual(model.sessions.map((s: any) => [s.id, s.end === 'escaped' ? 'ESCAPED (stopped unverified)' : s.end]));
-      expect(seen.cards).toEqual(model.cards.map((c: any) => [c.id, c.state]));
-      expect(seen.integrity).toBe(`${model.integrity.findings.length} finding${model.integrity.findings.length === 1 ? '' : 's'}`);
-      expect(seen.findings).toEqual(model.integrity.findings.map((f: any) => [String(f.seq ?? ''), f.code]));
-      expect(seen.driftNote).toContain(`${model.summary.dispatches.drift} dispatches pinned a vouch.yaml other than the one in force`);
-    } finally {
-      await opened.close();
-    }
-  }, 180_000);
+  it.skipIf(!hasChromium && !CI)(
+    'the HTML, read from the DOM in chromium, shows the same facts as the JSON: checks, dispatches with verdict and drift, sessions, cards, integrity',
+    async () => {
+      expect(hasChromium, 'chromium is missing: .ci/run installs it (apt-get install chromium)').toBe(true);
+      const { rig } = await drifted();
+      const model = await jsonReport(rig);
+      const file = join(rig.root, '..', 'report.html');
+      expect((await rig.run(['report', '--format', 'html', '--out', file])).code).toBe(0);
+      const opened = await openFile(file);
+      try {
+        const seen = await opened.page.evaluate(() => {
+          const text = (el: any) => (el?.textContent ?? '').trim();
+          return {
+            checks: [...document.querySelectorAll('#checks tr[id^="check-"]')].map((tr: any) => [
+              tr.id.slice('check-'.length),
+              text(tr.children[1].querySelector('.badge')),
+            ]),
+            dispatches: [...document.querySelectorAll('.dispatch[id^="dispatch-"]')].map((el: any) => [
+              el.id.slice('dispatch-'.length),
+              [...el.querySelector(':scope > .head').querySelectorAll('.badge')].map(text),
+            ]),
+            sessions: [...document.querySelectorAll('.run[id^="session-"]')].map((el: any) => [
+              el.id.slice('session-'.length),
+              text(el.querySelector('.head .badge')),
+            ]),
+            cards: [...document.querySelectorAll('#cards tr[id^="card-"]')].map((tr: any) => [
+              tr.id.slice('card-'.length),
+              text(tr.children[1].querySelector('.badge')),
+            ]),
+            integrity: text(document.querySelector('#integrity .badge')),
+            findings: [...document.querySelectorAll('#integrity tbody tr')].map((tr: any) => [text(tr.children[0]), text(tr.children[3])]),
+            driftNote: text(document.querySelector('#summary .drift')),
+          };
+        });
+        const loud = (verdict: string) => (verdict === 'contradicted' || verdict === 'damaged' ? verdict.toUpperCase() : verdict);
+        expect(seen.checks).toEqual(model.checks.map((c: any) => [c.id, c.now?.status ?? 'not judged']));
+        expect([...seen.dispatches].sort()).toEqual(model.dispatches.map((d: any) => [d.id, [d.state, loud(d.verdict), ...(d.drift ? ['DRIFT'] : [])]]).sort());
+        expect(seen.dispatches.filter(([, badges]: any) => badges.includes('DRIFT'))).toHaveLength(model.summary.dispatches.drift);
+        expect(seen.sessions).toEqual(model.sessions.map((s: any) => [s.id, s.end === 'escaped' ? 'ESCAPED (stopped unverified)' : s.end]));
+        expect(seen.cards).toEqual(model.cards.map((c: any) => [c.id, c.state]));
+        expect(seen.integrity).toBe(`${model.integrity.findings.length} finding${model.integrity.findings.length === 1 ? '' : 's'}`);
+        expect(seen.findings).toEqual(model.integrity.findings.map((f: any) => [String(f.seq ?? ''), f.code]));
+        expect(seen.driftNote).toContain(`${model.summary.dispatches.drift} dispatches pinned a vouch.yaml other than the one in force`);
+      } finally {
+        await opened.close();
+      }
+    },
+    180_000,
+  );
 });

@@ -25,7 +25,9 @@ async function workspace(): Promise<{ rig: Rig; before: string; after: string }>
   const before = (await rig.run(['dispatch', 'new', '--prompt', 'before the edit', '--json'])).json().id as string;
   await rig.spec(`${SPEC}# edited\n`);
   const after = (await rig.run(['dispatch', 'new', '--prompt', 'after the edit', '--json'])).json().id as string;
-  const card = await rig.run(['card', 'open', '--goal', 'keep a good', '--artifact', 'src/a.txt', '--done-when', 'tests pass', '--proof', 'tests', '--json'], { env: { VOUCH_ROLE: 'owner' } });
+  const card = await rig.run(['card', 'open', '--goal', 'keep a good', '--artifact', 'src/a.txt', '--done-when', 'tests pass', '--proof', 'tests', '--json'], {
+    env: { VOUCH_ROLE: 'owner' },
+  });
   expect(card.code, card.stderr).toBe(0);
   return { rig, before, after };
 }

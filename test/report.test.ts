@@ -88,69 +88,86 @@ describe('vouch report', () => {
 
 describe('vouch report in a real browser', () => {
   // .ci/run installs chromium, so in CI this always runs (and fails if it is missing); skipped, by name, only on a developer machine without it.
-  it.skipIf(!hasChromium && !CI)('renders the key content, runs nothing, requests nothing, and saves a screenshot', async ({ annotate }) => {
-    expect(hasChromium, 'chromium is missing: .ci/run installs it (apt-get install chromium)').toBe(true);
-    const { file, ids } = await build();
-    const opened = await openFile(file);
-    try {
-      const { page, requests } = opened;
-      // Nothing left the page and nothing ran.
-      expect(requests).toEqual([`file://${file}`]);
-      expect(leaks).toBe(0);
-      expect(await page.evaluate(() => [document.scripts.length, document.images.length, document.querySelectorAll('iframe, link, svg image').length])).toEqual([0, 0, 0]);
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  it.skipIf(!hasChromium && !CI)(
+    'renders the key content, runs nothing, requests nothing, and saves a screenshot',
+    async ({ annotate }) => {
+      expect(hasChromium, 'chromium is missing: .ci/run installs it (apt-get install chromium)').toBe(true);
+      const { file, ids } = await build();
+      const opened = await openFile(file);
+      try {
+        const { page, requests } = opened;
+        // Nothing left the page and nothing ran.
+        expect(requests).toEqual([`file://${file}`]);
+        expect(leaks).toBe(0);
+        expect(
+          await page.evaluate(() => [document.scripts.length, document.images.length, document.querySelectorAll('iframe, link, svg image').length]),
+        ).toEqual([0, 0, 0]);
+        expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 
-      const text = await page.locator('body').innerText();
-      for (const heading of ['Summary', 'Verdicts over time', 'Checks', 'Sessions and dispatches', 'Task cards', 'Ledger integrity']) {
-        await expect(page.getByRole('heading', { name: heading, exact: true }).count()).resolves.toBe(1);
+        const text = await page.locator('body').innerText();
+        for (const heading of ['Summary', 'Verdicts over time', 'Checks', 'Sessions and dispatches', 'Task cards', 'Ledger integrity']) {
+          await expect(page.getByRole('heading', { name: heading, exact: true }).count()).resolves.toBe(1);
+        }
+        // Hostile text shows as text.
+        expect(text).toContain('<script>window.__pwned=1</script> "quotes" & <img src=');
+        expect(text).toContain('</pre><script>window.__pwned=4</script>');
+        expect(text).toContain(`session ${SESSION}`);
+        expect(text).toContain('<script>window.__pwned=6</script>');
+        // Checks: current status and history.
+        expect(text).toMatch(/tests\s+PASS proves: src\/a.txt says <b>good<\/b> & "quoted"/);
+        expect(await page.locator('#check-tests .strip i').count()).toBeGreaterThanOrEqual(3);
+        // The session escaped; its subagent was contradicted; the never-reported dispatch and the altered one say so.
+        expect(text).toContain('ESCAPED');
+        // What the session claimed at each stop, set against the gate's answer: as text, redacted.
+        const stops = await page.locator('table').filter({ hasText: 'the agent said' }).first().innerText();
+        expect(stops).toMatch(/the agent said \(its claim\)/i);
+        expect(stops).toContain('All done <script>window.__pwned=8</script>, api_key=[REDACTED]');
+        expect(stops).not.toContain('sk-live-abcdef123456');
+        expect(await page.locator(`#dispatch-${ids.subagent}`).innerText()).toMatch(/CONTRADICTED/);
+        expect(await page.locator(`#dispatch-${ids.silent}`).innerText()).toMatch(
+          /dispatched\s+ungraded[\s\S]*No report: the agent has not claimed anything yet/,
+        );
+        const altered = await page.locator(`#dispatch-${ids.damaged}`).innerText();
+        expect(altered).toMatch(/DAMAGED[\s\S]*cannot be believed/);
+        // Its altered event keeps its place in the trail, marked, and is not read.
+        expect(altered).toMatch(/DAMAGED\s+seq \d+ \S+\s+event \S+ \(seq \d+\) no longer matches its hash[\s\S]*dispatched → reported/);
+        // Claimed against verified, and the trail with its writers.
+        const child = page.locator(`#dispatch-${ids.child}`);
+        expect(await child.innerText()).toMatch(
+          /CLAIMED \(THE AGENT'S OWN WORDS\)[\s\S]*believed[\s\S]*INDEPENDENTLY VERIFIED[\s\S]*verified[\s\S]*tests\s+PASS/i,
+        );
+        expect(await child.locator('table.trail tbody tr').count()).toBe(4);
+        expect(await child.locator('table.trail').innerText()).toMatch(/reported → verified\s+pid \d+ \(cli, parent \d+/);
+        // Dispatches sit under the run that ordered them, indented.
+        expect(await page.evaluate((id) => document.getElementById(`dispatch-${id}`)!.parentElement!.closest('.dispatch')!.id, ids.child)).toBe(
+          `dispatch-${ids.parent}`,
+        );
+        expect(await page.evaluate((id) => document.getElementById(`dispatch-${id}`)!.closest('.run')!.id, ids.subagent)).toBe(`session-${SESSION}`);
+        const [outer, inner] = await Promise.all([page.locator(`#dispatch-${ids.parent}`).boundingBox(), child.boundingBox()]);
+        expect(inner!.x).toBeGreaterThan(outer!.x + 10);
+        // Cards with their decisions.
+        expect(await page.locator(`#card-${ids.card}`).innerText()).toMatch(/rescope by coordinator \(cli\): narrower <script>window.__pwned=7<\/script>/);
+        // The chart is drawn, and the stylesheet applies (no external asset needed).
+        expect(await page.locator('#chart svg rect').count()).toBeGreaterThan(0);
+        expect(
+          await page
+            .locator('.badge.b-fail')
+            .first()
+            .evaluate((el) => getComputedStyle(el).backgroundColor),
+        ).toBe('rgb(255, 235, 233)');
+        // The ledger's integrity: the forged receipt and the altered dispatch are findings.
+        expect(await page.locator('#integrity').innerText()).toMatch(/body_altered[\s\S]*dispatch|dispatch[\s\S]*body_altered/);
+
+        const shots = mkdtempSync(join(tmpdir(), 'vouch-report-screenshot-'));
+        const shot = join(shots, 'report.png');
+        await page.screenshot({ path: shot, fullPage: true });
+        expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
+        await annotate(`screenshot of the report: ${shot}`);
+        console.log(`report screenshot: ${shot}`);
+      } finally {
+        await opened.close();
       }
-      // Hostile text shows as text.
-      expect(text).toContain('<script>window.__pwned=1</script> "quotes" & <img src=');
-      expect(text).toContain('</pre><script>window.__pwned=4</script>');
-      expect(text).toContain(`session ${SESSION}`);
-      expect(text).toContain('<script>window.__pwned=6</script>');
-      // Checks: current status and history.
-      expect(text).toMatch(/tests\s+PASS proves: src\/a.txt says <b>good<\/b> & "quoted"/);
-      expect(await page.locator('#check-tests .strip i').count()).toBeGreaterThanOrEqual(3);
-      // The session escaped; its subagent was contradicted; the never-reported dispatch and the altered one say so.
-      expect(text).toContain('ESCAPED');
-      // What the session claimed at each stop, set against the gate's answer: as text, redacted.
-      const stops = await page.locator('table').filter({ hasText: 'the agent said' }).first().innerText();
-      expect(stops).toMatch(/the agent said \(its claim\)/i);
-      expect(stops).toContain('All done <script>window.__pwned=8</script>, api_key=[REDACTED]');
-      expect(stops).not.toContain('sk-live-abcdef123456');
-      expect(await page.locator(`#dispatch-${ids.subagent}`).innerText()).toMatch(/CONTRADICTED/);
-      expect(await page.locator(`#dispatch-${ids.silent}`).innerText()).toMatch(/dispatched\s+ungraded[\s\S]*No report: the agent has not claimed anything yet/);
-      const altered = await page.locator(`#dispatch-${ids.damaged}`).innerText();
-      expect(altered).toMatch(/DAMAGED[\s\S]*cannot be believed/);
-      // Its altered event keeps its place in the trail, marked, and is not read.
-      expect(altered).toMatch(/DAMAGED\s+seq \d+ \S+\s+event \S+ \(seq \d+\) no longer matches its hash[\s\S]*dispatched → reported/);
-      // Claimed against verified, and the trail with its writers.
-      const child = page.locator(`#dispatch-${ids.child}`);
-      expect(await child.innerText()).toMatch(/CLAIMED \(THE AGENT'S OWN WORDS\)[\s\S]*believed[\s\S]*INDEPENDENTLY VERIFIED[\s\S]*verified[\s\S]*tests\s+PASS/i);
-      expect(await child.locator('table.trail tbody tr').count()).toBe(4);
-      expect(await child.locator('table.trail').innerText()).toMatch(/reported → verified\s+pid \d+ \(cli, parent \d+/);
-      // Dispatches sit under the run that ordered them, indented.
-      expect(await page.evaluate((id) => document.getElementById(`dispatch-${id}`)!.parentElement!.closest('.dispatch')!.id, ids.child)).toBe(`dispatch-${ids.parent}`);
-      expect(await page.evaluate((id) => document.getElementById(`dispatch-${id}`)!.closest('.run')!.id, ids.subagent)).toBe(`session-${SESSION}`);
-      const [outer, inner] = await Promise.all([page.locator(`#dispatch-${ids.parent}`).boundingBox(), child.boundingBox()]);
-      expect(inner!.x).toBeGreaterThan(outer!.x + 10);
-      // Cards with their decisions.
-      expect(await page.locator(`#card-${ids.card}`).innerText()).toMatch(/rescope by coordinator \(cli\): narrower <script>window.__pwned=7<\/script>/);
-      // The chart is drawn, and the stylesheet applies (no external asset needed).
-      expect(await page.locator('#chart svg rect').count()).toBeGreaterThan(0);
-      expect(await page.locator('.badge.b-fail').first().evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 235, 233)');
-      // The ledger's integrity: the forged receipt and the altered dispatch are findings.
-      expect(await page.locator('#integrity').innerText()).toMatch(/body_altered[\s\S]*dispatch|dispatch[\s\S]*body_altered/);
-
-      const shots = mkdtempSync(join(tmpdir(), 'vouch-report-screenshot-'));
-      const shot = join(shots, 'report.png');
-      await page.screenshot({ path: shot, fullPage: true });
-      expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
-      await annotate(`screenshot of the report: ${shot}`);
-      console.log(`report screenshot: ${shot}`);
-    } finally {
-      await opened.close();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

@@ -68,7 +68,7 @@ checks:
   it('on timeout kills the whole process group, grandchildren included, and says UNKNOWN/timeout', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a' });
     // The grandchild ignores SIGTERM: only the group SIGKILL after the grace period stops it.
-    rig.script('slow.sh', "sh -c 'trap \"\" TERM; echo $$ > grandchild.pid; exec sleep 300' &\nsleep 300");
+    rig.script('slow.sh', 'sh -c \'trap "" TERM; echo $$ > grandchild.pid; exec sleep 300\' &\nsleep 300');
     await rig.spec('version: 1\nchecks:\n  - {id: slow, run: ["./slow.sh"], timeout: 1, sources: ["src/**"]}\n');
     const result = await rig.run(['verify', '--json']);
     const check = result.json().checks[0];

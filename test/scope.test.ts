@@ -110,7 +110,11 @@ describe('scopes', () => {
   it('a file added to scope during the run is a change too', async () => {
     const rig = new Rig().write({ 'src/a.ts': 'a' });
     await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["touch", "src/new.ts"], sources: ["src/**"]}\n');
-    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({ status: 'UNKNOWN', reason: 'changed_during_run', detail: 'src/new.ts added' });
+    expect((await rig.run(['verify', '--json'])).json().checks[0]).toMatchObject({
+      status: 'UNKNOWN',
+      reason: 'changed_during_run',
+      detail: 'src/new.ts added',
+    });
   });
 
   it('a declared artifact the run did not produce is UNKNOWN/artifact_missing; produced, it is PASS', async () => {

@@ -107,7 +107,9 @@ describe("an agent's own evidence never lets it stop", () => {
     const rig = await ready();
     await bash(rig, `python3 -c "open('src/a.txt','w').write('bad')"`, () => rig.write({ 'src/a.txt': 'bad\n' }));
     // What an agent that knows vouch can do in its own shell: load code into vouch that makes every command `true`.
-    rig.write({ '.tools/fake.cjs': "const cp = require('node:child_process'); const spawn = cp.spawn; cp.spawn = (file, args, options) => spawn('true', [], options);\n" });
+    rig.write({
+      '.tools/fake.cjs': "const cp = require('node:child_process'); const spawn = cp.spawn; cp.spawn = (file, args, options) => spawn('true', [], options);\n",
+    });
     const forged = await rig.run(['verify', '--json'], { env: { NODE_OPTIONS: `--require ${rig.path('.tools/fake.cjs')}` } });
     expect(forged.json().checks[0]).toMatchObject({ status: 'PASS' });
     // Nothing in the receipt gives it away: no markers were in its environment.
@@ -133,7 +135,7 @@ describe("an agent's own evidence never lets it stop", () => {
     expect(await lastGate(rig)).toMatchObject({ decision: 'allow', reason: 'all_pass' });
   });
 
-  it('with on_stop: require, the gate runs nothing and an agent-made PASS reads UNKNOWN/not_gate_run; a person\'s run lets the stop go', async () => {
+  it("with on_stop: require, the gate runs nothing and an agent-made PASS reads UNKNOWN/not_gate_run; a person's run lets the stop go", async () => {
     const rig = await ready('gate: {on_stop: require}\n');
     await hook(rig, 'PreToolUse', { tool_name: 'Write', tool_input: {} });
     rig.write({ 'src/a.txt': 'good, edited\n' });
@@ -168,12 +170,17 @@ describe("an agent's own evidence never lets it stop", () => {
     rig.write({ 'src/a.txt': 'bad\n' });
     await hook(rig, 'PostToolUse', { agent_id: 'a2', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '' } });
     expect((await rig.run(['verify'], { env: AGENT })).code).toBe(1);
-    const result = await hook(rig, 'SubagentStop', { agent_id: 'a2', agent_type: 'general-purpose', stop_hook_active: false, last_assistant_message: 'Done, all tests pass.' });
+    const result = await hook(rig, 'SubagentStop', {
+      agent_id: 'a2',
+      agent_type: 'general-purpose',
+      stop_hook_active: false,
+      last_assistant_message: 'Done, all tests pass.',
+    });
     expect(blocked(result)).toBe(true);
     expect((await rig.run(['fleet', '--json'])).json().dispatches[0]).toMatchObject({ state: 'contradicted' });
   });
 
-  it('`vouch dispatch grade` is the checker\'s act: refused inside an agent run (exit 4, agent_run)', async () => {
+  it("`vouch dispatch grade` is the checker's act: refused inside an agent run (exit 4, agent_run)", async () => {
     const rig = await ready();
     const refused = await rig.run(['dispatch', 'grade', 'd-anything', '--json'], { env: AGENT });
     expect(refused.code).toBe(4);
@@ -181,7 +188,7 @@ describe("an agent's own evidence never lets it stop", () => {
   });
 });
 
-describe('what runs is the person\'s choice', () => {
+describe("what runs is the person's choice", () => {
   it('a command that resolves to another file than the one allowed is UNKNOWN/executable_changed, and does not run', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'good\n', 'bin/check': '#!/bin/sh\ngrep -q good src/a.txt\n' });
     chmodSync(rig.path('bin/check'), 0o755);
@@ -241,7 +248,9 @@ describe('what runs is the person\'s choice', () => {
     mkdirSync(join(rig.home, '.config'), { recursive: true });
     writeFileSync(join(rig.home, '.config/mytool.rc'), 'x');
     expect((await rig.run(['status', '--json'])).json().checks[0].reason).toBe('tool_config_changed');
-    const bad = new Rig().write({ 'vouch.yaml': 'version: 1\ntool_configs: ["../x", "~/../../etc/passwd"]\nchecks:\n  - {id: t, run: ["true"], sources: ["**"], allow_missing: true}\n' });
+    const bad = new Rig().write({
+      'vouch.yaml': 'version: 1\ntool_configs: ["../x", "~/../../etc/passwd"]\nchecks:\n  - {id: t, run: ["true"], sources: ["**"], allow_missing: true}\n',
+    });
     const refused = await bad.run(['checks', '--json']);
     expect(refused.code).toBe(2);
     expect(refused.json().error.code).toBe('spec_invalid');
@@ -269,9 +278,12 @@ describe('what runs is the person\'s choice', () => {
   });
 });
 
-describe('protected files and the gate\'s wiring are checked by result', () => {
+describe("protected files and the gate's wiring are checked by result", () => {
   const rewrites: { readonly name: string; readonly attack: (rig: Rig) => void }[] = [
-    { name: '`cd -P test && printf ... > check.sh` (a write the guard reads through a physical cd)', attack: (rig) => execFileSync('sh', ['-c', "cd -P test && printf 'exit 0' > check.sh"], { cwd: rig.root }) },
+    {
+      name: '`cd -P test && printf ... > check.sh` (a write the guard reads through a physical cd)',
+      attack: (rig) => execFileSync('sh', ['-c', "cd -P test && printf 'exit 0' > check.sh"], { cwd: rig.root }),
+    },
     {
       name: '`ln -s test tt && echo x > tt/check.sh` (a link made in the same command)',
       attack: (rig) => execFileSync('sh', ['-c', 'ln -s test tt && echo "exit 0" > tt/check.sh'], { cwd: rig.root }),
@@ -283,7 +295,10 @@ describe('protected files and the gate\'s wiring are checked by result', () => {
         writeFileSync(rig.path('innocent.sh'), 'exit 0\n', { flag: 'r+' });
       },
     },
-    { name: 'a python one-liner (an opaque write)', attack: (rig) => execFileSync('python3', ['-c', "open('test/check.sh','w').write('exit 0')"], { cwd: rig.root }) },
+    {
+      name: 'a python one-liner (an opaque write)',
+      attack: (rig) => execFileSync('python3', ['-c', "open('test/check.sh','w').write('exit 0')"], { cwd: rig.root }),
+    },
   ];
   for (const { name, attack } of rewrites) {
     it(`rewriting a protected test via ${name}: the stop is blocked (protected_changed), whatever wrote it`, async () => {
@@ -301,9 +316,13 @@ describe('protected files and the gate\'s wiring are checked by result', () => {
     });
   }
 
-  it('git checkout of another branch that changes a protected test: blocked; a person\'s `vouch allow` accepts the files as they are', async () => {
+  it("git checkout of another branch that changes a protected test: blocked; a person's `vouch allow` accepts the files as they are", async () => {
     const rig = await ready();
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: rig.root, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: rig.root,
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      });
     git('init', '-q', '-b', 'main');
     git('add', '-A');
     git('commit', '-qm', 'base');
@@ -362,7 +381,9 @@ describe('protected files and the gate\'s wiring are checked by result', () => {
     await hook(rig, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
     const sessions = join(rig.home, 'sessions');
     const [dir] = execFileSync('ls', [sessions], { encoding: 'utf8' }).trim().split('\n');
-    const [file] = execFileSync('ls', [join(sessions, dir!)], { encoding: 'utf8' }).trim().split('\n');
+    const [file] = execFileSync('ls', [join(sessions, dir!)], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
     writeFileSync(join(sessions, dir!, file!), 'not json');
     expect(blocked(await stop(rig))).toBe(true);
     expect(await lastGate(rig)).toMatchObject({ reason: 'session_record_damaged' });
@@ -394,7 +415,7 @@ describe('a session vouch has gated keeps being gated', () => {
 
   it('the agent deletes vouch.yaml and .vouch with an opaque write: the stop is blocked (spec_missing)', async () => {
     const rig = await ready();
-    await bash(rig, 'python3 -c "import shutil,os; os.remove(\'vouch.yaml\'); shutil.rmtree(\'.vouch\')"', () => {
+    await bash(rig, "python3 -c \"import shutil,os; os.remove('vouch.yaml'); shutil.rmtree('.vouch')\"", () => {
       rmSync(rig.path('vouch.yaml'));
       rmSync(rig.path('.vouch'), { recursive: true });
     });
@@ -411,7 +432,7 @@ describe('a session vouch has gated keeps being gated', () => {
 });
 
 describe('task cards: an agent cannot close its own card with its own run', () => {
-  it('a PASS of the proof recorded inside an agent run never completes the card (card_pass_self_made); a person\'s run does', async () => {
+  it("a PASS of the proof recorded inside an agent run never completes the card (card_pass_self_made); a person's run does", async () => {
     const rig = await ready();
     const opened = await rig.run(['card', 'open', '--goal', 'g', '--artifact', 'src/a.txt', '--done-when', 'tests pass', '--proof', 'tests', '--json']);
     expect(opened.code, opened.stderr).toBe(0);

@@ -106,7 +106,10 @@ describePg('the verifier service boundary (issue 14): each attack refused or con
     rig.run(['verify', ...args, '--remote', address, '--insecure-loopback', '--json'], { env: { VOUCH_TOKEN: token } });
 
   /** A local HTTP server in front of the service: `handle` answers a request itself, or returns undefined to forward it. */
-  async function proxy(target: string, handle: (method: string, path: string, body: Buffer) => Promise<{ status: number; json: unknown } | 'reset' | undefined>): Promise<string> {
+  async function proxy(
+    target: string,
+    handle: (method: string, path: string, body: Buffer) => Promise<{ status: number; json: unknown } | 'reset' | undefined>,
+  ): Promise<string> {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -160,7 +163,7 @@ describePg('the verifier service boundary (issue 14): each attack refused or con
     expect(existsSync(stolen)).toBe(false);
   });
 
-  it('attack 1: the worker never runs git (a git first on its PATH that logs every call is never called); the receipt records the client\'s git facts as the client\'s claim', async () => {
+  it("attack 1: the worker never runs git (a git first on its PATH that logs every call is never called); the receipt records the client's git facts as the client's claim", async () => {
     const bin = mkdtempSync(join(tmpdir(), 'vouch-fake-git-'));
     cleanup.push(bin);
     const calls = join(bin, 'calls.log');
@@ -168,7 +171,12 @@ describePg('the verifier service boundary (issue 14): each attack refused or con
     chmodSync(join(bin, 'git'), 0o755);
     const { service, token, spec } = await setup(['--workers', '1'], CHECKS, { PATH: `${bin}:${process.env.PATH}` });
     const rig = await client(spec);
-    const git = (...args: string[]) => spawnSync('git', args, { cwd: rig.root, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]) =>
+      spawnSync('git', args, {
+        cwd: rig.root,
+        encoding: 'utf8',
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      });
     git('init', '-q');
     git('add', '-A');
     git('commit', '-q', '-m', 'one');
@@ -181,7 +189,7 @@ describePg('the verifier service boundary (issue 14): each attack refused or con
     expect(shown.service).toMatchObject({ git_source: 'client', nonce: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 
-  it('attack 2, a root worker\'s checks keep every capability: from inside a check, no capability, no seccomp-free kernel calls, no open_by_handle_at, no key, no host /; the receipt says what held', async () => {
+  it("attack 2, a root worker's checks keep every capability: from inside a check, no capability, no seccomp-free kernel calls, no open_by_handle_at, no key, no host /; the receipt says what held", async () => {
     if (process.getuid?.() !== 0) process.stderr.write('!!! not running as root: this test shows the sandbox for a non-root worker only\n');
     const base = mkdtempSync(join(tmpdir(), 'vouch-shocker-'));
     cleanup.push(base);
@@ -226,9 +234,16 @@ checks:
     chmodSync(rig.path('bin/shocker'), 0o755);
     // The probe is one of its check's sources: a job tree holds only the files a check declares (job-view.ts).
     const result = await remote(rig, service.address, token);
-    expect(result.json().checks.map((c: any) => `${c.id}:${c.status}`), result.stderr).toEqual(['caps:PASS', 'seccomp:PASS', 'shocker:PASS', 'key:PASS', 'hostroot:PASS', 'worker:PASS']);
+    expect(
+      result.json().checks.map((c: any) => `${c.id}:${c.status}`),
+      result.stderr,
+    ).toEqual(['caps:PASS', 'seccomp:PASS', 'shocker:PASS', 'key:PASS', 'hostroot:PASS', 'worker:PASS']);
     const sandbox = result.json().checks[0].sandbox;
-    expect(sandbox).toMatchObject({ kind: 'bubblewrap', network: false, confinement: { cap_eff: '0000000000000000', gaps: [], seccomp: expect.stringMatching(/^vouch-deny-1\//) } });
+    expect(sandbox).toMatchObject({
+      kind: 'bubblewrap',
+      network: false,
+      confinement: { cap_eff: '0000000000000000', gaps: [], seccomp: expect.stringMatching(/^vouch-deny-1\//) },
+    });
     if (process.getuid?.() === 0) expect(sandbox.confinement.uid).toBe(65534);
     // The same probe outside any sandbox, as the worker's own user: the attack is real here.
     if (process.getuid?.() === 0) expect(spawnSync(join(base, 'shocker'), [], { cwd: base }).status).toBe(1);
@@ -243,7 +258,25 @@ checks:
         new Promise<{ code: number | null; stderr: string }>((resolve) => {
           const child = spawn(
             '/usr/bin/unshare',
-            ['-m', '--propagation', 'private', 'sh', '-c', 'mount --bind /dev/null /usr/bin/bwrap && exec "$@"', 'sh', process.execPath, CLI, 'worker', '--ledger', service.ledger, '--key', 'server', '--poll-ms', '50', ...extra],
+            [
+              '-m',
+              '--propagation',
+              'private',
+              'sh',
+              '-c',
+              'mount --bind /dev/null /usr/bin/bwrap && exec "$@"',
+              'sh',
+              process.execPath,
+              CLI,
+              'worker',
+              '--ledger',
+              service.ledger,
+              '--key',
+              'server',
+              '--poll-ms',
+              '50',
+              ...extra,
+            ],
             { env: service.rig.env({ VOUCH_HOME: service.home }) },
           );
           let stderr = '';
@@ -280,7 +313,23 @@ checks:
       const delegated = delegatedCgroup(65534, 65534, `vouch-test-delegated-${process.pid}-${Date.now()}`);
       if (!delegated) process.stderr.write('!!! no cgroup can be delegated here: the worker is expected to lack one too\n');
       const worker = (extra: string[]) => {
-        const argv = ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, CLI, 'worker', '--ledger', service.ledger, '--key', 'server', '--poll-ms', '50', ...extra];
+        const argv = [
+          '/usr/bin/setpriv',
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          '--',
+          process.execPath,
+          CLI,
+          'worker',
+          '--ledger',
+          service.ledger,
+          '--key',
+          'server',
+          '--poll-ms',
+          '50',
+          ...extra,
+        ];
         const child = spawn('/bin/sh', ['-c', `${delegated ? `${delegated.enter} && ` : ''}exec "$@"`, 'sh', ...argv], {
           env: { PATH: process.env.PATH, HOME: '/nonexistent', VOUCH_HOME: service.home, NO_COLOR: '1' },
           cwd: '/',
@@ -301,7 +350,11 @@ checks:
         const gaps = delegated ? ['job_disk'] : ['cgroup', 'job_disk'];
         expect(result.json().checks[0], result.stderr).toMatchObject({
           status: 'PASS',
-          sandbox: { kind: 'bubblewrap', writable: [{ place: 'job directory', kind: 'disk', bytes: null }, { place: '/tmp' }, { place: '/dev/shm' }], confinement: { uid: 65534, cap_eff: '0000000000000000', gaps } },
+          sandbox: {
+            kind: 'bubblewrap',
+            writable: [{ place: 'job directory', kind: 'disk', bytes: null }, { place: '/tmp' }, { place: '/dev/shm' }],
+            confinement: { uid: 65534, cap_eff: '0000000000000000', gaps },
+          },
         });
         if (delegated) expect(result.json().checks[0].sandbox.confinement.cgroup).toMatchObject({ memory_bytes: 4096 * 1024 * 1024, processes: 1024 });
       } finally {
@@ -310,7 +363,7 @@ checks:
     },
   );
 
-  it('attack 3, a decompression bomb: 2 MB of gzip (a valid tree, then 2 GiB of zeros) is read to the archive\'s end marker only, and the job runs its check', async () => {
+  it("attack 3, a decompression bomb: 2 MB of gzip (a valid tree, then 2 GiB of zeros) is read to the archive's end marker only, and the job runs its check", async () => {
     const { service, token, spec, specSha } = await setup();
     const tree = await tarGz([
       { name: 'vouch.yaml', body: spec },
@@ -399,7 +452,7 @@ checks:
     expect(await sql(db.url, `SELECT 1 FROM ${name}.job_archive_parts`)).toHaveLength(0);
   });
 
-  it('attack 5, replay: a server without the key that answers a new job with an earlier genuine signed PASS is refused (the receipt lacks this job\'s nonce)', async () => {
+  it("attack 5, replay: a server without the key that answers a new job with an earlier genuine signed PASS is refused (the receipt lacks this job's nonce)", async () => {
     const { service, token, spec } = await setup();
     const rig = await client(spec);
     // First, an honest run through the "server", which keeps every answer.
@@ -461,7 +514,9 @@ checks:
     const fresh = renewed.stdout.trim();
     expect(fresh).not.toBe(token);
     expect((await service.fetch('/v1/jobs/01m8p4w5s3h7dty1vaxab2xmkf', { token })).status).toBe(401);
-    expect((await service.fetch('/v1/jobs/01m8p4w5s3h7dty1vaxab2xmkf', { token: fresh })).json).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+    expect((await service.fetch('/v1/jobs/01m8p4w5s3h7dty1vaxab2xmkf', { token: fresh })).json).toEqual({
+      error: { code: 'not_found', message: expect.any(String) },
+    });
     const listed = (await service.rig.run(['serve', 'token', 'list', '--ledger', service.ledger, '--json'], env)).json();
     expect(listed).toEqual([expect.objectContaining({ name: 'mallory', revoked_at: null })]);
   });

@@ -63,54 +63,66 @@ describePg('the verifier service bounded per job (issue 24): memory, the job tre
     mounts: mountsAtOrBelow(tmpdir()).filter((point) => point.includes(`/vouch-job-${pid}-`)),
   });
 
-  it.runIf(root)('attack: 1 GiB of MAP_SHARED memory with --job-memory-mb 256 (RLIMIT_DATA does not count it): the kernel kills it, and the job ends done with an UNKNOWN/job_bound receipt saying why', async () => {
-    const { submit, receipt } = await setup(
-      `version: 1
+  it.runIf(root)(
+    'attack: 1 GiB of MAP_SHARED memory with --job-memory-mb 256 (RLIMIT_DATA does not count it): the kernel kills it, and the job ends done with an UNKNOWN/job_bound receipt saying why',
+    async () => {
+      const { submit, receipt } = await setup(
+        `version: 1
 checks:
   - {id: shared, run: ["python3", "-c", "import mmap; m = mmap.mmap(-1, 1 << 30, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS); [m.write(b'x' * (1 << 20)) for _ in range(1024)]; print('mapped 1 GiB')"], sources: ["src/**"]}
 `,
-      ['--workers', '1', '--job-memory-mb', '256'],
-    );
-    const job = await submit(['shared']);
-    expect(job).toMatchObject({ state: 'done', receipts: [{ check_id: 'shared', verdict: 'UNKNOWN', reason: 'job_bound' }] });
-    const { body } = await receipt(job.receipts[0].id);
-    expect(body.detail).toMatch(/^the job's memory bound \(256 MiB: anonymous, shared and tmpfs pages together\) was reached: the kernel killed 1 process/);
-    expect(body.stdout.excerpt ?? '').not.toContain('mapped 1 GiB');
-    expect(body.service.sandbox.confinement.cgroup).toMatchObject({ memory_bytes: 256 * 1024 * 1024 });
-  });
+        ['--workers', '1', '--job-memory-mb', '256'],
+      );
+      const job = await submit(['shared']);
+      expect(job).toMatchObject({ state: 'done', receipts: [{ check_id: 'shared', verdict: 'UNKNOWN', reason: 'job_bound' }] });
+      const { body } = await receipt(job.receipts[0].id);
+      expect(body.detail).toMatch(/^the job's memory bound \(256 MiB: anonymous, shared and tmpfs pages together\) was reached: the kernel killed 1 process/);
+      expect(body.stdout.excerpt ?? '').not.toContain('mapped 1 GiB');
+      expect(body.service.sandbox.confinement.cgroup).toMatchObject({ memory_bytes: 256 * 1024 * 1024 });
+    },
+  );
 
-  it.runIf(root)('attack: a check builds a directory chain deeper than PATH_MAX: its receipt is kept (PASS), the job ends done on its first attempt, and its tree and tmpfs are gone', async () => {
-    const { service, submit } = await setup(`version: 1
+  it.runIf(root)(
+    'attack: a check builds a directory chain deeper than PATH_MAX: its receipt is kept (PASS), the job ends done on its first attempt, and its tree and tmpfs are gone',
+    async () => {
+      const { service, submit } = await setup(`version: 1
 checks:
   - {id: deep, run: ["python3", "-c", "import os\\nfor _ in range(3000):\\n    os.mkdir('d'); os.chdir('d')\\nopen('bottom', 'w').write('x' * 100000)"], sources: ["src/**"]}
 `);
-    const job = await submit(['deep']);
-    expect(job).toMatchObject({ state: 'done', attempts: 1, error: null, receipts: [{ check_id: 'deep', verdict: 'PASS' }] });
-    expect(leftBy(service.process!.pid!)).toEqual({ dirs: [], mounts: [] });
-  });
+      const job = await submit(['deep']);
+      expect(job).toMatchObject({ state: 'done', attempts: 1, error: null, receipts: [{ check_id: 'deep', verdict: 'PASS' }] });
+      expect(leftBy(service.process!.pid!)).toEqual({ dirs: [], mounts: [] });
+    },
+  );
 
-  it.runIf(root)('attack: a check fills its job directory: the tmpfs stops it at --job-disk-mb, the receipt is UNKNOWN/job_bound, nothing reached the host\'s disk', async () => {
-    const { service, token } = await setup(`version: 1
+  it.runIf(root)(
+    "attack: a check fills its job directory: the tmpfs stops it at --job-disk-mb, the receipt is UNKNOWN/job_bound, nothing reached the host's disk",
+    async () => {
+      const { service, token } = await setup(
+        `version: 1
 checks:
   - {id: fill, run: ["sh", "-c", "head -c 64000000 /dev/zero > big; ls -l big"], sources: ["src/**"]}
-`, ['--workers', '0']);
-    const worker = service.worker(['--max-tree-mb', '8', '--job-disk-mb', '16', '--max-jobs', '1']);
-    let log = '';
-    worker.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    const exited = new Promise((resolve) => worker.on('exit', resolve));
-    const archive = await packTarGz([
-      { path: 'vouch.yaml', bytes: Buffer.from(service.rig.read('allowed.yaml')), executable: false },
-      { path: 'src/a.txt', bytes: Buffer.from('hello\n'), executable: false },
-    ]);
-    const specSha = createHash('sha256').update(service.rig.read('allowed.yaml')).digest('hex');
-    const submitted = await service.fetch(jobsPath(specSha, ['fill']), { method: 'POST', token, body: archive });
-    const job = await service.settle(submitted.json.job.id, token, 60_000);
-    await exited;
-    expect(log).toContain('job directory (tmpfs 16 MiB)');
-    expect(job, log).toMatchObject({ state: 'done', receipts: [{ check_id: 'fill', verdict: 'UNKNOWN', reason: 'job_bound' }] });
-    const body = JSON.parse((await service.fetch(`/v1/receipts/${job.receipts[0].id}`, { token })).json.receipt.body);
-    expect(body.detail).toBe("the job directory's 16 MiB are full");
-  });
+`,
+        ['--workers', '0'],
+      );
+      const worker = service.worker(['--max-tree-mb', '8', '--job-disk-mb', '16', '--max-jobs', '1']);
+      let log = '';
+      worker.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      const exited = new Promise((resolve) => worker.on('exit', resolve));
+      const archive = await packTarGz([
+        { path: 'vouch.yaml', bytes: Buffer.from(service.rig.read('allowed.yaml')), executable: false },
+        { path: 'src/a.txt', bytes: Buffer.from('hello\n'), executable: false },
+      ]);
+      const specSha = createHash('sha256').update(service.rig.read('allowed.yaml')).digest('hex');
+      const submitted = await service.fetch(jobsPath(specSha, ['fill']), { method: 'POST', token, body: archive });
+      const job = await service.settle(submitted.json.job.id, token, 60_000);
+      await exited;
+      expect(log).toContain('job directory (tmpfs 16 MiB)');
+      expect(job, log).toMatchObject({ state: 'done', receipts: [{ check_id: 'fill', verdict: 'UNKNOWN', reason: 'job_bound' }] });
+      const body = JSON.parse((await service.fetch(`/v1/receipts/${job.receipts[0].id}`, { token })).json.receipt.body);
+      expect(body.detail).toBe("the job directory's 16 MiB are full");
+    },
+  );
 
   it('attack: the server is started holding a root-only secret on descriptor 20: no check can read it, and the start-up log says it was closed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouch-fd-secret-'));
@@ -180,7 +192,12 @@ checks:
     expect(fds!.manifest.refused).toHaveLength(41);
     expect(fds!.manifest.refused.every(([, why]: [string, string]) => why === 'not_regular_file')).toBe(true);
     // No oracle: a link to the key and a link to nothing give the same answer, field for field.
-    const judged = (one: { body: any; manifest: any }) => ({ verdict: one.body.verdict, reason: one.body.reason, detail: one.body.detail, refused: one.manifest.refused.map(([, why]: [string, string]) => why) });
+    const judged = (one: { body: any; manifest: any }) => ({
+      verdict: one.body.verdict,
+      reason: one.body.reason,
+      detail: one.body.detail,
+      refused: one.manifest.refused.map(([, why]: [string, string]) => why),
+    });
     expect(judged(key)).toEqual(judged(nothing));
     expect(judged(keyart)).toEqual(judged(noart));
     expect(keyart!.body).toMatchObject({ verdict: 'UNKNOWN', reason: 'artifact_missing' });
@@ -200,7 +217,25 @@ checks:
         new Promise<{ code: number | null; stderr: string }>((resolve) => {
           const child = spawn(
             '/usr/bin/unshare',
-            ['-m', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs none /sys/fs/cgroup && exec "$@"', 'sh', process.execPath, CLI, 'worker', '--ledger', service.ledger, '--key', 'server', '--poll-ms', '50', ...extra],
+            [
+              '-m',
+              '--propagation',
+              'private',
+              'sh',
+              '-c',
+              'mount -t tmpfs none /sys/fs/cgroup && exec "$@"',
+              'sh',
+              process.execPath,
+              CLI,
+              'worker',
+              '--ledger',
+              service.ledger,
+              '--key',
+              'server',
+              '--poll-ms',
+              '50',
+              ...extra,
+            ],
             { env: service.rig.env({ VOUCH_HOME: service.home }) },
           );
           let stderr = '';
@@ -221,7 +256,11 @@ checks:
       expect(unconfined.code, unconfined.stderr).toBe(0);
       expect(unconfined.stderr).toMatch(/no job cgroup; NOT HELD \(--allow-unconfined\): cgroup/);
       const job = await service.settle(submitted.json.job.id, token);
-      expect(job).toMatchObject({ state: 'done', receipts: [{ verdict: 'PASS' }], sandbox: { kind: 'bubblewrap', confinement: { cgroup: null, gaps: ['cgroup'] } } });
+      expect(job).toMatchObject({
+        state: 'done',
+        receipts: [{ verdict: 'PASS' }],
+        sandbox: { kind: 'bubblewrap', confinement: { cgroup: null, gaps: ['cgroup'] } },
+      });
     },
   );
 });

@@ -75,16 +75,23 @@ describePg('the API front door (issue 24): connection caps, timeouts, error shap
 
   it('attack: 300 idle connections from one address (no token needed) against a server allowed 256 descriptors: all but 32 are closed at once, and a healthz from elsewhere is answered', async () => {
     const service = await serve();
-    expect(service.log).toMatch(/conns {4}192 at once \(the descriptor limit leaves room for no more than 512\), 32 per address; headers within 10 s, idle 30 s, keep-alive 5 s/);
+    expect(service.log).toMatch(
+      /conns {4}192 at once \(the descriptor limit leaves room for no more than 512\), 32 per address; headers within 10 s, idle 30 s, keep-alive 5 s/,
+    );
     const held = Array.from({ length: 300 }, () => idle(service.address, '127.0.0.2'));
     sockets.push(...held.map((h) => h.socket));
     await Promise.all(held.map((h) => h.settled));
     // Refused ones are closed by the server (with a 503 in the documented shape, when it can be read).
-    const refused = await Promise.all(held.map((h) => Promise.race([h.closed, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3000))])));
+    const refused = await Promise.all(
+      held.map((h) => Promise.race([h.closed, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3000))])),
+    );
     const closed = refused.filter((answer) => answer !== undefined);
     expect(closed.length).toBeGreaterThanOrEqual(300 - 32);
     const answers = closed.filter((answer) => answer.startsWith('HTTP/1.1 503'));
-    for (const answer of answers) expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'unavailable', message: 'too many connections from 127.0.0.2', limit: 32 } });
+    for (const answer of answers)
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        error: { code: 'unavailable', message: 'too many connections from 127.0.0.2', limit: 32 },
+      });
     expect(await healthz(service)).toMatchObject({ status: 200, json: { ok: true } });
     expect(readdirSync(`/proc/${service.process!.pid}/fd`).length).toBeLessThan(256);
   });

@@ -21,7 +21,8 @@ const ADD_BROKEN = 'module.exports = (a, b) => a - b;\n';
 const ADD_GOOD = 'module.exports = (a, b) => a + b;\n';
 const PROJECT = {
   'src/add.js': ADD_BROKEN,
-  'test/add.test.js': "const add = require('../src/add.js');\nif (add(1, 2) !== 3) { console.error('add(1, 2) returned ' + add(1, 2)); process.exit(1); }\nconsole.log('ok');\n",
+  'test/add.test.js':
+    "const add = require('../src/add.js');\nif (add(1, 2) !== 3) { console.error('add(1, 2) returned ' + add(1, 2)); process.exit(1); }\nconsole.log('ok');\n",
   'package.json': `${JSON.stringify({ name: 'add', version: '1.0.0', scripts: { test: 'node test/add.test.js' } }, null, 2)}\n`,
 };
 const CHEATING_PACKAGE = `${JSON.stringify({ name: 'add', version: '1.0.0', scripts: { test: 'exit 0' } }, null, 2)}\n`;
@@ -74,7 +75,8 @@ describePg('the verifier service never runs a file it did not pin', () => {
     return rig;
   }
 
-  const remote = (rig: Rig, address: string, token: string) => rig.run(['verify', '--remote', address, '--insecure-loopback', '--json'], { env: { VOUCH_TOKEN: token } });
+  const remote = (rig: Rig, address: string, token: string) =>
+    rig.run(['verify', '--remote', address, '--insecure-loopback', '--json'], { env: { VOUCH_TOKEN: token } });
 
   /** The server's chain, audited with its key alone: every receipt there is signed by it. */
   async function signedOnServer(service: Service, receipts: number) {
@@ -130,7 +132,7 @@ describePg('the verifier service never runs a file it did not pin', () => {
     }
   }
 
-  it('the honest upload gets a signed FAIL, a fixed add.js a signed PASS; the receipt lists the input\'s hash and what the job tree held', async () => {
+  it("the honest upload gets a signed FAIL, a fixed add.js a signed PASS; the receipt lists the input's hash and what the job tree held", async () => {
     const { service, token, spec } = await setup(WITH_INPUTS);
     const rig = await client(spec);
     const failed = await remote(rig, service.address, token);
@@ -142,14 +144,15 @@ describePg('the verifier service never runs a file it did not pin', () => {
     const packageHash = createHash('sha256').update(PROJECT['package.json']).digest('hex');
     expect(shown.manifest.files.filter((f: any) => f[3] === 'input')).toEqual([['package.json', packageHash, PROJECT['package.json'].length, 'input']]);
     // The job tree held the three declared files, nothing else of the upload (vouch.yaml included).
-    if (shown.receipt.service.sandbox.kind === 'bubblewrap') expect(shown.receipt.service.sandbox.view).toMatchObject({ files: 3, writable: [], home: 'empty' });
+    if (shown.receipt.service.sandbox.kind === 'bubblewrap')
+      expect(shown.receipt.service.sandbox.view).toMatchObject({ files: 3, writable: [], home: 'empty' });
     await signedOnServer(service, 2);
   });
 
   it.each([
     ['with package.json among its inputs', WITH_INPUTS],
     ['without it (npm reads it all the same)', WITHOUT_INPUTS],
-  ])('attack: the upload with only package.json\'s test script changed gets a signed UNKNOWN, never a PASS, %s', async (_name, checks) => {
+  ])("attack: the upload with only package.json's test script changed gets a signed UNKNOWN, never a PASS, %s", async (_name, checks) => {
     const { service, token, spec } = await setup(checks);
     const rig = await client(spec, { 'package.json': CHEATING_PACKAGE });
     const result = await remote(rig, service.address, token);
@@ -161,9 +164,17 @@ describePg('the verifier service never runs a file it did not pin', () => {
 
   it('attack: an upload holding an .npmrc with script-shell=/bin/true (sent straight to the API: the client never packs one) gets a signed UNKNOWN', async () => {
     const { service, token, spec } = await setup(WITH_INPUTS);
-    const files = Object.entries({ ...PROJECT, 'vouch.yaml': spec, '.npmrc': 'script-shell=/bin/true\n' }).map(([path, text]) => ({ path, bytes: Buffer.from(text), executable: false }));
+    const files = Object.entries({ ...PROJECT, 'vouch.yaml': spec, '.npmrc': 'script-shell=/bin/true\n' }).map(([path, text]) => ({
+      path,
+      bytes: Buffer.from(text),
+      executable: false,
+    }));
     const specSha = createHash('sha256').update(spec).digest('hex');
-    const submitted = await service.fetch(jobsPath(specSha, ['tests'], randomBytes(32).toString('hex')), { token, method: 'POST', body: await packTarGz(files) });
+    const submitted = await service.fetch(jobsPath(specSha, ['tests'], randomBytes(32).toString('hex')), {
+      token,
+      method: 'POST',
+      body: await packTarGz(files),
+    });
     expect(submitted.status, JSON.stringify(submitted.json)).toBe(202);
     const job = await service.settle(submitted.json.job.id, token, 120_000);
     expect(job.state).toBe('done');
@@ -196,7 +207,12 @@ describePg('the verifier service never runs a file it did not pin', () => {
   it('gate.require_remote: edit package.json, verify --remote, git checkout package.json: status is not PASS', async () => {
     const { service, token, spec } = await setup(WITHOUT_INPUTS.replace('version: 1\n', 'version: 1\ngate: {require_remote: true}\n'));
     const rig = await client(spec);
-    const git = (...args: string[]) => spawnSync('git', args, { cwd: rig.root, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]) =>
+      spawnSync('git', args, {
+        cwd: rig.root,
+        encoding: 'utf8',
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      });
     git('init', '-q');
     git('add', '-A');
     expect(git('commit', '-qm', 'add').status).toBe(0);

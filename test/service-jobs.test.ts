@@ -36,7 +36,11 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
   let nonces = 0;
   /** A job submitted as the server does: opened before its upload is read, the upload stored, then queued. */
   const job = async (client = 'c') => {
-    const begun = await beginJob(pool, { client, specSha256: 'a'.repeat(64), checks: ['t'], timeLimitSeconds: 10, nonce: (++nonces).toString(16).padStart(32, '0'), clientGit: null }, 100);
+    const begun = await beginJob(
+      pool,
+      { client, specSha256: 'a'.repeat(64), checks: ['t'], timeLimitSeconds: 10, nonce: (++nonces).toString(16).padStart(32, '0'), clientGit: null },
+      100,
+    );
     if (begun.kind !== 'receiving') return { kind: begun.kind } as const;
     await storePart(pool, begun.id, 0, Buffer.from('x'));
     await finishUpload(pool, begun.id, 1, 1, 'b'.repeat(64));
@@ -57,8 +61,14 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     expect(second).toMatchObject({ id: submitted.id, attempt: 2, archiveParts: 1 });
     // Now another worker holds it: worker A is told who.
     expect(await heartbeat(pool, submitted.id, 'worker-a', 30)).toEqual({ kind: 'taken', by: 'worker-b' });
-    expect(await completeJob(pool, submitted.id, 'worker-a', receipt(), sign, sandbox)).toEqual({ kind: 'lease_lost', loss: { kind: 'taken', by: 'worker-b' } });
-    expect(await failJob(pool, submitted.id, 'worker-a', { code: 'archive_refused', message: 'x' })).toEqual({ kind: 'lease_lost', loss: { kind: 'taken', by: 'worker-b' } });
+    expect(await completeJob(pool, submitted.id, 'worker-a', receipt(), sign, sandbox)).toEqual({
+      kind: 'lease_lost',
+      loss: { kind: 'taken', by: 'worker-b' },
+    });
+    expect(await failJob(pool, submitted.id, 'worker-a', { code: 'archive_refused', message: 'x' })).toEqual({
+      kind: 'lease_lost',
+      loss: { kind: 'taken', by: 'worker-b' },
+    });
     const done = await completeJob(pool, submitted.id, 'worker-b', receipt(), sign, sandbox);
     expect(done.kind).toBe('completed');
     expect(await completeJob(pool, submitted.id, 'worker-b', receipt(), sign, sandbox)).toEqual({ kind: 'lease_lost', loss: { kind: 'ended', state: 'done' } });
@@ -91,7 +101,7 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     expect(got.sort()).toEqual(ids.sort());
   });
 
-  it('attack: one client\'s backlog does not hold the queue: with one worker, claims interleave clients (alice, bob, alice, carol, bob...), never alice\'s four first', async () => {
+  it("attack: one client's backlog does not hold the queue: with one worker, claims interleave clients (alice, bob, alice, carol, bob...), never alice's four first", async () => {
     await pool.query(`UPDATE jobs SET state = 'done' WHERE state IN ('queued', 'running')`);
     const ids = new Map<string, string>();
     for (const name of ['alice1', 'alice2', 'alice3', 'alice4', 'bob1', 'bob2', 'carol1']) {
@@ -109,7 +119,7 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     expect(order).toEqual(['alice1', 'bob1', 'carol1', 'alice2', 'bob2', 'alice3', 'alice4']);
   });
 
-  it('attack: while alice\'s jobs hold workers, the next free worker goes to bob, whose job is younger than alice\'s waiting ones', async () => {
+  it("attack: while alice's jobs hold workers, the next free worker goes to bob, whose job is younger than alice's waiting ones", async () => {
     await pool.query(`UPDATE jobs SET state = 'done' WHERE state IN ('queued', 'running')`);
     const alice = [];
     for (let i = 0; i < 4; i++) alice.push(await job('busy-alice'));
@@ -145,7 +155,14 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
 
   it('a job still receiving its upload counts against its client and is never claimed; a second submission with its nonce finds it', async () => {
     await pool.query(`UPDATE jobs SET state = 'done' WHERE state IN ('queued', 'running')`);
-    const request = { client: 'uploader', specSha256: 'a'.repeat(64), checks: ['t'], timeLimitSeconds: 10, nonce: 'f'.repeat(64), clientGit: { head: 'c'.repeat(40), dirty: true } };
+    const request = {
+      client: 'uploader',
+      specSha256: 'a'.repeat(64),
+      checks: ['t'],
+      timeLimitSeconds: 10,
+      nonce: 'f'.repeat(64),
+      clientGit: { head: 'c'.repeat(40), dirty: true },
+    };
     const begun = await beginJob(pool, request, 1);
     if (begun.kind !== 'receiving') throw new Error(begun.kind);
     expect(await claimJob(pool, 'w', 30, 3)).toBeUndefined();
@@ -154,7 +171,12 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
     await storePart(pool, begun.id, 0, Buffer.from('a'));
     await storePart(pool, begun.id, 1, Buffer.from('b'));
     await finishUpload(pool, begun.id, 2, 2, 'd'.repeat(64));
-    expect(await claimJob(pool, 'w', 30, 3)).toMatchObject({ id: begun.id, archiveParts: 2, nonce: 'f'.repeat(64), clientGit: { head: 'c'.repeat(40), dirty: true } });
+    expect(await claimJob(pool, 'w', 30, 3)).toMatchObject({
+      id: begun.id,
+      archiveParts: 2,
+      nonce: 'f'.repeat(64),
+      clientGit: { head: 'c'.repeat(40), dirty: true },
+    });
   });
 
   it('a job whose receipts do not cover every requested check ends failed with the reason, its receipts kept', async () => {
@@ -203,14 +225,16 @@ describePg('the job queue: claims, leases, exactly one completion', () => {
       for (let i = 0; i < 500 && !swept(later); i++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(swept(later)).toBe(true);
       expect(existsSync(later)).toBe(false);
-      expect(describe(events.find((event) => event.kind === 'swept')!)).toBe(`worker: removed ${atStart}, left by a worker no longer running (or by this one, when its job ended)`);
+      expect(describe(events.find((event) => event.kind === 'swept')!)).toBe(
+        `worker: removed ${atStart}, left by a worker no longer running (or by this one, when its job ended)`,
+      );
     } finally {
       stop.abort();
       await running;
     }
   });
 
-  it('the worker\'s log says what became of a lost lease: its own ran out, another worker took the job, or the job ended', () => {
+  it("the worker's log says what became of a lost lease: its own ran out, another worker took the job, or the job ended", () => {
     expect(describe({ kind: 'lease_lost', job: 'j', loss: { kind: 'expired' } })).toBe(
       "job j: this worker's own lease ran out before it was renewed (no heartbeat in time); nothing recorded by this worker",
     );

@@ -23,7 +23,7 @@ describePg('load: clients, workers, a worker killed mid-job', () => {
     await db?.drop();
   });
 
-  it('every job ends done with exactly one receipt per check, the killed worker\'s job is retried, and the chain audits clean', async () => {
+  it("every job ends done with exactly one receipt per check, the killed worker's job is retried, and the chain audits clean", async () => {
     const schema = 'load';
     const service = await Service.prepare(`${db.url}?schema=${schema}`);
     await service.allow(SPEC);
@@ -51,7 +51,9 @@ describePg('load: clients, workers, a worker killed mid-job', () => {
     const killed = (async () => {
       const end = Date.now() + 30_000;
       while (Date.now() < end) {
-        const running = await sql<{ id: string }>(db.url, `SELECT id FROM ${schema}.jobs WHERE state = 'running' AND lease_owner LIKE $1`, [`%:${victim.pid}:%`]);
+        const running = await sql<{ id: string }>(db.url, `SELECT id FROM ${schema}.jobs WHERE state = 'running' AND lease_owner LIKE $1`, [
+          `%:${victim.pid}:%`,
+        ]);
         if (running.length > 0) {
           victim.kill('SIGKILL');
           return running[0]!.id;
@@ -62,11 +64,13 @@ describePg('load: clients, workers, a worker killed mid-job', () => {
     })();
 
     const submitted = (
-      await Promise.all(tokens.map(async (token, c) => {
-        const ids: string[] = [];
-        for (let j = 0; j < JOBS_PER_CLIENT; j++) ids.push(await submitOne(token, c * 100 + j));
-        return ids.map((id) => ({ id, token }));
-      }))
+      await Promise.all(
+        tokens.map(async (token, c) => {
+          const ids: string[] = [];
+          for (let j = 0; j < JOBS_PER_CLIENT; j++) ids.push(await submitOne(token, c * 100 + j));
+          return ids.map((id) => ({ id, token }));
+        }),
+      )
     ).flat();
     const victimJob = await killed;
     const jobs = await Promise.all(submitted.map(({ id, token }) => service.settle(id, token, 60_000)));

@@ -86,7 +86,10 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const { service, token, spec } = await setup();
     const rig = await client(spec);
     const result = await remote(rig, service.address, token);
-    expect(result.json().checks.map((c: any) => `${c.id}:${c.status}:${c.reason}`), result.stderr).toEqual(['ok:PASS:ok', 'bad:FAIL:exit_code']);
+    expect(
+      result.json().checks.map((c: any) => `${c.id}:${c.status}:${c.reason}`),
+      result.stderr,
+    ).toEqual(['ok:PASS:ok', 'bad:FAIL:exit_code']);
     expect(result.code).toBe(1);
     // The key id the client reports is the SHA-256 of the server's raw public key, the one the client pinned.
     const keyid = createHash('sha256').update(Buffer.from(service.publicKeyHex, 'hex')).digest('hex');
@@ -108,7 +111,11 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     expect(log.stderr).toContain('it was copied from a verifier service');
     // Edit a covered file: the remote PASS goes STALE like a local one.
     rig.write({ 'src/a.txt': 'edited\n' });
-    expect((await rig.run(['status', 'ok', '--json'])).json().checks[0]).toMatchObject({ status: 'STALE', reason: 'fingerprint_changed', changed: { modified: ['src/a.txt'] } });
+    expect((await rig.run(['status', 'ok', '--json'])).json().checks[0]).toMatchObject({
+      status: 'STALE',
+      reason: 'fingerprint_changed',
+      changed: { modified: ['src/a.txt'] },
+    });
     // The server's chain holds both receipts, signed by its key, and audits clean with it alone.
     const audit = await new Rig().run(['audit', '--ledger', service.ledger, '--key', service.publicKeyHex, '--json']);
     expect(audit.json()).toMatchObject({ ok: true, receipts: 2, unsigned: 0 });
@@ -219,7 +226,11 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const { service, token, spec } = await setup(['--workers', '0']);
     const specSha = createHash('sha256').update(spec).digest('hex');
     const archive = await packTarGz([{ path: 'vouch.yaml', bytes: Buffer.from(spec), executable: false }]);
-    const response = await fetch(`${service.address}${jobsPath(specSha, ['ok'])}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: new Uint8Array(archive) });
+    const response = await fetch(`${service.address}${jobsPath(specSha, ['ok'])}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: new Uint8Array(archive),
+    });
     expect(response.status).toBe(415);
     expect(((await response.json()) as any).error).toMatchObject({ code: 'unsupported_media_type', found: '(none)' });
   });
@@ -311,10 +322,34 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
   });
 
   it.each([
-    ['a flipped signature', (json: any) => ({ ...json, receipt: { ...json.receipt, signature: json.receipt.signature.replace(/"sig":"(.)/, (_: string, c: string) => `"sig":"${c === 'A' ? 'B' : 'A'}`) } }), 'does not verify'],
+    [
+      'a flipped signature',
+      (json: any) => ({
+        ...json,
+        receipt: { ...json.receipt, signature: json.receipt.signature.replace(/"sig":"(.)/, (_: string, c: string) => `"sig":"${c === 'A' ? 'B' : 'A'}`) },
+      }),
+      'does not verify',
+    ],
     ['a missing signature', (json: any) => ({ ...json, receipt: { ...json.receipt, signature: null } }), 'unsigned'],
-    ['an edited body', (json: any) => ({ ...json, receipt: { ...json.receipt, body: json.receipt.body.replace(/"exit_code":\d+/, '"exit_code":0').replace(/"verdict":"\w+"/, '"verdict":"PASS"').replace('"actor":"service"', '"actor":"cli"') } }), 'does not verify'],
-    ['a manifest that does not hash to the signed digest', (json: any) => ({ ...json, manifest: { ...json.manifest, files: json.manifest.files.slice(1) } }), 'does not hash to the manifest_digest'],
+    [
+      'an edited body',
+      (json: any) => ({
+        ...json,
+        receipt: {
+          ...json.receipt,
+          body: json.receipt.body
+            .replace(/"exit_code":\d+/, '"exit_code":0')
+            .replace(/"verdict":"\w+"/, '"verdict":"PASS"')
+            .replace('"actor":"service"', '"actor":"cli"'),
+        },
+      }),
+      'does not verify',
+    ],
+    [
+      'a manifest that does not hash to the signed digest',
+      (json: any) => ({ ...json, manifest: { ...json.manifest, files: json.manifest.files.slice(1) } }),
+      'does not hash to the manifest_digest',
+    ],
   ])('a tampered answer is never PASS: %s', async (_name, rewrite, why) => {
     const { service, token, spec } = await setup();
     const rig = await client(spec);
@@ -367,10 +402,19 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const Database = (await import('better-sqlite3')).default;
     const ledger = new Database(rig.path('.vouch/ledger.db'));
     const row = ledger.prepare('SELECT * FROM chain ORDER BY seq DESC LIMIT 1').get() as { seq: number; id: string; hash: string; manifest: string };
-    const forged = { ...JSON.parse(bodyAt(ledger, row.seq)), id: '01m8p4w5s3h7dty1vaxab2xmkg', verdict: 'PASS', reason: 'ok', exit_code: 0, prev_hash: row.hash };
+    const forged = {
+      ...JSON.parse(bodyAt(ledger, row.seq)),
+      id: '01m8p4w5s3h7dty1vaxab2xmkg',
+      verdict: 'PASS',
+      reason: 'ok',
+      exit_code: 0,
+      prev_hash: row.hash,
+    };
     const text = canonicalize(forged);
     const { sha256 } = await import('../src/core/digest.js');
-    ledger.prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)').run(forged.id, 'receipt', 'bad', row.manifest, Date.now(), sha256(text), text);
+    ledger
+      .prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)')
+      .run(forged.id, 'receipt', 'bad', row.manifest, Date.now(), sha256(text), text);
     ledger.close();
     const status = (await rig.run(['status', 'bad', '--json'])).json().checks[0];
     expect(status).toMatchObject({ status: 'UNKNOWN', reason: 'signature_invalid' });
@@ -390,7 +434,8 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
       const done = new Promise((resolve) => gzip.on('end', resolve));
       (pack as any).pipe(gzip);
       pack.entry({ name: 'vouch.yaml' }, spec);
-      for (const entry of entries) pack.entry({ name: entry.name, type: (entry.type ?? 'file') as 'file', ...(entry.linkname && { linkname: entry.linkname }) }, entry.body ?? '');
+      for (const entry of entries)
+        pack.entry({ name: entry.name, type: (entry.type ?? 'file') as 'file', ...(entry.linkname && { linkname: entry.linkname }) }, entry.body ?? '');
       pack.finalize();
       await done;
       return Buffer.concat(chunks);
@@ -439,7 +484,11 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     // 143: stopped by SIGTERM, as every vouch command (README, exit codes).
     expect(await exited).toBe(143);
     expect(log).toContain(`job ${id}: stopped; back in the queue`);
-    const [row] = await sql<{ state: string; lease_owner: string | null; attempts: number }>(db.url, `SELECT state, lease_owner, attempts FROM svc_${schema}.jobs WHERE id = $1`, [id]);
+    const [row] = await sql<{ state: string; lease_owner: string | null; attempts: number }>(
+      db.url,
+      `SELECT state, lease_owner, attempts FROM svc_${schema}.jobs WHERE id = $1`,
+      [id],
+    );
     expect(row).toEqual({ state: 'queued', lease_owner: null, attempts: 0 });
     expect(await sql(db.url, `SELECT 1 FROM svc_${schema}.job_receipts`)).toHaveLength(0);
     // Another worker takes it and finishes it.
@@ -467,8 +516,16 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
     const rig = await client(spec);
     expect((await rig.run(['verify'])).code).toBe(0);
     const hook = (event: string, payload: Record<string, unknown>) =>
-      rig.run(['hook', 'claude-code', event], { stdin: JSON.stringify({ session_id: 's1', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }) });
-    await hook('PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'hello\n' }, tool_response: { type: 'update' }, tool_use_id: 't1', duration_ms: 1 });
+      rig.run(['hook', 'claude-code', event], {
+        stdin: JSON.stringify({ session_id: 's1', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }),
+      });
+    await hook('PostToolUse', {
+      tool_name: 'Write',
+      tool_input: { file_path: rig.path('src/a.txt'), content: 'hello\n' },
+      tool_response: { type: 'update' },
+      tool_use_id: 't1',
+      duration_ms: 1,
+    });
     const blocked = await hook('Stop', { stop_hook_active: false });
     expect(blocked.code).toBe(0);
     expect(JSON.parse(blocked.stdout)).toMatchObject({ decision: 'block' });
@@ -481,7 +538,10 @@ describePg('the verifier service: vouch serve, vouch worker, vouch verify --remo
   });
 
   it('gate.require_remote without verifier_key is a spec error', async () => {
-    const rig = new Rig().write({ 'src/a.txt': 'a', 'vouch.yaml': 'version: 1\ngate: {require_remote: true}\nchecks:\n  - {id: ok, run: ["true"], sources: ["src/**"]}\n' });
+    const rig = new Rig().write({
+      'src/a.txt': 'a',
+      'vouch.yaml': 'version: 1\ngate: {require_remote: true}\nchecks:\n  - {id: ok, run: ["true"], sources: ["src/**"]}\n',
+    });
     const result = await rig.run(['checks']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('require_remote needs the verifier key');
@@ -516,7 +576,10 @@ checks:
       const rig = await client(spec);
       const result = await remote(rig, service.address, token);
       // net, key and etc exit 7 when the sandbox stopped them: FAIL is the sandbox working.
-      expect(result.json().checks.map((c: any) => `${c.id}:${c.status}`), result.stderr).toEqual(['net:FAIL', 'key:FAIL', 'etc:FAIL', 'tmp:PASS', 'inside:PASS']);
+      expect(
+        result.json().checks.map((c: any) => `${c.id}:${c.status}`),
+        result.stderr,
+      ).toEqual(['net:FAIL', 'key:FAIL', 'etc:FAIL', 'tmp:PASS', 'inside:PASS']);
       const writable = [
         { place: 'job directory', kind: 'tmpfs', bytes: 2048 * 1024 * 1024 },
         { place: '/tmp', kind: 'tmpfs', bytes: 512 * 1024 * 1024 },

@@ -50,7 +50,7 @@ describe('signed receipts and status', () => {
     expect(human.stdout).toContain('vouch keys list');
   });
 
-  it("a receipt whose signature was replaced is never PASS (signature_invalid)", async () => {
+  it('a receipt whose signature was replaced is never PASS (signature_invalid)', async () => {
     const rig = await signedWorkspace(new Rig(), 2);
     withLedgerDb(rig, (db) => db.prepare('UPDATE chain SET signature = (SELECT signature FROM chain WHERE seq = 1) WHERE seq = 2').run());
     expect(await statusOf(rig)).toMatchObject({ code: 1, check: { status: 'UNKNOWN', reason: 'signature_invalid' } });

@@ -5,7 +5,14 @@ import { Rig } from './helpers/rig.js';
 // The settings a person keeps in vouch.yaml (so changing them needs `vouch allow`):
 // default excludes, limits on a scope, whole logs kept or not, and gc's retention.
 
-const PY = { 'src/a.py': 'a = 1\n', '.venv/lib/site.py': 'x = 1\n', 'src/__pycache__/a.cpython-311.pyc': 'pyc', 'build/gen.py': 'g = 1\n', 'dist/out.py': 'o = 1\n', 'pkg/.tox/t.py': 't\n' };
+const PY = {
+  'src/a.py': 'a = 1\n',
+  '.venv/lib/site.py': 'x = 1\n',
+  'src/__pycache__/a.cpython-311.pyc': 'pyc',
+  'build/gen.py': 'g = 1\n',
+  'dist/out.py': 'o = 1\n',
+  'pkg/.tox/t.py': 't\n',
+};
 
 async function files(rig: Rig, id: string): Promise<string[]> {
   const shown = await rig.run(['checks', '--files', '--json']);
@@ -81,7 +88,10 @@ describe('limits: a scope past them is UNKNOWN scope_too_large and its command i
 });
 
 describe('whole logs: kept by default, never with retention.logs: false or excerpt_bytes: 0', () => {
-  for (const [name, setting] of [['retention.logs: false', 'retention: {logs: false}\n'], ['excerpt_bytes: 0', 'excerpt_bytes: 0\n']] as const) {
+  for (const [name, setting] of [
+    ['retention.logs: false', 'retention: {logs: false}\n'],
+    ['excerpt_bytes: 0', 'excerpt_bytes: 0\n'],
+  ] as const) {
     it(`${name} keeps the hashes only: no file in .vouch/logs, and show --log says why`, async () => {
       const rig = new Rig().write({ 'src/a.txt': 'a' });
       await rig.spec(`version: 1\n${setting}checks:\n  - {id: t, run: ["sh", "-c", "echo secret-ish output"], sources: ["src/**"]}\n`);

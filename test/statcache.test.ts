@@ -101,7 +101,8 @@ describe('the stat cache, through the CLI', () => {
     run: ["true"]
     sources: ["docs/**"]
 `;
-    const statuses = async (rig: Rig): Promise<Record<string, any>> => Object.fromEntries(((await rig.run(['status', '--json'], { env })).json().checks as { id: string }[]).map((c) => [c.id, c]));
+    const statuses = async (rig: Rig): Promise<Record<string, any>> =>
+      Object.fromEntries(((await rig.run(['status', '--json'], { env })).json().checks as { id: string }[]).map((c) => [c.id, c]));
 
     it('finds a file added, one removed, a same-size edit and a symlink swapped in, after answering from memory', async () => {
       const rig = new Rig().write({ 'src/a.ts': 'aaaa', 'src/deep/b.ts': 'b', 'src/deep/c.ts': 'c', 'docs/x.md': 'x' });

@@ -76,7 +76,9 @@ describe('status', () => {
 
   it('judges only blocking checks for the exit code; an advisory failure never gates', async () => {
     const rig = new Rig().write({ 'src/a.ts': 'a', 'test/a.ts': 't' });
-    await rig.spec(SPEC.replace('    run: ["true"]\n    sources: ["src/**"]\n    block: false', '    run: ["false"]\n    sources: ["src/**"]\n    block: false'));
+    await rig.spec(
+      SPEC.replace('    run: ["true"]\n    sources: ["src/**"]\n    block: false', '    run: ["false"]\n    sources: ["src/**"]\n    block: false'),
+    );
     const verify = await rig.run(['verify', '--json']);
     expect(verify.json().checks.map((c: { status: string }) => c.status)).toEqual(['PASS', 'FAIL']);
     expect(verify.code).toBe(0);

@@ -13,7 +13,8 @@ const CI = process.env.CI === 'true';
 const NODE_PROJECT = {
   'package.json': '{"name": "add", "version": "1.0.0", "type": "commonjs"}\n',
   'src/add.js': 'module.exports = (a, b) => a + b;\n',
-  'test/add.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst add = require('../src/add.js');\ntest('add', () => assert.strictEqual(add(1, 2), 3));\n",
+  'test/add.test.js':
+    "const test = require('node:test');\nconst assert = require('node:assert');\nconst add = require('../src/add.js');\ntest('add', () => assert.strictEqual(add(1, 2), 3));\n",
 };
 
 const PYTEST_PROJECT = {
@@ -50,19 +51,25 @@ describe.skipIf(!HAS_STRACE && !CI)('vouch checks --trace: what a check reads ou
     // Nothing recorded: a trace is a diagnosis, not evidence.
     expect((await rig.run(['log', '--json'])).json()).toEqual([]);
     // Once declared (and allowed), it is in the proof and no longer listed.
-    await rig.spec('version: 1\nchecks:\n  - {id: tests, run: ["node", "--test", "test/"], inputs: ["package.json"], sources: ["src/**"], tests: ["test/**"]}\n');
+    await rig.spec(
+      'version: 1\nchecks:\n  - {id: tests, run: ["node", "--test", "test/"], inputs: ["package.json"], sources: ["src/**"], tests: ["test/**"]}\n',
+    );
     expect(paths((await trace(rig, 'tests')).files.workspace)).not.toContain('package.json');
   });
 
   it.skipIf(!PYTEST && !CI)('a real pytest project: names pyproject.toml and conftest.py when they are read and not declared', async () => {
     const rig = new Rig().write(PYTEST_PROJECT);
-    await rig.spec('version: 1\nchecks:\n  - {id: pytest, run: ["/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"], sources: ["src/**"], tests: ["tests/**"]}\n');
+    await rig.spec(
+      'version: 1\nchecks:\n  - {id: pytest, run: ["/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"], sources: ["src/**"], tests: ["tests/**"]}\n',
+    );
     const found = await trace(rig, 'pytest');
     expect(found.run.exit_code).toBe(0);
     expect(paths(found.files.workspace)).toEqual(expect.arrayContaining(['pyproject.toml', 'conftest.py']));
     expect(found.inputs).toEqual(expect.arrayContaining(['pyproject.toml', 'conftest.py']));
     expect(paths(found.files.workspace)).not.toContain('tests/test_calc.py');
-    await rig.spec('version: 1\nchecks:\n  - {id: pytest, run: ["/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"], inputs: ["pyproject.toml", "conftest.py"], sources: ["src/**"], tests: ["tests/**"]}\n');
+    await rig.spec(
+      'version: 1\nchecks:\n  - {id: pytest, run: ["/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"], inputs: ["pyproject.toml", "conftest.py"], sources: ["src/**"], tests: ["tests/**"]}\n',
+    );
     const again = await trace(rig, 'pytest');
     expect(paths(again.files.workspace)).not.toContain('pyproject.toml');
     expect(paths(again.files.workspace)).not.toContain('conftest.py');
@@ -92,11 +99,36 @@ describe.skipIf(!HAS_STRACE && !CI)('vouch checks --trace: what a check reads ou
     const rig = new Rig().write({ 'src/a.txt': 'a' });
     await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
     const env = { ...rig.env(), PATH: '/usr/bin:/bin' };
-    const missing = spawnSync('/usr/bin/bwrap', ['--bind', '/', '/', '--ro-bind', '/dev/null', '/usr/bin/strace', '--dev', '/dev', '--proc', '/proc', '--', process.execPath, CLI, 'checks', '--trace', 't'], { cwd: rig.root, env, encoding: 'utf8' });
+    const missing = spawnSync(
+      '/usr/bin/bwrap',
+      [
+        '--bind',
+        '/',
+        '/',
+        '--ro-bind',
+        '/dev/null',
+        '/usr/bin/strace',
+        '--dev',
+        '/dev',
+        '--proc',
+        '/proc',
+        '--',
+        process.execPath,
+        CLI,
+        'checks',
+        '--trace',
+        't',
+      ],
+      { cwd: rig.root, env, encoding: 'utf8' },
+    );
     expect(missing.status, missing.stderr).toBe(7);
     expect(missing.stderr).toMatch(/strace is not installed/);
     expect(missing.stderr).toMatch(/apt-get install strace/);
-    const traced = spawnSync('/usr/bin/strace', ['-f', '-qq', '-o', '/dev/null', process.execPath, CLI, 'checks', '--trace', 't', '--json'], { cwd: rig.root, env, encoding: 'utf8' });
+    const traced = spawnSync('/usr/bin/strace', ['-f', '-qq', '-o', '/dev/null', process.execPath, CLI, 'checks', '--trace', 't', '--json'], {
+      cwd: rig.root,
+      env,
+      encoding: 'utf8',
+    });
     expect(traced.status, traced.stderr).toBe(7);
     expect(JSON.parse(traced.stdout)).toMatchObject({ ok: false, error: { code: 'tracer_unavailable' } });
     expect(traced.stderr).toMatch(/cannot trace here: .*Operation not permitted/);

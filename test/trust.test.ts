@@ -63,7 +63,10 @@ describe('trust (allow / deny)', () => {
     const allow = await rig.run(['allow', '--json'], { env });
     refused(allow, 'agent_run');
     expect(allow.stderr).toContain('in their own terminal');
-    expect((await rig.run(['status', '--json'])).json().checks[0]).toMatchObject({ reason: 'spec_not_allowed', detail: 'vouch.yaml changed since it was allowed' });
+    expect((await rig.run(['status', '--json'])).json().checks[0]).toMatchObject({
+      reason: 'spec_not_allowed',
+      detail: 'vouch.yaml changed since it was allowed',
+    });
     refused(await rig.run(['deny', '--json'], { env }), 'agent_run');
     const fresh = new Rig().write({ 'go.mod': 'module x\n', 'main.go': 'package main\n' });
     const init = await fresh.run(['init', '--write'], { env });
@@ -91,7 +94,9 @@ describe('trust (allow / deny)', () => {
     expect(readdirSync(join(xdg, 'vouch')).length).toBeGreaterThan(0);
     expect((await rig.run(['status', '--json'], { env: { VOUCH_HOME: undefined, XDG_CONFIG_HOME: xdg } })).json().checks[0].reason).toBe('no_receipt');
     // The same workspace under another home is not allowed there.
-    expect((await rig.run(['status', '--json'], { env: { VOUCH_HOME: undefined, XDG_CONFIG_HOME: undefined } })).json().checks[0].reason).toBe('spec_not_allowed');
+    expect((await rig.run(['status', '--json'], { env: { VOUCH_HOME: undefined, XDG_CONFIG_HOME: undefined } })).json().checks[0].reason).toBe(
+      'spec_not_allowed',
+    );
     expect((await rig.run(['allow'], { env: { VOUCH_HOME: undefined, XDG_CONFIG_HOME: undefined } })).code).toBe(0);
     expect(existsSync(join(rig.home, '.config', 'vouch'))).toBe(true);
   });

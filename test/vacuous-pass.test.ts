@@ -14,11 +14,13 @@ const CODE = {
   'signer.py': 'def sign(value):\n    return value + ".sig"\n',
   // Checks run with PYTHONSAFEPATH=1: the workspace is on sys.path through pytest's own setting.
   'pytest.ini': '[pytest]\npythonpath = .\n',
-  'tests/test_signer.py': 'from signer import sign\n\n\ndef test_sign():\n    assert sign("a") == "a.sig"\n\n\ndef test_other():\n    assert sign("b") == "b.sig"\n\n\ndef test_third():\n    assert sign("") == ".sig"\n',
+  'tests/test_signer.py':
+    'from signer import sign\n\n\ndef test_sign():\n    assert sign("a") == "a.sig"\n\n\ndef test_other():\n    assert sign("b") == "b.sig"\n\n\ndef test_third():\n    assert sign("") == ".sig"\n',
 };
 const PYTEST = `["${PYTHON}", "-m", "pytest", "-p", "no:cacheprovider", "tests"]`;
 const spec = (extra = '') => `version: 1\nchecks:\n  - {id: tests, run: ${PYTEST}, sources: ["*.py"], tests: ["tests/**"]${extra}}\n`;
-const SKIP_ALL = 'import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    for item in items:\n        item.add_marker(pytest.mark.skip(reason="later"))\n';
+const SKIP_ALL =
+  'import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    for item in items:\n        item.add_marker(pytest.mark.skip(reason="later"))\n';
 const SKIP_ONE = 'import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    items[0].add_marker(pytest.mark.skip(reason="later"))\n';
 
 interface Entry {
@@ -42,7 +44,7 @@ function hook(rig: Rig, event: string, payload: Record<string, unknown>): Promis
 }
 
 describe('a vacuous PASS is not a PASS', () => {
-  it('a PASS records the runner\'s counts, and `vouch show` prints them', async () => {
+  it("a PASS records the runner's counts, and `vouch show` prints them", async () => {
     const rig = new Rig().write(CODE);
     await rig.spec(spec());
     const entry = await verify(rig);
@@ -98,14 +100,23 @@ describe('a vacuous PASS is not a PASS', () => {
     expect(entry).toMatchObject({ status: 'UNKNOWN', reason: 'too_few_tests' });
     expect(entry.detail).toBe('min_tests is 5; pytest: 3 ran (3 passed, 0 failed), 0 skipped');
     await rig.spec(`version: 1\nchecks:\n  - {id: tests, run: ["true"], sources: ["*.py"], min_tests: 1}\n`);
-    expect(await verify(rig)).toMatchObject({ status: 'UNKNOWN', reason: 'too_few_tests', detail: 'min_tests is 1; no test runner summary vouch can read was in the output' });
+    expect(await verify(rig)).toMatchObject({
+      status: 'UNKNOWN',
+      reason: 'too_few_tests',
+      detail: 'min_tests is 1; no test runner summary vouch can read was in the output',
+    });
   });
 
   it('where no runner summary is recognised nothing changes, and an advisory check that ran no test stays a PASS', async () => {
     const rig = new Rig().write({ ...CODE, 'tests/conftest.py': SKIP_ALL });
-    await rig.spec(`version: 1\nchecks:\n  - {id: plain, run: ["true"], sources: ["*.py"]}\n  - {id: advisory, run: ${PYTEST}, sources: ["*.py"], block: false}\n`);
+    await rig.spec(
+      `version: 1\nchecks:\n  - {id: plain, run: ["true"], sources: ["*.py"]}\n  - {id: advisory, run: ${PYTEST}, sources: ["*.py"], block: false}\n`,
+    );
     const checks = (await rig.run(['verify', '--json'])).json<{ checks: Entry[] }>().checks;
-    expect(checks.map((c) => [c.status, c.reason])).toEqual([['PASS', 'ok'], ['PASS', 'ok']]);
+    expect(checks.map((c) => [c.status, c.reason])).toEqual([
+      ['PASS', 'ok'],
+      ['PASS', 'ok'],
+    ]);
     expect((await shown(rig, checks[0]!.receipt)).tests).toBeUndefined();
     expect((await shown(rig, checks[1]!.receipt)).tests).toMatchObject({ ran: 0, skipped: 3 });
   });

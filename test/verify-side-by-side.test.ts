@@ -144,7 +144,8 @@ describe('verify runs independent checks side by side', () => {
     );
     const child = rig.spawn(['verify', '-j', '2', '--json']);
     const deadline = Date.now() + 30_000;
-    while (!(existsSync(rig.path('first.pid')) && existsSync(rig.path('second.pid'))) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!(existsSync(rig.path('first.pid')) && existsSync(rig.path('second.pid'))) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     child.kill('SIGINT');
     const result = await collect(child);
     expect(result.code).toBe(130);
@@ -156,7 +157,12 @@ describe('verify runs independent checks side by side', () => {
         { id: 'third', status: 'UNKNOWN', reason: 'interrupted', receipt: null },
       ],
     });
-    expect((await rig.run(['log', '--json'])).json().map((r: { check_id: string }) => r.check_id).sort()).toEqual(['first', 'second']);
+    expect(
+      (await rig.run(['log', '--json']))
+        .json()
+        .map((r: { check_id: string }) => r.check_id)
+        .sort(),
+    ).toEqual(['first', 'second']);
   });
 
   it('-j takes a whole number of at least 1, and is refused with --remote (usage, exit 2)', async () => {
@@ -174,15 +180,28 @@ describe('verify runs independent checks side by side', () => {
 
 describe('the gate runs the checks a stop owes side by side', () => {
   const hook = (rig: Rig, event: string, payload: Record<string, unknown>) =>
-    rig.run(['hook', 'claude-code', event], { stdin: JSON.stringify({ session_id: 'sess-1', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }), timeoutMs: 60_000 });
+    rig.run(['hook', 'claude-code', event], {
+      stdin: JSON.stringify({ session_id: 'sess-1', cwd: rig.root, transcript_path: '/dev/null', hook_event_name: event, ...payload }),
+      timeoutMs: 60_000,
+    });
 
   /** The session (or, with `agent`, one subagent) writes a covered file, then stops. */
   async function stopAfterEdit(rig: Rig, agent?: string): Promise<{ decision: string; reason: string }> {
     rig.write({ 'src/a.txt': 'edited\n' });
     const who = agent === undefined ? {} : { agent_id: agent, agent_type: 'general-purpose' };
-    const wrote = await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'edited\n' }, tool_response: { type: 'update' }, tool_use_id: 't1', duration_ms: 4, ...who });
+    const wrote = await hook(rig, 'PostToolUse', {
+      tool_name: 'Write',
+      tool_input: { file_path: rig.path('src/a.txt'), content: 'edited\n' },
+      tool_response: { type: 'update' },
+      tool_use_id: 't1',
+      duration_ms: 4,
+      ...who,
+    });
     expect(wrote.code, wrote.stderr).toBe(0);
-    const stop = agent === undefined ? await hook(rig, 'Stop', { stop_hook_active: false }) : await hook(rig, 'SubagentStop', { stop_hook_active: false, last_assistant_message: 'Done.', ...who });
+    const stop =
+      agent === undefined
+        ? await hook(rig, 'Stop', { stop_hook_active: false })
+        : await hook(rig, 'SubagentStop', { stop_hook_active: false, last_assistant_message: 'Done.', ...who });
     expect(stop.code, stop.stderr).toBe(0);
     return stop.stdout.trim() === '' ? { decision: 'allow', reason: '' } : JSON.parse(stop.stdout);
   }
@@ -205,7 +224,9 @@ describe('the gate runs the checks a stop owes side by side', () => {
 
   it("the budget cuts short every check running side by side in a subagent's stop: each is recorded interrupted, the stop blocked", async () => {
     const rig = new Rig().write({ 'src/a.txt': 'a\n' });
-    await rig.spec('version: 1\ngate: {budget_seconds: 1}\nchecks:\n  - {id: a, run: ["sleep", "30"], sources: ["src/**"]}\n  - {id: b, run: ["sleep", "30"], sources: ["src/**"]}\n');
+    await rig.spec(
+      'version: 1\ngate: {budget_seconds: 1}\nchecks:\n  - {id: a, run: ["sleep", "30"], sources: ["src/**"]}\n  - {id: b, run: ["sleep", "30"], sources: ["src/**"]}\n',
+    );
     expect((await stopAfterEdit(rig, 'agent-a')).decision).toBe('block');
     // One after another, b would never have started (no receipt): both ran, both were cut at the budget.
     for (const id of ['a', 'b']) expect(await receipt(rig, id)).toMatchObject({ verdict: 'UNKNOWN', reason: 'interrupted' });

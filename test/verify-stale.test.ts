@@ -32,7 +32,15 @@ describe('vouch verify --stale', () => {
 
     const json = await rig.run(['verify', '--stale', '--json']);
     expect(json.code).toBe(0);
-    expect(json.json()).toMatchObject({ ok: true, checks: [], fresh: [{ id: 'a', status: 'PASS' }, { id: 'b', status: 'PASS' }, { id: 'f', status: 'PASS' }] });
+    expect(json.json()).toMatchObject({
+      ok: true,
+      checks: [],
+      fresh: [
+        { id: 'a', status: 'PASS' },
+        { id: 'b', status: 'PASS' },
+        { id: 'f', status: 'PASS' },
+      ],
+    });
     expect(receiptCount(rig)).toBe(before);
   });
 
@@ -73,7 +81,11 @@ describe('vouch verify --stale', () => {
     expect(receiptCount(rig)).toBe(before);
     const json = await rig.run(['verify', '--stale', '--json']);
     expect(json.code).toBe(1);
-    expect(json.json()).toMatchObject({ ok: false, checks: [], fresh: expect.arrayContaining([{ id: 'f', status: 'FAIL', blocking: true, receipt: expect.any(String), recorded_at: expect.any(String) }]) });
+    expect(json.json()).toMatchObject({
+      ok: false,
+      checks: [],
+      fresh: expect.arrayContaining([{ id: 'f', status: 'FAIL', blocking: true, receipt: expect.any(String), recorded_at: expect.any(String) }]),
+    });
     expect(receiptCount(rig)).toBe(before);
 
     const rerun = await rig.run(['verify', '--stale', '--rerun-failed', '--json']);

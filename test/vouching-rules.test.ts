@@ -64,7 +64,8 @@ async function lastGate(rig: Rig, session = SESSION): Promise<{ decision: string
 async function bash(rig: Rig, command: string, run = true): Promise<string | null> {
   const id = `t-${Math.random().toString(36).slice(2)}`;
   const denied = denial(await hook(rig, 'PreToolUse', { tool_name: 'Bash', tool_input: { command }, tool_use_id: id }));
-  if (denied === null && run) execFileSync('sh', ['-c', command], { cwd: rig.root, env: rig.env({ ...IN_CLAUDE_CODE, VOUCH: `${process.execPath} ${CLI}` }), stdio: 'pipe' });
+  if (denied === null && run)
+    execFileSync('sh', ['-c', command], { cwd: rig.root, env: rig.env({ ...IN_CLAUDE_CODE, VOUCH: `${process.execPath} ${CLI}` }), stdio: 'pipe' });
   await hook(rig, 'PostToolUse', { tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '' }, tool_use_id: id });
   return denied;
 }
@@ -90,7 +91,8 @@ async function ready(extra = ''): Promise<Rig> {
   return rig;
 }
 
-const receipts = async (rig: Rig): Promise<{ check_id: string; verdict: string; gate?: { session: string }; agent_run?: unknown }[]> => (await rig.run(['log', '--json'])).json();
+const receipts = async (rig: Rig): Promise<{ check_id: string; verdict: string; gate?: { session: string }; agent_run?: unknown }[]> =>
+  (await rig.run(['log', '--json'])).json();
 
 describe('case 1: a throw-away VOUCH_HOME and a hidden hook call', () => {
   it('attack: `vouch allow` in a fresh VOUCH_HOME with a fake `sh` first on PATH, then a hidden `vouch hook claude-code Stop`: its gate-stamped PASS is UNKNOWN/pins_mismatch, and the real Stop runs the check and blocks', async () => {
@@ -162,7 +164,12 @@ assert stopped.returncode == 0 and stopped.stdout.strip() == '', stopped.stdout
     expect(decision(await stop(rig))).toEqual({});
     // A sibling session in the same workspace, seen through the client's hooks, wrote the same file.
     await hook(rig, 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt') } }, { session: 'sibling' });
-    await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'x' }, tool_response: {} }, { session: 'sibling' });
+    await hook(
+      rig,
+      'PostToolUse',
+      { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'x' }, tool_response: {} },
+      { session: 'sibling' },
+    );
     expect(decision(await stop(rig, { session: 'sibling' }))).toEqual({});
     expect(await lastGate(rig, 'sibling')).toMatchObject({ decision: 'allow', reason: 'all_pass' });
     expect((await receipts(rig)).length).toBe(first.length);
@@ -204,7 +211,7 @@ for d in os.listdir(sessions):
 describe("case 4: gc inside the agent's run", () => {
   it('attack: `vouch gc --keep-days 0` in the agent shell is denied by the guard and refused by the CLI (exit 4, agent_run)', async () => {
     const rig = await ready();
-    expect(await bash(rig, 'vouch gc --keep-days 0', false)).toContain("it runs `vouch gc`");
+    expect(await bash(rig, 'vouch gc --keep-days 0', false)).toContain('it runs `vouch gc`');
     const refused = await rig.run(['gc', '--keep-days', '0', '--json'], { env: IN_CLAUDE_CODE });
     expect(refused.code).toBe(4);
     expect(refused.json().error.code).toBe('agent_run');
@@ -213,7 +220,12 @@ describe("case 4: gc inside the agent's run", () => {
   it('attack: gc from a Python script with the markers stripped erases every trail: the Stop blocks (person_act_in_session); a person accepting the workspace with `vouch allow` lets it go', async () => {
     const rig = await ready();
     // An earlier session that stopped: its trail is what such a gc can still remove (an unstopped session's trail it keeps).
-    await hook(rig, 'PostToolUse', { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'good' }, tool_response: {} }, { session: 'sess-earlier' });
+    await hook(
+      rig,
+      'PostToolUse',
+      { tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'good' }, tool_response: {} },
+      { session: 'sess-earlier' },
+    );
     expect(decision(await hook(rig, 'Stop', { stop_hook_active: false }, { session: 'sess-earlier' }))).toEqual({});
     await bash(rig, `python3 -c "open('src/a.txt','w').write('good too')"`);
     await script(rig, 'gc.py', `${PY_PRELUDE}\nassert vouch('gc', '--keep-days', '0').returncode == 0\n`);
@@ -226,14 +238,20 @@ describe("case 4: gc inside the agent's run", () => {
 });
 
 describe("case 5: a person's acts on cards and dispatches from inside the agent's run", () => {
-  it("attack: break src/a.txt, then `env -u CLAUDECODE -u AI_AGENT vouch card reprove C --proof lint`, `card verify`, `card complete`: the guard denies the reprove, and when a script runs it anyway the Stop blocks (person_act_in_session)", async () => {
+  it('attack: break src/a.txt, then `env -u CLAUDECODE -u AI_AGENT vouch card reprove C --proof lint`, `card verify`, `card complete`: the guard denies the reprove, and when a script runs it anyway the Stop blocks (person_act_in_session)', async () => {
     const rig = await ready();
     const id = await opened(rig, ['--proof', 'tests']);
     await bash(rig, `python3 -c "open('src/a.txt','w').write('bad')"`);
-    expect(await bash(rig, `env -u CLAUDECODE -u AI_AGENT vouch card reprove ${id} --proof lint --why 'proof was flaky'`, false)).toContain('it runs `vouch card reprove`');
+    expect(await bash(rig, `env -u CLAUDECODE -u AI_AGENT vouch card reprove ${id} --proof lint --why 'proof was flaky'`, false)).toContain(
+      'it runs `vouch card reprove`',
+    );
     // Inside the agent's run the CLI refuses it too.
     expect((await card(rig, ['reprove', id, '--proof', 'lint', '--why', 'x'], IN_CLAUDE_CODE)).json().error.code).toBe('card_agent_run');
-    await script(rig, 'reprove.py', `${PY_PRELUDE}\nfor args in (['reprove', '${id}', '--proof', 'lint', '--why', 'proof was flaky'], ['verify', '${id}'], ['complete', '${id}']):\n    assert vouch('card', *args).returncode == 0, args\n`);
+    await script(
+      rig,
+      'reprove.py',
+      `${PY_PRELUDE}\nfor args in (['reprove', '${id}', '--proof', 'lint', '--why', 'proof was flaky'], ['verify', '${id}'], ['complete', '${id}']):\n    assert vouch('card', *args).returncode == 0, args\n`,
+    );
     expect((await card(rig, ['show', id])).json().state).toBe('done');
     const result = await stop(rig);
     expect(decision(result).reason).toContain(`\`vouch card reprove ${id}\``);
@@ -282,11 +300,18 @@ describe("case 5: a person's acts on cards and dispatches from inside the agent'
 describe('case 6: commands the guard read as read-only write files', () => {
   it('attack: a subagent writes src/b.txt and breaks lib/u.txt with `uniq p.txt lib/u.txt`: its stop and the main Stop run u and block', async () => {
     const rig = new Rig().write({ 'src/a.txt': 'good\n', 'lib/u.txt': 'good\n', 'p.txt': 'bad\n', 'test/check.sh': CHECK });
-    await rig.spec('version: 1\nchecks:\n  - {id: t, run: ["sh", "test/check.sh"], sources: ["src/**"], tests: ["test/**"]}\n  - {id: u, run: ["grep", "-q", "good", "lib/u.txt"], sources: ["lib/**"]}\n');
+    await rig.spec(
+      'version: 1\nchecks:\n  - {id: t, run: ["sh", "test/check.sh"], sources: ["src/**"], tests: ["test/**"]}\n  - {id: u, run: ["grep", "-q", "good", "lib/u.txt"], sources: ["lib/**"]}\n',
+    );
     expect((await rig.run(['verify', 't'])).code).toBe(0);
     expect(decision(await hook(rig, 'SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }))).toEqual({});
     rig.write({ 'src/b.txt': 'more\n' });
-    await hook(rig, 'PostToolUse', { agent_id: 'a1', tool_name: 'Write', tool_input: { file_path: rig.path('src/b.txt'), content: 'more\n' }, tool_response: {} });
+    await hook(rig, 'PostToolUse', {
+      agent_id: 'a1',
+      tool_name: 'Write',
+      tool_input: { file_path: rig.path('src/b.txt'), content: 'more\n' },
+      tool_response: {},
+    });
     const command = 'uniq p.txt lib/u.txt';
     expect(denial(await hook(rig, 'PreToolUse', { agent_id: 'a1', tool_name: 'Bash', tool_input: { command } }))).toBeNull();
     execFileSync('sh', ['-c', command], { cwd: rig.root });
@@ -307,7 +332,8 @@ describe('case 6: commands the guard read as read-only write files', () => {
 });
 
 describe("case 7: Codex's apply_patch read as Codex reads it", () => {
-  const codexPre = (rig: Rig, toolInput: unknown, tool = 'apply_patch') => hook(rig, 'PreToolUse', { tool_name: tool, tool_input: toolInput }, { client: 'codex', env: IN_CODEX });
+  const codexPre = (rig: Rig, toolInput: unknown, tool = 'apply_patch') =>
+    hook(rig, 'PreToolUse', { tool_name: tool, tool_input: toolInput }, { client: 'codex', env: IN_CODEX });
   const patch = (header: string, body = '@@\n-a\n+b\n') => `*** Begin Patch\n${header}\n${body}*** End Patch\n`;
 
   it.each([
@@ -329,9 +355,11 @@ describe("case 7: Codex's apply_patch read as Codex reads it", () => {
     expect(denial(await codexPre(rig, { command }, 'Bash'))).toContain('it writes test/check.sh (apply_patch)');
   });
 
-  it("attack: an argv [\"apply_patch\", PATCH] given to Codex's shell tool is read as that command's patch, and denied", async () => {
+  it('attack: an argv ["apply_patch", PATCH] given to Codex\'s shell tool is read as that command\'s patch, and denied', async () => {
     const rig = await ready();
-    expect(denial(await codexPre(rig, { command: ['apply_patch', patch("\t*** Update File: test/check.sh")] }, 'Bash'))).toContain('it writes test/check.sh (apply_patch)');
+    expect(denial(await codexPre(rig, { command: ['apply_patch', patch('\t*** Update File: test/check.sh')] }, 'Bash'))).toContain(
+      'it writes test/check.sh (apply_patch)',
+    );
   });
 
   it.each([
@@ -345,7 +373,12 @@ describe("case 7: Codex's apply_patch read as Codex reads it", () => {
   it('an honest patch of a source file goes through, and its trail names the file', async () => {
     const rig = await ready();
     expect(denial(await codexPre(rig, { command: patch('*** Update File: src/a.txt') }))).toBeNull();
-    await hook(rig, 'PostToolUse', { tool_name: 'apply_patch', tool_input: { command: patch('*** Update File: src/a.txt') }, tool_response: 'ok' }, { client: 'codex', env: IN_CODEX });
+    await hook(
+      rig,
+      'PostToolUse',
+      { tool_name: 'apply_patch', tool_input: { command: patch('*** Update File: src/a.txt') }, tool_response: 'ok' },
+      { client: 'codex', env: IN_CODEX },
+    );
     const trail = (await rig.run(['sessions', SESSION, '--json'])).json().sessions[0].trail;
     expect(trail.map((t: { paths: string[] }) => t.paths)).toEqual([['src/a.txt']]);
   });

@@ -62,7 +62,10 @@ function entrySize(block: Buffer): number {
     for (const byte of field.subarray(1)) value = value * 256 + byte;
     return value;
   }
-  const text = field.toString('latin1').replace(/[\0 ]+$/, '').trim();
+  const text = field
+    .toString('latin1')
+    .replace(/[\0 ]+$/, '')
+    .trim();
   if (!/^[0-7]*$/.test(text)) throw new Error('a header whose size is not a number');
   return text === '' ? 0 : Number.parseInt(text, 8);
 }

@@ -77,15 +77,33 @@ describe('unpacking a submitted tree', () => {
     ['a dot-dot inside a path', [{ name: 'src/../../escape.txt', body: 'x' }], 'path_escape'],
     ['an absolute path', [{ name: '/tmp/escape.txt', body: 'x' }], 'path_escape'],
     ['a symlink out', [{ name: 'src/link', type: 'symlink', linkname: '/etc/passwd' }], 'link'],
-    ['a symlink then a file through it', [{ name: 'src', type: 'symlink', linkname: '/tmp' }, { name: 'src/x', body: 'x' }], 'link'],
+    [
+      'a symlink then a file through it',
+      [
+        { name: 'src', type: 'symlink', linkname: '/tmp' },
+        { name: 'src/x', body: 'x' },
+      ],
+      'link',
+    ],
     ['a hard link', [{ name: 'src/hard', type: 'link', linkname: '/etc/shadow' }], 'link'],
     ['a character device', [{ name: 'dev/null', type: 'character-device' }], 'special_file'],
     ['a block device', [{ name: 'dev/sda', type: 'block-device' }], 'special_file'],
     ['a FIFO', [{ name: 'pipe', type: 'fifo' }], 'special_file'],
-    ['a path given twice', [{ name: 'a.txt', body: '1' }, { name: './a.txt', body: '2' }], 'duplicate'],
+    [
+      'a path given twice',
+      [
+        { name: 'a.txt', body: '1' },
+        { name: './a.txt', body: '2' },
+      ],
+      'duplicate',
+    ],
     ['a backslash name', [{ name: 'src\\..\\..\\x', body: 'x' }], 'bad_name'],
     ['too many bytes', [{ name: 'big', body: 'x'.repeat(LIMITS.maxBytes) }], 'too_large'],
-    ['a .git directory (its config runs commands: core.fsmonitor)', [{ name: '.git/config', body: '[core]\n\tfsmonitor = "touch /tmp/pwned"\n' }], 'reserved_name'],
+    [
+      'a .git directory (its config runs commands: core.fsmonitor)',
+      [{ name: '.git/config', body: '[core]\n\tfsmonitor = "touch /tmp/pwned"\n' }],
+      'reserved_name',
+    ],
     ['a nested .git', [{ name: 'src/sub/.git/config', body: 'x' }], 'reserved_name'],
     ['a .GIT in other case', [{ name: '.GIT/HEAD', body: 'x' }], 'reserved_name'],
     ['a .git file', [{ name: 'src/.git', body: 'gitdir: /etc' }], 'reserved_name'],
@@ -99,7 +117,7 @@ describe('unpacking a submitted tree', () => {
     expect(existsSync(join(base, 'escape.txt'))).toBe(false);
   });
 
-  it('refuses bytes that are not a gzip\'d tar', async () => {
+  it("refuses bytes that are not a gzip'd tar", async () => {
     const { root } = fresh();
     const result = await unpackTarGz(Buffer.from('not an archive at all'), root, LIMITS);
     expect(!result.ok && result.refusal.reason).toBe('not_an_archive');

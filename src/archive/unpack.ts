@@ -17,16 +17,7 @@ export interface UnpackLimits {
 /** Why an archive was refused; `entry` names the offending member when there is one. */
 export interface UnpackRefusal {
   readonly reason:
-    | 'not_an_archive'
-    | 'path_escape'
-    | 'bad_name'
-    | 'link'
-    | 'special_file'
-    | 'duplicate'
-    | 'reserved_name'
-    | 'too_large'
-    | 'too_many_entries'
-    | 'too_slow';
+    'not_an_archive' | 'path_escape' | 'bad_name' | 'link' | 'special_file' | 'duplicate' | 'reserved_name' | 'too_large' | 'too_many_entries' | 'too_slow';
   readonly entry: string | null;
   readonly detail: string;
 }
@@ -55,17 +46,22 @@ export async function unpackTarGz(source: Buffer | Readable, root: string, limit
   };
   const timer = setTimeout(() => stop({ reason: 'too_slow', entry: null, detail: `unpacking took longer than ${limits.maxMs / 1000} s` }), limits.maxMs);
   const framing = new TarFraming();
-  const flowing = pipeline(Buffer.isBuffer(source) ? Readable.from([source]) : source, createGunzip(), async function* (inflated: AsyncIterable<Buffer>) {
-    for await (const chunk of inflated) {
-      const { data, ended } = framing.take(chunk);
-      if (framing.seen > limits.maxBytes) {
-        stop({ reason: 'too_large', entry: null, detail: `the archive inflates to more than ${limits.maxBytes} bytes` });
-        return;
+  const flowing = pipeline(
+    Buffer.isBuffer(source) ? Readable.from([source]) : source,
+    createGunzip(),
+    async function* (inflated: AsyncIterable<Buffer>) {
+      for await (const chunk of inflated) {
+        const { data, ended } = framing.take(chunk);
+        if (framing.seen > limits.maxBytes) {
+          stop({ reason: 'too_large', entry: null, detail: `the archive inflates to more than ${limits.maxBytes} bytes` });
+          return;
+        }
+        yield data;
+        if (ended) return;
       }
-      yield data;
-      if (ended) return;
-    }
-  }, extract).catch((error: unknown) => {
+    },
+    extract,
+  ).catch((error: unknown) => {
     // The entry loop below reports it: extract is destroyed with it.
     extract.destroy(error instanceof Error ? error : new Error(String(error)));
   });
@@ -116,7 +112,10 @@ export async function unpackTarGz(source: Buffer | Readable, root: string, limit
     if (stopped) return { ok: false, refusal: stopped };
   } catch (error) {
     if (stopped) return { ok: false, refusal: stopped };
-    return { ok: false, refusal: { reason: 'not_an_archive', entry: null, detail: `not a readable gzip'd tar: ${error instanceof Error ? error.message : String(error)}` } };
+    return {
+      ok: false,
+      refusal: { reason: 'not_an_archive', entry: null, detail: `not a readable gzip'd tar: ${error instanceof Error ? error.message : String(error)}` },
+    };
   } finally {
     clearTimeout(timer);
     await flowing;
@@ -132,7 +131,8 @@ function safeName(name: string): string | { reason: 'bad_name' | 'path_escape' |
   if (segments.some((segment) => segment === '..')) return { reason: 'path_escape', detail: 'a ".." segment' };
   if (segments.length === 0 || segments.some((segment) => segment === '')) return { reason: 'bad_name', detail: 'an empty path segment' };
   // git would read a .git directory (its config can run commands); .vouch is vouch's own state, never sent.
-  if (segments.some((segment) => segment.toLowerCase() === '.git')) return { reason: 'reserved_name', detail: 'a .git entry: git metadata is never accepted in an upload' };
+  if (segments.some((segment) => segment.toLowerCase() === '.git'))
+    return { reason: 'reserved_name', detail: 'a .git entry: git metadata is never accepted in an upload' };
   if (segments[0]!.toLowerCase() === '.vouch') return { reason: 'reserved_name', detail: "a .vouch entry: vouch's state is never accepted in an upload" };
   return segments.join('/');
 }

@@ -69,7 +69,10 @@ function layout(count: number, files: number, headerBytes: number, pathBytes: nu
 
 export function encodeRecord(record: ScopeRecord, root: string, key: Buffer): Buffer {
   const { count, files } = record;
-  const header = Buffer.from(JSON.stringify({ root, build: BUILD, key: record.key, digest: record.digest, problems: record.problems, refused: record.refused }), 'utf8');
+  const header = Buffer.from(
+    JSON.stringify({ root, build: BUILD, key: record.key, digest: record.digest, problems: record.problems, refused: record.refused }),
+    'utf8',
+  );
   const at = layout(count, files, header.length, record.paths.length);
   const blob = Buffer.alloc(at.end + MAC_BYTES);
   MAGIC.copy(blob, 0);

@@ -34,7 +34,11 @@ export async function auditCards(ctx: CardContext, target: { readonly card: stri
   if ('card' in target) {
     const view = await cardToActOn(ctx, ledger, target.card);
     if (view.state !== 'done') {
-      fail({ code: 'card_not_done', message: `card ${view.id} is ${view.state === 'owner_closed' ? 'owner_close' : view.state}, not done: audit re-checks cards closed on a PASS`, hint: 'audit runs on done cards; `vouch card verify ID` runs an open card\'s proof' });
+      fail({
+        code: 'card_not_done',
+        message: `card ${view.id} is ${view.state === 'owner_closed' ? 'owner_close' : view.state}, not done: audit re-checks cards closed on a PASS`,
+        hint: "audit runs on done cards; `vouch card verify ID` runs an open card's proof",
+      });
     }
     return [await auditOne(ctx, ledger, view)];
   }
@@ -133,7 +137,11 @@ async function auditOne(ctx: CardContext, ledger: Ledger, view: CardView, onClos
 function inherited(view: CardView): ProofSnapshot {
   const proof = view.proof;
   if (proof.kind === 'checks') return proof;
-  return snapshotScript(proof.policy, { card: view.id, name: proof.name, scope: proof.scope, timeout: proof.timeout, boundSha256: view.script.bound }, proof.path);
+  return snapshotScript(
+    proof.policy,
+    { card: view.id, name: proof.name, scope: proof.scope, timeout: proof.timeout, boundSha256: view.script.bound },
+    proof.path,
+  );
 }
 
 async function firstOpen(ctx: CardContext, ledger: Ledger, ids: readonly string[]): Promise<string | undefined> {

@@ -53,7 +53,13 @@ export function holderName(by: CardActor, given: string | undefined): string {
   const name = given?.trim();
   if (name === undefined || name === '') return `${by.role}@${by.agent ?? 'terminal'}`;
   if (!HOLDER_PATTERN.test(name)) {
-    return fail({ code: 'usage', message: `the holder name "${name}" is not a name`, where: '--as', expected: '1-80 characters from A-Z a-z 0-9 . _ : @ / -, starting with a letter or digit', found: name });
+    return fail({
+      code: 'usage',
+      message: `the holder name "${name}" is not a name`,
+      where: '--as',
+      expected: '1-80 characters from A-Z a-z 0-9 . _ : @ / -, starting with a letter or digit',
+      found: name,
+    });
   }
   return name;
 }

@@ -51,6 +51,12 @@ export async function forceCloseCard(ctx: CardContext, id: string, why: string |
 
 export function requireWhy(why: string | undefined, act: string): string {
   const text = why?.trim() ?? '';
-  if (text === '') return fail({ code: 'usage', message: `${act} needs --why TEXT: the reason is recorded with the decision`, where: '--why', expected: 'a non-empty reason' });
+  if (text === '')
+    return fail({
+      code: 'usage',
+      message: `${act} needs --why TEXT: the reason is recorded with the decision`,
+      where: '--why',
+      expected: 'a non-empty reason',
+    });
   return text;
 }

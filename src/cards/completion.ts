@@ -108,7 +108,11 @@ async function judgeAgainst(
     }
     const check = checkFor(view, recorded, scriptNow);
     if (!check) {
-      return refuse({ code: 'card_stale', message: `the proof script ${view.proof.kind === 'script' ? view.proof.path : ''} cannot be read now, so the PASS cannot be judged fresh`, hint: 'the verifier restores the script as it was bound' });
+      return refuse({
+        code: 'card_stale',
+        message: `the proof script ${view.proof.kind === 'script' ? view.proof.path : ''} cannot be read now, so the PASS cannot be judged fresh`,
+        hint: 'the verifier restores the script as it was bound',
+      });
     }
     const status = await judgeCurrent(files, check, receipt, ledger, judge, true, { home, verifierKey: null }, pins && checkPinsDigest(pins, check, root));
     if (status.status === 'STALE') {
@@ -119,7 +123,11 @@ async function judgeAgainst(
       });
     }
     if (status.status !== 'PASS') {
-      return refuse({ code: 'card_not_passing', message: `the PASS of ${recorded.check_id} does not hold now: ${status.status} (${status.reason})${status.detail ? `: ${status.detail}` : ''}`, hint: `\`vouch card verify ${view.id}\`` });
+      return refuse({
+        code: 'card_not_passing',
+        message: `the PASS of ${recorded.check_id} does not hold now: ${status.status} (${status.reason})${status.detail ? `: ${status.detail}` : ''}`,
+        hint: `\`vouch card verify ${view.id}\``,
+      });
     }
     const since = await failedSince(ledger, receipt);
     if (since) {
@@ -151,11 +159,22 @@ async function notLanded(root: string, card: string, branch: string, receipts: r
   for (const receipt of receipts) {
     const git = receipt.body.git;
     const what = `the PASS of ${receipt.body.check_id} (receipt ${receipt.body.id})`;
-    if (git === null || git.head === null) return { code: 'card_not_landed', message: `card ${card} lands at ${branch}, and ${what} was taken outside any git commit`, hint };
-    if (git.dirty) return { code: 'card_not_landed', message: `card ${card} lands at ${branch}, and ${what} was taken on uncommitted changes (at ${git.head.slice(0, 12)}): no commit holds the bytes it proved`, hint: `commit the work and land it on ${branch}, then \`vouch card verify ${card}\`` };
+    if (git === null || git.head === null)
+      return { code: 'card_not_landed', message: `card ${card} lands at ${branch}, and ${what} was taken outside any git commit`, hint };
+    if (git.dirty)
+      return {
+        code: 'card_not_landed',
+        message: `card ${card} lands at ${branch}, and ${what} was taken on uncommitted changes (at ${git.head.slice(0, 12)}): no commit holds the bytes it proved`,
+        hint: `commit the work and land it on ${branch}, then \`vouch card verify ${card}\``,
+      };
     const where = await landing(root, git.head, branch);
     if (where === 'landed') continue;
-    const why = where === 'no_ref' ? `no branch or commit named ${branch} exists here` : where === 'no_git' ? 'the workspace is not in a git repository now' : `commit ${git.head.slice(0, 12)} it was taken at is not on ${branch}`;
+    const why =
+      where === 'no_ref'
+        ? `no branch or commit named ${branch} exists here`
+        : where === 'no_git'
+          ? 'the workspace is not in a git repository now'
+          : `commit ${git.head.slice(0, 12)} it was taken at is not on ${branch}`;
     return { code: 'card_not_landed', message: `card ${card} lands at ${branch}, and ${what} has not landed: ${why}`, hint };
   }
   return undefined;
@@ -175,7 +194,9 @@ function checkFor(view: CardView, recorded: ProofReceipt, scriptNow: ReturnType<
  */
 export async function failedSince(ledger: Pick<Ledger, 'listReceipts'>, pass: StoredReceipt): Promise<StoredReceipt | undefined> {
   const newer = await ledger.listReceipts({ checkId: pass.body.check_id, afterSeq: pass.seq, limit: Number.MAX_SAFE_INTEGER });
-  return newer.find((receipt) => receipt.seq > pass.seq && receipt.intact && receipt.body.verdict === 'FAIL' && receipt.body.definition_digest === pass.body.definition_digest);
+  return newer.find(
+    (receipt) => receipt.seq > pass.seq && receipt.intact && receipt.body.verdict === 'FAIL' && receipt.body.definition_digest === pass.body.definition_digest,
+  );
 }
 
 /**
@@ -186,7 +207,12 @@ export async function failedSince(ledger: Pick<Ledger, 'listReceipts'>, pass: St
  * changed back). The trail is the agents' own account, so it can only
  * refuse a close here, never allow one.
  */
-async function writtenSince(ledger: Ledger, view: CardView, receipts: readonly StoredReceipt[], scriptNow: ReturnType<typeof readScript> | null): Promise<Problem | undefined> {
+async function writtenSince(
+  ledger: Ledger,
+  view: CardView,
+  receipts: readonly StoredReceipt[],
+  scriptNow: ReturnType<typeof readScript> | null,
+): Promise<Problem | undefined> {
   const started = Math.min(...receipts.map((r) => Date.parse(r.body.started_at)));
   if (!Number.isFinite(started)) return undefined;
   const checks = receipts.flatMap((r) => {

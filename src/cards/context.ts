@@ -98,7 +98,8 @@ export async function cardSigner(ctx: CardContext, frozen: ProofPolicy | null, s
     if (!signedBefore) return undefined;
     return fail({
       code: 'signing_key_required',
-      message: 'this card\'s earlier events are signed, and no signing key is selected now: an unsigned event after signed ones would read as forged, so nothing is written',
+      message:
+        "this card's earlier events are signed, and no signing key is selected now: an unsigned event after signed ones would read as forged, so nothing is written",
       where: settings.path,
       expected: 'signing_key: NAME in vouch.yaml, or VOUCH_SIGNING_KEY=NAME in the environment',
       hint: 'name the key the card was signed with (`vouch keys list`), then run the command again',
@@ -114,7 +115,7 @@ export async function requireTrustedWorkspace(ctx: CardContext): Promise<void> {
   if (current.trust === 'never') {
     fail({
       code: 'spec_not_allowed',
-      message: 'this workspace has no allowed vouch.yaml (never allowed, or `vouch deny` withdrew it): a card\'s proof runs nothing here',
+      message: "this workspace has no allowed vouch.yaml (never allowed, or `vouch deny` withdrew it): a card's proof runs nothing here",
       where: ctx.workspace.specPath,
       hint: 'a person runs `vouch allow` in this workspace',
     });

@@ -36,8 +36,7 @@ const text = (value: string | undefined) => (value === undefined ? '' : value.tr
  */
 export function checkOpenInput(input: OpenInput): { artifact: string; scope: readonly string[] } {
   const problems: Problem[] = [];
-  const missing = (flag: string, what: string) =>
-    problems.push({ code: 'card_incomplete', message: `${flag} is missing`, where: flag, expected: what });
+  const missing = (flag: string, what: string) => problems.push({ code: 'card_incomplete', message: `${flag} is missing`, where: flag, expected: what });
   if (text(input.goal) === '') missing('--goal', 'what this card is for, in words');
   if (text(input.artifact) === '') missing('--artifact', 'the file (or glob) the work changes, workspace-relative');
   if (text(input.doneWhen) === '') missing('--done-when', 'when it is done, in plain language');
@@ -46,7 +45,14 @@ export function checkOpenInput(input: OpenInput): { artifact: string; scope: rea
   if (artifact !== '') {
     const checked = checkGlob(artifact);
     if (checked.ok) artifact = checked.value;
-    else problems.push({ code: 'card_incomplete', message: `--artifact ${checked.why}`, where: '--artifact', expected: 'a workspace-relative path or glob', found: artifact });
+    else
+      problems.push({
+        code: 'card_incomplete',
+        message: `--artifact ${checked.why}`,
+        where: '--artifact',
+        expected: 'a workspace-relative path or glob',
+        found: artifact,
+      });
   }
   const scope = scopeOf(input, artifact, problems);
   if (problems.length > 0) {
@@ -67,22 +73,52 @@ export function proofProblems(input: ProofInput): Problem[] {
   const hasChecks = input.proof.length > 0;
   const script = input.proofScript;
   if (!hasChecks && script === undefined) {
-    problems.push({ code: 'card_incomplete', message: '--proof is missing', where: '--proof', expected: 'the checks whose PASS proves it done (--proof CHECK_ID, repeatable) or a script the verifier writes (--proof-script NAME)' });
+    problems.push({
+      code: 'card_incomplete',
+      message: '--proof is missing',
+      where: '--proof',
+      expected: 'the checks whose PASS proves it done (--proof CHECK_ID, repeatable) or a script the verifier writes (--proof-script NAME)',
+    });
   }
   if (hasChecks && script !== undefined) {
-    problems.push({ code: 'card_incomplete', message: '--proof and --proof-script both given: a card has one proof', where: '--proof-script', expected: 'one of them' });
+    problems.push({
+      code: 'card_incomplete',
+      message: '--proof and --proof-script both given: a card has one proof',
+      where: '--proof-script',
+      expected: 'one of them',
+    });
   }
   if (script !== undefined && !SCRIPT_NAME_PATTERN.test(script)) {
-    problems.push({ code: 'card_incomplete', message: '--proof-script is not a file name', where: '--proof-script', expected: 'a name of 1-64 characters from A-Z a-z 0-9 . _ -, no slash', found: script });
+    problems.push({
+      code: 'card_incomplete',
+      message: '--proof-script is not a file name',
+      where: '--proof-script',
+      expected: 'a name of 1-64 characters from A-Z a-z 0-9 . _ -, no slash',
+      found: script,
+    });
   }
   if (script === undefined && (input.scope?.length ?? 0) > 0) {
-    problems.push({ code: 'card_incomplete', message: '--scope applies to a script proof only (a check proof covers what vouch.yaml declares)', where: '--scope' });
+    problems.push({
+      code: 'card_incomplete',
+      message: '--scope applies to a script proof only (a check proof covers what vouch.yaml declares)',
+      where: '--scope',
+    });
   }
   if (script === undefined && input.timeout !== undefined) {
-    problems.push({ code: 'card_incomplete', message: '--timeout applies to a script proof only (a check proof has the timeout vouch.yaml declares)', where: '--timeout' });
+    problems.push({
+      code: 'card_incomplete',
+      message: '--timeout applies to a script proof only (a check proof has the timeout vouch.yaml declares)',
+      where: '--timeout',
+    });
   }
   if (input.timeout !== undefined && (input.timeout < 1 || input.timeout > 3600)) {
-    problems.push({ code: 'card_incomplete', message: '--timeout is out of range', where: '--timeout', expected: 'an integer number of seconds from 1 to 3600', found: String(input.timeout) });
+    problems.push({
+      code: 'card_incomplete',
+      message: '--timeout is out of range',
+      where: '--timeout',
+      expected: 'an integer number of seconds from 1 to 3600',
+      found: String(input.timeout),
+    });
   }
   return problems;
 }

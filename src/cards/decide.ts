@@ -125,7 +125,10 @@ function revision(ctx: CardContext, view: CardView, reviewed: string | undefined
   const now = script.value.sha256;
   if (now === view.script.bound) return invalid(`the proof script ${proof.path} is unchanged (sha256 ${now}): there is nothing to revise`);
   if (reviewed !== undefined && (!isSha256(reviewed.toLowerCase()) || reviewed.toLowerCase() !== now)) {
-    return invalid(`the proof script is not what was reviewed: --sha256 ${reviewed}, the file hashes to ${now} now`, 'read the script again, then decide on the hash it has');
+    return invalid(
+      `the proof script is not what was reviewed: --sha256 ${reviewed}, the file hashes to ${now} now`,
+      'read the script again, then decide on the hash it has',
+    );
   }
   return now;
 }
@@ -141,8 +144,20 @@ async function splitInto(ctx: CardContext, ledger: Parameters<typeof loadCardFor
 
 function requireQuestion(text: string | undefined): string {
   const question = text?.trim() ?? '';
-  if (question === '') return fail({ code: 'usage', message: 'ask needs --question TEXT: the one question the asking session gets', where: '--question', expected: 'a non-empty question' });
-  if (question.length > 2000) return fail({ code: 'usage', message: `the question is ${question.length} characters`, where: '--question', expected: 'one question of at most 2000 characters' });
+  if (question === '')
+    return fail({
+      code: 'usage',
+      message: 'ask needs --question TEXT: the one question the asking session gets',
+      where: '--question',
+      expected: 'a non-empty question',
+    });
+  if (question.length > 2000)
+    return fail({
+      code: 'usage',
+      message: `the question is ${question.length} characters`,
+      where: '--question',
+      expected: 'one question of at most 2000 characters',
+    });
   return question;
 }
 
@@ -171,7 +186,11 @@ async function failureLines(ledger: Ledger, view: CardView): Promise<{ failure_l
     const found = await ledger.findReceipt(failing.receipt);
     if (found.kind !== 'found') return { failure_lines: [], receipt: failing.receipt };
     const body = found.receipt.body;
-    const lines = (stream: typeof body.stderr) => (stream?.excerpt ?? '').split('\n').map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
+    const lines = (stream: typeof body.stderr) =>
+      (stream?.excerpt ?? '')
+        .split('\n')
+        .map((line) => line.trimEnd())
+        .filter((line) => line.trim() !== '');
     const err = lines(body.stderr);
     const chosen = err.length > 0 ? err : lines(body.stdout);
     return { failure_lines: chosen.slice(-2).map((line) => line.slice(0, 500)), receipt: failing.receipt };

@@ -17,9 +17,31 @@ const entry = (body: Partial<CardEvent> & { event: CardEvent['event'] }): CardEn
   body: { v: 1, kind: 'card', id: `e${seq}`, at: new Date(seq * 1000).toISOString(), subject: 'c-00000000', by, ...body } as CardEvent,
 });
 const opened = (extra: Partial<OpenedEvent> = {}) =>
-  entry({ event: 'opened', goal: 'g', artifact: 'src/a', done_when: 'd', lands_at: null, budget_attempts: 2, verify: 'independent', verify_requested: 'proof', proof: proofOf('p.sh'), follow_up_of: null, depth: 0, ...extra });
+  entry({
+    event: 'opened',
+    goal: 'g',
+    artifact: 'src/a',
+    done_when: 'd',
+    lands_at: null,
+    budget_attempts: 2,
+    verify: 'independent',
+    verify_requested: 'proof',
+    proof: proofOf('p.sh'),
+    follow_up_of: null,
+    depth: 0,
+    ...extra,
+  });
 const verdict = (attempt: number, result: 'PASS' | 'FAIL', digest: Sha256, script: Sha256 | null = null, extra: Partial<VerdictEvent> = {}) =>
-  entry({ event: 'verdict', proof_digest: digest, verdict: result, reason: result === 'PASS' ? 'ok' : 'exit_code', attempt, receipts: [], script: script ? { name: 'p.sh', sha256: script, binding: 'first', decision: null } : null, ...extra });
+  entry({
+    event: 'verdict',
+    proof_digest: digest,
+    verdict: result,
+    reason: result === 'PASS' ? 'ok' : 'exit_code',
+    attempt,
+    receipts: [],
+    script: script ? { name: 'p.sh', sha256: script, binding: 'first', decision: null } : null,
+    ...extra,
+  });
 
 const digestOf = (e: CardEntry): Sha256 => (e.intact && e.body.event === 'opened' ? e.body.proof.digest : sha256('none'));
 const idOf = (e: CardEntry | undefined): string => (e?.intact ? e.body.id : '');
@@ -41,7 +63,11 @@ describe('foldCard: a card is what its events say', () => {
     const view = fold([first, verdict(1, 'FAIL', digest), verdict(2, 'PASS', digest)]);
     expect(view).toMatchObject({ grade: 'PASS', attempts: 2, overBudget: true });
     const newProof = proofOf('q.sh');
-    const reproved = fold([first, verdict(1, 'FAIL', digest), entry({ event: 'decision', decision: 'reprove', why: 'w', changes: null, script_sha256: null, into: null, proof: newProof })]);
+    const reproved = fold([
+      first,
+      verdict(1, 'FAIL', digest),
+      entry({ event: 'decision', decision: 'reprove', why: 'w', changes: null, script_sha256: null, into: null, proof: newProof }),
+    ]);
     expect(reproved).toMatchObject({ grade: 'ungraded', attempts: 1, verdicts: [] });
     expect(reproved.proof.digest).toBe(newProof.digest);
   });
@@ -56,7 +82,11 @@ describe('foldCard: a card is what its events say', () => {
     const first = opened();
     const digest = digestOf(first);
     const [a, b] = [sha256('a'), sha256('b')];
-    const pending = fold([first, verdict(1, 'PASS', digest, a), entry({ event: 'decision', decision: 'revise_script', why: 'w', changes: null, script_sha256: b, into: null, proof: null })]);
+    const pending = fold([
+      first,
+      verdict(1, 'PASS', digest, a),
+      entry({ event: 'decision', decision: 'revise_script', why: 'w', changes: null, script_sha256: b, into: null, proof: null }),
+    ]);
     expect(pending.script).toEqual({ bound: a, pending: { decision: idOf(pending.events[2]), sha256: b } });
     const used = fold([
       first,
@@ -83,7 +113,10 @@ describe('foldCard: a card is what its events say', () => {
     const completed = (verdictEvent: string) => entry({ event: 'completed', verdict_event: verdictEvent, receipts: [] });
     const fail = verdict(1, 'FAIL', digest);
     expect(foldCard('c', [first, fail, completed(idOf(fail))])).toMatchObject({ kind: 'damaged', why: expect.stringContaining('a FAIL verdict') });
-    expect(foldCard('c', [first, completed('01nosuchverdict')])).toMatchObject({ kind: 'damaged', why: expect.stringContaining('no verdict of the proof in force') });
+    expect(foldCard('c', [first, completed('01nosuchverdict')])).toMatchObject({
+      kind: 'damaged',
+      why: expect.stringContaining('no verdict of the proof in force'),
+    });
     // A PASS of a proof since replaced by a reprove closes nothing either.
     const oldPass = verdict(1, 'PASS', digest);
     const reprove = entry({ event: 'decision', decision: 'reprove', why: 'w', changes: null, script_sha256: null, into: null, proof: proofOf('q.sh') });

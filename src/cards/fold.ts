@@ -85,7 +85,8 @@ export type CardEntry =
   | { readonly intact: true; readonly seq: number; readonly hash: Sha256; readonly body: CardEvent; readonly signed: boolean }
   | { readonly intact: false; readonly seq: number; readonly hash: Sha256; readonly why: string };
 
-export type FoldResult = { readonly kind: 'ok'; readonly view: CardView } | { readonly kind: 'damaged'; readonly entries: readonly CardEntry[]; readonly why: string };
+export type FoldResult =
+  { readonly kind: 'ok'; readonly view: CardView } | { readonly kind: 'damaged'; readonly entries: readonly CardEntry[]; readonly why: string };
 
 /**
  * Derives a card from its events. A card with any damaged event is not
@@ -142,7 +143,11 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
       case 'verdict':
         // Attempts are numbered as they are recorded: a hole means a verdict was deleted.
         if (body.attempt !== attempts + 1) {
-          return { kind: 'damaged', entries, why: `the verdict at seq ${entry.seq} is attempt ${body.attempt}, but ${attempts} came before it: a verdict is missing` };
+          return {
+            kind: 'damaged',
+            entries,
+            why: `the verdict at seq ${entry.seq} is attempt ${body.attempt}, but ${attempts} came before it: a verdict is missing`,
+          };
         }
         attempts++;
         if (body.proof_digest === proof.digest) verdicts.push({ ...entry, body });
@@ -195,7 +200,11 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
         // naming anything else is one no vouch wrote (complete judges first).
         const named = verdicts.find((verdict) => verdict.body.id === body.verdict_event);
         if (!named || named.body.verdict !== 'PASS') {
-          return { kind: 'damaged', entries, why: `the completed event at seq ${entry.seq} names ${named ? `a ${named.body.verdict} verdict` : 'no verdict of the proof in force'} (${body.verdict_event}): only a PASS of the current proof closes a card` };
+          return {
+            kind: 'damaged',
+            entries,
+            why: `the completed event at seq ${entry.seq} names ${named ? `a ${named.body.verdict} verdict` : 'no verdict of the proof in force'} (${body.verdict_event}): only a PASS of the current proof closes a card`,
+          };
         }
         if (!closed()) {
           state = 'done';

@@ -6,7 +6,9 @@ import { foldCard, type CardEntry, type CardView } from './fold.js';
 import type { CardEvent } from './model.js';
 import { CARD_ID_PATTERN, readCardEntries } from './store.js';
 
-export type LoadedCard = { readonly kind: 'ok'; readonly view: CardView } | { readonly kind: 'damaged'; readonly id: string; readonly entries: readonly CardEntry[]; readonly why: string };
+export type LoadedCard =
+  | { readonly kind: 'ok'; readonly view: CardView }
+  | { readonly kind: 'damaged'; readonly id: string; readonly entries: readonly CardEntry[]; readonly why: string };
 
 /**
  * Reads and folds one card. Signed events must verify under the keys this
@@ -44,7 +46,12 @@ export async function cardToActOn(ctx: CardContext, ledger: Ledger, id: string):
 
 export function checkCardId(id: string): void {
   if (!CARD_ID_PATTERN.test(id)) {
-    fail({ code: 'usage', message: `"${id}" is not a card id`, expected: 'c- followed by 8 characters, as `vouch card list` shows (e.g. c-7k2m9xqa)', found: id });
+    fail({
+      code: 'usage',
+      message: `"${id}" is not a card id`,
+      expected: 'c- followed by 8 characters, as `vouch card list` shows (e.g. c-7k2m9xqa)',
+      found: id,
+    });
   }
 }
 

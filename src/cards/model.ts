@@ -216,7 +216,8 @@ export interface StoppedEvent extends Base<'stopped'> {
   readonly worker: { readonly client: string; readonly session: string; readonly agent_id: string | null };
 }
 
-export type CardEvent = StoppedEvent | OpenedEvent | ClaimedEvent | VerdictEvent | DecisionEvent | CompletedEvent | OwnerCloseEvent | AuditEvent | FollowUpEvent;
+export type CardEvent =
+  StoppedEvent | OpenedEvent | ClaimedEvent | VerdictEvent | DecisionEvent | CompletedEvent | OwnerCloseEvent | AuditEvent | FollowUpEvent;
 export type CardEventName = CardEvent['event'];
 
 /** Every event word, in the order a card's life usually shows them. */

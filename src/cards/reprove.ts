@@ -25,7 +25,12 @@ export async function reproveCard(ctx: CardContext, id: string, input: ProofInpu
   requireOpen(view, 'reprove');
   const scope = scopeOf(input, view.contract.artifact, problems);
   if (problems.length > 0) {
-    fail({ code: 'card_incomplete', message: `the new proof is not valid (${problems.length} problem${problems.length === 1 ? '' : 's'})`, where: 'vouch card reprove', more: problems });
+    fail({
+      code: 'card_incomplete',
+      message: `the new proof is not valid (${problems.length} problem${problems.length === 1 ? '' : 's'})`,
+      where: 'vouch card reprove',
+      more: problems,
+    });
   }
   const proof = freezeProof(await allowedSpec(ctx), id, input, scope);
   if (proof.digest === view.proof.digest) {

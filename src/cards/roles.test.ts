@@ -16,9 +16,12 @@ describe('agentRun: what the agent clients put in the environment of what they r
     expect(agentRun(env)).toEqual({ agent, marker });
   });
 
-  it.each([[{}], [{ CLAUDECODE: '' }], [{ CLAUDECODE: '0' }], [{ AI_AGENT: '  ' }], [{ TERM: 'xterm', HOME: '/root' }]])('%o is a person at a terminal', (env) => {
-    expect(agentRun(env)).toBeNull();
-  });
+  it.each([[{}], [{ CLAUDECODE: '' }], [{ CLAUDECODE: '0' }], [{ AI_AGENT: '  ' }], [{ TERM: 'xterm', HOME: '/root' }]])(
+    '%o is a person at a terminal',
+    (env) => {
+      expect(agentRun(env)).toBeNull();
+    },
+  );
 });
 
 describe('actorOf: roles from VOUCH_ROLE, else owner at a terminal and worker in an agent run', () => {
@@ -30,7 +33,10 @@ describe('actorOf: roles from VOUCH_ROLE, else owner at a terminal and worker in
   });
 
   it('takes VOUCH_ROLE, except owner inside an agent run', () => {
-    expect(actorOf({ VOUCH_ROLE: 'verifier', CODEX_THREAD_ID: 't' }, 'cli')).toMatchObject({ ok: true, value: { role: 'verifier', role_from: 'VOUCH_ROLE', agent: 'codex' } });
+    expect(actorOf({ VOUCH_ROLE: 'verifier', CODEX_THREAD_ID: 't' }, 'cli')).toMatchObject({
+      ok: true,
+      value: { role: 'verifier', role_from: 'VOUCH_ROLE', agent: 'codex' },
+    });
     expect(actorOf({ VOUCH_ROLE: 'owner' }, 'cli')).toMatchObject({ ok: true, value: { role: 'owner', role_from: 'VOUCH_ROLE' } });
     expect(actorOf({ VOUCH_ROLE: 'owner', CLAUDECODE: '1' }, 'cli')).toMatchObject({ ok: false, error: { code: 'card_agent_run' } });
     expect(actorOf({ VOUCH_ROLE: 'owner' }, 'mcp')).toMatchObject({ ok: false, error: { code: 'card_agent_run' } });

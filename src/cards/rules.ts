@@ -32,12 +32,12 @@ const WHY: Readonly<Record<CardAct, string>> = {
   claim: 'the verifier checks the work and does not do it',
   verify: 'every role may run the proof',
   complete: 'on an independent card only a verifier or coordinator closes it on a PASS, never the worker',
-  force_close: 'closing without a fresh PASS is the owner\'s override alone',
-  decide: 'decisions about a card (rescope, revise-script, split, abandon) are the coordinator\'s or the owner\'s',
-  reprove: 'changing a card\'s proof is the owner\'s alone',
+  force_close: "closing without a fresh PASS is the owner's override alone",
+  decide: "decisions about a card (rescope, revise-script, split, abandon) are the coordinator's or the owner's",
+  reprove: "changing a card's proof is the owner's alone",
   audit: 'audit after done is someone other than the worker checking again',
-  answer: 'a retry or an ask is the coordinator\'s (or the owner\'s) answer to a card event',
-  reassign: 'moving a card from the worker who holds it to another is the owner\'s or a coordinator\'s',
+  answer: "a retry or an ask is the coordinator's (or the owner's) answer to a card event",
+  reassign: "moving a card from the worker who holds it to another is the owner's or a coordinator's",
 };
 
 /** The acts that change what closes a card, so a person's: refused inside an agent run whatever the role. */
@@ -64,7 +64,9 @@ export function requireRole(by: CardActor, act: CardAct, mode: VerifyMode = 'pro
         : `the ${by.role} may not ${act === 'force_close' ? 'force-close' : act} this card: ${WHY[act]}`,
       expected: `one of the roles: ${allowed.join(', ')}`,
       found: `${by.role} (${by.role_from === 'VOUCH_ROLE' ? 'from VOUCH_ROLE' : by.agent ? `the default inside an agent run (${by.agent})` : 'the default for a person at a terminal'})`,
-      hint: ownersClose ? 'a verifier runs `vouch card verify ID` and `vouch card complete ID` (VOUCH_ROLE=verifier), or the owner forces it with --force --why' : 'roles come from VOUCH_ROLE; see `vouch card --help`',
+      hint: ownersClose
+        ? 'a verifier runs `vouch card verify ID` and `vouch card complete ID` (VOUCH_ROLE=verifier), or the owner forces it with --force --why'
+        : 'roles come from VOUCH_ROLE; see `vouch card --help`',
     });
   }
 }

@@ -71,16 +71,14 @@ export async function runProof(ctx: CardContext, view: CardView, ledger: Ledger,
 }
 
 function summarize(receipts: readonly StoredReceipt[], checks: readonly CheckDef[], script: ScriptUse | null): ProofRun {
-  const recorded = receipts.map(
-    (receipt): ProofReceipt => ({
-      check_id: receipt.body.check_id,
-      receipt: receipt.body.id,
-      hash: receipt.hash,
-      verdict: receipt.body.verdict,
-      reason: receipt.body.reason,
-      fingerprint: receipt.body.fingerprint,
-    }),
-  );
+  const recorded = receipts.map((receipt): ProofReceipt => ({
+    check_id: receipt.body.check_id,
+    receipt: receipt.body.id,
+    hash: receipt.hash,
+    verdict: receipt.body.verdict,
+    reason: receipt.body.reason,
+    fingerprint: receipt.body.fingerprint,
+  }));
   const failed = recorded.find((r) => r.verdict === 'FAIL');
   const unknown = recorded.find((r) => r.verdict === 'UNKNOWN');
   // Stopped before every check ran: what did not run is not a pass.

@@ -26,7 +26,10 @@ describe('useScript: a script runs only as bound, or as the one revision a decis
     expect(useScript(proof, { bound: a, pending: null }, b)).toMatchObject({ ok: false, error: { code: 'card_script_changed', found: b } });
   });
   it('runs exactly the authorised revision, and no third hash', () => {
-    expect(useScript(proof, { bound: a, pending: { decision: 'd1', sha256: b } }, b)).toMatchObject({ ok: true, value: { binding: 'revised', decision: 'd1' } });
+    expect(useScript(proof, { bound: a, pending: { decision: 'd1', sha256: b } }, b)).toMatchObject({
+      ok: true,
+      value: { binding: 'revised', decision: 'd1' },
+    });
     expect(useScript(proof, { bound: a, pending: { decision: 'd1', sha256: b } }, c)).toMatchObject({ ok: false, error: { code: 'card_script_changed' } });
   });
 });

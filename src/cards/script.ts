@@ -40,7 +40,7 @@ export function readScript(root: string, proof: ScriptProof): Result<ScriptBytes
       code: 'card_script_unusable',
       message: `the proof script ${proof.path} ${message}`,
       where: absolute,
-      expected: 'a regular file starting with a #! line (for example #!/bin/sh), written by the verifier from the card\'s done-when',
+      expected: "a regular file starting with a #! line (for example #!/bin/sh), written by the verifier from the card's done-when",
       hint: 'the verifier writes it (VOUCH_ROLE=verifier, or a subagent named verifier); the worker may not',
     });
   let fd: number;
@@ -84,7 +84,9 @@ export function useScript(proof: ScriptProof, binding: ScriptBinding, current: S
   return err({
     code: 'card_script_changed',
     message: `the proof script ${proof.path} changed since its hash was bound, and no revise-script decision authorised the new one`,
-    expected: binding.pending ? `sha256 ${binding.bound} (bound) or ${binding.pending.sha256} (authorised by decision ${binding.pending.decision})` : `sha256 ${binding.bound} (bound)`,
+    expected: binding.pending
+      ? `sha256 ${binding.bound} (bound) or ${binding.pending.sha256} (authorised by decision ${binding.pending.decision})`
+      : `sha256 ${binding.bound} (bound)`,
     found: current,
     hint: 'a coordinator or the owner reviews the new script and records `vouch card decide ID revise-script --why TEXT`; nothing else makes it count',
   });

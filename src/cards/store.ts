@@ -58,7 +58,8 @@ export async function readCardEntries(ledger: Ledger, card: string, options: Rea
     }
     if (event.signature === null) {
       if (required) entries.push({ intact: false, seq: event.seq, hash: event.hash, why: 'unsigned, where signatures are required' });
-      else if (signedBefore) entries.push({ intact: false, seq: event.seq, hash: event.hash, why: 'unsigned, after signed events of this card (once signed, always signed)' });
+      else if (signedBefore)
+        entries.push({ intact: false, seq: event.seq, hash: event.hash, why: 'unsigned, after signed events of this card (once signed, always signed)' });
       else entries.push({ intact: true, seq: event.seq, hash: event.hash, body: event.body, signed: false });
       continue;
     }
@@ -66,7 +67,13 @@ export async function readCardEntries(ledger: Ledger, card: string, options: Rea
     const { checkSignature } = await import('../crypto/signature.js');
     const check = checkSignature(canonicalize(event.body), event.signature, await options.keyring());
     if (check.kind === 'valid') entries.push({ intact: true, seq: event.seq, hash: event.hash, body: event.body, signed: true });
-    else entries.push({ intact: false, seq: event.seq, hash: event.hash, why: check.kind === 'invalid' ? `bad signature: ${check.detail}` : `signed by key ${check.keyid.slice(0, 16)}, which is not trusted here` });
+    else
+      entries.push({
+        intact: false,
+        seq: event.seq,
+        hash: event.hash,
+        why: check.kind === 'invalid' ? `bad signature: ${check.detail}` : `signed by key ${check.keyid.slice(0, 16)}, which is not trusted here`,
+      });
   }
   return entries;
 }

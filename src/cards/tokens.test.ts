@@ -11,7 +11,17 @@ describe('transcriptTokens', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouch-tokens-'));
     const path = join(dir, 't.jsonl');
     const first = { input_tokens: 100, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 7 };
-    writeFileSync(path, [JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' } }), line('m1', first), line('m1', first), 'not json "usage"', line('m2', { input_tokens: 5, output_tokens: 1 }), ''].join('\n'));
+    writeFileSync(
+      path,
+      [
+        JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' } }),
+        line('m1', first),
+        line('m1', first),
+        'not json "usage"',
+        line('m2', { input_tokens: 5, output_tokens: 1 }),
+        '',
+      ].join('\n'),
+    );
     expect(transcriptTokens(path)).toBe(157 + 6);
   });
 

@@ -37,7 +37,15 @@ export async function verifyCard(ctx: CardContext, id: string): Promise<CardVeri
   const event = await appendCardEvent<VerdictEvent>(
     ledger,
     id,
-    { event: 'verdict', proof_digest: view.proof.digest, verdict: run.verdict, reason: run.reason, attempt: view.attempts + 1, receipts: run.recorded, script: run.script },
+    {
+      event: 'verdict',
+      proof_digest: view.proof.digest,
+      verdict: run.verdict,
+      reason: run.reason,
+      attempt: view.attempts + 1,
+      receipts: run.recorded,
+      script: run.script,
+    },
     { by: ctx.by, now: nowOf(ctx), ...(sign && { sign }) },
   );
   return { view: await cardToActOn(ctx, ledger, id), run, event };

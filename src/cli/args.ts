@@ -39,7 +39,9 @@ export function argsProblem(error: unknown, options: Options, where: string | un
         code: 'usage',
         message: `unknown option ${JSON.stringify(typed)}${guess ? ` (did you mean ${JSON.stringify(guess)}?)` : ''}`,
         ...at,
-        expected: `one of: ${Object.entries(options).map(([name, option]) => `--${name}${option.short ? ` (-${option.short})` : ''}`).join(', ')}`,
+        expected: `one of: ${Object.entries(options)
+          .map(([name, option]) => `--${name}${option.short ? ` (-${option.short})` : ''}`)
+          .join(', ')}`,
         hint,
       };
     }

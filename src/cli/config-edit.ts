@@ -16,7 +16,13 @@ import { err, json, out, type Cli } from './io.js';
 
 /** `vouch install TARGET` and `vouch uninstall TARGET`: state the edit, then make it safely or refuse. */
 export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'install' | 'uninstall'): Promise<number> {
-  const { values, positionals } = parse(mode, args, { scope: { type: 'string' }, json: { type: 'boolean' }, 'no-sandbox': { type: 'boolean' }, exec: { type: 'boolean' }, 'pre-commit': { type: 'boolean' } });
+  const { values, positionals } = parse(mode, args, {
+    scope: { type: 'string' },
+    json: { type: 'boolean' },
+    'no-sandbox': { type: 'boolean' },
+    exec: { type: 'boolean' },
+    'pre-commit': { type: 'boolean' },
+  });
   // `install mcp` has its own command module (cli/commands/install-mcp.ts); it is named here so a typo finds it.
   const names = [...Object.keys(INSTALL_TARGETS), 'mcp'];
   const [name, ...extra] = positionals;
@@ -33,27 +39,58 @@ export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'in
   }
   const scope = (values.scope ?? target.scopes[0]) as Scope;
   if (!target.scopes.includes(scope)) {
-    return fail({ code: 'usage', message: `${name} cannot be ${mode}ed at scope "${values.scope}"`, where: `vouch ${mode} ${name}`, expected: target.scopes.join(' or '), found: values.scope ?? '' });
+    return fail({
+      code: 'usage',
+      message: `${name} cannot be ${mode}ed at scope "${values.scope}"`,
+      where: `vouch ${mode} ${name}`,
+      expected: target.scopes.join(' or '),
+      found: values.scope ?? '',
+    });
   }
   const found = findWorkspace(cli.dir ?? cli.io.cwd, cli.dir !== undefined);
   if (!found.ok && target.needsWorkspace(scope)) return fail(found.error);
   const self = cli.io.self;
   if (!self) {
-    return fail({ code: 'usage', message: 'vouch cannot tell the path of its own entry script, which the hook command must name', hint: 'run vouch through its executable (dist/cli.js)' });
+    return fail({
+      code: 'usage',
+      message: 'vouch cannot tell the path of its own entry script, which the hook command must name',
+      hint: 'run vouch through its executable (dist/cli.js)',
+    });
   }
   if (values['pre-commit'] === true && name !== 'git-hooks') {
-    return fail({ code: 'usage', message: `--pre-commit is an option of git-hooks, not of ${name}`, where: `vouch ${mode} ${name} --pre-commit`, hint: `run \`vouch ${mode} git-hooks --pre-commit\`` });
+    return fail({
+      code: 'usage',
+      message: `--pre-commit is an option of git-hooks, not of ${name}`,
+      where: `vouch ${mode} ${name} --pre-commit`,
+      hint: `run \`vouch ${mode} git-hooks --pre-commit\``,
+    });
   }
   const box = values['no-sandbox'] !== true;
   if (!box && !target.boxPrerequisites) {
-    return fail({ code: 'usage', message: `${name} has no sandbox of its own for vouch to turn on`, where: `vouch ${mode} ${name} --no-sandbox`, hint: `run \`vouch ${mode} ${name}\`` });
+    return fail({
+      code: 'usage',
+      message: `${name} has no sandbox of its own for vouch to turn on`,
+      where: `vouch ${mode} ${name} --no-sandbox`,
+      hint: `run \`vouch ${mode} ${name}\``,
+    });
   }
   const exec = values.exec === true;
   if (exec && (mode !== 'install' || !target.canExec)) {
-    return fail({ code: 'usage', message: mode === 'install' ? `${name}'s hooks cannot rewrite its shell calls into vouch exec` : '--exec is for install; uninstall takes back either form', where: `vouch ${mode} ${name} --exec`, hint: mode === 'install' ? 'vouch install claude-code --no-sandbox --exec' : `run \`vouch ${mode} ${name}\`` });
+    return fail({
+      code: 'usage',
+      message:
+        mode === 'install' ? `${name}'s hooks cannot rewrite its shell calls into vouch exec` : '--exec is for install; uninstall takes back either form',
+      where: `vouch ${mode} ${name} --exec`,
+      hint: mode === 'install' ? 'vouch install claude-code --no-sandbox --exec' : `run \`vouch ${mode} ${name}\``,
+    });
   }
   if (exec && box) {
-    return fail({ code: 'usage', message: '--exec is for a client whose own sandbox is off: with the box on, its sandbox already holds what vouches for every command', where: `vouch ${mode} ${name} --exec`, hint: `vouch install ${name} --no-sandbox --exec` });
+    return fail({
+      code: 'usage',
+      message: '--exec is for a client whose own sandbox is off: with the box on, its sandbox already holds what vouches for every command',
+      where: `vouch ${mode} ${name} --exec`,
+      hint: `vouch install ${name} --no-sandbox --exec`,
+    });
   }
   if (mode === 'install' && box && target.boxPrerequisites) refuseWithoutPrerequisites(target.boxPrerequisites(cli.io.env), name!);
   const loaded = found.ok ? loadSpec(found.value.specPath) : null;
@@ -72,8 +109,14 @@ export async function runConfigEdit(cli: Cli, args: readonly string[], mode: 'in
   });
   if (!intents.ok) return fail({ code: 'usage', message: intents.why, where: `vouch ${mode} ${name}`, hint: intents.hint });
 
-  const code = applyIntents(cli, mode === 'uninstall' ? [...intents.intents].reverse() : intents.intents, mode, values.json === true, { target: name, scope, ...(mode === 'install' && target.boxPrerequisites && { sandbox: box }), ...(intents.notes && { notes: intents.notes }) });
-  if (mode === 'install' && values.json !== true && target.boxPrerequisites) err(cli, box && intents.box ? boxNotes(intents.box, cli) : exec ? EXEC_NOTE : NO_BOX);
+  const code = applyIntents(cli, mode === 'uninstall' ? [...intents.intents].reverse() : intents.intents, mode, values.json === true, {
+    target: name,
+    scope,
+    ...(mode === 'install' && target.boxPrerequisites && { sandbox: box }),
+    ...(intents.notes && { notes: intents.notes }),
+  });
+  if (mode === 'install' && values.json !== true && target.boxPrerequisites)
+    err(cli, box && intents.box ? boxNotes(intents.box, cli) : exec ? EXEC_NOTE : NO_BOX);
   if (values.json !== true) for (const note of intents.notes ?? []) err(cli, `vouch: ${note}`);
   return code;
 }
@@ -89,13 +132,16 @@ const NO_BOX =
 function boxNotes(notes: BoxNotes, cli: Cli): string {
   if (notes.kind === 'codex-permissions') return codexBoxNotes(notes, cli);
   const p = paint(cli.color);
-  const lines = [`${p.cyan('box:')} the agent's commands run in Claude Code's sandbox: writes outside the workspace and its $TMPDIR fail, and so do writes to what vouches (the ledger, vouch.yaml, protect: paths, hook settings, .git/config, VOUCH_HOME).`];
+  const lines = [
+    `${p.cyan('box:')} the agent's commands run in Claude Code's sandbox: writes outside the workspace and its $TMPDIR fail, and so do writes to what vouches (the ledger, vouch.yaml, protect: paths, hook settings, .git/config, VOUCH_HOME).`,
+  ];
   lines.push(
     notes.domains.length > 0
       ? `  network: only ${notes.domains.join(', ')} (for the project's package managers; caches ${notes.caches.join(', ')} writable). Another registry or host the work needs: add it to sandbox.network.allowedDomains, e.g. "allowedDomains": [${[...notes.domains, 'registry.example.com'].map((d) => JSON.stringify(d)).join(', ')}]`
       : `  network: no host is reachable from the agent's commands. A registry or host the work needs: add it to sandbox.network.allowedDomains, e.g. "allowedDomains": ["registry.npmjs.org"]`,
   );
-  for (const glob of notes.unboxable) lines.push(`  protect: ${glob.glob} is not read-only in the box (${glob.why}); the gate still compares it at every stop.`);
+  for (const glob of notes.unboxable)
+    lines.push(`  protect: ${glob.glob} is not read-only in the box (${glob.why}); the gate still compares it at every stop.`);
   return lines.join('\n');
 }
 
@@ -103,10 +149,11 @@ function codexBoxNotes(notes: BoxNotes, cli: Cli): string {
   const p = paint(cli.color);
   const lines = [
     `${p.cyan('box:')} the agent's commands run in Codex's sandbox (permission profile "vouch", approval_policy "never": it cannot ask its way out): writes anywhere but the workspace, /tmp and $TMPDIR fail, and so do writes to what vouches (the ledger, vouch.yaml, protect: paths, hook settings, .git/config, VOUCH_HOME).`,
-    "  Codex reads a project's .codex/config.toml only when it trusts the project: trust it once in Codex (or set projects.\"<path>\".trust_level = \"trusted\" in $CODEX_HOME/config.toml), and launch without --sandbox, -P or --dangerously-bypass-approvals-and-sandbox, which override it unseen.",
-    '  network: off for the agent\'s commands, as in every Codex profile until it says otherwise. A registry the work needs: add [permissions.vouch.network] with enabled = true (see Codex\'s permissions docs for a domain allow-list).',
+    '  Codex reads a project\'s .codex/config.toml only when it trusts the project: trust it once in Codex (or set projects."<path>".trust_level = "trusted" in $CODEX_HOME/config.toml), and launch without --sandbox, -P or --dangerously-bypass-approvals-and-sandbox, which override it unseen.',
+    "  network: off for the agent's commands, as in every Codex profile until it says otherwise. A registry the work needs: add [permissions.vouch.network] with enabled = true (see Codex's permissions docs for a domain allow-list).",
   ];
-  for (const glob of notes.unboxable) lines.push(`  protect: ${glob.glob} is not read-only in the box (${glob.why}); the gate still compares it at every stop.`);
+  for (const glob of notes.unboxable)
+    lines.push(`  protect: ${glob.glob} is not read-only in the box (${glob.why}); the gate still compares it at every stop.`);
   return lines.join('\n');
 }
 

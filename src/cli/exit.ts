@@ -18,7 +18,19 @@ import { unreachable } from '../core/unreachable.js';
  * 77: `vouch exec` BLOCKED the command (sysexits' EX_NOPERM); otherwise
  * exec exits with the command's own code.
  */
-export const EXIT = { ok: 0, notOk: 1, usage: 2, refused: 3, cardRefused: 4, illegalTransition: 4, pinDrift: 5, logMissing: 6, tracerMissing: 7, execBlocked: 77, internal: 70 } as const;
+export const EXIT = {
+  ok: 0,
+  notOk: 1,
+  usage: 2,
+  refused: 3,
+  cardRefused: 4,
+  illegalTransition: 4,
+  pinDrift: 5,
+  logMissing: 6,
+  tracerMissing: 7,
+  execBlocked: 77,
+  internal: 70,
+} as const;
 
 export function exitCodeFor(code: ProblemCode): number {
   switch (code) {

@@ -82,7 +82,13 @@ export async function main(argv: readonly string[], world: CliIo): Promise<numbe
     const noColor = values['no-color'] === true || rest.includes('--no-color');
     // Loaded here, not at the top: --version and --help need none of it.
     const { Session } = await import('../session/session.js');
-    const session = new Session({ env: io.env, cwd: io.cwd, dir, ...(io.signal && { signal: io.signal }), ...(io.hashWorker && { hashWorker: io.hashWorker }) });
+    const session = new Session({
+      env: io.env,
+      cwd: io.cwd,
+      dir,
+      ...(io.signal && { signal: io.signal }),
+      ...(io.hashWorker && { hashWorker: io.hashWorker }),
+    });
     const cli: Cli = { io, data: world.stdout, dir, color: colorEnabled(io.stdoutIsTTY, io.env, noColor ? false : undefined), session };
     p = paint(colorEnabled(io.stderrIsTTY, io.env, noColor ? false : undefined));
     try {

@@ -15,7 +15,7 @@ export function serviceKey(home: string, name: string | undefined, command: stri
   if (name === undefined) {
     return fail({
       code: 'usage',
-      message: "--key NAME is required: the key under VOUCH_HOME/keys that signs every receipt this service records",
+      message: '--key NAME is required: the key under VOUCH_HOME/keys that signs every receipt this service records',
       where: `vouch ${command}`,
       hint: 'create one on the server with `vouch keys generate --name NAME`; give clients its public key (`vouch keys export-public NAME --format hex`)',
     });
@@ -112,7 +112,8 @@ export async function workerSandbox(
       code: 'sandbox_unavailable',
       message: `this worker cannot confine the checks it would run: ${sandbox.notes.join('; ') || `not held: ${sandbox.gaps.join(', ')}`}`,
       where: `vouch ${command}`,
-      expected: 'bubblewrap with a user namespace, checks as a user other than root, no capabilities, the seccomp filter, prlimit, a cgroup and a tmpfs per job',
+      expected:
+        'bubblewrap with a user namespace, checks as a user other than root, no capabilities, the seccomp filter, prlimit, a cgroup and a tmpfs per job',
       found: sandbox.record.kind === 'none' ? 'no sandbox' : `not held: ${sandbox.gaps.join(', ')}`,
       hint:
         'install bubblewrap (and util-linux: setpriv, prlimit), allow unprivileged user namespaces, run the worker as root (its checks run as nobody: it mounts a tmpfs per job and makes a cgroup per job) or give a worker of its own user a delegated cgroup (systemd: Delegate=yes); ' +
@@ -129,13 +130,18 @@ export function describeSandbox(sandbox: Sandbox): string {
   const held = record.confinement;
   if (!held) return 'bubblewrap';
   const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
-  const writable = typeof record.writable === 'string' ? record.writable : record.writable.map((w) => `${w.place} (${w.bytes === null ? 'disk, per file' : `${w.kind} ${mib(w.bytes)} MiB`})`).join(', ');
+  const writable =
+    typeof record.writable === 'string'
+      ? record.writable
+      : record.writable.map((w) => `${w.place} (${w.bytes === null ? 'disk, per file' : `${w.kind} ${mib(w.bytes)} MiB`})`).join(', ');
   const parts = [
     `bubblewrap: no network, writable only ${writable}`,
     `checks as uid ${held.uid}`,
     /^0+$/.test(held.cap_eff) ? 'no capabilities' : `capabilities ${held.cap_eff}`,
     held.seccomp ? `seccomp ${held.seccomp}` : 'no seccomp',
-    held.limits ? `limits ${mib(held.limits.memory_bytes)} MiB data, ${held.limits.processes} processes, ${mib(held.limits.file_bytes)} MiB files` : 'no limits',
+    held.limits
+      ? `limits ${mib(held.limits.memory_bytes)} MiB data, ${held.limits.processes} processes, ${mib(held.limits.file_bytes)} MiB files`
+      : 'no limits',
     held.cgroup ? `job cgroup v${held.cgroup.version} ${mib(held.cgroup.memory_bytes)} MiB memory, ${held.cgroup.processes} processes` : 'no job cgroup',
   ];
   return `${parts.join(', ')}${held.gaps.length > 0 ? `; NOT HELD (--allow-unconfined): ${held.gaps.join(', ')}: ${sandbox.notes.join('; ')}` : ''}`;

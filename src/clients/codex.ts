@@ -64,7 +64,8 @@ function patchText(input: unknown): string | null {
   for (const key of ['command', 'patch', 'input']) {
     const value = field(input, key);
     if (typeof value === 'string') return value;
-    if (Array.isArray(value) && value.length === 2 && (value[0] === 'apply_patch' || value[0] === 'applypatch') && typeof value[1] === 'string') return value[1];
+    if (Array.isArray(value) && value.length === 2 && (value[0] === 'apply_patch' || value[0] === 'applypatch') && typeof value[1] === 'string')
+      return value[1];
   }
   return null;
 }

@@ -64,7 +64,8 @@ export const hermes = {
     protocol: hermesProtocol,
     install: {
       kind: 'hermes-plugin',
-      summary: "a native Hermes plugin: the gate at pre_verify, the write guard at pre_tool_call, the trail at post_tool_call, /vouch and vouch's tools (in $HERMES_HOME/plugins/vouch/, enabled in config.yaml)",
+      summary:
+        "a native Hermes plugin: the gate at pre_verify, the write guard at pre_tool_call, the trail at post_tool_call, /vouch and vouch's tools (in $HERMES_HOME/plugins/vouch/, enabled in config.yaml)",
       home: hermesHome,
     },
     wiring: (root, env) => [

@@ -9,4 +9,5 @@ export type ToolUse =
   | { readonly kind: 'other'; readonly tool: string };
 
 /** A field of a tool's input object, or undefined when the input is not an object. */
-export const field = (input: unknown, key: string): unknown => (typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[key] : undefined);
+export const field = (input: unknown, key: string): unknown =>
+  typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[key] : undefined;

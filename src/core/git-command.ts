@@ -76,14 +76,22 @@ function readText(path: string): string | undefined {
 /** Given on every call, first: what they switch off cannot be turned back on by any config. */
 export const SAFE_GIT_OPTIONS: readonly string[] = [
   '--no-pager',
-  '-c', 'core.fsmonitor=false',
-  '-c', 'core.hooksPath=/dev/null',
-  '-c', 'core.pager=cat',
-  '-c', 'core.untrackedCache=false',
-  '-c', 'diff.external=',
-  '-c', 'diff.relative=false',
-  '-c', 'log.showSignature=false',
-  '-c', 'status.submoduleSummary=false',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.pager=cat',
+  '-c',
+  'core.untrackedCache=false',
+  '-c',
+  'diff.external=',
+  '-c',
+  'diff.relative=false',
+  '-c',
+  'log.showSignature=false',
+  '-c',
+  'status.submoduleSummary=false',
 ];
 
 /** A git invocation that reads none of the repository's configuration; close() removes its directory. */

@@ -16,7 +16,14 @@ function withoutAddon<T>(body: () => T): T {
 /** Inputs of every shape: empty, one byte, text with multi-byte UTF-8, block-boundary sizes, a large buffer, split anywhere. */
 function cases(): (string | Uint8Array)[][] {
   const big = randomBytes(3 << 20);
-  const out: (string | Uint8Array)[][] = [[], [''], [Buffer.alloc(0)], ['a'], ['vouch spec cache\0', '{"checks":[]}'], ['ünïcode ✓ 😀', Buffer.from([0, 255, 128])]];
+  const out: (string | Uint8Array)[][] = [
+    [],
+    [''],
+    [Buffer.alloc(0)],
+    ['a'],
+    ['vouch spec cache\0', '{"checks":[]}'],
+    ['ünïcode ✓ 😀', Buffer.from([0, 255, 128])],
+  ];
   for (const size of [55, 56, 63, 64, 65, 127, 128, 129, 1000]) out.push([randomBytes(size)]);
   out.push([big], [big.subarray(0, 12345), big.subarray(12345)], ['prefix\0', big.subarray(1)]);
   for (let i = 0; i < 20; i++) {
@@ -58,7 +65,9 @@ describe('sha256Of and hmacSha256', () => {
 
   it('match the published test vectors (FIPS 180-2, RFC 4231 case 2)', () => {
     expect(sha256Of('abc').toString('hex')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    expect(hmacSha256(Buffer.from('Jefe'), 'what do ya want ', 'for nothing?').toString('hex')).toBe('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+    expect(hmacSha256(Buffer.from('Jefe'), 'what do ya want ', 'for nothing?').toString('hex')).toBe(
+      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    );
   });
 
   it('a key that differs in one bit gives another MAC (the key is used, not ignored)', () => {

@@ -38,5 +38,10 @@ function heavyBuiltins(): string[] {
 
 /** `bundle=hot code_cache=accepted loaded=keystore,yaml builtins=crypto` */
 export function startFields(): string {
-  return [`bundle=${bundle}`, ...(cache ? [`code_cache=${cache}`] : []), `loaded=${[...parts].sort().join(',') || '-'}`, `builtins=${heavyBuiltins().join(',') || '-'}`].join(' ');
+  return [
+    `bundle=${bundle}`,
+    ...(cache ? [`code_cache=${cache}`] : []),
+    `loaded=${[...parts].sort().join(',') || '-'}`,
+    `builtins=${heavyBuiltins().join(',') || '-'}`,
+  ].join(' ');
 }

@@ -21,7 +21,11 @@ const RFC8032 = [
 
 /** A PKCS#8 DER wrapper around a raw 32-byte Ed25519 seed. */
 function privateFromSeed(hex: string) {
-  return createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(hex, 'hex')]), format: 'der', type: 'pkcs8' });
+  return createPrivateKey({
+    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(hex, 'hex')]),
+    format: 'der',
+    type: 'pkcs8',
+  });
 }
 
 describe('Ed25519 through node:crypto', () => {
@@ -58,7 +62,10 @@ describe('Ed25519 through node:crypto', () => {
     expect(verifyBytes(message, signBytes(message, generatePair().privateKey), publicKeyOf(generatePair().publicKey))).toBe(false);
   });
 
-  it.each([['too short', 'abcd'], ['not hex', 'z'.repeat(64)]])('refuses a hex public key that is %s', (_name, hex) => {
+  it.each([
+    ['too short', 'abcd'],
+    ['not hex', 'z'.repeat(64)],
+  ])('refuses a hex public key that is %s', (_name, hex) => {
     expect(() => publicKeyFromHex(hex)).toThrow(/64 hex characters/);
   });
 });

@@ -113,14 +113,18 @@ export function generateKey(home: string, name: string, workspaceRoot: string | 
 }
 
 /** One entry of the key store: a usable public key, or why it is not. */
-export type KeyListing = { readonly ok: true; readonly key: StoredKey } | { readonly ok: false; readonly name: string; readonly path: string; readonly why: string };
+export type KeyListing =
+  { readonly ok: true; readonly key: StoredKey } | { readonly ok: false; readonly name: string; readonly path: string; readonly why: string };
 
 /** Every NAME.pub under VOUCH_HOME/keys, sorted by name. An absent directory is an empty store. */
 export function listKeys(home: string): KeyListing[] {
   const dir = keysDir(home);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((file) => file.endsWith('.pub')).map((file) => file.slice(0, -4)).filter((name) => KEY_NAME.test(name));
+    names = readdirSync(dir)
+      .filter((file) => file.endsWith('.pub'))
+      .map((file) => file.slice(0, -4))
+      .filter((name) => KEY_NAME.test(name));
   } catch {
     return [];
   }
@@ -187,7 +191,11 @@ export function loadSigningKey(home: string, name: string, workspaceRoot: string
     privateKey = createPrivateKey({ key: readFileSync(real, 'utf8'), format: 'pem' });
     publicKey = publicKeyOf(privateKey);
   } catch (error) {
-    return err({ code: 'key_invalid', message: `${privatePath} is not an Ed25519 private key: ${error instanceof Error ? error.message : String(error)}`, where: privatePath });
+    return err({
+      code: 'key_invalid',
+      message: `${privatePath} is not an Ed25519 private key: ${error instanceof Error ? error.message : String(error)}`,
+      where: privatePath,
+    });
   }
   const stored = findPublicKey(home, name);
   if (!stored.ok || stored.value.publicKey.keyid !== publicKey.keyid) {

@@ -17,7 +17,11 @@ export interface SignatureRecord {
 
 export function signerFor(key: SigningKey): Signer {
   return (body) => {
-    const record: SignatureRecord = { alg: 'ed25519', keyid: key.publicKey.keyid, sig: signBytes(Buffer.from(body, 'utf8'), key.privateKey).toString('base64') };
+    const record: SignatureRecord = {
+      alg: 'ed25519',
+      keyid: key.publicKey.keyid,
+      sig: signBytes(Buffer.from(body, 'utf8'), key.privateKey).toString('base64'),
+    };
     return canonicalize(record);
   };
 }

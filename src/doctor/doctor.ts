@@ -35,7 +35,8 @@ export interface DoctorInput {
 export async function doctor(input: DoctorInput): Promise<DoctorReport> {
   const lines: DoctorLine[] = [];
   const spec = input.spec?.ok ? input.spec.value : null;
-  if (input.root === null) lines.push({ area: 'workspace', status: 'off', reason: 'no_workspace', detail: 'no vouch.yaml here or above: only the user-wide wiring is shown' });
+  if (input.root === null)
+    lines.push({ area: 'workspace', status: 'off', reason: 'no_workspace', detail: 'no vouch.yaml here or above: only the user-wide wiring is shown' });
   else if (input.spec && !input.spec.ok) lines.push({ area: 'workspace', status: 'fail', reason: 'spec_invalid', detail: `${input.root}: ${input.spec.why}` });
   else lines.push({ area: 'workspace', status: 'ok', reason: 'workspace_found', detail: `${input.root} (${spec?.checks.length ?? 0} checks)` });
 
@@ -53,7 +54,13 @@ export async function doctor(input: DoctorInput): Promise<DoctorReport> {
   const targets = targetLines(wiring);
   lines.push(...targets.lines, ...mcpLines(wiring));
   if (spec?.gate.requireBox && !targets.boxOn) {
-    lines.push({ area: 'box', status: 'fail', reason: 'box_required_off', detail: 'gate.require_box is true and no client here runs its commands in its box: every stop is blocked (box_off); run `vouch install claude-code` or `vouch install codex`' });
+    lines.push({
+      area: 'box',
+      status: 'fail',
+      reason: 'box_required_off',
+      detail:
+        'gate.require_box is true and no client here runs its commands in its box: every stop is blocked (box_off); run `vouch install claude-code` or `vouch install codex`',
+    });
   }
 
   lines.push(keysLine(input.home, spec));
@@ -65,7 +72,15 @@ export async function doctor(input: DoctorInput): Promise<DoctorReport> {
 function trustLines(home: string, root: string, spec: Spec, env: NodeJS.ProcessEnv): DoctorLine[] {
   const trust = trustState(home, root, spec.sha256);
   if (!trust.ok) return [{ area: 'trust', status: 'fail', reason: 'not_trusted', detail: trust.error.message }];
-  if (trust.value.kind !== 'allowed') return [{ area: 'trust', status: 'fail', reason: 'not_trusted', detail: `${notAllowedWords(trust.value.kind)}: nothing runs and no stop passes until a person runs \`vouch allow\`` }];
+  if (trust.value.kind !== 'allowed')
+    return [
+      {
+        area: 'trust',
+        status: 'fail',
+        reason: 'not_trusted',
+        detail: `${notAllowedWords(trust.value.kind)}: nothing runs and no stop passes until a person runs \`vouch allow\``,
+      },
+    ];
   const pins = trust.value.record.pins;
   const drift: string[] = [];
   for (const check of spec.checks) {
@@ -84,10 +99,21 @@ function trustLines(home: string, root: string, spec: Spec, env: NodeJS.ProcessE
 function keysLine(home: string, spec: Spec | null): DoctorLine {
   const keys = listKeys(home).flatMap((listing) => (listing.ok ? [listing.key] : []));
   if (spec?.signingKey && !keys.some((key) => key.name === spec.signingKey && key.hasPrivate)) {
-    return { area: 'keys', status: 'fail', reason: 'signing_key_missing', detail: `signing_key: ${spec.signingKey} has no private key in ${home}/keys: receipts cannot be signed` };
+    return {
+      area: 'keys',
+      status: 'fail',
+      reason: 'signing_key_missing',
+      detail: `signing_key: ${spec.signingKey} has no private key in ${home}/keys: receipts cannot be signed`,
+    };
   }
-  if (keys.length === 0) return { area: 'keys', status: 'off', reason: 'no_keys', detail: `no key in ${home}/keys (receipts unsigned; \`vouch keys generate\`)` };
-  return { area: 'keys', status: 'ok', reason: 'keys_present', detail: keys.map((key) => `${key.name}${key.hasPrivate ? ' (signs)' : ' (public)'}`).join(', ') };
+  if (keys.length === 0)
+    return { area: 'keys', status: 'off', reason: 'no_keys', detail: `no key in ${home}/keys (receipts unsigned; \`vouch keys generate\`)` };
+  return {
+    area: 'keys',
+    status: 'ok',
+    reason: 'keys_present',
+    detail: keys.map((key) => `${key.name}${key.hasPrivate ? ' (signs)' : ' (public)'}`).join(', '),
+  };
 }
 
 async function ledgerLine(input: DoctorInput, spec: Spec): Promise<DoctorLine> {
@@ -97,8 +123,19 @@ async function ledgerLine(input: DoctorInput, spec: Spec): Promise<DoctorLine> {
     if (!ledger) return { area: 'ledger', status: 'off', reason: 'ledger_empty', detail: `${input.ledgerName}: nothing recorded yet` };
     const report = await auditLedger(ledger, { keyring: homeKeyring(input.home), requireSignature: spec.requireSignature });
     const first = report.findings[0];
-    if (first) return { area: 'ledger', status: 'fail', reason: 'ledger_findings', detail: `${input.ledgerName}: ${report.findings.length} audit finding(s), first: ${first.code}${first.seq === null ? '' : ` at #${first.seq}`} (${first.detail}); run \`vouch audit\`` };
-    return { area: 'ledger', status: 'ok', reason: 'ledger_intact', detail: `${input.ledgerName}: ${report.entries} entries, ${report.receipts} receipts, the chain intact` };
+    if (first)
+      return {
+        area: 'ledger',
+        status: 'fail',
+        reason: 'ledger_findings',
+        detail: `${input.ledgerName}: ${report.findings.length} audit finding(s), first: ${first.code}${first.seq === null ? '' : ` at #${first.seq}`} (${first.detail}); run \`vouch audit\``,
+      };
+    return {
+      area: 'ledger',
+      status: 'ok',
+      reason: 'ledger_intact',
+      detail: `${input.ledgerName}: ${report.entries} entries, ${report.receipts} receipts, the chain intact`,
+    };
   } catch (error) {
     return { area: 'ledger', status: 'fail', reason: 'ledger_unreadable', detail: `${input.ledgerName}: ${(error as Error).message}` };
   }
@@ -110,8 +147,20 @@ function sandboxLine(env: NodeJS.ProcessEnv, boxOn: boolean, spec: Spec | null):
   const hermetic = spec?.checks.some((check) => check.hermetic) ?? false;
   const programs = [...missing.programs, ...(hermetic && !existsSync(BWRAP) && !missing.programs.includes('bwrap') ? [BWRAP] : [])];
   const needed = [...(boxOn ? ['the box'] : []), ...(hermetic ? ['hermetic checks'] : [])];
-  if (missing.unsupported) return { area: 'sandbox', status: needed.length > 0 ? 'fail' : 'off', reason: 'sandbox_missing', detail: `no sandbox vouch can use on ${process.platform}` };
-  if (programs.length === 0) return { area: 'sandbox', status: 'ok', reason: 'sandbox_ready', detail: `bwrap and socat found${needed.length > 0 ? ` (for ${needed.join(' and ')})` : ''}` };
+  if (missing.unsupported)
+    return {
+      area: 'sandbox',
+      status: needed.length > 0 ? 'fail' : 'off',
+      reason: 'sandbox_missing',
+      detail: `no sandbox vouch can use on ${process.platform}`,
+    };
+  if (programs.length === 0)
+    return {
+      area: 'sandbox',
+      status: 'ok',
+      reason: 'sandbox_ready',
+      detail: `bwrap and socat found${needed.length > 0 ? ` (for ${needed.join(' and ')})` : ''}`,
+    };
   return {
     area: 'sandbox',
     status: needed.length > 0 ? 'fail' : 'off',

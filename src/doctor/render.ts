@@ -66,11 +66,19 @@ export function renderDoctor(report: DoctorReport, p: Paint): string {
   const mark = (line: DoctorLine) => (line.status === 'ok' ? p.green('ok  ') : line.status === 'off' ? p.dim('off ') : p.red('FAIL'));
   const lines = report.lines.map((line) => `${mark(line)} ${line.area.padEnd(width)}  ${reasonWords(line.reason)}: ${line.detail}`);
   const failed = report.lines.filter((line) => line.status === 'fail').length;
-  lines.push(failed === 0 ? 'vouch doctor: everything promised here is in force.' : `vouch doctor: ${failed} thing${failed === 1 ? '' : 's'} promised here ${failed === 1 ? 'is' : 'are'} not in force.`);
+  lines.push(
+    failed === 0
+      ? 'vouch doctor: everything promised here is in force.'
+      : `vouch doctor: ${failed} thing${failed === 1 ? '' : 's'} promised here ${failed === 1 ? 'is' : 'are'} not in force.`,
+  );
   return lines.join('\n');
 }
 
 /** The --json shape: {ok, workspace, lines: [{area, status, reason, detail}]}. */
 export function doctorJson(report: DoctorReport): unknown {
-  return { ok: report.ok, workspace: report.workspace, lines: report.lines.map((line) => ({ area: line.area, status: line.status, reason: line.reason, detail: line.detail })) };
+  return {
+    ok: report.ok,
+    workspace: report.workspace,
+    lines: report.lines.map((line) => ({ area: line.area, status: line.status, reason: line.reason, detail: line.detail })),
+  };
 }

@@ -52,7 +52,8 @@ function targetState(name: string, target: InstallTarget, scope: Scope, input: W
   // A client installed with --no-sandbox --exec has the rewriting form of its exec event's hook: judged by whichever form is there.
   const plain = target.intents({ ...context, box: false, exec: false });
   const rewriting = target.canExec ? target.intents({ ...context, box: false, exec: true }) : null;
-  const inForceOf = (intents: typeof plain) => (intents.ok ? intents.intents.filter((intent) => intentState(intent, input.home).state === 'in_force').length : -1);
+  const inForceOf = (intents: typeof plain) =>
+    intents.ok ? intents.intents.filter((intent) => intentState(intent, input.home).state === 'in_force').length : -1;
   const hooks = rewriting !== null && inForceOf(rewriting) > inForceOf(plain) ? rewriting : plain;
   if (!hooks.ok) return { line: { area, status: 'off', reason: 'not_applicable', detail: hooks.why }, boxOn: false };
   const all = target.intents({ ...context, box: true, exec: hooks === rewriting });
@@ -63,15 +64,35 @@ function targetState(name: string, target: InstallTarget, scope: Scope, input: W
   const lost = [...hookStates, ...boxStates].filter((s) => s.promised && s.state !== 'in_force');
   if (lost.length > 0) {
     const why = lost.map((s) => `${s.intent.path}: ${s.state === 'absent' ? 'vouch installed it and it is gone' : (s.why ?? s.state)}`).join('; ');
-    return { line: { area, status: 'fail', reason: 'wiring_lost', detail: `installed, no longer in force: ${why}; run \`vouch install ${name}${scope === target.scopes[0] ? '' : ` --scope ${scope}`}\`` }, boxOn: false };
+    return {
+      line: {
+        area,
+        status: 'fail',
+        reason: 'wiring_lost',
+        detail: `installed, no longer in force: ${why}; run \`vouch install ${name}${scope === target.scopes[0] ? '' : ` --scope ${scope}`}\``,
+      },
+      boxOn: false,
+    };
   }
   const unreadable = hookStates.find((s) => s.state === 'unreadable');
-  if (unreadable) return { line: { area, status: 'fail', reason: 'wiring_unreadable', detail: `${unreadable.intent.path}: ${unreadable.why ?? 'cannot be read'}` }, boxOn: false };
+  if (unreadable)
+    return {
+      line: { area, status: 'fail', reason: 'wiring_unreadable', detail: `${unreadable.intent.path}: ${unreadable.why ?? 'cannot be read'}` },
+      boxOn: false,
+    };
   const inForce = hookStates.filter((s) => s.state === 'in_force').length;
   if (inForce === 0) {
     const other = hookStates.find((s) => s.state === 'other');
     return other
-      ? { line: { area, status: 'off', reason: 'wired_other', detail: `${other.intent.path} holds another vouch entry than this vouch would write (${other.why ?? 'a different command'})` }, boxOn: false }
+      ? {
+          line: {
+            area,
+            status: 'off',
+            reason: 'wired_other',
+            detail: `${other.intent.path} holds another vouch entry than this vouch would write (${other.why ?? 'a different command'})`,
+          },
+          boxOn: false,
+        }
       : { line: { area, status: 'off', reason: 'not_wired', detail: `nothing in ${where}` }, boxOn: false };
   }
   if (inForce < hookStates.length) {
@@ -80,7 +101,15 @@ function targetState(name: string, target: InstallTarget, scope: Scope, input: W
   }
   const boxOn = boxStates.length > 0 && boxStates.every((s) => s.state === 'in_force');
   if (boxStates.length > 0 && !boxOn) {
-    return { line: { area, status: input.requireBox ? 'fail' : 'ok', reason: 'wired_no_box', detail: `the gate in ${where}; the box is off (gate.require_box ${input.requireBox ? 'is true: every stop is blocked, box_off' : 'is false'})` }, boxOn };
+    return {
+      line: {
+        area,
+        status: input.requireBox ? 'fail' : 'ok',
+        reason: 'wired_no_box',
+        detail: `the gate in ${where}; the box is off (gate.require_box ${input.requireBox ? 'is true: every stop is blocked, box_off' : 'is false'})`,
+      },
+      boxOn,
+    };
   }
   return { line: { area, status: 'ok', reason: 'wired', detail: `the gate in ${where}${boxOn ? '; the box on' : ''}` }, boxOn };
 }
@@ -105,9 +134,15 @@ export function mcpLines(input: WiringInput): DoctorLine[] {
     lines.push(
       state.state === 'in_force'
         ? { area: 'mcp', status: 'ok', reason: 'wired', detail: `the server "${name}" in ${record.path}` }
-        : { area: 'mcp', status: 'fail', reason: 'wiring_lost', detail: `the server "${name}" vouch wrote in ${record.path} is ${state.state === 'absent' ? 'gone' : `changed (${state.why ?? state.state})`}` },
+        : {
+            area: 'mcp',
+            status: 'fail',
+            reason: 'wiring_lost',
+            detail: `the server "${name}" vouch wrote in ${record.path} is ${state.state === 'absent' ? 'gone' : `changed (${state.why ?? state.state})`}`,
+          },
     );
   }
-  if (lines.length === 0) lines.push({ area: 'mcp', status: 'off', reason: 'not_wired', detail: 'no entry written by `vouch install mcp --write` for this workspace' });
+  if (lines.length === 0)
+    lines.push({ area: 'mcp', status: 'off', reason: 'not_wired', detail: 'no entry written by `vouch install mcp --write` for this workspace' });
   return lines;
 }

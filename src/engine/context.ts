@@ -35,7 +35,13 @@ export interface EngineContext extends BaseContext {
 }
 
 /** The engine's context from an invocation's base context: what the base has, and the workspace, spec, actor and extras given. */
-export function engineContext(base: BaseContext, workspace: Workspace, spec: Spec, actor: Actor, extra: Pick<EngineContext, 'cwdIsRoot' | 'gate'> = {}): EngineContext {
+export function engineContext(
+  base: BaseContext,
+  workspace: Workspace,
+  spec: Spec,
+  actor: Actor,
+  extra: Pick<EngineContext, 'cwdIsRoot' | 'gate'> = {},
+): EngineContext {
   return {
     workspace,
     spec,

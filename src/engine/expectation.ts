@@ -39,9 +39,7 @@ export function judgeExpectation(
           };
     }
     case 'file_exists':
-      return fileExists(root, expect.path)
-        ? { kind: 'met' }
-        : { kind: 'unmet', detail: `${expect.path} does not exist inside the workspace after the run` };
+      return fileExists(root, expect.path) ? { kind: 'met' } : { kind: 'unmet', detail: `${expect.path} does not exist inside the workspace after the run` };
   }
 }
 

@@ -15,7 +15,9 @@ export interface GitState {
  */
 function git(isolated: IsolatedGit, root: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    childProcess().execFile('git', isolated.args(args), { cwd: root, timeout: 10_000, maxBuffer: 64 << 20, env: isolated.env }, (error, stdout) => resolve(error ? undefined : stdout));
+    childProcess().execFile('git', isolated.args(args), { cwd: root, timeout: 10_000, maxBuffer: 64 << 20, env: isolated.env }, (error, stdout) =>
+      resolve(error ? undefined : stdout),
+    );
   });
 }
 
@@ -39,7 +41,10 @@ async function withGit<T>(root: string, outside: T, use: (isolated: IsolatedGit)
  */
 export async function gitState(root: string): Promise<GitState | null> {
   return withGit(root, null, async (isolated) => {
-    const [status, others] = await Promise.all([git(isolated, root, TRACKED_STATUS), git(isolated, root, ['status', '--porcelain', '-z', '--untracked-files=normal', '--ignore-submodules=all'])]);
+    const [status, others] = await Promise.all([
+      git(isolated, root, TRACKED_STATUS),
+      git(isolated, root, ['status', '--porcelain', '-z', '--untracked-files=normal', '--ignore-submodules=all']),
+    ]);
     const tracked = status === undefined ? undefined : trackedState(status);
     if (tracked === undefined) return fallbackState(isolated, root);
     return { head: tracked.head, dirty: tracked.changed || others === undefined || others.length > 0 };
@@ -107,7 +112,13 @@ export function scopedGit(root: string, pathspecsOf: (prefix: string) => readonl
       const fallback = await fallbackState(isolated, root);
       return fallback && { head: fallback.head, changed: true, tracked: new Set(), prefix, pathspecs };
     }
-    return { head: tracked.head, changed: tracked.changed || files === undefined, tracked: files === undefined ? new Set() : listed(files, prefix), prefix, pathspecs };
+    return {
+      head: tracked.head,
+      changed: tracked.changed || files === undefined,
+      tracked: files === undefined ? new Set() : listed(files, prefix),
+      prefix,
+      pathspecs,
+    };
   });
   return {
     async stateFor(manifest) {
@@ -216,8 +227,11 @@ export async function landing(root: string, commit: string, ref: string): Promis
     const target = (await git(isolated, root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]))?.trim();
     if (!target) return 'no_ref';
     const code = await new Promise<number | null>((resolve) => {
-      childProcess().execFile('git', isolated.args(['merge-base', '--is-ancestor', commit, target]), { cwd: root, timeout: 10_000, env: isolated.env }, (error) =>
-        resolve(error ? (typeof error.code === 'number' ? error.code : null) : 0),
+      childProcess().execFile(
+        'git',
+        isolated.args(['merge-base', '--is-ancestor', commit, target]),
+        { cwd: root, timeout: 10_000, env: isolated.env },
+        (error) => resolve(error ? (typeof error.code === 'number' ? error.code : null) : 0),
       );
     });
     return code === 0 ? 'landed' : 'not_landed';

@@ -70,7 +70,17 @@ export interface VerifyEntry {
 /** A check that ran: its receipt's verdict. */
 export function ranEntry(check: CheckDef, receipt: StoredReceipt): VerifyEntry {
   const b = receipt.body;
-  return { id: check.id, status: b.verdict, reason: b.reason, blocking: check.block, receipt: b.id, detail: b.detail, exit_code: b.exit_code, duration_ms: b.duration_ms, proves: provesOf(check) };
+  return {
+    id: check.id,
+    status: b.verdict,
+    reason: b.reason,
+    blocking: check.block,
+    receipt: b.id,
+    detail: b.detail,
+    exit_code: b.exit_code,
+    duration_ms: b.duration_ms,
+    proves: provesOf(check),
+  };
 }
 
 /** A check with no receipt from this run, and why. */
@@ -87,7 +97,11 @@ export function unrecordedEntry(check: CheckDef, reason: Reason, detail: string 
  * (anything else is STALE or UNKNOWN), so this adds no rule of its own. The
  * FAILs left out still count in the verdict over the selection.
  */
-export function splitFresh(checks: readonly CheckDef[], statuses: readonly CheckStatus[], options: { readonly rerunFailed?: boolean } = {}): { fresh: CheckStatus[]; toRun: CheckDef[] } {
+export function splitFresh(
+  checks: readonly CheckDef[],
+  statuses: readonly CheckStatus[],
+  options: { readonly rerunFailed?: boolean } = {},
+): { fresh: CheckStatus[]; toRun: CheckDef[] } {
   const fresh = statuses.filter((s) => s.status === 'PASS' || (s.status === 'FAIL' && s.fresh === true && options.rerunFailed !== true));
   const freshIds = new Set(fresh.map((s) => s.id));
   return { fresh, toRun: checks.filter((c) => !freshIds.has(c.id)) };

@@ -19,7 +19,8 @@ export type SignedBody =
 export function verifySignedBody(text: string, signature: string | null, keyring: Keyring): SignedBody {
   if (signature === null) return { ok: false, why: 'invalid', detail: 'the receipt is unsigned' };
   const check = checkSignature(text, signature, keyring);
-  if (check.kind === 'untrusted') return { ok: false, why: 'untrusted', detail: `signed by key ${check.keyid.slice(0, 16)}, which is not the pinned verifier key` };
+  if (check.kind === 'untrusted')
+    return { ok: false, why: 'untrusted', detail: `signed by key ${check.keyid.slice(0, 16)}, which is not the pinned verifier key` };
   if (check.kind === 'invalid') return { ok: false, why: 'invalid', detail: check.detail };
   let body: ReceiptBody;
   try {
@@ -50,7 +51,8 @@ export interface Expected {
  * Returns why not, or undefined when it binds.
  */
 export function bindsTo(body: ReceiptBody, expected: Expected, manifest: Manifest | null, localInputs: Manifest): string | undefined {
-  if (body.spec_sha256 !== expected.specSha256) return `the receipt is for spec ${body.spec_sha256.slice(0, 12)}, not this vouch.yaml (${expected.specSha256.slice(0, 12)})`;
+  if (body.spec_sha256 !== expected.specSha256)
+    return `the receipt is for spec ${body.spec_sha256.slice(0, 12)}, not this vouch.yaml (${expected.specSha256.slice(0, 12)})`;
   if (body.check_id !== expected.check.id) return `the receipt is for check "${body.check_id}", not "${expected.check.id}"`;
   if (body.definition_digest !== expected.check.definitionDigest) return `the receipt is for another definition of check "${expected.check.id}"`;
   if (body.service?.job !== expected.job) return `the receipt answers job ${String(body.service?.job)}, not ${expected.job}`;
@@ -58,7 +60,8 @@ export function bindsTo(body: ReceiptBody, expected: Expected, manifest: Manifes
   if (body.service.nonce !== expected.nonce) {
     return `the receipt does not carry the nonce this client sent with job ${expected.job} (${body.service.nonce === undefined ? 'it has none' : 'it has another'}): a receipt replayed from an earlier job is never accepted`;
   }
-  if (body.fingerprint !== fingerprintDigest(body.definition_digest, body.manifest_digest)) return 'the fingerprint does not bind the definition to the manifest';
+  if (body.fingerprint !== fingerprintDigest(body.definition_digest, body.manifest_digest))
+    return 'the fingerprint does not bind the definition to the manifest';
   if (!manifest) return 'the server sent no manifest for the receipt';
   if (manifestDigest(manifest) !== body.manifest_digest) return 'the manifest sent does not hash to the manifest_digest the receipt signs';
   return sameInputs(manifest, localInputs);

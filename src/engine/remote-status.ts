@@ -37,7 +37,13 @@ const BOUND = ['check_id', 'definition_digest', 'spec_sha256', 'manifest_digest'
  * it verified. Artifacts are not compared: they were built on the verifier.
  * `now` is the check's fingerprint of its sources and tests as they are now.
  */
-export async function judgeRemote(check: CheckDef, receipt: StoredReceipt, now: Fingerprint, ledger: Ledger | undefined, verifiers: Verifiers | undefined): Promise<RemoteJudgement> {
+export async function judgeRemote(
+  check: CheckDef,
+  receipt: StoredReceipt,
+  now: Fingerprint,
+  ledger: Ledger | undefined,
+  verifiers: Verifiers | undefined,
+): Promise<RemoteJudgement> {
   const body = receipt.body;
   const remote = body.remote!;
   if (!verifiers) return { status: 'UNKNOWN', reason: 'signature_untrusted', detail: 'a remote receipt, and no verifier key to check it against here' };
@@ -45,20 +51,29 @@ export async function judgeRemote(check: CheckDef, receipt: StoredReceipt, now: 
   const signed = verifySignedBody(remote.body, remote.signature, verifierKeyring(verifiers.home, verifiers.verifierKey));
   if (!signed.ok) {
     return signed.why === 'untrusted'
-      ? { status: 'UNKNOWN', reason: 'signature_untrusted', detail: `remote receipt ${signed.detail}: pin it with verifier_key in vouch.yaml or its .pub in VOUCH_HOME/keys` }
+      ? {
+          status: 'UNKNOWN',
+          reason: 'signature_untrusted',
+          detail: `remote receipt ${signed.detail}: pin it with verifier_key in vouch.yaml or its .pub in VOUCH_HOME/keys`,
+        }
       : { status: 'UNKNOWN', reason: 'signature_invalid', detail: `the verifier's signature on the remote receipt does not hold: ${signed.detail}` };
   }
   const original = signed.body;
   const differs = BOUND.find((field) => original[field] !== body[field]);
   if (differs !== undefined || sha256(remote.body) !== remote.receipt_hash || original.id !== remote.receipt_id) {
-    return { status: 'UNKNOWN', reason: 'signature_invalid', detail: `the local copy disagrees with the verifier's signed receipt${differs ? ` (${differs})` : ''}` };
+    return {
+      status: 'UNKNOWN',
+      reason: 'signature_invalid',
+      detail: `the local copy disagrees with the verifier's signed receipt${differs ? ` (${differs})` : ''}`,
+    };
   }
   const verifier = signed.keyid;
   if (body.definition_digest !== check.definitionDigest) {
     return { status: 'STALE', reason: 'definition_changed', detail: 'the check definition changed since the remote receipt', verifier };
   }
   const manifest = await ledger?.getManifest(body.manifest_digest);
-  if (!manifest) return { status: 'UNKNOWN', reason: 'ledger_corrupt', detail: 'the manifest of the remote receipt is missing or damaged in the ledger', verifier };
+  if (!manifest)
+    return { status: 'UNKNOWN', reason: 'ledger_corrupt', detail: 'the manifest of the remote receipt is missing or damaged in the ledger', verifier };
   const hard = now.problems[0];
   if (hard) return { status: 'UNKNOWN', reason: hard.reason, detail: `${hard.path}: ${hard.detail}`, verifier, fingerprint: now.digest };
   const changed = diffManifests(onlyGroups(manifest, INPUT_GROUPS), now.manifest);

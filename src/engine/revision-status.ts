@@ -43,7 +43,12 @@ const CANDIDATES = 8;
  *   revision's files, and none can be made here without running the check
  *   on files the work tree does not hold.
  */
-export async function revisionStatuses(ctx: EngineContext, checks: readonly CheckDef[], revision: Revision, options: StatusOptions): Promise<RevisionStatusResult> {
+export async function revisionStatuses(
+  ctx: EngineContext,
+  checks: readonly CheckDef[],
+  revision: Revision,
+  options: StatusOptions,
+): Promise<RevisionStatusResult> {
   const tree = await revisionTree(ctx.workspace.root, revision, ctx.env);
   if (tree.kind === 'no_git' || tree.kind === 'unreadable') return tree;
   const work = await checkStatuses(ctx, checks, { ...options, everyFingerprint: tree.kind === 'differs' });
@@ -59,9 +64,21 @@ export async function revisionStatuses(ctx: EngineContext, checks: readonly Chec
   }
 }
 
-async function judgeRevision(ctx: EngineContext, checks: readonly CheckDef[], work: readonly CheckStatus[], root: string, differs: readonly string[], options: StatusOptions): Promise<CheckStatus[]> {
+async function judgeRevision(
+  ctx: EngineContext,
+  checks: readonly CheckDef[],
+  work: readonly CheckStatus[],
+  root: string,
+  differs: readonly string[],
+  options: StatusOptions,
+): Promise<CheckStatus[]> {
   const specSame = fileDigest(join(root, SPEC_FILE)) === ctx.spec.sha256;
-  const fingerprints = specSame ? await computeFingerprints(new Snapshot(root, { readStart: new Date() }), checks.map((check) => ({ check, groups: ALL_GROUPS }))) : [];
+  const fingerprints = specSame
+    ? await computeFingerprints(
+        new Snapshot(root, { readStart: new Date() }),
+        checks.map((check) => ({ check, groups: ALL_GROUPS })),
+      )
+    : [];
   const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
   const pins = trust.ok && trust.value.kind === 'allowed' ? trust.value.record.pins : undefined;
   const ledger = await options.openLedger();
@@ -73,7 +90,9 @@ async function judgeRevision(ctx: EngineContext, checks: readonly CheckDef[], wo
     if (ABOUT_TRUST.has(own.reason)) {
       statuses.push(own);
     } else if (!fingerprint) {
-      statuses.push(unknown(check, 'spec_not_allowed', `the revision's ${SPEC_FILE} is not the one allowed in this workspace: it was not judged by its own checks`));
+      statuses.push(
+        unknown(check, 'spec_not_allowed', `the revision's ${SPEC_FILE} is not the one allowed in this workspace: it was not judged by its own checks`),
+      );
     } else if (fingerprint.problems.some((p) => p.reason !== 'artifact_missing')) {
       const hard = fingerprint.problems.find((p) => p.reason !== 'artifact_missing')!;
       statuses.push(unknown(check, hard.reason, `in the revision: ${hard.path}: ${hard.detail}`));
@@ -88,7 +107,13 @@ async function judgeRevision(ctx: EngineContext, checks: readonly CheckDef[], wo
 }
 
 /** An earlier PASS that counts for exactly this state, or null. */
-async function provenBy(ledger: Ledger, check: CheckDef, fingerprint: Sha256, pinsDigest: Sha256, signature: ReturnType<typeof signatureJudge>): Promise<StoredReceipt | null> {
+async function provenBy(
+  ledger: Ledger,
+  check: CheckDef,
+  fingerprint: Sha256,
+  pinsDigest: Sha256,
+  signature: ReturnType<typeof signatureJudge>,
+): Promise<StoredReceipt | null> {
   for (const earlier of await ledger.passesOf(check.id, fingerprint, CANDIDATES)) {
     const body = earlier.body;
     if (!earlier.intact || body.verdict !== 'PASS' || body.remote || body.fingerprint !== fingerprint) continue;

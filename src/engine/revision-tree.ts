@@ -30,8 +30,11 @@ interface Ran {
 
 function run(isolated: IsolatedGit, cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<Ran> {
   return new Promise((done) => {
-    childProcess().execFile('git', isolated.args(args), { cwd, timeout: 120_000, maxBuffer: 256 << 20, env: { ...isolated.env, ...extraEnv } }, (error, stdout, stderr) =>
-      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+    childProcess().execFile(
+      'git',
+      isolated.args(args),
+      { cwd, timeout: 120_000, maxBuffer: 256 << 20, env: { ...isolated.env, ...extraEnv } },
+      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
     );
   });
 }
@@ -61,8 +64,14 @@ export async function revisionTree(root: string, revision: Revision, env: NodeJS
       if (known.code !== 0) return { kind: 'unreadable', detail: `${revision.sha} names no commit in this repository` };
     }
     // The revision against the work tree, below the workspace only (--relative): what differs elsewhere in the repository is no check's.
-    const diffArgs = revision.kind === 'commit' ? ['diff', '--name-only', '-z', '--no-renames', '--relative', revision.sha, '--'] : ['diff', '--name-only', '-z', '--no-renames', '--relative', '--'];
-    const [diff, others] = await Promise.all([run(isolated, root, diffArgs, index), run(isolated, root, ['ls-files', '-z', '--others', '--exclude-standard'], index)]);
+    const diffArgs =
+      revision.kind === 'commit'
+        ? ['diff', '--name-only', '-z', '--no-renames', '--relative', revision.sha, '--']
+        : ['diff', '--name-only', '-z', '--no-renames', '--relative', '--'];
+    const [diff, others] = await Promise.all([
+      run(isolated, root, diffArgs, index),
+      run(isolated, root, ['ls-files', '-z', '--others', '--exclude-standard'], index),
+    ]);
     if (diff.code !== 0) return { kind: 'unreadable', detail: `git diff: ${diff.stderr.trim() || `exit ${diff.code}`}` };
     if (others.code !== 0) return { kind: 'unreadable', detail: `git ls-files: ${others.stderr.trim() || `exit ${others.code}`}` };
     const differing = [...new Set([...paths(diff.stdout), ...paths(others.stdout)])].sort();

@@ -28,7 +28,12 @@ export interface Scheduled {
  * failure) stops further starts and is thrown once the running ones end,
  * so no run is left behind unattended.
  */
-export async function runSideBySide<T extends Scheduled, R>(items: readonly T[], jobs: number, run: (item: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
+export async function runSideBySide<T extends Scheduled, R>(
+  items: readonly T[],
+  jobs: number,
+  run: (item: T, index: number) => Promise<R>,
+  signal?: AbortSignal,
+): Promise<R[]> {
   const limit = Math.max(1, Math.floor(jobs));
   const results = new Map<number, R>();
   const running = new Set<Promise<void>>();

@@ -74,7 +74,10 @@ export async function checkStatuses(ctx: EngineContext, checks: readonly CheckDe
     // looked at once.
     const early: (CheckStatus | undefined)[] = [];
     // A tool config that is not as the person allowed it makes its checks UNKNOWN, as an edited spec does.
-    const configs = trust.value.kind === 'allowed' ? toolConfigDrift(trust.value.record.pins, checks, ctx.workspace.root, ctx.spec.toolConfigs, ctx.env) : new Map<string, string[]>();
+    const configs =
+      trust.value.kind === 'allowed'
+        ? toolConfigDrift(trust.value.record.pins, checks, ctx.workspace.root, ctx.spec.toolConfigs, ctx.env)
+        : new Map<string, string[]>();
     for (const check of checks) {
       const receipt = latest.get(check.id);
       const drifted = configs.get(check.id);
@@ -142,7 +145,12 @@ export async function judgeCurrent(
  * the definition, the pins it ran under), or undefined when the files must
  * be looked at.
  */
-async function judgeFromRecord(check: CheckDef, receipt: StoredReceipt | undefined, signature: SignatureJudge, pinsDigest: Sha256 | undefined): Promise<CheckStatus | undefined> {
+async function judgeFromRecord(
+  check: CheckDef,
+  receipt: StoredReceipt | undefined,
+  signature: SignatureJudge,
+  pinsDigest: Sha256 | undefined,
+): Promise<CheckStatus | undefined> {
   if (!receipt) return make(check, 'UNKNOWN', 'no_receipt', undefined, `no receipt yet: run \`vouch verify ${check.id}\``);
   if (!receipt.intact) {
     return make(check, 'UNKNOWN', 'ledger_corrupt', receipt, 'the latest receipt no longer matches its hash: the ledger was altered or damaged');
@@ -155,7 +163,15 @@ async function judgeFromRecord(check: CheckDef, receipt: StoredReceipt | undefin
   }
   // A receipt counts only under the pins a person allowed; a remote one is judged by its verifier's signature instead.
   if (!receipt.body.remote && pinsDigest !== undefined && receipt.body.pins_digest !== pinsDigest) {
-    return make(check, 'UNKNOWN', 'pins_mismatch', receipt, receipt.body.pins_digest === undefined ? 'the receipt was recorded by an earlier vouch, which did not record the pins it ran under' : 'the receipt was made under other pins than the trust record in force (another PATH, program or tool config: another `vouch allow`, in this VOUCH_HOME or another)');
+    return make(
+      check,
+      'UNKNOWN',
+      'pins_mismatch',
+      receipt,
+      receipt.body.pins_digest === undefined
+        ? 'the receipt was recorded by an earlier vouch, which did not record the pins it ran under'
+        : 'the receipt was made under other pins than the trust record in force (another PATH, program or tool config: another `vouch allow`, in this VOUCH_HOME or another)',
+    );
   }
   return undefined;
 }

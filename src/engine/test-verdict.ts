@@ -39,10 +39,16 @@ export function judgeTests(judgement: Judgement, check: CheckDef, counts: TestCo
   if (counts === null || !check.block) return judgement;
   if (counts.ran === 0) return { verdict: 'UNKNOWN', reason: 'no_tests_ran', detail: `${describeCounts(counts)}: no test ran` };
   if (check.maxSkips !== undefined) {
-    return counts.skipped > check.maxSkips ? { verdict: 'UNKNOWN', reason: 'skips_grew', detail: `${describeCounts(counts)}; max_skips is ${check.maxSkips}` } : judgement;
+    return counts.skipped > check.maxSkips
+      ? { verdict: 'UNKNOWN', reason: 'skips_grew', detail: `${describeCounts(counts)}; max_skips is ${check.maxSkips}` }
+      : judgement;
   }
   if (baseline !== null && counts.skipped > baseline.skipped) {
-    return { verdict: 'UNKNOWN', reason: 'skips_grew', detail: `${describeCounts(counts)}; ${baseline.skipped} skipped at receipt ${baseline.receipt}, a recent pass` };
+    return {
+      verdict: 'UNKNOWN',
+      reason: 'skips_grew',
+      detail: `${describeCounts(counts)}; ${baseline.skipped} skipped at receipt ${baseline.receipt}, a recent pass`,
+    };
   }
   return judgement;
 }

@@ -53,7 +53,11 @@ const STRACE_ARGS = ['-f', '-ff', '-qq', '-y', '-s', '4096', '-e', 'trace=%file'
  * strace is not a program the person pinned. Runs nothing unless the spec
  * is allowed.
  */
-export async function traceCheck(ctx: EngineContext, check: CheckDef, options: { readonly tracer?: string; readonly signal?: AbortSignal } = {}): Promise<TraceResult> {
+export async function traceCheck(
+  ctx: EngineContext,
+  check: CheckDef,
+  options: { readonly tracer?: string; readonly signal?: AbortSignal } = {},
+): Promise<TraceResult> {
   const trust = trustState(ctx.home, ctx.workspace.root, ctx.spec.sha256);
   if (!trust.ok) return { kind: 'trust_error', problem: trust.error };
   if (trust.value.kind !== 'allowed') return { kind: 'not_allowed', trust: trust.value.kind };
@@ -61,7 +65,7 @@ export async function traceCheck(ctx: EngineContext, check: CheckDef, options: {
   if (tracer === null) return { kind: 'no_tracer', why: 'strace is not installed (looked in /usr/bin, /bin, /usr/local/bin and on PATH)' };
   const root = ctx.workspace.root;
   const cwd = resolveCwd(root, check.cwd);
-  if (!cwd.ok) return { kind: 'cannot_run', why: cwd.judgement.detail ?? 'the check\'s cwd is not a directory of the workspace' };
+  if (!cwd.ok) return { kind: 'cannot_run', why: cwd.judgement.detail ?? "the check's cwd is not a directory of the workspace" };
 
   const reader = new TreeReader(ctx);
   const dir = mkdtempSync(join(tmpdir(), 'vouch-trace-'));
@@ -88,8 +92,17 @@ export async function traceCheck(ctx: EngineContext, check: CheckDef, options: {
     // The traced command's own exec is the first call of every trace: without one, nothing was traced (or run).
     if (!events.some((event) => event.how === 'exec')) {
       // strace names itself by its path: "/usr/bin/strace: ptrace(PTRACE_TRACEME, ...): Operation not permitted".
-      const said = outcome.stderr.text().head.split('\n').reverse().find((line) => /^\S*strace: /.test(line))?.replace(/^\S*strace: /, '') ?? `it exited ${String(outcome.exitCode)} and traced nothing`;
-      return { kind: 'no_tracer', why: `${tracer} cannot trace here: ${said.slice(0, 300)} (ptrace may be forbidden: a container without CAP_SYS_PTRACE, kernel.yama.ptrace_scope=3, or vouch itself run under a tracer)` };
+      const said =
+        outcome.stderr
+          .text()
+          .head.split('\n')
+          .reverse()
+          .find((line) => /^\S*strace: /.test(line))
+          ?.replace(/^\S*strace: /, '') ?? `it exited ${String(outcome.exitCode)} and traced nothing`;
+      return {
+        kind: 'no_tracer',
+        why: `${tracer} cannot trace here: ${said.slice(0, 300)} (ptrace may be forbidden: a container without CAP_SYS_PTRACE, kernel.yama.ptrace_scope=3, or vouch itself run under a tracer)`,
+      };
     }
     const after = await computeFingerprint(reader.snapshot(), check, ALL_GROUPS);
     const proof = new Set([...before.manifest.files, ...after.manifest.files].map((file) => file[0]));

@@ -51,7 +51,10 @@ export function judgeRun(
 
   // Equal digests are equal manifests: nothing changed, and (before holding input files only) after holds no artifact.
   // A scope answered from its record then never builds its list of files.
-  const changed = before.manifestDigest === after.manifestDigest ? { added: [], removed: [], modified: [] } : diffManifests(before.manifest, onlyGroups(after.manifest, INPUT_GROUPS));
+  const changed =
+    before.manifestDigest === after.manifestDigest
+      ? { added: [], removed: [], modified: [] }
+      : diffManifests(before.manifest, onlyGroups(after.manifest, INPUT_GROUPS));
   if (hasChanges(changed) || after.problems.some((p) => p.reason === 'scope_empty')) {
     return { verdict: 'UNKNOWN', reason: 'changed_during_run', detail: describeChanges(changed) };
   }

@@ -65,7 +65,14 @@ export async function answerVerify(ctx: EngineContext, selected: readonly CheckD
   });
   if (result.kind === 'trust_error') return result;
   if (result.kind === 'not_allowed') {
-    return { kind: 'answer', ok: false, trust: result.trust, checks: toRun.map((check) => unrecordedEntry(check, 'spec_not_allowed', null)), fresh, notStarted: [] };
+    return {
+      kind: 'answer',
+      ok: false,
+      trust: result.trust,
+      checks: toRun.map((check) => unrecordedEntry(check, 'spec_not_allowed', null)),
+      fresh,
+      notStarted: [],
+    };
   }
   const byCheck = new Map(result.receipts.map((receipt) => [receipt.body.check_id, receipt]));
   // Stopped before every check ran: the ones never started count as what they are, UNKNOWN, so the answer is over all that was asked for.
@@ -86,5 +93,7 @@ export async function answerVerify(ctx: EngineContext, selected: readonly CheckD
  */
 export function verifyEntry(ctx: Pick<EngineContext, 'env'>, check: CheckDef, receipt: StoredReceipt): VerifyEntry {
   const entry = ranEntry(check, receipt);
-  return receipt.body.ran && entry.status !== 'PASS' && environmentSuspected(receipt) ? { ...entry, withheld_env: withheldEnvironment(ctx.env, check.env) } : entry;
+  return receipt.body.ran && entry.status !== 'PASS' && environmentSuspected(receipt)
+    ? { ...entry, withheld_env: withheldEnvironment(ctx.env, check.env) }
+    : entry;
 }

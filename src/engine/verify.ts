@@ -117,7 +117,11 @@ export async function verifyChecks(ctx: EngineContext, checks: readonly CheckDef
 export interface RunContext extends TreeReaderContext {
   readonly workspace: Pick<Workspace, 'root' | 'stateDir'>;
   /** The spec the definitions come from: its hash is recorded, its excerpt size applied, its whole logs kept unless it says not to (absent: kept). */
-  readonly spec: Pick<Spec, 'sha256' | 'excerptBytes'> & { readonly retention?: Pick<RetentionPolicy, 'logs'>; readonly limits?: ScopeLimits; readonly dedupeWindowSeconds?: number };
+  readonly spec: Pick<Spec, 'sha256' | 'excerptBytes'> & {
+    readonly retention?: Pick<RetentionPolicy, 'logs'>;
+    readonly limits?: ScopeLimits;
+    readonly dedupeWindowSeconds?: number;
+  };
   readonly actor: Actor;
   readonly env: NodeJS.ProcessEnv;
   readonly now?: () => Date;
@@ -202,11 +206,25 @@ async function verifyOne(
   const before = scanned.fingerprints[0]!;
   const cwd = resolveCwd(root, check.cwd, ctx.refuseLinks === true);
 
-  const refusal = judgeBeforeRun(before.problems) ?? tooLarge(ctx.spec.limits, before.manifest.files) ?? (cwd.ok ? undefined : cwd.judgement) ?? pinnedJudgement(ctx, check, scanned.inputs.get(check.id)) ?? (service?.refuse && { verdict: 'UNKNOWN', ...service.refuse });
+  const refusal =
+    judgeBeforeRun(before.problems) ??
+    tooLarge(ctx.spec.limits, before.manifest.files) ??
+    (cwd.ok ? undefined : cwd.judgement) ??
+    pinnedJudgement(ctx, check, scanned.inputs.get(check.id)) ??
+    (service?.refuse && { verdict: 'UNKNOWN', ...service.refuse });
   if (refusal !== undefined || !cwd.ok) {
     const judgement = refusal ?? { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: null };
     return ledger.appendReceipt(
-      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git(before.manifest), run: null, executable: null, service: service?.record }),
+      draft(ctx, check, {
+        startedAt,
+        finishedAt: now(),
+        fingerprint: before,
+        judgement,
+        git: await git(before.manifest),
+        run: null,
+        executable: null,
+        service: service?.record,
+      }),
       () => before.manifest,
       append,
     );
@@ -215,10 +233,25 @@ async function verifyOne(
   if (reuse && service === undefined) {
     // The names a run would have (its pycache variable included, whatever its directory): env_names must compare with a run's.
     const names = runEnvironment(ctx, check, check.env.includes(PYCACHE_VARIABLE) ? undefined : '');
-    const base = draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement: { verdict: 'PASS', reason: 'ok', detail: null }, git: await git(before.manifest), run: null, executable: null, env: names, service: undefined });
+    const base = draft(ctx, check, {
+      startedAt,
+      finishedAt: now(),
+      fingerprint: before,
+      judgement: { verdict: 'PASS', reason: 'ok', detail: null },
+      git: await git(before.manifest),
+      run: null,
+      executable: null,
+      env: names,
+      service: undefined,
+    });
     const earlier = await provenPass(reuse, check, base);
     if (earlier) {
-      const receipt: ReceiptDraft = { ...base, executable: earlier.body.executable, detail: reuseDetail(earlier, before.digest), reused_from: originOf(earlier) };
+      const receipt: ReceiptDraft = {
+        ...base,
+        executable: earlier.body.executable,
+        detail: reuseDetail(earlier, before.digest),
+        reused_from: originOf(earlier),
+      };
       return ledger.appendReceipt(receipt, () => before.manifest, append);
     }
   }
@@ -226,11 +259,23 @@ async function verifyOne(
   // A hermetic check sees a private copy of the bytes fingerprinted above, and nothing else of the workspace
   // (src/hermetic). The verifier service's runs are hermetic already: its job tree holds only the declared files.
   // Loaded only for a hermetic check: status and the hooks share this bundle and never need it.
-  const hermetic = check.hermetic === true && service === undefined ? (await import('../hermetic/session.js')).startHermetic({ root, stateDir: ctx.workspace.stateDir, check, cwd: cwd.path, files: before.manifest.files }) : undefined;
+  const hermetic =
+    check.hermetic === true && service === undefined
+      ? (await import('../hermetic/session.js')).startHermetic({ root, stateDir: ctx.workspace.stateDir, check, cwd: cwd.path, files: before.manifest.files })
+      : undefined;
   if (hermetic && !hermetic.ok) {
     const judgement: Judgement = { verdict: 'UNKNOWN', reason: hermetic.error.reason, detail: hermetic.error.detail };
     return ledger.appendReceipt(
-      draft(ctx, check, { startedAt, finishedAt: now(), fingerprint: before, judgement, git: await git(before.manifest), run: null, executable: null, service: service?.record }),
+      draft(ctx, check, {
+        startedAt,
+        finishedAt: now(),
+        fingerprint: before,
+        judgement,
+        git: await git(before.manifest),
+        run: null,
+        executable: null,
+        service: service?.record,
+      }),
       () => before.manifest,
       append,
     );
@@ -240,7 +285,11 @@ async function verifyOne(
     // Python compiles from the sources fingerprinted above, never from a __pycache__ in the tree (pycache.ts); a hermetic run's goes to its private /tmp.
     const pycache = sandbox ? undefined : freshPycache(check.env);
     const env = runEnvironment(ctx, check, pycache?.dir, sandbox?.env);
-    const executable = check.shell ? null : ctx.refuseLinks === true ? executableInJob(check.run[0]!, root, cwd.path, env.PATH) : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
+    const executable = check.shell
+      ? null
+      : ctx.refuseLinks === true
+        ? executableInJob(check.run[0]!, root, cwd.path, env.PATH)
+        : resolveExecutable(check.run[0]!, cwd.path, env.PATH);
     const wrap = sandbox?.wrap ?? service?.wrap;
     // Which version of each covered file the run starts with: one swapped in and back while it runs moves it (run-identity.ts).
     const covered = before.manifest.files.map(([path]) => path);
@@ -279,7 +328,20 @@ async function verifyOne(
     // Written before the receipt is appended, so a receipt never names a log that was not there.
     const log = ran && keepsLogs(ctx.spec) ? storeLog(ctx.workspace.stateDir, id, check.id, ran) : undefined;
     return await ledger.appendReceipt(
-      draft(ctx, check, { id, startedAt, finishedAt: now(), fingerprint: after, judgement, git: await git(after.manifest), run: ran, executable, env, service: service?.record, sandbox: ran ? sandbox?.record : undefined, log: log ?? undefined }),
+      draft(ctx, check, {
+        id,
+        startedAt,
+        finishedAt: now(),
+        fingerprint: after,
+        judgement,
+        git: await git(after.manifest),
+        run: ran,
+        executable,
+        env,
+        service: service?.record,
+        sandbox: ran ? sandbox?.record : undefined,
+        log: log ?? undefined,
+      }),
       () => after.manifest,
       append,
     );
@@ -306,8 +368,18 @@ function hermeticJudgement(problem: HermeticProblem | undefined, outcome: RunOut
  * caller's: what runs is the person's choice), and where Python keeps its
  * compiled modules for this run.
  */
-export function runEnvironment(ctx: RunContext, check: CheckDef, pycache: string | undefined, overrides: Readonly<Record<string, string>> = {}): Record<string, string> {
-  return checkEnvironment(ctx.env, check.env, { VOUCH_CHECK_ID: check.id, ...(ctx.trusted && { PATH: ctx.trusted.pins.path }), ...(pycache !== undefined && { [PYCACHE_VARIABLE]: pycache }), ...overrides });
+export function runEnvironment(
+  ctx: RunContext,
+  check: CheckDef,
+  pycache: string | undefined,
+  overrides: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return checkEnvironment(ctx.env, check.env, {
+    VOUCH_CHECK_ID: check.id,
+    ...(ctx.trusted && { PATH: ctx.trusted.pins.path }),
+    ...(pycache !== undefined && { [PYCACHE_VARIABLE]: pycache }),
+    ...overrides,
+  });
 }
 
 /** A check whose command, tool configs or inputs are not what the person allowed does not run (UNKNOWN). */
@@ -328,7 +400,11 @@ export function resolveCwd(root: string, cwd: string, refuseLinks = false): Cwd 
   const absolute = cwd === '.' ? root : join(root, cwd);
   // On the verifier service a link on the way was made by a check: the worker never resolves one (SnapshotOptions.refuseLinks).
   const link = refuseLinks ? linkOnTheWay(root, cwd) : undefined;
-  if (link !== undefined) return { ok: false, judgement: { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: `cwd ${cwd}: ${link} is a symbolic link, which the verifier service never follows` } };
+  if (link !== undefined)
+    return {
+      ok: false,
+      judgement: { verdict: 'UNKNOWN', reason: 'cwd_invalid', detail: `cwd ${cwd}: ${link} is a symbolic link, which the verifier service never follows` },
+    };
   try {
     const real = realpathSync(absolute);
     if (!isInside(root, real)) {
@@ -388,8 +464,10 @@ function tooLarge(limits: ScopeLimits | undefined, files: Fingerprint['manifest'
   if (!limits) return undefined;
   let bytes = 0;
   for (const file of files) bytes += file[2];
-  if (files.length > limits.maxFiles) return { verdict: 'UNKNOWN', reason: 'scope_too_large', detail: `${files.length} files in scope, more than limits.max_files (${limits.maxFiles})` };
-  if (bytes > limits.maxBytes) return { verdict: 'UNKNOWN', reason: 'scope_too_large', detail: `${bytes} bytes in scope, more than limits.max_bytes (${limits.maxBytes})` };
+  if (files.length > limits.maxFiles)
+    return { verdict: 'UNKNOWN', reason: 'scope_too_large', detail: `${files.length} files in scope, more than limits.max_files (${limits.maxFiles})` };
+  if (bytes > limits.maxBytes)
+    return { verdict: 'UNKNOWN', reason: 'scope_too_large', detail: `${bytes} bytes in scope, more than limits.max_bytes (${limits.maxBytes})` };
   return undefined;
 }
 

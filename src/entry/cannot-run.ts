@@ -16,7 +16,9 @@ export function cannotRun(command: string, args: readonly string[], why: string)
   if (client === 'git') return 1;
   const name = event ?? eventOfPayload();
   if (name === 'Stop' || name === 'SubagentStop') {
-    process.stdout.write(`${JSON.stringify({ decision: 'block', reason: `vouch blocked this stop: ${why}. A gate that cannot run is not a pass; tell a person.` })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ decision: 'block', reason: `vouch blocked this stop: ${why}. A gate that cannot run is not a pass; tell a person.` })}\n`,
+    );
   } else if (name === 'PreToolUse') {
     const output = { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: `vouch could not check this call: ${why}` };
     process.stdout.write(`${JSON.stringify({ hookSpecificOutput: output })}\n`);

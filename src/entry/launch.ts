@@ -35,7 +35,10 @@ export function compileHot(file: string, cacheFile?: Buffer): { script: Script; 
   const source = readFileSync(file, 'latin1');
   const build = bundleBuild(source);
   const cachedData = cacheFile && decodeCodeCache(cacheFile, build);
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: file, ...(cachedData && { cachedData }) });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, {
+    filename: file,
+    ...(cachedData && { cachedData }),
+  });
   const codeCache = cacheFile === undefined ? 'absent' : cachedData === undefined || script.cachedDataRejected === true ? 'rejected' : 'accepted';
   return { script, build, codeCache };
 }

@@ -32,9 +32,7 @@ export interface ExecRequest {
 /** Why `vouch exec` ran nothing and recorded nothing: the policy cannot be held here. */
 export type ExecRefusal = ViewProblem | { readonly reason: 'sandbox_unavailable'; readonly detail: string };
 
-export type ExecResult =
-  | { readonly kind: 'done'; readonly body: ExecReceiptBody }
-  | { readonly kind: 'refused'; readonly refusal: ExecRefusal };
+export type ExecResult = { readonly kind: 'done'; readonly body: ExecReceiptBody } | { readonly kind: 'refused'; readonly refusal: ExecRefusal };
 
 /**
  * One command under the exec policy: the line read before it runs (a
@@ -49,7 +47,11 @@ export async function execCommand(request: ExecRequest): Promise<ExecResult> {
   const { policy, root, env } = request;
   const view = execView(policy, root, env, request.protect);
   if (!view.ok) return { kind: 'refused', refusal: view.error };
-  if (!existsSync(BWRAP)) return { kind: 'refused', refusal: { reason: 'sandbox_unavailable', detail: `bubblewrap is not installed (${BWRAP} not found): vouch exec never runs a command unconfined` } };
+  if (!existsSync(BWRAP))
+    return {
+      kind: 'refused',
+      refusal: { reason: 'sandbox_unavailable', detail: `bubblewrap is not installed (${BWRAP} not found): vouch exec never runs a command unconfined` },
+    };
   const findings: ExecFinding[] = precheck(request.argv, policy, request.place, env.PATH);
   const blocked = findings.length > 0 && policy.mode === 'enforce';
   let outcome: ExecOutcome | null = null;
@@ -57,8 +59,17 @@ export async function execCommand(request: ExecRequest): Promise<ExecResult> {
   if (!blocked) {
     const before = stampTree(view.value.writable);
     const hidden = findDenied(policy.deny, env.PATH, request.cwd).flatMap((program) => program.places);
-    const keepUnderTmp = [root, request.cwd, env.HOME, realOrNull(env.HOME)].filter((path): path is string => typeof path === 'string' && path.startsWith(`/tmp${sep}`));
-    const argv = execArgs({ view: view.value, network: policy.network, keepUnderTmp: [...new Set(keepUnderTmp)], hidden, cwd: request.cwd, command: request.argv });
+    const keepUnderTmp = [root, request.cwd, env.HOME, realOrNull(env.HOME)].filter(
+      (path): path is string => typeof path === 'string' && path.startsWith(`/tmp${sep}`),
+    );
+    const argv = execArgs({
+      view: view.value,
+      network: policy.network,
+      keepUnderTmp: [...new Set(keepUnderTmp)],
+      hidden,
+      cwd: request.cwd,
+      command: request.argv,
+    });
     outcome = await runSandboxed({ argv, cwd: request.cwd, env, timeoutMs: policy.timeout * 1000, stdout: request.stdout, stderr: request.stderr });
     if (outcome.kind === 'sandbox_failed') return { kind: 'refused', refusal: { reason: 'sandbox_unavailable', detail: outcome.detail } };
     const after = stampTree(view.value.writable);

@@ -30,8 +30,14 @@ describe('precheck: what the line shows before it runs', () => {
   });
 
   it('finds a denied program by name inside sh -c and behind wrappers', () => {
-    expect(check(['sh', '-c', 'true && nohup wget x'], { deny: ['wget'], network: true })).toContainEqual({ reason: 'denied_program', program: 'wget', named: 'wget' });
-    expect(check(['/usr/bin/wget', 'x'], { deny: ['wget'], network: true })).toContainEqual(expect.objectContaining({ reason: 'denied_program', program: 'wget' }));
+    expect(check(['sh', '-c', 'true && nohup wget x'], { deny: ['wget'], network: true })).toContainEqual({
+      reason: 'denied_program',
+      program: 'wget',
+      named: 'wget',
+    });
+    expect(check(['/usr/bin/wget', 'x'], { deny: ['wget'], network: true })).toContainEqual(
+      expect.objectContaining({ reason: 'denied_program', program: 'wget' }),
+    );
   });
 
   it('finds writes to what vouches as the guard reads them: the spec, the ledger, protect: globs', () => {
@@ -41,7 +47,7 @@ describe('precheck: what the line shows before it runs', () => {
     expect(check(['sh', '-c', 'echo x > src/a.ts'])).toEqual([]);
   });
 
-  it('finds a person\'s act', () => {
+  it("finds a person's act", () => {
     expect(check(['vouch', 'allow'])).toContainEqual(expect.objectContaining({ reason: 'person_act' }));
   });
 });

@@ -28,7 +28,14 @@ export interface ExecReceiptBody extends SubjectEventBody {
   /** Absolute. */
   readonly cwd: string;
   readonly workspace: string;
-  readonly policy: { readonly digest: Sha256; readonly network: boolean; readonly writable: readonly string[]; readonly deny: readonly string[]; readonly timeout: number; readonly mode: ExecPolicy['mode'] };
+  readonly policy: {
+    readonly digest: Sha256;
+    readonly network: boolean;
+    readonly writable: readonly string[];
+    readonly deny: readonly string[];
+    readonly timeout: number;
+    readonly mode: ExecPolicy['mode'];
+  };
   /** What the policy does not let the command do: before the run (the line) and after it (a path that vouches made). */
   readonly findings: readonly ExecFinding[];
   /** Null when the command did not run (BLOCKED before it). */

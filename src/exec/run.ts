@@ -87,7 +87,7 @@ export function runSandboxed(request: ExecRunRequest): Promise<ExecOutcome> {
         resolve({ kind: 'sandbox_failed', detail: `bubblewrap did not start the command (exit ${code ?? signal ?? '?'})` });
         return;
       }
-      const exitCode = timedOut ? TIMED_OUT_EXIT : code ?? 128 + signalNumber(signal);
+      const exitCode = timedOut ? TIMED_OUT_EXIT : (code ?? 128 + signalNumber(signal));
       resolve({ kind: 'ran', exitCode, timedOut, durationMs: Math.round(performance.now() - started), stdout: out(), stderr: err() });
     });
   });

@@ -52,11 +52,15 @@ export function checkExecReceipt(text: string, keys: readonly PublicKey[]): Exec
   }
   const body = value.body as ExecReceiptBody | undefined;
   if (value.type !== EXEC_RECEIPT_TYPE || typeof body !== 'object' || body === null || body.kind !== 'exec' || typeof value.hash !== 'string') {
-    return { body: null, findings: [{ code: 'receipt_invalid', detail: `expected {"type": "${EXEC_RECEIPT_TYPE}", "body": {kind: "exec", ...}, "hash", "signature"}` }] };
+    return {
+      body: null,
+      findings: [{ code: 'receipt_invalid', detail: `expected {"type": "${EXEC_RECEIPT_TYPE}", "body": {kind: "exec", ...}, "hash", "signature"}` }],
+    };
   }
   const canonical = canonicalize(body);
   const findings: ExecFileFinding[] = [];
-  if (sha256(canonical) !== value.hash) findings.push({ code: 'hash_mismatch', detail: 'the body does not hash to the recorded hash: it was changed after it was recorded' });
+  if (sha256(canonical) !== value.hash)
+    findings.push({ code: 'hash_mismatch', detail: 'the body does not hash to the recorded hash: it was changed after it was recorded' });
   if (value.signature === null || value.signature === undefined) {
     findings.push({ code: 'unsigned', detail: 'the receipt carries no signature (the workspace had no signing_key)' });
     return { body, findings };
@@ -68,6 +72,7 @@ export function checkExecReceipt(text: string, keys: readonly PublicKey[]): Exec
   }
   const key = keys.find((candidate) => candidate.keyid === record.keyid);
   if (key === undefined) findings.push({ code: 'untrusted_key', detail: `signed by key ${record.keyid.slice(0, 16)}, not one of the keys given` });
-  else if (!verifyBytes(Buffer.from(canonical, 'utf8'), Buffer.from(record.sig, 'base64'), key)) findings.push({ code: 'signature_invalid', detail: 'the signature does not verify over the canonical body' });
+  else if (!verifyBytes(Buffer.from(canonical, 'utf8'), Buffer.from(record.sig, 'base64'), key))
+    findings.push({ code: 'signature_invalid', detail: 'the signature does not verify over the canonical body' });
   return { body, findings };
 }

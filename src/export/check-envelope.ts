@@ -28,7 +28,10 @@ export function checkEnvelope(line: number, text: string, keys: readonly PublicK
   const payload = decodeBase64(e.payload);
   if (!payload) return fail({ code: 'envelope_invalid', detail: 'the payload is not base64' });
   if (!keys.some((key) => envelopeSignedBy(e.payloadType as string, payload, e.signatures as unknown[], key))) {
-    return fail({ code: 'signature_invalid', detail: `no signature verifies under the given key${keys.length === 1 ? '' : 's'}: the envelope was altered or signed by another key` });
+    return fail({
+      code: 'signature_invalid',
+      detail: `no signature verifies under the given key${keys.length === 1 ? '' : 's'}: the envelope was altered or signed by another key`,
+    });
   }
   let statement: unknown;
   const payloadText = payload.toString('utf8');
@@ -38,7 +41,8 @@ export function checkEnvelope(line: number, text: string, keys: readonly PublicK
     return fail({ code: 'statement_invalid', detail: 'the signed payload is not JSON' });
   }
   const findings: BundleFinding[] = [];
-  if (canonicalize(statement) !== payloadText) findings.push({ code: 'not_canonical', detail: 'the signed payload is not canonical JSON (RFC 8785): not produced by vouch export' });
+  if (canonicalize(statement) !== payloadText)
+    findings.push({ code: 'not_canonical', detail: 'the signed payload is not canonical JSON (RFC 8785): not produced by vouch export' });
   const summary = summarizeStatement(statement);
   if (typeof summary === 'string') return { line, summary: null, findings: [...findings, { code: 'statement_invalid', detail: summary }] };
   return { line, summary, findings };

@@ -12,7 +12,10 @@ export function compareDefinition(spec: Pick<Spec, 'checks'>, summary: Statement
   if (!check) return { code: 'definition_changed', detail: `vouch.yaml here defines no check ${JSON.stringify(summary.check ?? '')}` };
   if (summary.definition === null) return { code: 'definition_changed', detail: 'the statement records no definition digest to compare' };
   if (check.definitionDigest !== summary.definition) {
-    return { code: 'definition_changed', detail: `check "${check.id}" is defined differently now (definition ${check.definitionDigest.slice(0, 12)}…, the receipt ran ${summary.definition.slice(0, 12)}…)` };
+    return {
+      code: 'definition_changed',
+      detail: `check "${check.id}" is defined differently now (definition ${check.definitionDigest.slice(0, 12)}…, the receipt ran ${summary.definition.slice(0, 12)}…)`,
+    };
   }
   return undefined;
 }

@@ -27,7 +27,8 @@ export function compareWithWorkspace(root: string, files: readonly { name: strin
 function compareOne(root: string, name: string, recorded: string): BundleFinding | undefined {
   const refused = (detail: string): BundleFinding => ({ code: 'file_refused', path: name, detail });
   const path = checkRelativePath(name);
-  if (!path.ok || path.value !== name || name === '.') return refused(`not a plain workspace-relative path (${path.ok ? 'not normalised' : path.why}); not read`);
+  if (!path.ok || path.value !== name || name === '.')
+    return refused(`not a plain workspace-relative path (${path.ok ? 'not normalised' : path.why}); not read`);
   if (isCredentialPath(name)) return refused('credential-shaped path; never read');
   const absolute = join(root, name);
   let real: string;
@@ -43,6 +44,7 @@ function compareOne(root: string, name: string, recorded: string): BundleFinding
   if (isCredentialPath(relative(root, real).split(sep).join('/'))) return refused('resolves to a credential-shaped path; never read');
   const hashed = hashFile(real, root);
   if (!hashed.ok) return refused(hashed.detail);
-  if (hashed.sha256 !== recorded) return { code: 'file_changed', path: name, detail: `sha256 now ${hashed.sha256.slice(0, 12)}…, recorded ${recorded.slice(0, 12)}…` };
+  if (hashed.sha256 !== recorded)
+    return { code: 'file_changed', path: name, detail: `sha256 now ${hashed.sha256.slice(0, 12)}…, recorded ${recorded.slice(0, 12)}…` };
   return undefined;
 }

@@ -36,7 +36,14 @@ export function summarizeStatement(statement: unknown): StatementSummary | strin
     const byproducts = isObject(predicate.byproducts) ? predicate.byproducts : {};
     const receipt = isObject(byproducts.receipt) ? text(byproducts.receipt.id) : null;
     const environment = isObject(predicate.environment) ? predicate.environment : {};
-    return { predicate: 'link', check: text(predicate.name), receipt, verdict: text(byproducts.verdict), definition: text(environment.definition_digest), files: [...materials, ...subject] };
+    return {
+      predicate: 'link',
+      check: text(predicate.name),
+      receipt,
+      verdict: text(byproducts.verdict),
+      definition: text(environment.definition_digest),
+      files: [...materials, ...subject],
+    };
   }
   if (statement.predicateType === TEST_RESULT_PREDICATE) {
     const configuration = Array.isArray(predicate.configuration) ? predicate.configuration : [];

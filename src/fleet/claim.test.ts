@@ -17,7 +17,11 @@ describe('parseClaim', () => {
     if (parsed.ok) return;
     expect(parsed.error.code).toBe('claim_invalid');
     expect(parsed.error.more).toEqual([
-      expect.objectContaining({ where: 'claim.json:4:35', message: 'deliverables[0].evidence: must be "executed" or "observed" or "believed"', found: 'tested' }),
+      expect.objectContaining({
+        where: 'claim.json:4:35',
+        message: 'deliverables[0].evidence: must be "executed" or "observed" or "believed"',
+        found: 'tested',
+      }),
     ]);
   });
 

@@ -66,7 +66,9 @@ export function normalizeClaim(raw: z.infer<typeof claimSchema>): Claim {
 export function parseClaim(source: string, display: string): Result<Claim, Problem> {
   const bytes = Buffer.byteLength(source, 'utf8');
   if (bytes > CLAIM_MAX_BYTES) {
-    return err(problem(`the claim is ${bytes} bytes; at most ${CLAIM_MAX_BYTES} are accepted`, display, 'a small JSON report: a summary and a list of deliverables'));
+    return err(
+      problem(`the claim is ${bytes} bytes; at most ${CLAIM_MAX_BYTES} are accepted`, display, 'a small JSON report: a summary and a list of deliverables'),
+    );
   }
   let data: unknown;
   try {
@@ -75,22 +77,26 @@ export function parseClaim(source: string, display: string): Result<Claim, Probl
     const message = (error as Error).message;
     const position = /position (\d+)/.exec(message);
     const at = position ? lineCol(source, Number(position[1])) : null;
-    return err(problem(`not valid JSON: ${message}`, at ? `${display}:${at.line}:${at.col}` : display, 'a JSON object such as {"summary": "...", "deliverables": []}'));
+    return err(
+      problem(`not valid JSON: ${message}`, at ? `${display}:${at.line}:${at.col}` : display, 'a JSON object such as {"summary": "...", "deliverables": []}'),
+    );
   }
   const parsed = claimSchema.safeParse(data, { reportInput: true });
   if (parsed.success) return ok(normalizeClaim(parsed.data));
   const lines = new LineCounter();
   const doc = parseDocument(source, { lineCounter: lines });
-  const more = parsed.error.issues.flatMap((issue) => explain(issue)).map((issue): Problem => {
-    const at = locate(source, doc, lines, issue.path, issue.atKey);
-    return {
-      code: 'claim_invalid',
-      message: `${pathText(issue.path)}: ${issue.message}`,
-      where: `${display}:${at.line}:${at.col}`,
-      expected: issue.expected,
-      ...(at.found !== undefined && !issue.atKey && { found: at.found }),
-    };
-  });
+  const more = parsed.error.issues
+    .flatMap((issue) => explain(issue))
+    .map((issue): Problem => {
+      const at = locate(source, doc, lines, issue.path, issue.atKey);
+      return {
+        code: 'claim_invalid',
+        message: `${pathText(issue.path)}: ${issue.message}`,
+        where: `${display}:${at.line}:${at.col}`,
+        expected: issue.expected,
+        ...(at.found !== undefined && !issue.atKey && { found: at.found }),
+      };
+    });
   return err({
     code: 'claim_invalid',
     message: `${display} is not a valid claim (${more.length} problem${more.length === 1 ? '' : 's'})`,
@@ -134,11 +140,21 @@ function explain(issue: $ZodIssue): ClaimIssue[] {
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => {
       const guess = closest(key, Object.keys(fields));
-      return { path: [...path, key], atKey: true, message: `unknown key "${key}"${guess ? ` (did you mean "${guess}"?)` : ''}`, expected: `one of: ${Object.keys(fields).join(', ')}` };
+      return {
+        path: [...path, key],
+        atKey: true,
+        message: `unknown key "${key}"${guess ? ` (did you mean "${guess}"?)` : ''}`,
+        expected: `one of: ${Object.keys(fields).join(', ')}`,
+      };
     });
   }
   const key = path[path.length - 1];
-  const expected = typeof key === 'string' ? (fields[key] ?? 'a claim object') : path.length === 0 ? 'a JSON object with summary and deliverables' : `each entry: {${Object.keys(DELIVERABLE_FIELDS).join(', ')}}`;
+  const expected =
+    typeof key === 'string'
+      ? (fields[key] ?? 'a claim object')
+      : path.length === 0
+        ? 'a JSON object with summary and deliverables'
+        : `each entry: {${Object.keys(DELIVERABLE_FIELDS).join(', ')}}`;
   if (issue.code === 'invalid_type' && issue.input === undefined && typeof key === 'string') {
     return [{ path: path.slice(0, -1), message: `missing required key "${key}"`, expected }];
   }

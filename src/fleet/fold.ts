@@ -55,7 +55,9 @@ export function foldDispatch(id: string, events: readonly StoredEvent[], distrus
     // after damage it can only check that the event is a legal step in itself.
     const legal = damage === null ? from === state && canMove(state, to) : canMove(from, to);
     if (!legal) {
-      damaged(`event ${stored.body.id} (seq ${stored.seq}) moves ${from ?? '(new)'} → ${to}, but the dispatch was ${state ?? 'not on record'}: the record was edited or entries are missing`);
+      damaged(
+        `event ${stored.body.id} (seq ${stored.seq}) moves ${from ?? '(new)'} → ${to}, but the dispatch was ${state ?? 'not on record'}: the record was edited or entries are missing`,
+      );
       continue;
     }
     const event = body as DispatchBody;

@@ -23,8 +23,20 @@ function reportedBy(claimant: number) {
 }
 
 // Nothing past the refusals may be reached: any use of the context fails the test.
-const untouchable = new Proxy({}, { get: () => { throw new Error('the grader went past a refusal'); } }) as GateContext;
-const options = { history: SessionHistory.empty(), actor: 'cli' as const, accept: 'outside_agent' as const, policy: { onStop: 'verify' as const, maxBlocks: 3, budgetSeconds: null } };
+const untouchable = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('the grader went past a refusal');
+    },
+  },
+) as GateContext;
+const options = {
+  history: SessionHistory.empty(),
+  actor: 'cli' as const,
+  accept: 'outside_agent' as const,
+  policy: { onStop: 'verify' as const, maxBlocks: 3, budgetSeconds: null },
+};
 const workspace = { root: '/nowhere' } as Workspace;
 
 describe('gradeDispatch refuses before it grades', () => {
@@ -35,6 +47,10 @@ describe('gradeDispatch refuses before it grades', () => {
 
   it('on pin drift, whoever asks', async () => {
     const now = 'c'.repeat(64) as Sha256;
-    expect(await gradeDispatch(untouchable, workspace, { sha256: now } as Spec, reportedBy(process.pid + 1), options)).toEqual({ kind: 'drift', pinned: PIN, now });
+    expect(await gradeDispatch(untouchable, workspace, { sha256: now } as Spec, reportedBy(process.pid + 1), options)).toEqual({
+      kind: 'drift',
+      pinned: PIN,
+      now,
+    });
   });
 });

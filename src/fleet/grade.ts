@@ -96,6 +96,7 @@ export async function gradeDispatch(ctx: GateContext, workspace: Workspace, spec
 /** The transition's why: which checks decided it. */
 export function gradeWhy(outcome: Extract<GradeOutcome, { kind: 'graded' }>): string {
   const failing = outcome.grade.checks.filter((c) => c.status !== 'PASS');
-  if (outcome.to === 'verified') return `every relevant blocking check at tier ${outcome.grade.tier} is a fresh PASS: ${outcome.grade.checks.map((c) => c.id).join(', ')}`;
+  if (outcome.to === 'verified')
+    return `every relevant blocking check at tier ${outcome.grade.tier} is a fresh PASS: ${outcome.grade.checks.map((c) => c.id).join(', ')}`;
   return `not a fresh PASS at tier ${outcome.grade.tier}: ${failing.map((c) => `${c.id} ${c.status} (${c.reason})`).join(', ')}`;
 }

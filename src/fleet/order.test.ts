@@ -34,7 +34,11 @@ describe('tier inference from the chain', () => {
   });
 
   it('a declared tier wins and says so; coordinator is only ever declared', () => {
-    expect(chooseTier('coordinator', { ancestors: [ancestor('p1', null)], session: null })).toEqual({ tier: 'coordinator', source: 'declared', basis: 'declared: coordinator' });
+    expect(chooseTier('coordinator', { ancestors: [ancestor('p1', null)], session: null })).toEqual({
+      tier: 'coordinator',
+      source: 'declared',
+      basis: 'declared: coordinator',
+    });
     for (const depth of [0, 1, 2, 5]) {
       const ancestors = Array.from({ length: depth }, (_, i) => ancestor(`p${i}`, null));
       expect(chooseTier(null, { ancestors, session: null }).tier).not.toBe('coordinator');

@@ -51,7 +51,11 @@ export function chooseTier(declared: Tier | null, chain: Chain): TierChoice {
     'this dispatch',
   ];
   const why =
-    level === 0 ? 'no parent and no ordering session: it tops its chain' : level === 1 ? 'one level below the top of its chain' : `${level} levels below the top of its chain`;
+    level === 0
+      ? 'no parent and no ordering session: it tops its chain'
+      : level === 1
+        ? 'one level below the top of its chain'
+        : `${level} levels below the top of its chain`;
   return { tier, source: 'inferred', basis: `inferred: ${why}${path.length > 1 ? ` (${path.join(' → ')})` : ''}` };
 }
 

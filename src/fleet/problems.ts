@@ -36,7 +36,11 @@ export function notFound(id: string): Problem {
 
 function hintFor(from: string | null, to: string): string {
   if (from === 'terminated') return 'a terminated dispatch is closed for good; order the work again with `vouch dispatch new`';
-  if (to === 'verified' || to === 'contradicted') return 'only a reported dispatch is graded: report its claim first (`vouch dispatch report ID --report FILE`)';
-  if (to === 'reported') return from === 'reported' ? 'its claim is on record; grade it (`vouch dispatch grade ID`)' : 'a verified dispatch is done; close it (`vouch dispatch close ID`)';
+  if (to === 'verified' || to === 'contradicted')
+    return 'only a reported dispatch is graded: report its claim first (`vouch dispatch report ID --report FILE`)';
+  if (to === 'reported')
+    return from === 'reported'
+      ? 'its claim is on record; grade it (`vouch dispatch grade ID`)'
+      : 'a verified dispatch is done; close it (`vouch dispatch close ID`)';
   return '`vouch dispatch show ID` shows its transitions';
 }

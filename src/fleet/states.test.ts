@@ -5,7 +5,6 @@ import { legal } from './testing.js';
 const FROM: readonly (DispatchState | null)[] = [null, ...DISPATCH_STATES];
 const ALL = FROM.flatMap((from) => DISPATCH_STATES.map((to) => [from, to] as const));
 
-
 describe('the dispatch state machine', () => {
   it.each(ALL.filter(([f, t]) => legal(f, t)))('%s → %s is legal', (from, to) => {
     expect(canMove(from, to)).toBe(true);

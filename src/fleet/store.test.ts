@@ -85,7 +85,9 @@ describe('open dispatches', () => {
     const byState = Object.fromEntries(await Promise.all(DISPATCH_STATES.map(async (s) => [s, (await dispatchIn(store, s)).id] as const)));
     const closedButAltered = (await dispatchIn(store, 'terminated')).id;
     const db = new Database(path);
-    db.prepare(`UPDATE chain SET body = replace(body, '"why":"test"', '"why":"edited"') WHERE kind = 'dispatch' AND subject = ? AND body LIKE '%"event":"terminated"%'`).run(closedButAltered);
+    db.prepare(
+      `UPDATE chain SET body = replace(body, '"why":"test"', '"why":"edited"') WHERE kind = 'dispatch' AND subject = ? AND body LIKE '%"event":"terminated"%'`,
+    ).run(closedButAltered);
     db.close();
     const open = await store.open();
     expect(open.map((d) => d.id).sort()).toEqual([byState.dispatched, byState.reported, byState.verified, byState.contradicted, closedButAltered].sort());
@@ -100,7 +102,9 @@ describe('a damaged record reads as damaged, never as what it claims', () => {
     const { store, path } = ledger();
     const d = await dispatchIn(store, 'contradicted');
     const db = new Database(path);
-    db.prepare(`UPDATE chain SET body = replace(body, '"event":"contradicted"', '"event":"verified"') WHERE kind = 'dispatch' AND body LIKE '%"contradicted"%' AND subject = ?`).run(d.id);
+    db.prepare(
+      `UPDATE chain SET body = replace(body, '"event":"contradicted"', '"event":"verified"') WHERE kind = 'dispatch' AND body LIKE '%"contradicted"%' AND subject = ?`,
+    ).run(d.id);
     db.close();
     const read = (await store.get(d.id))!;
     expect([read.state, read.verdict]).toEqual(['damaged', 'damaged']);
@@ -127,7 +131,18 @@ describe('a damaged record reads as damaged, never as what it claims', () => {
     const { store, ledger: l } = ledger();
     const d = await dispatchIn(store, 'dispatched');
     // Bypasses the store's checks, as someone writing the ledger directly would.
-    await l.appendEvent({ v: 1, kind: 'dispatch', id: '01m8forged0000000000000000', at: new Date().toISOString(), subject: d.id, event: 'verified', from: 'reported', writer: WRITER, why: 'trust me', grade: draftOf('verified') });
+    await l.appendEvent({
+      v: 1,
+      kind: 'dispatch',
+      id: '01m8forged0000000000000000',
+      at: new Date().toISOString(),
+      subject: d.id,
+      event: 'verified',
+      from: 'reported',
+      writer: WRITER,
+      why: 'trust me',
+      grade: draftOf('verified'),
+    });
     expect((await store.get(d.id))!.verdict).toBe('damaged');
   });
 });

@@ -17,7 +17,8 @@ export type Refusal =
 export type TransitionDraft = DistributiveOmit<DispatchBody, 'v' | 'kind' | 'id' | 'at' | 'subject' | 'from' | 'writer'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-export type FindDispatch = { readonly kind: 'found'; readonly dispatch: Dispatch } | { readonly kind: 'none' } | { readonly kind: 'ambiguous'; readonly ids: readonly string[] };
+export type FindDispatch =
+  { readonly kind: 'found'; readonly dispatch: Dispatch } | { readonly kind: 'none' } | { readonly kind: 'ambiguous'; readonly ids: readonly string[] };
 
 const ATTEMPTS = 5;
 
@@ -74,7 +75,11 @@ export class Dispatches {
       if (!event.intact || (event.signature === null && !required)) continue;
       this.judge ??= signatureJudge(home, required);
       const problem = await this.judge(event);
-      if (problem) found.set(event.seq, problem.reason === 'signature_missing' ? 'is unsigned where signatures are required' : `has a signature that does not hold: ${problem.detail}`);
+      if (problem)
+        found.set(
+          event.seq,
+          problem.reason === 'signature_missing' ? 'is unsigned where signatures are required' : `has a signature that does not hold: ${problem.detail}`,
+        );
     }
     return found;
   }
@@ -139,7 +144,10 @@ export class Dispatches {
       const at = this.now();
       const body = { ...draft, v: 1, kind: 'dispatch', id: newId(at.getTime()), at: at.toISOString(), subject: id, from, writer } as DispatchBody;
       try {
-        await this.ledger.appendEvent(body, { ...options, after: after !== undefined && after !== current?.lastEventId ? after : (current?.lastEventId ?? null) });
+        await this.ledger.appendEvent(body, {
+          ...options,
+          after: after !== undefined && after !== current?.lastEventId ? after : (current?.lastEventId ?? null),
+        });
       } catch (error) {
         if (!(error instanceof EventConflict)) throw error;
         // Someone else moved it first: judge again against what is there now.

@@ -99,7 +99,10 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
     if (message === null) return held('no_report', `dispatch ${dispatch.id} has no report: the subagent stopped with no final message`);
     const pinned = dispatch.order?.spec_sha256 ?? null;
     if (pinned !== spec.sha256) {
-      return held('pin_drift', `dispatch ${dispatch.id} pinned vouch.yaml ${pinned ? pinned.slice(0, 12) : '(none: there was no valid spec)'}, and it is ${spec.sha256.slice(0, 12)} now`);
+      return held(
+        'pin_drift',
+        `dispatch ${dispatch.id} pinned vouch.yaml ${pinned ? pinned.slice(0, 12) : '(none: there was no valid spec)'}, and it is ${spec.sha256.slice(0, 12)} now`,
+      );
     }
 
     // A record that cannot be believed is not moved: the stop is judged on the subagent's writes alone, and the
@@ -123,7 +126,8 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
     switch (outcome.kind) {
       case 'graded': {
         dispatch = await must(store, dispatch.id, { event: outcome.to, grade: outcome.grade, why: gradeWhy(outcome) }, writer, input.sign);
-        if (outcome.to === 'verified') dispatch = await must(store, dispatch.id, { event: 'terminated', why: 'verified: closed by the SubagentStop gate' }, writer, input.sign);
+        if (outcome.to === 'verified')
+          dispatch = await must(store, dispatch.id, { event: 'terminated', why: 'verified: closed by the SubagentStop gate' }, writer, input.sign);
         return { verdict: outcome.verdict, dispatch };
       }
       case 'ungraded': {
@@ -138,7 +142,13 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
           return { verdict: outcome.verdict, dispatch };
         }
         return {
-          verdict: { kind: 'allow', reason: 'ungraded', findings: [], detail: `dispatch ${dispatch.id}: ${outcome.why}; it stays reported, ungraded, until someone closes it`, tree: null },
+          verdict: {
+            kind: 'allow',
+            reason: 'ungraded',
+            findings: [],
+            detail: `dispatch ${dispatch.id}: ${outcome.why}; it stays reported, ungraded, until someone closes it`,
+            tree: null,
+          },
           dispatch,
         };
       }

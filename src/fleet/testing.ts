@@ -42,7 +42,15 @@ export function draftOf(to: DispatchState): TransitionDraft {
         why: 'test',
       });
     case 'reported':
-      return { event: 'reported', why: 'test', claim: { summary: 'done', deliverables: [] }, claim_sha256: SPEC, via: 'cli', claimant_pid: 4242, transcript_prompt: null };
+      return {
+        event: 'reported',
+        why: 'test',
+        claim: { summary: 'done', deliverables: [] },
+        claim_sha256: SPEC,
+        via: 'cli',
+        claimant_pid: 4242,
+        transcript_prompt: null,
+      };
     case 'verified':
     case 'contradicted':
       return { event: to, why: 'test', grade: { tier: 'lane', spec_sha256: SPEC, basis: 'whole_tier', checks: [] } };

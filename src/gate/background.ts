@@ -48,7 +48,6 @@ export interface BackgroundLauncher {
   readonly env: NodeJS.ProcessEnv;
 }
 
-
 /** Grace over a check's own timeout before its marker no longer counts (hashing, the ledger append). */
 const DEADLINE_GRACE_MS = 60_000;
 
@@ -104,7 +103,13 @@ export function clearMarker(home: string, root: string, check: string, pid: numb
  * returning, so a stop that follows at once waits for it. `timeouts` are
  * the checks' own timeouts in seconds (the markers' deadlines).
  */
-export function launchBackground(launcher: BackgroundLauncher, home: string, order: BackgroundOrder, timeouts: ReadonlyMap<string, number>, now = new Date()): number {
+export function launchBackground(
+  launcher: BackgroundLauncher,
+  home: string,
+  order: BackgroundOrder,
+  timeouts: ReadonlyMap<string, number>,
+  now = new Date(),
+): number {
   const dir = runsDir(home, order.root);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = openSync(runnerLogPath(home, order.root), 'a', 0o600);
@@ -112,7 +117,12 @@ export function launchBackground(launcher: BackgroundLauncher, home: string, ord
   let pid: number | undefined;
   try {
     // detached: a process group (and session) of its own, so the client killing the hook's group on its timeout does not reach it.
-    const child = spawn(command ?? 'vouch', [...prefix, 'hook', order.client === 'codex' ? 'codex' : 'claude-code', GATE_RUN_EVENT], { detached: true, stdio: ['pipe', log, log], env: launcher.env, cwd: order.root });
+    const child = spawn(command ?? 'vouch', [...prefix, 'hook', order.client === 'codex' ? 'codex' : 'claude-code', GATE_RUN_EVENT], {
+      detached: true,
+      stdio: ['pipe', log, log],
+      env: launcher.env,
+      cwd: order.root,
+    });
     child.on('error', () => undefined);
     child.stdin?.end(JSON.stringify(order));
     child.unref();

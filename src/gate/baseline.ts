@@ -57,7 +57,11 @@ async function protectedFiles(home: string, workspace: Workspace, globs: readonl
  * here: this workspace's trust record and the public keys vouch trusts.
  */
 function wiringDigests(root: string, home: string, env: NodeJS.ProcessEnv): Record<string, string> {
-  const settings = new Set(gateWiring(root, env).filter((entry) => !entry.dir).map((entry) => entry.path));
+  const settings = new Set(
+    gateWiring(root, env)
+      .filter((entry) => !entry.dir)
+      .map((entry) => entry.path),
+  );
   // What decides trust is compared whole: the trust record, the public keys.
   const whole = new Set([trustRecordPath(home, root)]);
   for (const name of listing(join(home, 'keys'))) if (name.endsWith('.pub')) whole.add(join(home, 'keys', name));

@@ -11,7 +11,9 @@ import { boxState, type BoxState } from './box.js';
  * through another client says nothing of a sandbox.
  */
 export function wiredBox(root: string, env: NodeJS.ProcessEnv, protect: readonly string[]): BoxState | null {
-  const claude = claudeSettingsSources(root, env).some((source) => source.value !== null && JSON.stringify(source.value.hooks ?? null).includes('hook claude-code'));
+  const claude = claudeSettingsSources(root, env).some(
+    (source) => source.value !== null && JSON.stringify(source.value.hooks ?? null).includes('hook claude-code'),
+  );
   if (claude) return boxState('claude-code', root, env, protect);
   const codex = [codexHooksPath('project', root, env), codexHooksPath('user', null, env)].some((path) => text(path).includes('hook codex'));
   return codex ? boxState('codex', root, env, protect) : null;

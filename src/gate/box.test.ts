@@ -31,7 +31,12 @@ function place(files: { user?: unknown; project?: unknown; local?: unknown; mana
 }
 
 const HELD = (root: string, env: NodeJS.ProcessEnv) => ({
-  sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, filesystem: { denyWrite: readOnlySet(root, env, ['test/**']).paths.map((p) => p.path) } },
+  sandbox: {
+    enabled: true,
+    failIfUnavailable: true,
+    allowUnsandboxedCommands: false,
+    filesystem: { denyWrite: readOnlySet(root, env, ['test/**']).paths.map((p) => p.path) },
+  },
 });
 
 describe('boxState (Claude Code settings as Claude Code merges them)', () => {
@@ -47,7 +52,7 @@ describe('boxState (Claude Code settings as Claude Code merges them)', () => {
     expect(boxState('claude-code', at.root, at.env, ['test/**'], at.managed).gaps).toEqual([{ kind: 'escape_hatch' }]);
   });
 
-  it('managed settings win over every person\'s file; a managed drop-in can turn the box off', () => {
+  it("managed settings win over every person's file; a managed drop-in can turn the box off", () => {
     const at = place({ dropIn: { sandbox: { enabled: false } } });
     writeFileSync(join(at.root, '.claude', 'settings.json'), JSON.stringify(HELD(at.root, at.env)));
     expect(boxState('claude-code', at.root, at.env, ['test/**'], at.managed).gaps).toEqual([{ kind: 'sandbox_off' }]);
@@ -55,7 +60,25 @@ describe('boxState (Claude Code settings as Claude Code merges them)', () => {
 
   it('read-only lists join across scopes and resolve as the sandbox does: relative to the workspace, ~/ under HOME, trailing /** a directory', () => {
     const at = place({
-      user: { sandbox: { filesystem: { denyWrite: ['.vouch', 'vouch.yaml', '.claude', '.codex/**', '.hermes/**', '.mcp.json', '.cursor/mcp.json', '.git/config', '.git/hooks', '~/vouch', 'test/**'] } } },
+      user: {
+        sandbox: {
+          filesystem: {
+            denyWrite: [
+              '.vouch',
+              'vouch.yaml',
+              '.claude',
+              '.codex/**',
+              '.hermes/**',
+              '.mcp.json',
+              '.cursor/mcp.json',
+              '.git/config',
+              '.git/hooks',
+              '~/vouch',
+              'test/**',
+            ],
+          },
+        },
+      },
       managed: { sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false } },
     });
     expect(boxState('claude-code', at.root, at.env, ['test/**'], at.managed)).toEqual({ client: 'claude-code', on: true, gaps: [] });
@@ -77,7 +100,13 @@ describe('boxState (Claude Code settings as Claude Code merges them)', () => {
 });
 
 /** A workspace, CODEX_HOME (the user's config.toml), VOUCH_HOME and a machine folder (/etc/codex), each config written as given. */
-function codexPlace(files: { user?: Record<string, unknown>; project?: Record<string, unknown>; system?: Record<string, unknown>; managed?: Record<string, unknown>; trusted?: boolean }) {
+function codexPlace(files: {
+  user?: Record<string, unknown>;
+  project?: Record<string, unknown>;
+  system?: Record<string, unknown>;
+  managed?: Record<string, unknown>;
+  trusted?: boolean;
+}) {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'vouch-codex-box-')));
   made.push(base);
   const root = join(base, 'ws');
@@ -138,7 +167,9 @@ describe('boxState (Codex config layers as Codex merges them)', () => {
 
   it("Codex's own :workspace profile leaves the ledger and the spec writable; full access is no sandbox at all", () => {
     const workspace = codexPlace({ project: { default_permissions: ':workspace', approval_policy: 'never' } });
-    const writable = state(workspace).gaps.filter((gap) => gap.kind === 'writable').map((gap) => (gap as { path: string }).path);
+    const writable = state(workspace)
+      .gaps.filter((gap) => gap.kind === 'writable')
+      .map((gap) => (gap as { path: string }).path);
     expect(writable).toContain(join(workspace.root, '.vouch'));
     expect(writable).toContain(join(workspace.root, 'vouch.yaml'));
     expect(writable).not.toContain(join(workspace.root, '.codex'));

@@ -43,7 +43,14 @@ export type BoxGap =
   | { readonly kind: 'not_known' };
 
 /** The box of a session of this client in this workspace, as its settings say now. */
-export function boxState(client: string, root: string, env: NodeJS.ProcessEnv, protect: readonly string[], managedDir: string | null = managedSettingsDir(), codexDir: string = CODEX_SYSTEM_DIR): BoxState {
+export function boxState(
+  client: string,
+  root: string,
+  env: NodeJS.ProcessEnv,
+  protect: readonly string[],
+  managedDir: string | null = managedSettingsDir(),
+  codexDir: string = CODEX_SYSTEM_DIR,
+): BoxState {
   const box = hookedClient(client)?.hooks.box ?? null;
   if (box === null) return { client, on: false, gaps: [{ kind: 'not_known' }] };
   switch (box) {
@@ -98,7 +105,14 @@ function codexBox(client: string, all: readonly CodexLayer[], root: string, env:
     }
   }
   // A box in the project's config that Codex does not read (untrusted project): said first, as the cause of what follows.
-  const ignored = trusted ? undefined : all.find((layer) => layer.scope === 'project' && layer.value !== null && (layer.value[CODEX_BOX.defaultPermissions] !== undefined || layer.value.permissions !== undefined));
+  const ignored = trusted
+    ? undefined
+    : all.find(
+        (layer) =>
+          layer.scope === 'project' &&
+          layer.value !== null &&
+          (layer.value[CODEX_BOX.defaultPermissions] !== undefined || layer.value.permissions !== undefined),
+      );
   if (gaps.length > 0 && ignored) gaps.unshift({ kind: 'untrusted_project', path: ignored.path });
   return { client, on: gaps.length === 0, gaps };
 }
@@ -117,7 +131,9 @@ export function gapWords(gap: BoxGap): string {
     case 'writable':
       return gap.rule === undefined ? `${gap.path} is writable (not in sandbox.filesystem.denyWrite)` : `${gap.path} is writable (${gap.rule} gives it write)`;
     case 'no_profile':
-      return gap.profile === null ? 'no permission profile is selected (default_permissions)' : `the permission profile "${gap.profile}" is defined nowhere (default_permissions)`;
+      return gap.profile === null
+        ? 'no permission profile is selected (default_permissions)'
+        : `the permission profile "${gap.profile}" is defined nowhere (default_permissions)`;
     case 'legacy_sandbox':
       return `sandbox_mode in ${gap.path} makes Codex ignore the permission profile`;
     case 'asks_out':

@@ -93,7 +93,13 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
   if (!spec.checks.some((check) => check.block)) {
     // Advisory checks never grade a stop: changed files with nothing blocking are ungraded work, as at a tier no check covers.
     return changed
-      ? { kind: 'block', reason: 'tier_uncovered', findings: [], detail: 'every check in vouch.yaml is advisory (block: false): nothing blocking grades these changes', tree: null }
+      ? {
+          kind: 'block',
+          reason: 'tier_uncovered',
+          findings: [],
+          detail: 'every check in vouch.yaml is advisory (block: false): nothing blocking grades these changes',
+          tree: null,
+        }
       : { kind: 'allow', reason: 'no_blocking_checks', findings: [], detail: 'every check in vouch.yaml is advisory', tree: null };
   }
   const candidates = candidatesAt(spec.checks, request.tier);
@@ -126,7 +132,16 @@ export async function gradeAtTier(ctx: GateContext, workspace: Workspace, spec: 
     return { kind: 'block', reason: 'not_passing', findings: await quote(ctx, workspace, owing), detail: null, tree };
   }
   if (request.background && request.gate && request.policy.budgetSeconds !== null) {
-    return inBackground(ctx, engine, workspace, spec, { launcher: request.background, stamp: request.gate, budgetSeconds: request.policy.budgetSeconds, judge }, affected, owing, tree);
+    return inBackground(
+      ctx,
+      engine,
+      workspace,
+      spec,
+      { launcher: request.background, stamp: request.gate, budgetSeconds: request.policy.budgetSeconds, judge },
+      affected,
+      owing,
+      tree,
+    );
   }
   return verifyOwing(ctx, engine, workspace, spec, request.policy.budgetSeconds, affected, owing, tree);
 }
@@ -166,15 +181,37 @@ async function inBackground(
   const toRun = owing.filter(needsRun).map((entry) => entry.check);
   const start = toRun.filter((check) => liveMarker(ctx.home, root, check.id) === null);
   if (start.length > 0) {
-    const order = { v: 1 as const, root, spec_sha256: spec.sha256, client: plan.stamp.client, session: plan.stamp.session, event: plan.stamp.event, checks: start.map((check) => check.id) };
+    const order = {
+      v: 1 as const,
+      root,
+      spec_sha256: spec.sha256,
+      client: plan.stamp.client,
+      session: plan.stamp.session,
+      event: plan.stamp.event,
+      checks: start.map((check) => check.id),
+    };
     launchBackground(plan.launcher, ctx.home, order, new Map(start.map((check) => [check.id, check.timeout])));
   }
-  await waitForRuns(ctx.home, root, toRun.map((check) => check.id), deadline, ctx.signal);
+  await waitForRuns(
+    ctx.home,
+    root,
+    toRun.map((check) => check.id),
+    deadline,
+    ctx.signal,
+  );
 
-  const again = await checkStatuses(engine, affected.map((entry) => entry.check), { openLedger: () => ctx.ledgers.read(workspace) });
+  const again = await checkStatuses(
+    engine,
+    affected.map((entry) => entry.check),
+    { openLedger: () => ctx.ledgers.read(workspace) },
+  );
   if (again.kind === 'trust_error') return specLevel('trust_unreadable', again.problem.message, spec.sha256);
   const statuses = again.statuses.map(plan.judge);
-  const quoted = await quote(ctx, workspace, statuses.map((status) => ({ status })));
+  const quoted = await quote(
+    ctx,
+    workspace,
+    statuses.map((status) => ({ status })),
+  );
   const findings = quoted.map((found, i): GateFinding => {
     const check = affected[i]!.check;
     const marker = liveMarker(ctx.home, root, check.id);
@@ -202,7 +239,10 @@ function onlyRemote(status: CheckStatus, spec: Spec): CheckStatus {
     ...rest,
     status: 'UNKNOWN',
     reason: 'remote_required',
-    detail: status.verifier === undefined ? 'the latest PASS was recorded locally; gate.require_remote needs one from the pinned verifier' : `the latest PASS is from verifier ${status.verifier.slice(0, 16)}, not the verifier_key pinned in vouch.yaml`,
+    detail:
+      status.verifier === undefined
+        ? 'the latest PASS was recorded locally; gate.require_remote needs one from the pinned verifier'
+        : `the latest PASS is from verifier ${status.verifier.slice(0, 16)}, not the verifier_key pinned in vouch.yaml`,
   };
 }
 
@@ -227,7 +267,12 @@ function accepted(status: CheckStatus, accept: Acceptance, seen: (stamp: GateSta
     : status.agentRun
       ? `inside an agent run (${status.agentRun.agent}, seen by ${status.agentRun.marker})`
       : 'by a process other than the gate';
-  return { ...rest, status: 'UNKNOWN', reason: 'not_gate_run', detail: `the latest PASS was recorded ${where}: evidence made inside the agent's run never lets it stop` };
+  return {
+    ...rest,
+    status: 'UNKNOWN',
+    reason: 'not_gate_run',
+    detail: `the latest PASS was recorded ${where}: evidence made inside the agent's run never lets it stop`,
+  };
 }
 
 /** Runs the owing checks that have no fresh receipt, then judges again. */
@@ -246,7 +291,11 @@ async function verifyOwing(
   if (run.kind === 'not_allowed') return specLevel('spec_not_allowed', 'vouch.yaml stopped being allowed while the gate ran', spec.sha256);
   if (run.kind === 'trust_error') return specLevel('trust_unreadable', run.problem.message, spec.sha256);
 
-  const quoted = await quote(ctx, workspace, owing.filter((entry) => !needsRun(entry)));
+  const quoted = await quote(
+    ctx,
+    workspace,
+    owing.filter((entry) => !needsRun(entry)),
+  );
   const findings = affected.map(({ check, status }): GateFinding => {
     const receipt = run.receipts.get(check.id);
     if (receipt) return { ...fromReceipt(receipt), budgetExhausted: run.exhausted && receipt.body.reason === 'interrupted' };
@@ -257,7 +306,13 @@ async function verifyOwing(
   return { kind: passing ? 'allow' : 'block', reason: passing ? 'all_pass' : 'not_passing', findings, detail: null, tree };
 }
 
-async function runOwing(engine: EngineContext, checks: readonly CheckDef[], budgetSeconds: number | null, open: () => Promise<Ledger>, signal?: AbortSignal): Promise<BudgetRun> {
+async function runOwing(
+  engine: EngineContext,
+  checks: readonly CheckDef[],
+  budgetSeconds: number | null,
+  open: () => Promise<Ledger>,
+  signal?: AbortSignal,
+): Promise<BudgetRun> {
   const ledger = await open();
   // Only a stop's own runs are reused (reuse-accept.ts); a person's dispatch grade stamps nothing, so it reuses what stops proved.
   const reuse = gateReuse(engine.home, engine.workspace.root, ledger);

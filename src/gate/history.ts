@@ -41,7 +41,10 @@ export class SessionHistory {
 
   /** When the session's (or one subagent's) first entry in this ledger was written (ISO time), or null when it has none. */
   firstAt(agentId: string | null = null): string | null {
-    const times = [...this.trail, ...this.gates].filter((entry) => agentId === null || entry.agent_id === agentId).map((entry) => entry.at).sort();
+    const times = [...this.trail, ...this.gates]
+      .filter((entry) => agentId === null || entry.agent_id === agentId)
+      .map((entry) => entry.at)
+      .sort();
     return times[0] ?? null;
   }
 

@@ -50,7 +50,15 @@ function watchPath(home: string, client: string, session: string, root: string):
  * calls racing both compute a baseline of the same files, and link() keeps
  * one of them whole.
  */
-export async function watchSession(home: string, client: string, session: string, workspace: Workspace, globs: readonly string[], env: NodeJS.ProcessEnv, now = new Date()): Promise<void> {
+export async function watchSession(
+  home: string,
+  client: string,
+  session: string,
+  workspace: Workspace,
+  globs: readonly string[],
+  env: NodeJS.ProcessEnv,
+  now = new Date(),
+): Promise<void> {
   const path = watchPath(home, client, session, workspace.root);
   if (existsSync(path)) return;
   const [{ takeBaseline }, { boxState }] = await Promise.all([import('./baseline.js'), import('./box.js')]);
@@ -108,7 +116,13 @@ export async function rebaselineWorkspace(home: string, workspace: Workspace, gl
 function parseWatch(path: string): SessionWatch | undefined {
   try {
     const value = JSON.parse(readFileSync(path, 'utf8')) as SessionWatch;
-    const shaped = value?.v === 1 && typeof value.workspace === 'string' && typeof value.since === 'string' && Array.isArray(value.globs) && typeof value.protected === 'object' && typeof value.wiring === 'object';
+    const shaped =
+      value?.v === 1 &&
+      typeof value.workspace === 'string' &&
+      typeof value.since === 'string' &&
+      Array.isArray(value.globs) &&
+      typeof value.protected === 'object' &&
+      typeof value.wiring === 'object';
     return shaped ? value : undefined;
   } catch {
     return undefined;

@@ -39,12 +39,20 @@ function answer(query: TreeQuery, dir: string, top: string | null): string[] | n
     return text === null ? null : patchFilePaths(text, query.strip, query.directory).map((path) => resolve(top ?? dir, path));
   }
   if (top === null) return null;
-  const listed = (out: string | null) => (out === null ? null : out.split('\0').filter(Boolean).map((path) => resolve(top, path)));
+  const listed = (out: string | null) =>
+    out === null
+      ? null
+      : out
+          .split('\0')
+          .filter(Boolean)
+          .map((path) => resolve(top, path));
   switch (query.kind) {
     case 'diff':
       return listed(git(dir, ['diff', '--name-only', '--no-renames', '--no-relative', '--no-ext-diff', '--no-textconv', '-z', ...query.args]));
     case 'log':
-      return listed(git(dir, ['log', '--no-walk=unsorted', '--format=', '--name-only', '--no-renames', '--diff-merges=first-parent', '-z', ...query.args, '--']));
+      return listed(
+        git(dir, ['log', '--no-walk=unsorted', '--format=', '--name-only', '--no-renames', '--diff-merges=first-parent', '-z', ...query.args, '--']),
+      );
     case 'ls': {
       // ls-files lists from where it runs; with no pathspec, the stash or switch reaches the whole tree.
       const dashes = query.args.indexOf('--');

@@ -65,12 +65,25 @@ const NAME_ONLY = new Set(['rm', 'rmdir', 'unlink', 'mv', 'git rm', 'git mv']);
 export function guardToolUse(use: ToolUse, place: GuardPlace): GuardAnswer {
   switch (use.kind) {
     case 'write':
-      return first(use.tool, use.paths.map((path) => ({ path: resolve(place.cwd, path), tree: false, glob: false, via: use.tool })), place);
+      return first(
+        use.tool,
+        use.paths.map((path) => ({ path: resolve(place.cwd, path), tree: false, glob: false, via: use.tool })),
+        place,
+      );
     case 'patch': {
       // What vouch cannot read, it does not let through: Codex itself applies nothing it cannot parse, so an honest patch loses nothing.
       const paths = use.patch === null ? null : codexPatchPaths(use.patch);
-      if (paths === null) return { kind: 'deny_unreadable', tool: use.tool, why: use.patch === null ? 'the call carries no patch text vouch knows where to find' : 'the patch does not parse as Codex parses apply_patch' };
-      return first(use.tool, paths.map((path) => ({ path: resolve(place.cwd, path), tree: false, glob: false, via: 'apply_patch' })), place);
+      if (paths === null)
+        return {
+          kind: 'deny_unreadable',
+          tool: use.tool,
+          why: use.patch === null ? 'the call carries no patch text vouch knows where to find' : 'the patch does not parse as Codex parses apply_patch',
+        };
+      return first(
+        use.tool,
+        paths.map((path) => ({ path: resolve(place.cwd, path), tree: false, glob: false, via: 'apply_patch' })),
+        place,
+      );
     }
     case 'shell': {
       const writes = shellWrites(use.command, place.cwd, place.home);
@@ -82,7 +95,11 @@ export function guardToolUse(use: ToolUse, place: GuardPlace): GuardAnswer {
         const changed = gitTreePaths(op);
         // Not known before it runs: the trail marks the call opaque and the stop judges the result.
         if (changed === null) continue;
-        const answer = first(use.tool, changed.map((path) => ({ path, tree: false, glob: false, via: op.command })), place);
+        const answer = first(
+          use.tool,
+          changed.map((path) => ({ path, tree: false, glob: false, via: op.command })),
+          place,
+        );
         if (answer.kind !== 'allow') return answer;
       }
       return named;
@@ -240,7 +257,9 @@ function expandGlob(path: string): string[] {
     const match = picomatch(segment, { dot: false });
     found = found.flatMap((dir) => {
       try {
-        return readdirSync(dir).filter((name) => match(name)).map((name) => join(dir, name));
+        return readdirSync(dir)
+          .filter((name) => match(name))
+          .map((name) => join(dir, name));
       } catch {
         return [];
       }

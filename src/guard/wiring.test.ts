@@ -44,8 +44,21 @@ describe('gateWiring: the files that wire the gate', () => {
   it('follows CLAUDE_CONFIG_DIR, CODEX_HOME, HERMES_HOME, XDG_CONFIG_HOME and core.hooksPath', () => {
     const root = repo();
     execFileSync('git', ['config', 'core.hooksPath', '/shared/hooks'], { cwd: root });
-    const paths = gateWiring(root, { HOME: '/home/u', CLAUDE_CONFIG_DIR: '/cc', CODEX_HOME: '/cx', HERMES_HOME: '/hh', XDG_CONFIG_HOME: '/xdg' }).map((entry) => entry.path);
-    expect(paths).toEqual(expect.arrayContaining(['/cc/settings.json', '/cx/hooks.json', '/cx/config.toml', '/hh/plugins/vouch', '/hh/config.yaml', '/xdg/vouch', '/shared/hooks/pre-push', '/shared/hooks/pre-commit']));
+    const paths = gateWiring(root, { HOME: '/home/u', CLAUDE_CONFIG_DIR: '/cc', CODEX_HOME: '/cx', HERMES_HOME: '/hh', XDG_CONFIG_HOME: '/xdg' }).map(
+      (entry) => entry.path,
+    );
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/cc/settings.json',
+        '/cx/hooks.json',
+        '/cx/config.toml',
+        '/hh/plugins/vouch',
+        '/hh/config.yaml',
+        '/xdg/vouch',
+        '/shared/hooks/pre-push',
+        '/shared/hooks/pre-commit',
+      ]),
+    );
   });
 
   it('outside a workspace: the user-scope entries only', () => {

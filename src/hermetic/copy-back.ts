@@ -29,7 +29,13 @@ const CHUNK = 1 << 20;
  * missing, even if an older file in the workspace would match it: the
  * artifact must be this run's.
  */
-export function copyBack(copyRoot: string, root: string, check: Pick<CheckDef, 'artifacts' | 'expect'>, inputs: ReadonlySet<string>, dirs: readonly string[]): CopiedBack {
+export function copyBack(
+  copyRoot: string,
+  root: string,
+  check: Pick<CheckDef, 'artifacts' | 'expect'>,
+  inputs: ReadonlySet<string>,
+  dirs: readonly string[],
+): CopiedBack {
   const wanted = check.artifacts.map((glob) => ({ glob, match: globMatcher(glob) }));
   if (check.expect.kind === 'file_exists') {
     const path = check.expect.path;
@@ -77,7 +83,8 @@ function place(source: string, root: string, path: string): string | undefined {
     dir = join(dir, part);
     const stat = lstatSync(dir, { throwIfNoEntry: false });
     if (!stat) mkdirSync(dir);
-    else if (!stat.isDirectory()) return `${dir} is ${stat.isSymbolicLink() ? 'a symlink' : 'not a directory'} in the workspace: the run's output is not written through it`;
+    else if (!stat.isDirectory())
+      return `${dir} is ${stat.isSymbolicLink() ? 'a symlink' : 'not a directory'} in the workspace: the run's output is not written through it`;
   }
   const target = join(root, path);
   const existing = lstatSync(target, { throwIfNoEntry: false });
@@ -91,8 +98,8 @@ function place(source: string, root: string, path: string): string | undefined {
     try {
       if (!fstatSync(output).isFile() || !writtenWithin(output, root)) return `${target} led outside the workspace when opened`;
       const buffer = Buffer.allocUnsafe(CHUNK);
-      for (let read; (read = readSync(input, buffer, 0, CHUNK, null)) > 0; ) {
-        for (let at = 0; at < read; ) at += writeSync(output, buffer, at, read - at);
+      for (let read; (read = readSync(input, buffer, 0, CHUNK, null)) > 0;) {
+        for (let at = 0; at < read;) at += writeSync(output, buffer, at, read - at);
       }
     } finally {
       closeSync(output);

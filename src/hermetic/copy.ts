@@ -95,7 +95,8 @@ export function makePrivateCopy(root: string, files: readonly ManifestFile[], de
     ensureDir(parentOf(path));
     if (copiedTarget && identities.has(target)) {
       // The target's copy was verified above; the link must have been hashed as that same file.
-      if (copiedTarget[1] !== expected) return err({ reason: 'changed_during_hash', path, detail: `its link now leads to ${target}, which is not the file it was hashed as` });
+      if (copiedTarget[1] !== expected)
+        return err({ reason: 'changed_during_hash', path, detail: `its link now leads to ${target}, which is not the file it was hashed as` });
       symlinkSync(relative(dirname(join(dest, path)), join(dest, target)), join(dest, path));
       identities.set(path, identityOf(lstatSync(join(dest, path), { bigint: true })));
       continue;
@@ -143,33 +144,37 @@ function copyVerified(source: string, target: string, expected: string, size: nu
       return err({ reason: 'scope_unreadable', detail: `could not be copied (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
     }
     const hashed = hashFile(target, dirname(target));
-    if (!hashed.ok || hashed.sha256 !== expected) return err({ reason: 'changed_during_hash', detail: 'changed between its hash and its copy: the copy does not hash as recorded' });
+    if (!hashed.ok || hashed.sha256 !== expected)
+      return err({ reason: 'changed_during_hash', detail: 'changed between its hash and its copy: the copy does not hash as recorded' });
     return ok(identityOf(lstatSync(target, { bigint: true })));
   }
   let fd: number;
   try {
     fd = openSync(source, OPEN_FLAGS);
   } catch (error) {
-    return err({ reason: 'changed_during_hash', detail: `${(error as NodeJS.ErrnoException).code ?? 'error'} when copied: the file was removed or replaced after it was hashed` });
+    return err({
+      reason: 'changed_during_hash',
+      detail: `${(error as NodeJS.ErrnoException).code ?? 'error'} when copied: the file was removed or replaced after it was hashed`,
+    });
   }
   // Read into one buffer reused for every file: a byte past the read-once size means the file grew, which the hash below refuses anyway.
   const buffer = (shared ??= Buffer.allocUnsafe(READ_ONCE_BYTES + 1));
   let length = 0;
   try {
-    for (let read; length < buffer.length && (read = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += read;
+    for (let read; length < buffer.length && (read = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += read;
   } catch (error) {
     return err({ reason: 'scope_unreadable', detail: `${(error as NodeJS.ErrnoException).code ?? 'error'} while copied` });
   } finally {
     closeSync(fd);
   }
   const data = buffer.subarray(0, length);
-  if (sha256(data) !== expected) return err({ reason: 'changed_during_hash', detail: 'changed between its hash and its copy: the bytes read do not hash as recorded' });
+  if (sha256(data) !== expected)
+    return err({ reason: 'changed_during_hash', detail: 'changed between its hash and its copy: the bytes read do not hash as recorded' });
   const out = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
   try {
-    for (let at = 0; at < data.length; ) at += writeSync(out, data, at, data.length - at);
+    for (let at = 0; at < data.length;) at += writeSync(out, data, at, data.length - at);
     return ok(identityOf(fstatSync(out, { bigint: true })));
   } finally {
     closeSync(out);
   }
 }
-

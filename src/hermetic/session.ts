@@ -17,7 +17,10 @@ import { writableDirs } from './writable.js';
 
 /** Why a hermetic run did not happen, or does not count: a reason code and one line. */
 export interface HermeticProblem {
-  readonly reason: Extract<Reason, 'sandbox_unavailable' | 'changed_during_hash' | 'changed_during_run' | 'path_escape' | 'scope_unreadable' | 'artifact_missing'>;
+  readonly reason: Extract<
+    Reason,
+    'sandbox_unavailable' | 'changed_during_hash' | 'changed_during_run' | 'path_escape' | 'scope_unreadable' | 'artifact_missing'
+  >;
   readonly detail: string;
 }
 
@@ -67,9 +70,15 @@ export function startHermetic(request: HermeticRequest): Result<HermeticRun, Her
   const cwd = relative(root, request.cwd).split(sep).join('/');
   let base: string;
   try {
-    base = privateBase(request.stateDir, request.files.reduce((sum, file) => sum + file[2], 0));
+    base = privateBase(
+      request.stateDir,
+      request.files.reduce((sum, file) => sum + file[2], 0),
+    );
   } catch (error) {
-    return err({ reason: 'scope_unreadable', detail: `the private copy could not be made under ${request.stateDir} (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
+    return err({
+      reason: 'scope_unreadable',
+      detail: `the private copy could not be made under ${request.stateDir} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    });
   }
   const dispose = () => rmSync(base, { recursive: true, force: true });
   let removing: Promise<void> | undefined;
@@ -102,7 +111,12 @@ export function startHermetic(request: HermeticRequest): Result<HermeticRun, Her
     passFds: [marker],
     env,
     copyRoot: copy.root,
-    record: { kind: 'bubblewrap', network: check.network, writable: 'artifact folders', view: { files: copy.files, bytes: copy.bytes, writable: dirs, home: 'empty' } },
+    record: {
+      kind: 'bubblewrap',
+      network: check.network,
+      writable: 'artifact folders',
+      view: { files: copy.files, bytes: copy.bytes, writable: dirs, home: 'empty' },
+    },
     finish(outcome) {
       const started = fstatSync(marker).size >= START_MARK.length;
       closeMarker();
@@ -115,13 +129,21 @@ export function startHermetic(request: HermeticRequest): Result<HermeticRun, Her
       if (touched.length > 0) {
         return {
           reason: 'changed_during_run',
-          detail: `the private copy's ${touched.slice(0, 3).map((p) => (p === '' ? 'root folder' : p)).join(', ')}${touched.length > 3 ? ` (+${touched.length - 3} more)` : ''} changed while the check ran: by the check (outside its artifacts' folders) or by a process outside the sandbox`,
+          detail: `the private copy's ${touched
+            .slice(0, 3)
+            .map((p) => (p === '' ? 'root folder' : p))
+            .join(
+              ', ',
+            )}${touched.length > 3 ? ` (+${touched.length - 3} more)` : ''} changed while the check ran: by the check (outside its artifacts' folders) or by a process outside the sandbox`,
         };
       }
       const back = copyBack(copy.root, root, check, inputs, dirs);
       if (back.refused) return { reason: 'path_escape', detail: `${back.refused.path}: ${back.refused.detail}` };
       if (back.missing.length > 0) {
-        return { reason: 'artifact_missing', detail: `declared artifact "${back.missing[0]}" was not made by this hermetic run${back.missing.length > 1 ? ` (+${back.missing.length - 1} more)` : ''}` };
+        return {
+          reason: 'artifact_missing',
+          detail: `declared artifact "${back.missing[0]}" was not made by this hermetic run${back.missing.length > 1 ? ` (+${back.missing.length - 1} more)` : ''}`,
+        };
       }
       return undefined;
     },

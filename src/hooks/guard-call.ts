@@ -15,11 +15,24 @@ import type { ClientProtocol, HookReply } from './protocol.js';
  * wiring, VOUCH_HOME and the person's acts are still guarded: a user-scope
  * gate serves every workspace.
  */
-export async function guardCall(protocol: ClientProtocol, use: ToolUse, cwd: string, ctx: HookContext, role: GuardRole, onAllow?: () => HookReply): Promise<HookReply> {
+export async function guardCall(
+  protocol: ClientProtocol,
+  use: ToolUse,
+  cwd: string,
+  ctx: HookContext,
+  role: GuardRole,
+  onAllow?: () => HookReply,
+): Promise<HookReply> {
   const place = locateForHook(cwd);
   const root = place.kind === 'none' ? null : place.workspace.root;
   const list = place.kind === 'none' ? { globs: [], note: null } : await protectListOf(place.workspace, place.kind === 'spec', ctx.home);
-  const answer = guardToolUse(use, { root, cwd, home: ctx.env.HOME, protect: new ProtectedPaths(list.globs, role), wiring: { config: () => configWiring(root, ctx.env), gitHook: () => gitHookWiring(root) } });
+  const answer = guardToolUse(use, {
+    root,
+    cwd,
+    home: ctx.env.HOME,
+    protect: new ProtectedPaths(list.globs, role),
+    wiring: { config: () => configWiring(root, ctx.env), gitHook: () => gitHookWiring(root) },
+  });
   if (answer.kind !== 'allow') return { ...protocol.denyTool(renderDenial(answer)), stderr: list.note ? `vouch: ${list.note}\n` : '' };
   if (onAllow) return { ...onAllow(), stderr: list.note ? `vouch: ${list.note}\n` : '' };
   return protocol.pass(list.note ? `vouch: ${list.note}` : null);

@@ -51,7 +51,9 @@ export async function runHook(protocol: ClientProtocol, eventArg: string | undef
         // The error can quote the payload (a path, a session id): shown, never played.
         const { oneLine, visible } = await import('../render/visible.js');
         return {
-          ...protocol.denyTool(`vouch could not check this tool call, so it is denied: ${oneLine(short)}. Tell a person; this is a problem in vouch or its installation.`),
+          ...protocol.denyTool(
+            `vouch could not check this tool call, so it is denied: ${oneLine(short)}. Tell a person; this is a problem in vouch or its installation.`,
+          ),
           stderr: `vouch: hook error (the call is denied): ${visible(message)}\n`,
         };
       }
@@ -95,7 +97,9 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
       );
       const notice = renderGateNotice(decision);
       if (event === 'SubagentStop') await (await import('./worker-budget.js')).noteWorkerCall(protocol.client, event, payload, ctx);
-      return decision.kind === 'block' ? protocol.blockStop(renderBlockReason(decision, ctx.self), notice) : protocol.allowStop(notice, decision.kind === 'escaped');
+      return decision.kind === 'block'
+        ? protocol.blockStop(renderBlockReason(decision, ctx.self), notice)
+        : protocol.allowStop(notice, decision.kind === 'escaped');
     }
     case 'PreToolUse': {
       const use = protocol.toolUse(payload.toolName, payload.toolInput);
@@ -104,13 +108,19 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
       if (stopped !== null) return protocol.denyTool(stopped);
       if (use === null || use.kind === 'other') return protocol.pass(null);
       const [{ guardCall }, { guardRole }] = await Promise.all([import('./guard-call.js'), import('../guard/role.js')]);
-      const rewrite = ctx.exec === true && use.kind === 'shell' && protocol.rewriteShell ? execRewrite(protocol.rewriteShell, payload.toolInput, use.command, ctx.self.argv) : undefined;
+      const rewrite =
+        ctx.exec === true && use.kind === 'shell' && protocol.rewriteShell
+          ? execRewrite(protocol.rewriteShell, payload.toolInput, use.command, ctx.self.argv)
+          : undefined;
       return guardCall(protocol, use, cwd, ctx, guardRole(payload.agentType, ctx.env), rewrite);
     }
     case 'SubagentStart': {
       // Before it does any work, the subagent goes on the ledger as a dispatch.
       const { recordSubagentStart } = await import('./subagent-start.js');
-      const notice = payload.agentId === null ? null : await recordSubagentStart(protocol.client, { session, agentId: payload.agentId, agentType: payload.agentType, cwd }, ctx);
+      const notice =
+        payload.agentId === null
+          ? null
+          : await recordSubagentStart(protocol.client, { session, agentId: payload.agentId, agentType: payload.agentType, cwd }, ctx);
       await recordToolReport(protocol, event, session, cwd, payload, ctx);
       return protocol.pass(notice);
     }
@@ -153,7 +163,12 @@ async function recordToolReport(protocol: ClientProtocol, event: string, session
  * undefined for a call that already is one (the agent's, or a rewrite seen
  * again), so nothing is wrapped twice.
  */
-function execRewrite(rewriteShell: NonNullable<ClientProtocol['rewriteShell']>, toolInput: unknown, command: string, self: readonly string[]): (() => HookReply) | undefined {
+function execRewrite(
+  rewriteShell: NonNullable<ClientProtocol['rewriteShell']>,
+  toolInput: unknown,
+  command: string,
+  self: readonly string[],
+): (() => HookReply) | undefined {
   const prefix = `${shellLine([...self, 'exec', '--'])} `;
   if (command.startsWith(prefix)) return undefined;
   return () => rewriteShell(toolInput, `${prefix}${shellLine(['/bin/sh', '-c', command])}`);

@@ -23,7 +23,9 @@ export async function recordSubagentStart(
     const spec = loaded.ok ? loaded.value : null;
     const signer = await entrySigner(ctx.home, ctx.env, spec, place.workspace.root);
     const ledger = await ctx.ledgers.write(place.workspace);
-    const why = spec ? 'SubagentStart: the subagent was spawned' : 'SubagentStart: the subagent was spawned while vouch.yaml is not valid, so no spec is pinned';
+    const why = spec
+      ? 'SubagentStart: the subagent was spawned'
+      : 'SubagentStart: the subagent was spawned while vouch.yaml is not valid, so no spec is pinned';
     const trust = { home: ctx.home, requireSignature: spec?.requireSignature ?? false, ...(ctx.now && { now: ctx.now }) };
     await putSubagentOnRecord(ledger, place.workspace, spec, { client, ...agent }, why, signer.ok ? signer.value : {}, trust);
     return null;

@@ -100,13 +100,29 @@ export async function noteWorkerCall(client: Client, event: string, payload: Hoo
   const budget = view.contract.budget_tokens;
   const transcript = transcriptOf(payload);
   const tokens = transcript === null ? 0 : (transcriptTokens(transcript) ?? 0);
-  const reason: StopReason | null = budget !== null && tokens > budget ? 'over_budget_tokens' : state.failed_in_a_row >= FAILED_CALLS_LIMIT ? 'failed_calls' : null;
+  const reason: StopReason | null =
+    budget !== null && tokens > budget ? 'over_budget_tokens' : state.failed_in_a_row >= FAILED_CALLS_LIMIT ? 'failed_calls' : null;
   if (reason === null) return;
-  const cardCtx: CardContext = { home: ctx.home, env: ctx.env, ...(ctx.now && { now: ctx.now }), workspace: place.workspace, by: HOOK_ACTOR(client), ledgers: ctx.ledgers, specs: ctx.specs };
+  const cardCtx: CardContext = {
+    home: ctx.home,
+    env: ctx.env,
+    ...(ctx.now && { now: ctx.now }),
+    workspace: place.workspace,
+    by: HOOK_ACTOR(client),
+    ledgers: ctx.ledgers,
+    specs: ctx.specs,
+  };
   await appendCardEvent<StoppedEvent>(
     ledger,
     view.id,
-    { event: 'stopped', reason, tokens, budget_tokens: budget, failed_in_a_row: state.failed_in_a_row, worker: { client, session: payload.session, agent_id: payload.agentId } },
+    {
+      event: 'stopped',
+      reason,
+      tokens,
+      budget_tokens: budget,
+      failed_in_a_row: state.failed_in_a_row,
+      worker: { client, session: payload.session, agent_id: payload.agentId },
+    },
     { by: cardCtx.by, now: nowOf(cardCtx), sign: await cardSigner(cardCtx, view.proof.policy, everSigned(view)) },
   );
 }

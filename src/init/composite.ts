@@ -35,7 +35,10 @@ export function compositeParts(scripts: Scripts, name: string): ScriptPart[] | u
     const first = words[0]!;
     const run = first === 'node' || RUNNERS.has(first) ? words : ['npx', '--no-install', ...words];
     // `npm run build` is named for the script it runs; anything else for its program.
-    const base = (RUNNERS.has(first) ? (words.slice(1).filter((w) => !w.startsWith('-') && w !== 'run' && w !== 'run-script')[0] ?? first) : first).replace(/[^A-Za-z0-9._-]/g, '-');
+    const base = (RUNNERS.has(first) ? (words.slice(1).filter((w) => !w.startsWith('-') && w !== 'run' && w !== 'run-script')[0] ?? first) : first).replace(
+      /[^A-Za-z0-9._-]/g,
+      '-',
+    );
     const seen = (named.get(base) ?? 0) + 1;
     named.set(base, seen);
     return { text: part, run, name: seen === 1 ? base : `${base}-${seen}` };

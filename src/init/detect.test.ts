@@ -52,7 +52,12 @@ describe('Python: unittest layouts', () => {
       ['tests/**'],
     ],
     ['tests beside the code at the root', { 'calc.py': 'x = 1\n', 'test_calc.py': UNITTEST }, ['python3', '-m', 'unittest'], ['**/test*.py']],
-    ['*_test.py files: discovery needs -p', { 'calc.py': 'x = 1\n', 'calc_test.py': UNITTEST }, ['python3', '-m', 'unittest', 'discover', '-p', '*_test.py'], ['**/*_test.py']],
+    [
+      '*_test.py files: discovery needs -p',
+      { 'calc.py': 'x = 1\n', 'calc_test.py': UNITTEST },
+      ['python3', '-m', 'unittest', 'discover', '-p', '*_test.py'],
+      ['**/*_test.py'],
+    ],
     [
       'tests inside the package',
       { 'pkg/__init__.py': '', 'pkg/core.py': 'x = 1\n', 'pkg/tests/__init__.py': '', 'pkg/tests/test_core.py': UNITTEST },
@@ -95,15 +100,28 @@ describe('Python: unittest layouts', () => {
   });
 
   it('proposes pytest for bare test functions and conftest.py, with the test files anywhere', async () => {
-    const [proposal] = await detect({ 'app.py': 'x = 1\n', 'app_test.py': 'def test_x():\n    assert True\n', 'lib/test_lib.py': 'def test_y():\n    assert True\n', 'lib/conftest.py': '' });
+    const [proposal] = await detect({
+      'app.py': 'x = 1\n',
+      'app_test.py': 'def test_x():\n    assert True\n',
+      'lib/test_lib.py': 'def test_y():\n    assert True\n',
+      'lib/conftest.py': '',
+    });
     // lib/ is not a package: pytest would insert only lib/, and the check runs with PYTHONSAFEPATH, so the root is named.
-    expect(proposal).toMatchObject({ run: ['env', 'PYTHONPATH=.', 'python3', '-m', 'pytest', '-q'], sources: ['**/*.py'], tests: ['**/test_*.py', '**/*_test.py'] });
+    expect(proposal).toMatchObject({
+      run: ['env', 'PYTHONPATH=.', 'python3', '-m', 'pytest', '-q'],
+      sources: ['**/*.py'],
+      tests: ['**/test_*.py', '**/*_test.py'],
+    });
     expect(proposal!.inputs).toContain('**/conftest.py');
     expect(proposal!.inputs).toContain('*.pyc');
   });
 
-  it('pytest names the root on the path only when a test below it would not reach the root\'s modules (python3 -m pytest would, by the working directory)', async () => {
-    const flat = { 'calc.py': 'x = 1\n', 'tests/test_calc.py': 'def test_x():\n    assert True\n', 'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n' };
+  it("pytest names the root on the path only when a test below it would not reach the root's modules (python3 -m pytest would, by the working directory)", async () => {
+    const flat = {
+      'calc.py': 'x = 1\n',
+      'tests/test_calc.py': 'def test_x():\n    assert True\n',
+      'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+    };
     expect((await detect(flat))[0]!.run).toEqual(['env', 'PYTHONPATH=.', 'python3', '-m', 'pytest', '-q']);
     // Tests beside the modules: pytest inserts their folder, the root.
     expect((await detect({ 'calc.py': 'x = 1\n', 'test_calc.py': 'def test_x():\n    assert True\n' }))[0]!.run).toEqual(['python3', '-m', 'pytest', '-q']);
@@ -112,7 +130,9 @@ describe('Python: unittest layouts', () => {
     // pytest's own pythonpath setting says where the modules are.
     expect((await detect({ ...flat, 'pyproject.toml': '[tool.pytest.ini_options]\npythonpath = ["."]\n' }))[0]!.run).toEqual(['python3', '-m', 'pytest', '-q']);
     // Nothing at the root to import (a src/ layout without pythonpath is the project's own set-up: installed, or not importable).
-    expect((await detect({ 'src/calc/__init__.py': '', 'src/calc/core.py': 'x = 1\n', 'tests/test_calc.py': 'def test_x():\n    assert True\n' }))[0]!.run).toEqual(['python3', '-m', 'pytest', '-q']);
+    expect(
+      (await detect({ 'src/calc/__init__.py': '', 'src/calc/core.py': 'x = 1\n', 'tests/test_calc.py': 'def test_x():\n    assert True\n' }))[0]!.run,
+    ).toEqual(['python3', '-m', 'pytest', '-q']);
   });
 
   it('proposes nothing for Python code without tests, and never covers a virtual environment', async () => {
@@ -127,7 +147,9 @@ describe('npm: scripts, layout and tool configs', () => {
   it('a minimist-shaped package: code at the root is sources, test/ is tests; package.json, the lockfile, .npmrc and the configs of the tools each check runs are its inputs, present or not', async () => {
     const proposals = byId(
       await detect({
-        'package.json': JSON.stringify({ scripts: { lint: 'eslint --ext=js,mjs .', 'tests-only': "nyc tape 'test/**/*.js'", test: 'npm run tests-only', posttest: 'aud --production' } }),
+        'package.json': JSON.stringify({
+          scripts: { lint: 'eslint --ext=js,mjs .', 'tests-only': "nyc tape 'test/**/*.js'", test: 'npm run tests-only', posttest: 'aud --production' },
+        }),
         'index.js': '',
         'example/parse.js': '',
         'test/bool.js': '',
@@ -145,7 +167,12 @@ describe('npm: scripts, layout and tool configs', () => {
       // The programs the scripts start, where npm looks first (none is installed here): a shim dropped there would run instead.
       inputs: [...npm, '.nycrc', '.nycrc.*', 'nyc.config.*', 'node_modules/.bin/aud', 'node_modules/.bin/npm', 'node_modules/.bin/nyc'],
     });
-    expect(proposals.lint).toMatchObject({ run: ['npm', 'run', '--silent', 'lint'], sources: ['**/*.js'], tests: ['test/**'], inputs: [...npm, '.eslintrc', '.eslintrc.*', 'eslint.config.*', '.eslintignore', 'node_modules/.bin/eslint'] });
+    expect(proposals.lint).toMatchObject({
+      run: ['npm', 'run', '--silent', 'lint'],
+      sources: ['**/*.js'],
+      tests: ['test/**'],
+      inputs: [...npm, '.eslintrc', '.eslintrc.*', 'eslint.config.*', '.eslintignore', 'node_modules/.bin/eslint'],
+    });
   });
 
   it('a TypeScript project: each config an input of the check that reads it, colocated tests are tests', async () => {
@@ -167,11 +194,25 @@ describe('npm: scripts, layout and tool configs', () => {
     expect(Object.keys(proposals)).toEqual(['tests', 'lint-eslint', 'lint-prettier', 'build', 'typecheck']);
     const base = ['src/**', '*.{js,ts}'];
     const npm = ['package.json', 'package-lock.json', 'npm-shrinkwrap.json', '.npmrc'];
-    expect(proposals.tests).toMatchObject({ sources: base, tests: ['test/**', '**/*.{test,spec}.ts'], inputs: [...npm, 'vitest.config.*', 'vitest.workspace.*', 'vite.config.*', 'tsconfig*.json', 'node_modules/.bin/vitest'] });
-    expect(proposals['lint-eslint']).toMatchObject({ run: ['npx', '--no-install', 'eslint', '.'], inputs: [...npm, '.eslintrc', '.eslintrc.*', 'eslint.config.*', '.eslintignore', 'node_modules/.bin/eslint'] });
-    expect(proposals['lint-prettier']).toMatchObject({ run: ['npx', '--no-install', 'prettier', '--check', '.'], inputs: [...npm, '.prettierrc', '.prettierrc.*', 'prettier.config.*', '.prettierignore', 'node_modules/.bin/prettier'] });
+    expect(proposals.tests).toMatchObject({
+      sources: base,
+      tests: ['test/**', '**/*.{test,spec}.ts'],
+      inputs: [...npm, 'vitest.config.*', 'vitest.workspace.*', 'vite.config.*', 'tsconfig*.json', 'node_modules/.bin/vitest'],
+    });
+    expect(proposals['lint-eslint']).toMatchObject({
+      run: ['npx', '--no-install', 'eslint', '.'],
+      inputs: [...npm, '.eslintrc', '.eslintrc.*', 'eslint.config.*', '.eslintignore', 'node_modules/.bin/eslint'],
+    });
+    expect(proposals['lint-prettier']).toMatchObject({
+      run: ['npx', '--no-install', 'prettier', '--check', '.'],
+      inputs: [...npm, '.prettierrc', '.prettierrc.*', 'prettier.config.*', '.prettierignore', 'node_modules/.bin/prettier'],
+    });
     expect(proposals.build).toMatchObject({ sources: base, tests: [], inputs: [...npm, 'tsconfig*.json', 'node_modules/.bin/tsc'] });
-    expect(proposals.typecheck).toMatchObject({ run: ['npx', '--no-install', 'tsc', '--noEmit'], sources: base, inputs: [...npm, 'tsconfig*.json', 'node_modules/.bin/tsc'] });
+    expect(proposals.typecheck).toMatchObject({
+      run: ['npx', '--no-install', 'tsc', '--noEmit'],
+      sources: base,
+      inputs: [...npm, 'tsconfig*.json', 'node_modules/.bin/tsc'],
+    });
   });
 
   it("the files a script names are in its check's scope; src/spec/ is code, src/**/test/ is tests", async () => {
@@ -188,12 +229,21 @@ describe('npm: scripts, layout and tool configs', () => {
     expect(proposals.tests).toMatchObject({ sources: ['src/**'], tests: ['**/test/**'] });
     expect(proposals.tests!.inputs).toContain('node_modules/.bin/node');
     // A dependency's bin is the dependency's: not an input.
-    const installed = byId(await detect({ 'package.json': JSON.stringify({ scripts: { test: 'vitest run & node x.js' } }), 'node_modules/.bin/vitest': '', 'src/a.js': '' }));
+    const installed = byId(
+      await detect({ 'package.json': JSON.stringify({ scripts: { test: 'vitest run & node x.js' } }), 'node_modules/.bin/vitest': '', 'src/a.js': '' }),
+    );
     expect(installed.tests!.inputs.filter((glob) => glob.startsWith('node_modules/'))).toEqual(['node_modules/.bin/node']);
   });
 
   it('a yarn project: yarn runs the scripts, and its settings are inputs', async () => {
-    const [tests] = await detect({ 'package.json': JSON.stringify({ scripts: { test: 'mocha' } }), 'yarn.lock': '', '.yarnrc.yml': '', '.mocharc.yml': '', 'lib/a.js': '', 'test/a.js': '' });
+    const [tests] = await detect({
+      'package.json': JSON.stringify({ scripts: { test: 'mocha' } }),
+      'yarn.lock': '',
+      '.yarnrc.yml': '',
+      '.mocharc.yml': '',
+      'lib/a.js': '',
+      'test/a.js': '',
+    });
     expect(tests).toMatchObject({
       run: ['yarn', 'test'],
       sources: ['lib/**'],
@@ -205,7 +255,11 @@ describe('npm: scripts, layout and tool configs', () => {
   it('no test script placeholder, no check; a second "tests" is named for its family', async () => {
     const placeholder = await detect({ 'package.json': JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' } }), 'index.js': '' });
     expect(placeholder).toEqual([]);
-    const both = await detect({ 'package.json': JSON.stringify({ scripts: { test: 'node test.js' } }), 'test.js': '', 'tests/test_a.py': 'def test_a():\n    pass\n' });
+    const both = await detect({
+      'package.json': JSON.stringify({ scripts: { test: 'node test.js' } }),
+      'test.js': '',
+      'tests/test_a.py': 'def test_a():\n    pass\n',
+    });
     expect(both.map((p) => p.id)).toEqual(['tests', 'tests-python']);
   });
 });
@@ -222,7 +276,13 @@ describe('Makefile', () => {
       'build/t': '',
     });
     expect(rest).toEqual([]);
-    expect(proposal).toMatchObject({ id: 'make-check', run: ['make', 'check'], sources: ['**/*.{c,h}'], tests: ['tests/**'], inputs: ['GNUmakefile', 'makefile', 'Makefile', '*.mk', 'rules.mk'] });
+    expect(proposal).toMatchObject({
+      id: 'make-check',
+      run: ['make', 'check'],
+      sources: ['**/*.{c,h}'],
+      tests: ['tests/**'],
+      inputs: ['GNUmakefile', 'makefile', 'Makefile', '*.mk', 'rules.mk'],
+    });
   });
 
   it('a variable named test is not a target', async () => {
@@ -240,7 +300,12 @@ describe('Go and Cargo', () => {
 
   it('a crate: tests/ only when it exists', async () => {
     const [crate] = await detect({ 'Cargo.toml': '[package]\n', 'Cargo.lock': '', 'src/lib.rs': '' });
-    expect(crate).toMatchObject({ run: ['cargo', 'test'], sources: ['**/*.rs'], tests: [], inputs: ['Cargo.toml', 'Cargo.lock', 'rust-toolchain.toml', 'rust-toolchain', '.cargo/config.toml', '.cargo/config'] });
+    expect(crate).toMatchObject({
+      run: ['cargo', 'test'],
+      sources: ['**/*.rs'],
+      tests: [],
+      inputs: ['Cargo.toml', 'Cargo.lock', 'rust-toolchain.toml', 'rust-toolchain', '.cargo/config.toml', '.cargo/config'],
+    });
   });
 });
 

@@ -12,7 +12,8 @@ export type { Proposal } from './proposal.js';
 export { renderSpec } from './render.js';
 
 /** What init reads, for the message when it finds nothing to propose. */
-export const DETECTED_FROM = 'package.json scripts (test, lint, typecheck, build), tsconfig.json, Python tests (pytest or unittest), go.mod, Cargo.toml, a Makefile test or check target';
+export const DETECTED_FROM =
+  'package.json scripts (test, lint, typecheck, build), tsconfig.json, Python tests (pytest or unittest), go.mod, Cargo.toml, a Makefile test or check target';
 
 /**
  * Proposes checks from what the project already declares. Every glob kept

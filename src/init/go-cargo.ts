@@ -14,8 +14,32 @@ export function fromGo(project: Project): Proposal[] {
   const inputs = configGlobsOf(['go']);
   const exclude = ['vendor/**'];
   return [
-    { id: 'tests', family: 'go', run: ['go', 'test', './...'], sources, tests, inputs, exclude, block: true, timeout: 600, proves: '`go test ./...` passes on the declared Go files.', from: 'go.mod' },
-    { id: 'vet', family: 'go', run: ['go', 'vet', './...'], sources, tests, inputs, exclude, block: true, timeout: 300, proves: '`go vet ./...` reports nothing.', from: 'go.mod' },
+    {
+      id: 'tests',
+      family: 'go',
+      run: ['go', 'test', './...'],
+      sources,
+      tests,
+      inputs,
+      exclude,
+      block: true,
+      timeout: 600,
+      proves: '`go test ./...` passes on the declared Go files.',
+      from: 'go.mod',
+    },
+    {
+      id: 'vet',
+      family: 'go',
+      run: ['go', 'vet', './...'],
+      sources,
+      tests,
+      inputs,
+      exclude,
+      block: true,
+      timeout: 300,
+      proves: '`go vet ./...` reports nothing.',
+      from: 'go.mod',
+    },
   ];
 }
 

@@ -5,7 +5,38 @@ import { configGlobsOf } from './tool-configs.js';
 
 const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'];
 /** What a Makefile usually builds and runs; not object files or binaries, which `make` writes. */
-const SOURCE_EXTS = new Set(['c', 'h', 'cc', 'cpp', 'cxx', 'hh', 'hpp', 'hxx', 's', 'S', 'sh', 'bash', 'py', 'pl', 'pm', 'rb', 'lua', 'awk', 'sed', 'tcl', 'go', 'rs', 'js', 'ts', 'java', 'f90', 'zig', 'in', 'am', 'ac']);
+const SOURCE_EXTS = new Set([
+  'c',
+  'h',
+  'cc',
+  'cpp',
+  'cxx',
+  'hh',
+  'hpp',
+  'hxx',
+  's',
+  'S',
+  'sh',
+  'bash',
+  'py',
+  'pl',
+  'pm',
+  'rb',
+  'lua',
+  'awk',
+  'sed',
+  'tcl',
+  'go',
+  'rs',
+  'js',
+  'ts',
+  'java',
+  'f90',
+  'zig',
+  'in',
+  'am',
+  'ac',
+]);
 const TEST_DIRS = ['test', 'tests', 't'];
 /** A test source at the root by its name: `tests.c` (parson), `test_main.c`, `test.sh`. */
 const TEST_FILE = /^tests?(?:[_-][^/]*)?\.[A-Za-z0-9]+$/;
@@ -34,7 +65,10 @@ export function fromMakefile(project: Project): Proposal[] {
       family: 'make',
       run: ['make', target],
       sources: code ? [code] : [],
-      tests: [...testDirs.map((dir) => `${dir}/**`), ...project.files.filter((path) => !path.includes('/') && TEST_FILE.test(path) && SOURCE_EXTS.has(extOf(path)))],
+      tests: [
+        ...testDirs.map((dir) => `${dir}/**`),
+        ...project.files.filter((path) => !path.includes('/') && TEST_FILE.test(path) && SOURCE_EXTS.has(extOf(path))),
+      ],
       inputs: [...new Set([...configGlobsOf(['make']), ...includesOf(text)])],
       exclude: ['build/**', '**/node_modules/**'],
       block: true,

@@ -6,8 +6,18 @@ describe('scriptInputs', () => {
     ['a tool named in the script', { test: 'vitest run' }, 'test', ['vitest']],
     ['a path to the tool, quotes and operators', { test: "./node_modules/.bin/nyc 'tape' && c8 -r lcov mocha" }, 'test', ['c8', 'mocha', 'nyc']],
     ['pre and post scripts, which npm runs too', { pretest: 'eslint .', test: 'jest', posttest: 'prettier --check .' }, 'test', ['eslint', 'jest', 'prettier']],
-    ['scripts run in turn: npm run, yarn, pnpm, npm test', { ci: 'npm run --silent lint && yarn build && pnpm run types && npm t', lint: 'eslint', build: 'rollup -c', types: 'tsc', test: 'ava' }, 'ci', ['ava', 'eslint', 'npm', 'pnpm', 'rollup', 'tsc', 'yarn']],
-    ['run-s with a glob of script names', { check: 'run-s lint:*', 'lint:js': 'eslint .', 'lint:css': 'stylelint "**/*.css"' }, 'check', ['eslint', 'stylelint']],
+    [
+      'scripts run in turn: npm run, yarn, pnpm, npm test',
+      { ci: 'npm run --silent lint && yarn build && pnpm run types && npm t', lint: 'eslint', build: 'rollup -c', types: 'tsc', test: 'ava' },
+      'ci',
+      ['ava', 'eslint', 'npm', 'pnpm', 'rollup', 'tsc', 'yarn'],
+    ],
+    [
+      'run-s with a glob of script names',
+      { check: 'run-s lint:*', 'lint:js': 'eslint .', 'lint:css': 'stylelint "**/*.css"' },
+      'check',
+      ['eslint', 'stylelint'],
+    ],
     ['a cycle ends', { a: 'npm run b', b: 'npm run a && tsc' }, 'a', ['npm', 'tsc']],
     ['an unknown command names no tool', { test: 'node test.js' }, 'test', []],
   ])('%s', (_name, scripts, name, tools) => {

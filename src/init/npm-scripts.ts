@@ -45,7 +45,11 @@ export function scriptInputs(scripts: Scripts, name: string): ScriptInputs {
         if (isTool(tool)) inputs.tools.add(tool);
         if (PATH_LIKE.test(word) && !word.split('/').includes('..')) inputs.paths.add(word.replace(/^(\.\/)+/, ''));
       }
-      for (const called of scriptsCalled(scripts, words.map((word) => word.slice(word.lastIndexOf('/') + 1)))) visit(called);
+      for (const called of scriptsCalled(
+        scripts,
+        words.map((word) => word.slice(word.lastIndexOf('/') + 1)),
+      ))
+        visit(called);
     }
   };
   visit(name);

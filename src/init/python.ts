@@ -107,7 +107,8 @@ function unittest(project: Project, testFiles: readonly string[], exclude: reado
   }
   if (best.found.length === 0) return undefined;
   const run = [interpreter, '-m', 'unittest'];
-  if (best.start !== '' || pattern !== 'test*.py') run.push('discover', ...(best.start !== '' ? ['-s', best.start] : []), ...(pattern !== 'test*.py' ? ['-p', pattern] : []));
+  if (best.start !== '' || pattern !== 'test*.py')
+    run.push('discover', ...(best.start !== '' ? ['-s', best.start] : []), ...(pattern !== 'test*.py' ? ['-p', pattern] : []));
   const srcLayout = project.isDir('src') && !project.has('src/__init__.py') && project.files.some((path) => path.startsWith('src/') && path.endsWith('.py'));
   // Checks run with PYTHONSAFEPATH=1: the working directory is not on sys.path, so tests started below the
   // root that import the root's modules get the root by name. A sourceless .pyc in a directory on the path
@@ -142,7 +143,10 @@ function unittest(project: Project, testFiles: readonly string[], exclude: reado
 function pytestNeedsRoot(project: Project, testFiles: readonly string[]): boolean {
   const configured = ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'].some((file) => /^\s*pythonpath\s*=/m.test(project.read(file)));
   if (configured) return false;
-  const rootModules = project.files.some((path) => (!path.includes('/') && path.endsWith('.py') && !isTestName(path) && path !== 'conftest.py' && path !== 'setup.py') || /^[^/]+\/__init__\.py$/.test(path));
+  const rootModules = project.files.some(
+    (path) =>
+      (!path.includes('/') && path.endsWith('.py') && !isTestName(path) && path !== 'conftest.py' && path !== 'setup.py') || /^[^/]+\/__init__\.py$/.test(path),
+  );
   if (!rootModules) return false;
   return testFiles.some((path) => path.includes('/') && !packagedToRoot(project, path));
 }

@@ -18,7 +18,15 @@ import type { Spec } from '../spec/model.js';
 export async function writeProposedSpec(root: string, text: string): Promise<Result<Spec, Problem>> {
   const path = join(root, SPEC_FILE);
   if (existsSync(path)) {
-    return { ok: false, error: { code: 'spec_exists', message: `${path} already exists; init --write never overwrites a spec`, where: path, hint: 'edit it by hand, then `vouch allow`' } };
+    return {
+      ok: false,
+      error: {
+        code: 'spec_exists',
+        message: `${path} already exists; init --write never overwrites a spec`,
+        where: path,
+        hint: 'edit it by hand, then `vouch allow`',
+      },
+    };
   }
   const parsed = parseSpec(Buffer.from(text), path);
   if (!parsed.ok) throw new Error(`bug: init produced an invalid spec: ${parsed.error.message}`);
@@ -27,7 +35,10 @@ export async function writeProposedSpec(root: string, text: string): Promise<Res
   try {
     writeFileSync(path, text, { flag: 'wx' });
   } catch (error) {
-    return { ok: false, error: { code: 'write_failed', message: `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, where: path } };
+    return {
+      ok: false,
+      error: { code: 'write_failed', message: `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, where: path },
+    };
   }
   return parsed;
 }

@@ -54,7 +54,7 @@ const USER_SETTINGS = `{
 `;
 
 describe('installEdit / uninstallEdit: JSON', () => {
-  it('adds the hooks next to the user\'s own, keeping every other byte, and uninstall gives back the original bytes', () => {
+  it("adds the hooks next to the user's own, keeping every other byte, and uninstall gives back the original bytes", () => {
     const { home, file } = place();
     const path = file('settings.json');
     writeFileSync(path, USER_SETTINGS);
@@ -68,7 +68,11 @@ describe('installEdit / uninstallEdit: JSON', () => {
     expect(edited.hooks.Stop[1].hooks[0].command).toBe('/opt/node/bin/node /opt/vouch/dist/cli.js hook claude-code Stop');
     expect(edited.hooks.PreToolUse[0].matcher).toBe('Write|Edit|MultiEdit|NotebookEdit|Bash');
     // The user's lines are untouched, in their own 4-space style.
-    expect(readFileSync(path, 'utf8').startsWith('{\n    "model": "opus",\n    "hooks": {\n        "Stop": [\n            { "hooks": [ { "type": "command", "command": "say done" } ] }')).toBe(true);
+    expect(
+      readFileSync(path, 'utf8').startsWith(
+        '{\n    "model": "opus",\n    "hooks": {\n        "Stop": [\n            { "hooks": [ { "type": "command", "command": "say done" } ] }',
+      ),
+    ).toBe(true);
     expect(uninstallEdit(intent, { home })).toMatchObject({ kind: 'written', how: 'restored' });
     expect(readFileSync(path, 'utf8')).toBe(USER_SETTINGS);
   });
@@ -120,7 +124,11 @@ describe('installEdit / uninstallEdit: JSON', () => {
     ['a top level that is not an object', '[1, 2]\n', 'unexpected_shape'],
     ['hooks that is a list', '{"hooks": []}\n', 'unexpected_shape'],
     ['an event that is not a list', '{"hooks": {"Stop": {"hooks": []}}}\n', 'unexpected_shape'],
-    ['a vouch hook with another command already there', '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/old/node /old/cli.js hook claude-code Stop"}]}]}}\n', 'conflict'],
+    [
+      'a vouch hook with another command already there',
+      '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/old/node /old/cli.js hook claude-code Stop"}]}]}}\n',
+      'conflict',
+    ],
   ])('refuses %s, with the reason and manual steps, writing nothing', (_name, content, code) => {
     const { home, file } = place();
     const path = file('settings.json');
@@ -179,7 +187,10 @@ describe('installEdit / uninstallEdit: TOML', () => {
     expect(installEdit(mcpToml(path), { home })).toMatchObject({ kind: 'written' });
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith(CONFIG)).toBe(true);
-    expect(parseToml(text)).toEqual({ model: 'gpt-5', mcp_servers: { docs: { command: 'docs-server' }, vouch: { command: self.node, args: [self.entry, 'mcp'] } } });
+    expect(parseToml(text)).toEqual({
+      model: 'gpt-5',
+      mcp_servers: { docs: { command: 'docs-server' }, vouch: { command: self.node, args: [self.entry, 'mcp'] } },
+    });
     expect(installEdit(mcpToml(path), { home })).toMatchObject({ kind: 'unchanged' });
     expect(uninstallEdit(mcpToml(path), { home })).toMatchObject({ kind: 'written', how: 'restored' });
     expect(readFileSync(path, 'utf8')).toBe(CONFIG);
@@ -227,13 +238,13 @@ describe('installEdit / uninstallEdit: a whole file (git hook)', () => {
     const intent = gitHookIntent('pre-push', path, '/ws', self, {});
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written' });
     expect(statSync(path).mode & 0o777).toBe(0o755);
-    expect(readFileSync(path, 'utf8')).toContain("/opt/node/bin/node /opt/vouch/dist/cli.js -C /ws hook git pre-push || exit 1");
+    expect(readFileSync(path, 'utf8')).toContain('/opt/node/bin/node /opt/vouch/dist/cli.js -C /ws hook git pre-push || exit 1');
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'unchanged' });
     uninstallEdit(intent, { home });
     expect(existsSync(path)).toBe(false);
   });
 
-  it('refuses to overwrite someone else\'s hook, and tells the line to add by hand', () => {
+  it("refuses to overwrite someone else's hook, and tells the line to add by hand", () => {
     const { root, home } = place();
     const path = join(root, 'pre-push');
     writeFileSync(path, '#!/bin/sh\nnpm test\n');
@@ -263,7 +274,9 @@ describe('installEdit: JSON layouts', () => {
     const intent = hookIntent(path, 'claude-code', shellLine([self.node, self.entry]), claudeCode.hooks.install.events);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written' });
     const stops = JSON.parse(readFileSync(path, 'utf8')).hooks.Stop as unknown[];
-    expect(stops[stops.length - 1]).toEqual({ hooks: [{ type: 'command', command: '/opt/node/bin/node /opt/vouch/dist/cli.js hook claude-code Stop', timeout: 3660 }] });
+    expect(stops[stops.length - 1]).toEqual({
+      hooks: [{ type: 'command', command: '/opt/node/bin/node /opt/vouch/dist/cli.js hook claude-code Stop', timeout: 3660 }],
+    });
     uninstallEdit(intent, { home });
     expect(readFileSync(path, 'utf8')).toBe(original);
   });

@@ -39,11 +39,27 @@ export function installEdit(intent: EditIntent, options: EditOptions): EditOutco
     const createdDirs = missingDirs(dirname(intent.path));
     writeAtomically(intent.path, built.text, mode);
     const created = [...(previous?.created ?? []), ...built.created.filter((at) => !previous?.created.some((p) => p.join('\0') === at.join('\0')))];
-    const common = { v: 1 as const, path: intent.path, format: intent.format, summary: intent.summary, changes: intent.changes, after_sha256: sha256(built.text), created, at: now.toISOString() };
+    const common = {
+      v: 1 as const,
+      path: intent.path,
+      format: intent.format,
+      summary: intent.summary,
+      changes: intent.changes,
+      after_sha256: sha256(built.text),
+      created,
+      at: now.toISOString(),
+    };
     const record: InstallRecord =
       previous && read.bytes && sha256(read.bytes) === previous.after_sha256
         ? // The file is exactly what the earlier install wrote: its original bytes are still the ones to restore.
-          { ...common, before_sha256: previous.before_sha256, backup: previous.backup, mode: previous.mode, created_dirs: previous.created_dirs, ...(previous.restorable === false && { restorable: false }) }
+          {
+            ...common,
+            before_sha256: previous.before_sha256,
+            backup: previous.backup,
+            mode: previous.mode,
+            created_dirs: previous.created_dirs,
+            ...(previous.restorable === false && { restorable: false }),
+          }
         : {
             ...common,
             before_sha256: read.bytes ? sha256(read.bytes) : null,
@@ -149,7 +165,12 @@ function buildAll(intent: EditIntent, before: string | null): Built {
 }
 
 /** Takes every change back out, last first. */
-function unbuildAll(intent: EditIntent, changes: readonly Change[], current: string, created: InstallRecord['created']): Built | { readonly ok: true; readonly remove: true } {
+function unbuildAll(
+  intent: EditIntent,
+  changes: readonly Change[],
+  current: string,
+  created: InstallRecord['created'],
+): Built | { readonly ok: true; readonly remove: true } {
   let text = current;
   let changed = false;
   for (const change of [...changes].reverse()) {
@@ -258,7 +279,10 @@ function refused(intent: EditIntent, refusal: Refusal): EditOutcome {
  * be read as its format. `promised` says whether vouch has a record of
  * making it (VOUCH_HOME/installs).
  */
-export function intentState(intent: EditIntent, home: string): { readonly state: 'in_force' | 'absent' | 'other' | 'unreadable'; readonly promised: boolean; readonly why?: string } {
+export function intentState(
+  intent: EditIntent,
+  home: string,
+): { readonly state: 'in_force' | 'absent' | 'other' | 'unreadable'; readonly promised: boolean; readonly why?: string } {
   let promised = false;
   try {
     promised = readRecord(home, intent.path, intent.changes) !== undefined;

@@ -40,7 +40,13 @@ export type Change =
    * an element is replaced by the (single) entry on install, and removed on
    * uninstall, so that upgrading vouch needs no hand edit.
    */
-  | { readonly kind: 'json-append'; readonly at: readonly string[]; readonly entries: readonly Json[]; readonly marker?: string; readonly earlier?: readonly Json[] }
+  | {
+      readonly kind: 'json-append';
+      readonly at: readonly string[];
+      readonly entries: readonly Json[];
+      readonly marker?: string;
+      readonly earlier?: readonly Json[];
+    }
   /** JSON: the key at `at` holds `value` (absent before, or already equal). */
   | { readonly kind: 'json-set'; readonly at: readonly string[]; readonly value: Json }
   /** TOML: the table at `at` (e.g. mcp_servers.vouch) holds `value` (absent before, or already equal). */

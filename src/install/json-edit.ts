@@ -96,7 +96,12 @@ export function removeJson(current: string, change: JsonChange, createdByInstall
       // Ours by its marker, but neither what this vouch nor an earlier one wrote: edited since, left to the person.
       const marker = change.marker;
       const edited: unknown = marker === undefined ? undefined : list.find((item) => JSON.stringify(item).includes(marker));
-      if (edited !== undefined) return refuse('conflict', `${pathText(change.at)} has a vouch entry that differs from the one vouch writes (edited since?): ${JSON.stringify(edited)}`, manual);
+      if (edited !== undefined)
+        return refuse(
+          'conflict',
+          `${pathText(change.at)} has a vouch entry that differs from the one vouch writes (edited since?): ${JSON.stringify(edited)}`,
+          manual,
+        );
       return { ok: true, text: null, created: [] };
     }
     for (const i of indexes.reverse()) {
@@ -143,7 +148,11 @@ function reach(
       node[key] = {};
       created.push(at.slice(0, i + 1));
     } else if (!isPlainObject(next)) {
-      return refuse('unexpected_shape', `${pathText(at.slice(0, i + 1))} is ${Array.isArray(next) ? 'a list' : typeof next}, where vouch expects an object`, manual);
+      return refuse(
+        'unexpected_shape',
+        `${pathText(at.slice(0, i + 1))} is ${Array.isArray(next) ? 'a list' : typeof next}, where vouch expects an object`,
+        manual,
+      );
     }
     node = node[key] as Record<string, unknown>;
   }
@@ -157,7 +166,8 @@ function verify(text: string, intended: unknown, manual: readonly string[], crea
   } catch (error) {
     return refuse('verify_mismatch', `the edited text would not be valid JSON (${(error as Error).message})`, manual);
   }
-  if (!sameValue(reparsed, intended)) return refuse('verify_mismatch', 'the edited file, parsed again, differs from the intended change in another place', manual);
+  if (!sameValue(reparsed, intended))
+    return refuse('verify_mismatch', 'the edited file, parsed again, differs from the intended change in another place', manual);
   return { ok: true, text, created };
 }
 

@@ -8,7 +8,9 @@ export function sameValue(a: unknown, b: unknown): boolean {
   if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null) {
     const ak = Object.keys(a);
     const bk = Object.keys(b);
-    return ak.length === bk.length && ak.every((key) => Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+    return (
+      ak.length === bk.length && ak.every((key) => Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+    );
   }
   return false;
 }

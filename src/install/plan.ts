@@ -6,5 +6,4 @@ import type { Refusal } from './intent.js';
  * containers the edit created, so an uninstall can remove them again.
  */
 export type Built =
-  | { readonly ok: true; readonly text: string | null; readonly created: readonly (readonly string[])[] }
-  | { readonly ok: false; readonly refusal: Refusal };
+  { readonly ok: true; readonly text: string | null; readonly created: readonly (readonly string[])[] } | { readonly ok: false; readonly refusal: Refusal };

@@ -102,7 +102,9 @@ export function removeTomlKey(current: string, change: TomlKeyChange, manual: re
 }
 
 function keyLine(change: TomlKeyChange): string {
-  return stringify({ [change.at[0]]: change.value }).replace(/^\n+/, '').replace(/\n*$/, '\n');
+  return stringify({ [change.at[0]]: change.value })
+    .replace(/^\n+/, '')
+    .replace(/\n*$/, '\n');
 }
 
 function tableText(change: TomlChange): string {
@@ -121,7 +123,11 @@ function parseToml(text: string | null, manual: readonly string[]): { ok: true; 
   try {
     return { ok: true, value: parse(text) };
   } catch (error) {
-    return refuse('invalid_file', `the file is not valid TOML (${(error as Error).message.split('\n')[0]}); vouch edits only files it can read exactly`, manual);
+    return refuse(
+      'invalid_file',
+      `the file is not valid TOML (${(error as Error).message.split('\n')[0]}); vouch edits only files it can read exactly`,
+      manual,
+    );
   }
 }
 
@@ -132,7 +138,8 @@ function verify(text: string, intended: unknown, manual: readonly string[]): Bui
   } catch (error) {
     return refuse('verify_mismatch', `the edited text would not be valid TOML (${(error as Error).message.split('\n')[0]})`, manual);
   }
-  if (!sameValue(reparsed, intended)) return refuse('verify_mismatch', 'the edited file, parsed again, differs from the intended change in another place', manual);
+  if (!sameValue(reparsed, intended))
+    return refuse('verify_mismatch', 'the edited file, parsed again, differs from the intended change in another place', manual);
   return { ok: true, text, created: [] };
 }
 

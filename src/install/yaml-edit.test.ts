@@ -99,7 +99,9 @@ describe('installEdit: YAML (yaml-set)', () => {
     writeFileSync(path, original);
     installEdit(intent(path), { home });
     const text = readFileSync(path, 'utf8');
-    expect(insertion(original, text)).toBe('mcp_servers:\n  vouch:\n    command: /opt/node/bin/node\n    args:\n      - /opt/vouch/dist/cli.js\n      - mcp\n      - -C\n      - /ws\n    timeout: 3600\n');
+    expect(insertion(original, text)).toBe(
+      'mcp_servers:\n  vouch:\n    command: /opt/node/bin/node\n    args:\n      - /opt/vouch/dist/cli.js\n      - mcp\n      - -C\n      - /ws\n    timeout: 3600\n',
+    );
     expect(text.startsWith('# mine\nmodel: opus   # the big one\nmcp_servers:\n')).toBe(true);
     writeFileSync(path, text.replace('model: opus', 'model: sonnet'));
     uninstallEdit(intent(path), { home });
@@ -192,7 +194,17 @@ describe('installEdit: YAML (yaml-set)', () => {
     ['mcp_servers that is an alias of another mapping', 'base: &b\n  time: {command: uvx}\nmcp_servers: *b\n', 'unexpected_shape'],
     ['a merge key in mcp_servers', 'base: &b\n  time: {command: uvx}\nmcp_servers:\n  <<: *b\n  docs: {command: d}\n', 'unexpected_shape'],
     ['another vouch server with other settings', 'mcp_servers:\n  vouch:\n    command: /old/node\n', 'conflict'],
-    ['a billion-laughs alias bomb', `a: &a ["x","x","x","x","x","x","x","x","x","x"]\n${Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`).join('\n')}\n`, 'invalid_file'],
+    [
+      'a billion-laughs alias bomb',
+      `a: &a ["x","x","x","x","x","x","x","x","x","x"]\n${Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(',')}]`,
+      ).join('\n')}\n`,
+      'invalid_file',
+    ],
   ])('refuses %s, with the reason and the manual steps, writing nothing', (_name, content, code) => {
     const { home, path } = place();
     writeFileSync(path, content);

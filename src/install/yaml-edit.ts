@@ -67,13 +67,15 @@ export function removeYaml(current: string, change: YamlChange, createdByInstall
   let level = change.at.length - 1;
   while (level > 0 && found.chain[level]!.map.items.length === 1 && created.has(JSON.stringify(change.at.slice(0, level)))) level--;
   const lines = pairLines(current, found.chain[level]!.pair);
-  if (lines === null) return refuse('unexpected_shape', `${pathText(change.at.slice(0, level + 1))} shares its line with other content; remove it by hand`, manual);
+  if (lines === null)
+    return refuse('unexpected_shape', `${pathText(change.at.slice(0, level + 1))} shares its line with other content; remove it by hand`, manual);
 
   const intended = cloneValue(parsed.value);
   const parent = valueAt(intended, change.at.slice(0, level)) as Record<string, unknown>;
   delete parent[change.at[level]!];
   // A block mapping left with no entries reads as null, its key kept.
-  if (level > 0 && Object.keys(parent).length === 0) (valueAt(intended, change.at.slice(0, level - 1)) as Record<string, unknown>)[change.at[level - 1]!] = null;
+  if (level > 0 && Object.keys(parent).length === 0)
+    (valueAt(intended, change.at.slice(0, level - 1)) as Record<string, unknown>)[change.at[level - 1]!] = null;
   return verify(current.slice(0, lines.start) + current.slice(lines.end), intended, manual, []);
 }
 
@@ -96,11 +98,19 @@ function locate(text: string, doc: Document, at: readonly string[], style: Style
     const pair = map.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
     const first = map.items[0]?.key as Node | undefined;
     if (pair === undefined) {
-      if (!first?.range) return { kind: 'refused', refusal: refuse('unexpected_shape', `${pathText(at.slice(0, depth))} has no entry to place a new one after`, manual) };
+      if (!first?.range)
+        return { kind: 'refused', refusal: refuse('unexpected_shape', `${pathText(at.slice(0, depth))} has no entry to place a new one after`, manual) };
       return { kind: 'absent', depth, offset: lineAfter(text, contentEnd(map)), column: column(text, first.range[0]) };
     }
     if (typeof (pair.key as { value: unknown }).value !== 'string') {
-      return { kind: 'refused', refusal: refuse('unexpected_shape', `${pathText(at.slice(0, depth + 1))} is written as a ${typeof (pair.key as { value: unknown }).value} key, not a string`, manual) };
+      return {
+        kind: 'refused',
+        refusal: refuse(
+          'unexpected_shape',
+          `${pathText(at.slice(0, depth + 1))} is written as a ${typeof (pair.key as { value: unknown }).value} key, not a string`,
+          manual,
+        ),
+      };
     }
     chain.push({ map, pair });
     if (depth === at.length - 1) return { kind: 'present', chain };
@@ -139,7 +149,8 @@ function parseYaml(text: string, code: 'invalid_file' | 'verify_mismatch', manua
 function verify(text: string, intended: unknown, manual: readonly string[], created: readonly (readonly string[])[]): Built {
   const reparsed = parseYaml(text, 'verify_mismatch', manual);
   if (!reparsed.ok) return reparsed;
-  if (!sameValue(reparsed.value, intended)) return refuse('verify_mismatch', 'the edited file, parsed again, differs from the intended change in another place', manual);
+  if (!sameValue(reparsed.value, intended))
+    return refuse('verify_mismatch', 'the edited file, parsed again, differs from the intended change in another place', manual);
   return { ok: true, text, created };
 }
 

@@ -104,7 +104,8 @@ export function blockLines(value: unknown, indent: number, style: Style): string
 /** Why a node on the edited path is not one vouch edits, or null when it is a block mapping it can add lines to. */
 export function unsupported(node: unknown): string | null {
   if (isAlias(node)) return 'is an alias (*name) of another node; adding to it would change what it refers to';
-  if (!isMap(node)) return isSeq(node) ? 'is a list, where vouch expects a mapping' : isScalar(node) ? 'is a single value, where vouch expects a mapping' : 'is not a mapping';
+  if (!isMap(node))
+    return isSeq(node) ? 'is a list, where vouch expects a mapping' : isScalar(node) ? 'is a single value, where vouch expects a mapping' : 'is not a mapping';
   if (node.anchor) return `carries an anchor (&${node.anchor}); every alias of it would change too`;
   if (node.flow) return 'is a flow mapping ({...}); vouch would have to rewrite it';
   if (node.items.some((pair) => isScalar(pair.key) && (typeof pair.key.value === 'symbol' || pair.key.value === '<<'))) {

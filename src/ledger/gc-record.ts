@@ -54,7 +54,10 @@ export interface Candidate extends GcEntry {
  * dispatch's receipts, an unstopped session's trail): the same rule on
  * every backend.
  */
-export function applyRetention(selected: readonly Candidate[], policy: Pick<GcPolicy, 'retain' | 'maxRemove'>): { readonly doomed: Candidate[]; readonly retained: number; readonly deferred: number } {
+export function applyRetention(
+  selected: readonly Candidate[],
+  policy: Pick<GcPolicy, 'retain' | 'maxRemove'>,
+): { readonly doomed: Candidate[]; readonly retained: number; readonly deferred: number } {
   const retain = policy.retain;
   const kept = !retain
     ? [...selected]
@@ -81,7 +84,12 @@ export function candidatePage(policy: Pick<GcPolicy, 'maxRemove'>): number | nul
 }
 
 /** Whether the pages read so far are the whole selection a gc needs (the last page was short, or enough of it may go). */
-export function selectionDone(selected: readonly Candidate[], lastPage: readonly Candidate[], page: number | null, policy: Pick<GcPolicy, 'retain' | 'maxRemove'>): boolean {
+export function selectionDone(
+  selected: readonly Candidate[],
+  lastPage: readonly Candidate[],
+  page: number | null,
+  policy: Pick<GcPolicy, 'retain' | 'maxRemove'>,
+): boolean {
   return page === null || lastPage.length < page || applyRetention(selected, policy).doomed.length >= (policy.maxRemove ?? 0);
 }
 

@@ -277,9 +277,7 @@ export function parseRecentBody(text: string | null | undefined): Readonly<Recor
 }
 
 export type FindResult =
-  | { readonly kind: 'found'; readonly receipt: StoredReceipt }
-  | { readonly kind: 'none' }
-  | { readonly kind: 'ambiguous'; readonly ids: readonly string[] };
+  { readonly kind: 'found'; readonly receipt: StoredReceipt } | { readonly kind: 'none' } | { readonly kind: 'ambiguous'; readonly ids: readonly string[] };
 
 /**
  * Raised by a backend for damage it cannot work around; mapped to a Problem at the edge.

@@ -13,7 +13,7 @@ function chosen(result: ReturnType<typeof ledgerLocation>): string {
 }
 
 describe('ledgerLocation: the one order of where the ledger is', () => {
-  it('--ledger, then VOUCH_LEDGER, then the spec\'s ledger:, then .vouch/ledger.db', () => {
+  it("--ledger, then VOUCH_LEDGER, then the spec's ledger:, then .vouch/ledger.db", () => {
     expect(chosen(ledgerLocation({ VOUCH_LEDGER: URL_B }, '/ws/.vouch', URL_C, URL_A))).toBe('flag');
     expect(chosen(ledgerLocation({ VOUCH_LEDGER: URL_B }, '/ws/.vouch', URL_C))).toBe('VOUCH_LEDGER');
     expect(chosen(ledgerLocation({}, '/ws/.vouch', URL_C))).toBe('ledger');

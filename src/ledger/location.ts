@@ -38,7 +38,14 @@ export function sqliteLocation(stateDir: string): LedgerLocation {
 export function postgresLocation(value: string, source: 'VOUCH_LEDGER' | 'ledger' | 'flag'): Result<LedgerLocation, Problem> {
   const where = source === 'flag' ? '--ledger' : source;
   const bad = (message: string): Result<never, Problem> =>
-    err({ code: 'usage', message, where, expected: LEDGER_URL_EXPECTED, found: mask(value), hint: 'fix the URL; VOUCH_LEDGER overrides `ledger:` in vouch.yaml' });
+    err({
+      code: 'usage',
+      message,
+      where,
+      expected: LEDGER_URL_EXPECTED,
+      found: mask(value),
+      hint: 'fix the URL; VOUCH_LEDGER overrides `ledger:` in vouch.yaml',
+    });
   if (!POSTGRES_URL.test(value)) return bad('the ledger is not a postgres:// URL');
   let url: URL;
   try {
@@ -60,9 +67,24 @@ export function postgresLocation(value: string, source: 'VOUCH_LEDGER' | 'ledger
  * the commands that have no SQLite fallback). The one place this order is
  * decided. `specLedger` is asked only when nothing before it answers.
  */
-export function ledgerLocation(env: NodeJS.ProcessEnv, stateDir: string, specLedger: string | null | (() => string | null), flag?: string): Result<LedgerLocation, Problem>;
-export function ledgerLocation(env: NodeJS.ProcessEnv, stateDir: null, specLedger: string | null | (() => string | null), flag?: string): Result<LedgerLocation, Problem> | null;
-export function ledgerLocation(env: NodeJS.ProcessEnv, stateDir: string | null, specLedger: string | null | (() => string | null), flag?: string): Result<LedgerLocation, Problem> | null {
+export function ledgerLocation(
+  env: NodeJS.ProcessEnv,
+  stateDir: string,
+  specLedger: string | null | (() => string | null),
+  flag?: string,
+): Result<LedgerLocation, Problem>;
+export function ledgerLocation(
+  env: NodeJS.ProcessEnv,
+  stateDir: null,
+  specLedger: string | null | (() => string | null),
+  flag?: string,
+): Result<LedgerLocation, Problem> | null;
+export function ledgerLocation(
+  env: NodeJS.ProcessEnv,
+  stateDir: string | null,
+  specLedger: string | null | (() => string | null),
+  flag?: string,
+): Result<LedgerLocation, Problem> | null {
   if (flag !== undefined) return postgresLocation(flag, 'flag');
   const fromEnv = env.VOUCH_LEDGER;
   if (fromEnv !== undefined && fromEnv !== '') return postgresLocation(fromEnv, 'VOUCH_LEDGER');

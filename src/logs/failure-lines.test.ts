@@ -4,7 +4,11 @@ import type { DecodedLog } from './log-file.js';
 
 function log(stdout: string, stderr = ''): DecodedLog {
   const part = (text: string) => ({ bytes: Buffer.byteLength(text), raw_bytes: Buffer.byteLength(text), dropped_bytes: 0 });
-  return { header: { format: 'vouch-log/1', receipt: 'r', check: 'c', stdout: part(stdout), stderr: part(stderr) }, stdout: Buffer.from(stdout), stderr: Buffer.from(stderr) };
+  return {
+    header: { format: 'vouch-log/1', receipt: 'r', check: 'c', stdout: part(stdout), stderr: part(stderr) },
+    stdout: Buffer.from(stdout),
+    stderr: Buffer.from(stderr),
+  };
 }
 
 describe('failureLines', () => {
@@ -59,12 +63,12 @@ describe('failureLines skips source code the output quotes', () => {
     expect(failureLines(log(`ok 1\n${line}\nok 3\n`)).lines).toEqual([]);
   });
 
-  it("skips the line a Python traceback quotes after File \"...\", line N, and picks the error itself", () => {
+  it('skips the line a Python traceback quotes after File "...", line N, and picks the error itself', () => {
     const traceback = ['Traceback (most recent call last):', '  File "app.py", line 3, in <module>', "    handle(TypeError('x'))", "TypeError: 'x'"].join('\n');
     expect(failureLines(log(traceback)).lines.map((l) => l.text)).toEqual(['Traceback (most recent call last):', "TypeError: 'x'"]);
   });
 
-  it('keeps pytest\'s E line and trims trailing spaces', () => {
+  it("keeps pytest's E line and trims trailing spaces", () => {
     const found = failureLines(log('>       assert add(1, 2) == 3\nE       AssertionError: assert -1 == 3   \n'));
     expect(found.lines.map((l) => l.text)).toEqual(['E       AssertionError: assert -1 == 3']);
   });

@@ -18,7 +18,8 @@ const MARKER = /\bnot ok\b|\bFAIL(ED)?\b|Error\b|\berror(\[\w+\]| TS\d+)?:|\u271
  * `raise ValueError(...)`, `throw new Error(...)`, `catch (error)`, a class
  * or function definition, an import).
  */
-const SOURCE = /^\s*>?\s*(?:except\b|raise\b|throw\b|catch\b|} catch\b|class\s+\w+|def\s+\w+|(?:async\s+)?function\b|import\s|from\s+\S+\s+import\b|const\s+\w+\s*=\s*new\s+\w*Error\b|if\s*\(.*\)\s*throw\b)/;
+const SOURCE =
+  /^\s*>?\s*(?:except\b|raise\b|throw\b|catch\b|} catch\b|class\s+\w+|def\s+\w+|(?:async\s+)?function\b|import\s|from\s+\S+\s+import\b|const\s+\w+\s*=\s*new\s+\w*Error\b|if\s*\(.*\)\s*throw\b)/;
 const TRACEBACK_FILE = /^\s*File "[^"]*", line \d+/;
 
 /** At most this many lines are picked; each is cut to LINE_WIDTH characters. */

@@ -18,14 +18,20 @@ export const cardId = z.string().regex(CARD_ID_PATTERN).describe('a card id as `
 
 export const cardOutput = z.looseObject({
   id: z.string(),
-  state: z.enum(['open', 'claimed', 'done', 'owner_closed', 'split', 'abandoned']).describe('owner_closed: closed by the owner WITHOUT a fresh PASS; never a pass'),
+  state: z
+    .enum(['open', 'claimed', 'done', 'owner_closed', 'split', 'abandoned'])
+    .describe('owner_closed: closed by the owner WITHOUT a fresh PASS; never a pass'),
   passed: z.boolean().describe('true only when the card was closed on a fresh PASS of its frozen proof (state done)'),
   grade: z.enum(['PASS', 'FAIL', 'UNKNOWN', 'ungraded']).describe('the newest verdict of the proof in force; ungraded when never verified'),
   contract: z.looseObject({ goal: z.string(), artifact: z.string(), done_when: z.string(), budget_attempts: z.number().int() }),
   verify: z.enum(['proof', 'independent']),
   attempts: z.number().int(),
   over_budget: z.boolean(),
-  events: z.array(z.looseObject({ seq: z.number().int(), kind: z.string(), intact: z.boolean() })).describe('every event of the card, oldest first, by kind: opened, claimed, verdict, decision, completed, owner_close, audit, follow_up (damaged when altered)'),
+  events: z
+    .array(z.looseObject({ seq: z.number().int(), kind: z.string(), intact: z.boolean() }))
+    .describe(
+      'every event of the card, oldest first, by kind: opened, claimed, verdict, decision, completed, owner_close, audit, follow_up (damaged when altered)',
+    ),
 });
 
 export function cardContextOf(call: WorkspaceCall): CardContext {

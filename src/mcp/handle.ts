@@ -41,7 +41,9 @@ export async function handleCall(tool: VouchTool, args: Record<string, unknown>,
       content: [
         {
           type: 'text',
-          text: withFooter(`vouch: internal error: ${error instanceof Error ? error.message : String(error)}\nThis is a bug in vouch ${VERSION}; nothing was vouched for by this call. The server keeps serving.\n  code: internal`),
+          text: withFooter(
+            `vouch: internal error: ${error instanceof Error ? error.message : String(error)}\nThis is a bug in vouch ${VERSION}; nothing was vouched for by this call. The server keeps serving.\n  code: internal`,
+          ),
         },
       ],
     };

@@ -16,7 +16,9 @@ export const checkIds = z.array(checkId).min(1).max(256);
 export const receiptId = z
   .string()
   .regex(/^[0-9a-hjkmnp-tv-z]{6,26}$/)
-  .describe('a receipt id (26 lowercase characters), its short form (the last 8), or a unique leading or trailing part of at least 6, as returned by vouch_verify or vouch_status');
+  .describe(
+    'a receipt id (26 lowercase characters), its short form (the last 8), or a unique leading or trailing part of at least 6, as returned by vouch_verify or vouch_status',
+  );
 
 const STATUSES = ['PASS', 'FAIL', 'UNKNOWN', 'STALE'] as const satisfies readonly Status[];
 export const status = z.enum(STATUSES);
@@ -26,7 +28,9 @@ export const reason = z.enum(REASONS);
 /** Whether this exact vouch.yaml was allowed by a person in this workspace. */
 export const trust = z
   .enum(['allowed', 'changed', 'denied', 'outdated', 'never'])
-  .describe('allowed: this exact vouch.yaml was allowed; changed: edited since; denied: withdrawn by vouch deny; outdated: allowed by an earlier vouch, to be allowed again; never: never allowed');
+  .describe(
+    'allowed: this exact vouch.yaml was allowed; changed: edited since; denied: withdrawn by vouch deny; outdated: allowed by an earlier vouch, to be allowed again; never: never allowed',
+  );
 
 export const checkStatus = z.object({
   id: z.string(),
@@ -41,7 +45,9 @@ export const checkStatus = z.object({
   agent_run: z
     .object({ agent: z.string(), marker: z.string() })
     .optional()
-    .describe('the latest receipt was recorded inside an agent run: it never lets that agent stop, close a card or pass a grade; the gate runs the check itself'),
+    .describe(
+      'the latest receipt was recorded inside an agent run: it never lets that agent stop, close a card or pass a grade; the gate runs the check itself',
+    ),
   proves: z.string().describe("the operator's sentence for what a PASS of this check proves"),
 });
 
@@ -56,5 +62,10 @@ export const verifyResult = z.object({
   /** null: the check did not run (not started, not allowed). */
   duration_ms: z.number().int().nullable(),
   proves: z.string(),
-  withheld_env: z.array(z.string()).optional().describe('for a check that ran and did not pass in a way that reads like its environment\'s fault: the names (never the values) of the environment variables it was not given'),
+  withheld_env: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "for a check that ran and did not pass in a way that reads like its environment's fault: the names (never the values) of the environment variables it was not given",
+    ),
 });

@@ -34,7 +34,15 @@ export function withFooter(text: string): string {
 }
 
 /** One line per check: "PASS  tests  …" then why, in words, when it is not a PASS. */
-export function statusLine(entry: { id: string; status: Status; reason: Reason; detail: string | null; blocking: boolean; proves: string; verifier?: string }): string {
+export function statusLine(entry: {
+  id: string;
+  status: Status;
+  reason: Reason;
+  detail: string | null;
+  blocking: boolean;
+  proves: string;
+  verifier?: string;
+}): string {
   const head = `${entry.status.padEnd(7)} ${entry.id}${entry.blocking ? '' : ' (advisory)'}${entry.verifier ? ` (remote, verifier ${entry.verifier.slice(0, 16)})` : ''}`;
   if (entry.status === 'PASS') return `${head}: ${entry.proves}`;
   const { meaning } = explainReason(entry.reason, entry.id);

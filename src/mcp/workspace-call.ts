@@ -40,7 +40,13 @@ export interface ServerScope {
 }
 
 export function workspaceCall(scope: ServerScope, signal: AbortSignal, progress: Progress): WorkspaceCall {
-  const session = new Session({ env: scope.env, cwd: scope.workspace.root, dir: scope.workspace.root, signal, ...(scope.hashWorker && { hashWorker: scope.hashWorker }) });
+  const session = new Session({
+    env: scope.env,
+    cwd: scope.workspace.root,
+    dir: scope.workspace.root,
+    signal,
+    ...(scope.hashWorker && { hashWorker: scope.hashWorker }),
+  });
   return {
     session,
     workspace: scope.workspace,

@@ -47,7 +47,15 @@ export async function readInstalled(root: string): Promise<InstalledRead> {
       const stat = lstatSync(join(root, path));
       if (stat.isDirectory()) await walk(path);
       else if (stat.isFile()) files.set(path, await fileDigest(join(root, path)));
-      else findings.push({ where: 'installed', reason: 'not_a_file', path, expected: null, found: null, detail: stat.isSymbolicLink() ? 'a symbolic link, not a regular file' : 'not a regular file' });
+      else
+        findings.push({
+          where: 'installed',
+          reason: 'not_a_file',
+          path,
+          expected: null,
+          found: null,
+          detail: stat.isSymbolicLink() ? 'a symbolic link, not a regular file' : 'not a regular file',
+        });
     }
   };
   await walk('');

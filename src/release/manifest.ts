@@ -36,7 +36,12 @@ export function parseManifest(text: string, where: string): Result<ReleaseManife
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return err({ code: 'manifest_invalid', message: `the release manifest is not JSON: ${(error as Error).message}`, where, hint: 'give the manifest scripts/release.mjs wrote beside the tarball' });
+    return err({
+      code: 'manifest_invalid',
+      message: `the release manifest is not JSON: ${(error as Error).message}`,
+      where,
+      hint: 'give the manifest scripts/release.mjs wrote beside the tarball',
+    });
   }
   const parsed = z.safeParse(manifestSchema, raw);
   if (parsed.success) {
@@ -55,7 +60,8 @@ export function parseManifest(text: string, where: string): Result<ReleaseManife
     code: 'manifest_invalid',
     message: `the release manifest is not valid at ${at}: ${issue.message}`,
     where,
-    expected: '{"kind": "vouch-release-manifest", "version": 1, "package", "tarball": {"file", "sha256", "size", "npm_integrity"}, "files": [{"path", "sha256", "size", "mode"}]}',
+    expected:
+      '{"kind": "vouch-release-manifest", "version": 1, "package", "tarball": {"file", "sha256", "size", "npm_integrity"}, "files": [{"path", "sha256", "size", "mode"}]}',
     hint: 'give the manifest scripts/release.mjs wrote beside the tarball',
   });
 }

@@ -47,8 +47,11 @@ export async function readTarball(path: string, display: string): Promise<Tarbal
   const extract = tar.extract();
   const files = new Map<string, FoundFile>();
   const findings: ReleaseFinding[] = [];
-  const finding = (reason: ReleaseFinding['reason'], at: string, detail: string) => findings.push({ where: 'tarball', reason, path: at, expected: null, found: null, detail });
-  const flowing = pipeline(createReadStream(path), createGunzip(), extract).catch((error: unknown) => extract.destroy(error instanceof Error ? error : new Error(String(error))));
+  const finding = (reason: ReleaseFinding['reason'], at: string, detail: string) =>
+    findings.push({ where: 'tarball', reason, path: at, expected: null, found: null, detail });
+  const flowing = pipeline(createReadStream(path), createGunzip(), extract).catch((error: unknown) =>
+    extract.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
   try {
     for await (const entry of extract) {
       const { name, type } = entry.header;
@@ -64,7 +67,11 @@ export async function readTarball(path: string, display: string): Promise<Tarbal
       }
       if (type !== 'file' && type !== 'contiguous-file') {
         entry.resume();
-        finding('not_a_file', at, `a ${type ?? 'typeless'} entry${entry.header.linkname ? ` (to ${JSON.stringify(entry.header.linkname)})` : ''}, not a regular file`);
+        finding(
+          'not_a_file',
+          at,
+          `a ${type ?? 'typeless'} entry${entry.header.linkname ? ` (to ${JSON.stringify(entry.header.linkname)})` : ''}, not a regular file`,
+        );
         continue;
       }
       const hash = createHash('sha256');
@@ -78,7 +85,14 @@ export async function readTarball(path: string, display: string): Promise<Tarbal
     }
     await flowing;
   } catch (error) {
-    findings.push({ where: 'tarball', reason: 'tarball_unreadable', path: display, expected: null, found: whole.sha256, detail: `not a readable gzip'd tar: ${error instanceof Error ? error.message : String(error)}` });
+    findings.push({
+      where: 'tarball',
+      reason: 'tarball_unreadable',
+      path: display,
+      expected: null,
+      found: whole.sha256,
+      detail: `not a readable gzip'd tar: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
   return { sha256: whole.sha256, size: whole.size, files, findings };
 }

@@ -24,7 +24,14 @@ function compare(where: ReleaseWhere, manifest: ReleaseManifest, found: Readonly
     if (!there) findings.push({ where, reason: 'missing', path: file.path, expected: file.sha256, found: null, detail: 'listed in the manifest, not there' });
     else if (there.sha256 !== file.sha256 || there.size !== file.size) {
       const size = there.size === file.size ? `the same size (${file.size} bytes)` : `${there.size} bytes where the manifest says ${file.size}`;
-      findings.push({ where, reason: 'differs', path: file.path, expected: file.sha256, found: there.sha256, detail: `${size}, SHA-256 ${there.sha256} where the manifest says ${file.sha256}` });
+      findings.push({
+        where,
+        reason: 'differs',
+        path: file.path,
+        expected: file.sha256,
+        found: there.sha256,
+        detail: `${size}, SHA-256 ${there.sha256} where the manifest says ${file.sha256}`,
+      });
     }
   }
   for (const [path, there] of found) {
@@ -39,7 +46,10 @@ function compare(where: ReleaseWhere, manifest: ReleaseManifest, found: Readonly
  * unpacked or written. Every file that differs, is missing or is extra is
  * named; an absent finding list is the only clean answer.
  */
-export async function verifyRelease(manifest: ReleaseManifest, at: { readonly tarball?: { readonly path: string; readonly display: string }; readonly installed?: string }): Promise<ReleaseCheck> {
+export async function verifyRelease(
+  manifest: ReleaseManifest,
+  at: { readonly tarball?: { readonly path: string; readonly display: string }; readonly installed?: string },
+): Promise<ReleaseCheck> {
   const findings: ReleaseFinding[] = [];
   let tarball: string | null = null;
   let compared: { tarball: number | null; installed: number | null } = { tarball: null, installed: null };
@@ -48,7 +58,14 @@ export async function verifyRelease(manifest: ReleaseManifest, at: { readonly ta
     const read = await readTarball(at.tarball.path, at.tarball.display);
     tarball = read.sha256;
     if (read.sha256 !== manifest.tarball.sha256) {
-      findings.push({ where: 'tarball', reason: 'tarball_digest', path: at.tarball.display, expected: manifest.tarball.sha256, found: read.sha256, detail: `the tarball's SHA-256 is not the manifest's (${read.size} bytes, the manifest says ${manifest.tarball.size})` });
+      findings.push({
+        where: 'tarball',
+        reason: 'tarball_digest',
+        path: at.tarball.display,
+        expected: manifest.tarball.sha256,
+        found: read.sha256,
+        detail: `the tarball's SHA-256 is not the manifest's (${read.size} bytes, the manifest says ${manifest.tarball.size})`,
+      });
     }
     const named = new Set(read.findings.map((f) => f.path));
     findings.push(...read.findings, ...compare('tarball', manifest, read.files, (path) => named.has(path) && !read.files.has(path)));

@@ -1,7 +1,15 @@
 /** What the verifier answered: a JSON body, a refusal it explained, or nothing usable. */
 export type Reply =
   | { readonly kind: 'ok'; readonly status: number; readonly body: Record<string, unknown> }
-  | { readonly kind: 'refused'; readonly status: number; readonly code: string; readonly message: string; readonly hint: string | null; readonly limit: unknown; readonly found: unknown }
+  | {
+      readonly kind: 'refused';
+      readonly status: number;
+      readonly code: string;
+      readonly message: string;
+      readonly hint: string | null;
+      readonly limit: unknown;
+      readonly found: unknown;
+    }
   /** `transient`: a 5xx or a network failure (refused, reset, no answer in time), worth trying again; a redirect or a body that is not JSON is not. */
   | { readonly kind: 'unavailable'; readonly detail: string; readonly transient: boolean };
 
@@ -40,23 +48,35 @@ export async function call(base: URL, request: Request): Promise<Reply> {
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const reason = (error as Error).name === 'TimeoutError' ? 'no answer in time' : cause?.code ?? cause?.message ?? (error as Error).message;
+    const reason = (error as Error).name === 'TimeoutError' ? 'no answer in time' : (cause?.code ?? cause?.message ?? (error as Error).message);
     if (request.signal?.aborted) return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: stopped`, transient: false };
     return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: ${reason}`, transient: true };
   }
   if (response.status >= 300 && response.status < 400) {
     await response.body?.cancel();
-    return { kind: 'unavailable', detail: `the server answered with a redirect (${response.status} to ${response.headers.get('location') ?? 'nowhere'}), which vouch never follows`, transient: false };
+    return {
+      kind: 'unavailable',
+      detail: `the server answered with a redirect (${response.status} to ${response.headers.get('location') ?? 'nowhere'}), which vouch never follows`,
+      transient: false,
+    };
   }
   let body: unknown;
   try {
     body = await response.json();
   } catch {
-    return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: ${response.status}, and the answer is not JSON`, transient: response.status >= 500 };
+    return {
+      kind: 'unavailable',
+      detail: `${request.method} ${url.pathname}: ${response.status}, and the answer is not JSON`,
+      transient: response.status >= 500,
+    };
   }
   if (response.status >= 500 || typeof body !== 'object' || body === null) {
     const said = (body as { error?: { message?: unknown } } | null)?.error?.message;
-    return { kind: 'unavailable', detail: `${request.method} ${url.pathname}: the server failed (${response.status})${typeof said === 'string' ? `: ${said}` : ''}`, transient: response.status >= 500 };
+    return {
+      kind: 'unavailable',
+      detail: `${request.method} ${url.pathname}: the server failed (${response.status})${typeof said === 'string' ? `: ${said}` : ''}`,
+      transient: response.status >= 500,
+    };
   }
   if (response.status >= 400) {
     const error: Record<string, unknown> = (body as { error?: Record<string, unknown> }).error ?? {};

@@ -64,9 +64,7 @@ export async function verifyRemotely(request: RemoteRequest): Promise<RemoteOutc
   const everyone = (reason: RemoteReason, detail: string, job: string | null = null): RemoteOutcome[] =>
     request.checks.map((check) => ({ kind: 'unknown', check, reason, detail, job }));
   const fromReply = (reply: Exclude<Reply, { kind: 'ok' }>, job: string | null = null): RemoteOutcome[] =>
-    reply.kind === 'unavailable'
-      ? everyone('remote_unavailable', reply.detail, job)
-      : everyone('remote_refused', refusalText(reply), job);
+    reply.kind === 'unavailable' ? everyone('remote_unavailable', reply.detail, job) : everyone('remote_refused', refusalText(reply), job);
 
   const tree = await collectTree(request.files.snapshot(), request.checks);
   const archive = await packTarGz(tree.files);
@@ -78,13 +76,20 @@ export async function verifyRemotely(request: RemoteRequest): Promise<RemoteOutc
     ['spec_sha256', request.spec.sha256],
     ...request.checks.map((check): [string, string] => ['check', check.id]),
     ['nonce', nonce],
-    ...(request.git ? [...(request.git.head ? [['git_head', request.git.head] as [string, string]] : []), ['git_dirty', request.git.dirty ? '1' : '0'] as [string, string]] : []),
+    ...(request.git
+      ? [...(request.git.head ? [['git_head', request.git.head] as [string, string]] : []), ['git_dirty', request.git.dirty ? '1' : '0'] as [string, string]]
+      : []),
   ]);
   const started = Date.now();
   const deadline = started + request.waitMs;
   const onRetry = (detail: string, inMs: number) => request.onProgress?.({ kind: 'retrying', detail, inMs });
   const call = (path: string, body?: Buffer) =>
-    callWithRetry(request.base, { method: body ? 'POST' : 'GET', path, token: request.token, ...(body && { body }), ...(request.signal && { signal: request.signal }) }, deadline, onRetry);
+    callWithRetry(
+      request.base,
+      { method: body ? 'POST' : 'GET', path, token: request.token, ...(body && { body }), ...(request.signal && { signal: request.signal }) },
+      deadline,
+      onRetry,
+    );
   const submitted = await call(`v1/jobs?${query.toString()}`, archive);
   if (submitted.kind !== 'ok') return fromReply(submitted);
   const job = (submitted.body.job as { id?: unknown } | undefined)?.id;
@@ -105,7 +110,11 @@ export async function verifyRemotely(request: RemoteRequest): Promise<RemoteOutc
     await new Promise((resolve) => setTimeout(resolve, request.pollMs));
   }
   if (view.state === 'failed') {
-    return everyone('remote_refused', `the verifier did not run job ${job}: ${view.error?.message ?? 'no reason given'} (${view.error?.code ?? 'failed'})`, job);
+    return everyone(
+      'remote_refused',
+      `the verifier did not run job ${job}: ${view.error?.message ?? 'no reason given'} (${view.error?.code ?? 'failed'})`,
+      job,
+    );
   }
   const listed: readonly { readonly id: string; readonly check_id: string }[] = Array.isArray(view.receipts) ? view.receipts : [];
   // The files as they are now, not as packed: an edit while the job ran must not ride on its receipt.
@@ -117,7 +126,13 @@ export async function verifyRemotely(request: RemoteRequest): Promise<RemoteOutc
   for (const [i, check] of request.checks.entries()) {
     const entries = listed.filter((entry) => entry.check_id === check.id);
     if (entries.length !== 1) {
-      outcomes.push({ kind: 'unknown', check, reason: 'remote_unverified', detail: `job ${job} lists ${entries.length} receipts for this check, not exactly one`, job });
+      outcomes.push({
+        kind: 'unknown',
+        check,
+        reason: 'remote_unverified',
+        detail: `job ${job} lists ${entries.length} receipts for this check, not exactly one`,
+        job,
+      });
       continue;
     }
     outcomes.push(await fetchAndBind(request, call, check, { job, nonce }, entries[0]!.id, now[i]!.manifest));

@@ -60,8 +60,17 @@ function gitTracked(root: string): string[] {
   const isolated = isolatedGit(root, process.env);
   if (isolated === null) return [];
   try {
-    const out = execFileSync('git', isolated.args(['ls-files', '-z', '--cached']), { cwd: root, env: isolated.env, encoding: 'buffer', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 1024 * 1024 });
-    return out.toString('utf8').split('\0').filter((path) => path !== '');
+    const out = execFileSync('git', isolated.args(['ls-files', '-z', '--cached']), {
+      cwd: root,
+      env: isolated.env,
+      encoding: 'buffer',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    return out
+      .toString('utf8')
+      .split('\0')
+      .filter((path) => path !== '');
   } catch {
     return [];
   } finally {

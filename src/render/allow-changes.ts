@@ -49,7 +49,9 @@ function pinLine(change: PinChange): string {
 export function venvWarnings(moved: readonly PinChange[]): string[] {
   return moved.flatMap((change) =>
     change.kind === 'executable' && change.leftVenv !== null
-      ? [`vouch: warning: ${change.command} (${change.checks.join(', ')}) left the virtualenv ${change.leftVenv}: it was ${change.before}, it is now ${change.after ?? 'not found'}. If that is not meant, allow again from a shell with the virtualenv active, or run ${change.leftVenv}/bin/${change.command.split('/').at(-1)} in vouch.yaml`]
+      ? [
+          `vouch: warning: ${change.command} (${change.checks.join(', ')}) left the virtualenv ${change.leftVenv}: it was ${change.before}, it is now ${change.after ?? 'not found'}. If that is not meant, allow again from a shell with the virtualenv active, or run ${change.leftVenv}/bin/${change.command.split('/').at(-1)} in vouch.yaml`,
+        ]
       : [],
   );
 }

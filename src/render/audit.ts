@@ -55,16 +55,7 @@ export function renderAudit(report: AuditReport, ledgerPath: string, p: Paint): 
     lines.push(`  ${counts}${signed.length > 0 ? `; ${signed.join(', ')}` : ''}`);
   } else {
     lines.push(`${p.red('ledger damaged')}  ${ledgerPath}`);
-    lines.push(
-      table(
-        report.findings.map((f) => [
-          f.seq === null ? '' : `seq ${f.seq}`,
-          `${f.kind}${f.id ? ` ${f.id}` : ''}`,
-          p.red(f.code),
-          f.detail,
-        ]),
-      ),
-    );
+    lines.push(table(report.findings.map((f) => [f.seq === null ? '' : `seq ${f.seq}`, `${f.kind}${f.id ? ` ${f.id}` : ''}`, p.red(f.code), f.detail])));
     const entriesHit = new Set(report.findings.map((f) => f.seq)).size;
     lines.push(`${plural(report.findings.length, 'finding')} at ${plural(entriesHit, 'position')}; ${counts}`);
     for (const code of new Set(report.findings.map((f) => f.code))) lines.push(`  ${p.dim(`${code}: ${explainAuditCode(code)}`)}`);

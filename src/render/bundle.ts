@@ -32,7 +32,9 @@ export function renderBundleChecks(file: string, checks: readonly EnvelopeCheck[
   const lines: string[] = [];
   for (const check of checks) {
     const s = check.summary;
-    const what = s ? `${s.check ?? '?'}  ${s.verdict ?? '?'}  ${s.receipt ?? ''}  ${p.dim(`${s.predicate}, ${s.files.length} file${s.files.length === 1 ? '' : 's'}`)}` : '';
+    const what = s
+      ? `${s.check ?? '?'}  ${s.verdict ?? '?'}  ${s.receipt ?? ''}  ${p.dim(`${s.predicate}, ${s.files.length} file${s.files.length === 1 ? '' : 's'}`)}`
+      : '';
     lines.push(`${check.findings.length === 0 ? p.green('ok  ') : p.red('FAIL')}  line ${check.line}  ${what}`.trimEnd());
     for (const finding of check.findings) {
       lines.push(`        ${p.red(finding.code)}: ${finding.path ? `${finding.path}: ` : ''}${finding.detail}`);

@@ -81,17 +81,22 @@ export function renderCard(view: CardView, completeNow: Problem | null, p: Paint
     `  artifact:   ${oneLine(c.artifact)}`,
     `  done when:  ${oneLine(c.done_when)}`,
     ...(c.lands_at ? [`  lands at:   ${oneLine(c.lands_at)}`] : []),
-    ...(view.opened.body.follow_up_of ? [`  follow-up of ${view.opened.body.follow_up_of.card} (depth ${view.opened.body.depth}), opened by its failed audit`] : []),
+    ...(view.opened.body.follow_up_of
+      ? [`  follow-up of ${view.opened.body.follow_up_of.card} (depth ${view.opened.body.depth}), opened by its failed audit`]
+      : []),
     `  proof:      frozen from vouch.yaml ${proof.policy.spec_sha256.slice(0, 12)}…, digest ${proof.digest.slice(0, 12)}…`,
   ];
   if (proof.kind === 'checks') {
     for (const check of proof.checks) {
-      lines.push(`              ${oneLine(`${check.id}: ${JSON.stringify(check.shell ? check.run[0] : check.run)} · scope ${[...check.sources, ...check.tests, ...check.artifacts].join(', ')}`)} · definition ${check.definitionDigest.slice(0, 12)}…`);
+      lines.push(
+        `              ${oneLine(`${check.id}: ${JSON.stringify(check.shell ? check.run[0] : check.run)} · scope ${[...check.sources, ...check.tests, ...check.artifacts].join(', ')}`)} · definition ${check.definitionDigest.slice(0, 12)}…`,
+      );
     }
   } else {
     const binding = view.script.bound ? `bound to sha256 ${view.script.bound.slice(0, 16)}…` : 'not bound yet (its first run by the verifier binds it)';
     lines.push(`              script ${oneLine(proof.path)} (${binding}) · scope ${oneLine(proof.scope.join(', '))} · timeout ${proof.timeout}s`);
-    if (view.script.pending) lines.push(`              revise-script ${view.script.pending.decision} authorises sha256 ${view.script.pending.sha256.slice(0, 16)}… (once)`);
+    if (view.script.pending)
+      lines.push(`              revise-script ${view.script.pending.decision} authorises sha256 ${view.script.pending.sha256.slice(0, 16)}… (once)`);
   }
   if (view.holder) lines.push(`  holder:     ${oneLine(view.holder.name)} (since ${view.holder.at}): one writer per card`);
   if (view.question?.body.ask) {
@@ -99,7 +104,11 @@ export function renderCard(view: CardView, completeNow: Problem | null, p: Paint
     lines.push(`  asks:       ${oneLine(ask.question)}`, ...ask.failure_lines.map((line) => `              | ${oneLine(line)}`));
   }
   if (view.state === 'open' || view.state === 'claimed') {
-    lines.push(completeNow ? `  complete now: ${p.red('refused')}: ${completeNow.code}: ${oneLine(completeNow.message)}` : `  complete now: ${p.green('allowed')} (a fresh PASS of the frozen proof)`);
+    lines.push(
+      completeNow
+        ? `  complete now: ${p.red('refused')}: ${completeNow.code}: ${oneLine(completeNow.message)}`
+        : `  complete now: ${p.green('allowed')} (a fresh PASS of the frozen proof)`,
+    );
   }
   lines.push('', p.bold('  events'));
   lines.push(table(view.events.map(eventRow), '  '));
@@ -113,17 +122,37 @@ function eventRow(entry: CardEntry): string[] {
   const by = `by ${actorWords(body.by)}${entry.signed ? ' · signed' : ''}`;
   switch (body.event) {
     case 'opened':
-      return [...head, 'opened', `${body.verify}${body.verify !== body.verify_requested ? ` (asked ${body.verify_requested}; a script proof is always independent)` : ''}, budget ${body.budget_attempts}`, by];
+      return [
+        ...head,
+        'opened',
+        `${body.verify}${body.verify !== body.verify_requested ? ` (asked ${body.verify_requested}; a script proof is always independent)` : ''}, budget ${body.budget_attempts}`,
+        by,
+      ];
     case 'claimed':
       return [...head, 'claimed', '', by];
     case 'verdict':
-      return [...head, 'verdict', `${body.verdict} (${body.reason}) attempt ${body.attempt} · ${body.receipts.map((r) => `${r.check_id} ${r.verdict} ${r.receipt}`).join(', ')}${body.script ? ` · script ${body.script.binding}` : ''}`, by];
+      return [
+        ...head,
+        'verdict',
+        `${body.verdict} (${body.reason}) attempt ${body.attempt} · ${body.receipts.map((r) => `${r.check_id} ${r.verdict} ${r.receipt}`).join(', ')}${body.script ? ` · script ${body.script.binding}` : ''}`,
+        by,
+      ];
     case 'decision':
-      return [...head, 'decision', `${body.decision}: ${body.why}${body.changes ? ` (${Object.keys(body.changes).join(', ')})` : ''}${body.script_sha256 ? ` (authorises ${body.script_sha256.slice(0, 16)}…)` : ''}${body.into ? ` (into ${body.into.join(', ')})` : ''}${body.ask ? ` (asks: ${body.ask.question})` : ''}`, by];
+      return [
+        ...head,
+        'decision',
+        `${body.decision}: ${body.why}${body.changes ? ` (${Object.keys(body.changes).join(', ')})` : ''}${body.script_sha256 ? ` (authorises ${body.script_sha256.slice(0, 16)}…)` : ''}${body.into ? ` (into ${body.into.join(', ')})` : ''}${body.ask ? ` (asks: ${body.ask.question})` : ''}`,
+        by,
+      ];
     case 'completed':
       return [...head, 'completed', `on the PASS of verdict ${body.verdict_event}`, by];
     case 'owner_close':
-      return [...head, 'owner_close', `NOT a pass: ${body.why}${body.last_verdict ? ` (newest verdict ${body.last_verdict.verdict})` : ' (never verified)'}`, by];
+      return [
+        ...head,
+        'owner_close',
+        `NOT a pass: ${body.why}${body.last_verdict ? ` (newest verdict ${body.last_verdict.verdict})` : ' (never verified)'}`,
+        by,
+      ];
     case 'audit':
       return [
         ...head,
@@ -145,7 +174,8 @@ export function renderAuditOutcomes(outcomes: readonly AuditOutcome[], p: Paint)
   if (outcomes.length === 0) return 'no done cards to audit';
   return outcomes
     .map((outcome) => {
-      if (outcome.kind === 'refused') return `${outcome.card}  ${p.yellow('not run, nothing recorded')}: ${outcome.problem.code}: ${oneLine(outcome.problem.message)}`;
+      if (outcome.kind === 'refused')
+        return `${outcome.card}  ${p.yellow('not run, nothing recorded')}: ${outcome.problem.code}: ${oneLine(outcome.problem.message)}`;
       const e = outcome.event;
       const notRun = e.not_run ? `\n    the proof could not run: ${e.not_run.code}: ${oneLine(e.not_run.message)}` : '';
       const verdict = e.verdict === 'PASS' ? p.green('PASS') : e.verdict === 'FAIL' ? p.red('FAIL') : p.yellow('UNKNOWN');
@@ -164,7 +194,12 @@ export function renderAuditOutcomes(outcomes: readonly AuditOutcome[], p: Paint)
 }
 
 /** Why a card's worker was stopped, in words. */
-export function stopWords(body: { readonly reason: 'over_budget_tokens' | 'failed_calls'; readonly tokens: number; readonly budget_tokens: number | null; readonly failed_in_a_row: number }): string {
+export function stopWords(body: {
+  readonly reason: 'over_budget_tokens' | 'failed_calls';
+  readonly tokens: number;
+  readonly budget_tokens: number | null;
+  readonly failed_in_a_row: number;
+}): string {
   switch (body.reason) {
     case 'over_budget_tokens':
       return `over budget: ${body.tokens} tokens spent of ${body.budget_tokens ?? 'no'} budgeted`;

@@ -34,7 +34,8 @@ export function renderExecOutcome(body: ExecReceiptBody, signed: boolean): strin
   const label = body.decision === 'BLOCKED' ? 'BLOCKED' : 'AUDIT';
   for (const finding of body.findings) lines.push(`${label}: ${execFindingText(finding)}`);
   if (body.exit_code === null) lines.push(`vouch exec ran nothing · ${receipt}`);
-  else if (body.decision === 'ALLOWED') lines.push(`VERIFIED exit ${body.exit_code}${body.timed_out ? ` (killed after exec.timeout ${body.policy.timeout}s)` : ''} · ${receipt}`);
+  else if (body.decision === 'ALLOWED')
+    lines.push(`VERIFIED exit ${body.exit_code}${body.timed_out ? ` (killed after exec.timeout ${body.policy.timeout}s)` : ''} · ${receipt}`);
   else lines.push(`command exit ${body.exit_code} · ${receipt}`);
   return `${lines.join('\n')}\n`;
 }
@@ -42,7 +43,9 @@ export function renderExecOutcome(body: ExecReceiptBody, signed: boolean): strin
 /** `vouch verify-receipt` on an exec receipt file: one line for the receipt, one per finding. */
 export function renderExecFileCheck(file: string, check: ExecFileCheck, p: Paint): string {
   const b = check.body;
-  const what = b ? `exec  ${b.decision}  exit ${b.exit_code ?? '-'}  ${b.id}  ${p.dim(b.command.length > 80 ? `${b.command.slice(0, 77)}...` : b.command)}` : 'exec receipt';
+  const what = b
+    ? `exec  ${b.decision}  exit ${b.exit_code ?? '-'}  ${b.id}  ${p.dim(b.command.length > 80 ? `${b.command.slice(0, 77)}...` : b.command)}`
+    : 'exec receipt';
   const lines = [`${check.findings.length === 0 ? p.green('ok  ') : p.red('FAIL')}  ${what}`];
   for (const finding of check.findings) lines.push(`        ${p.red(finding.code)}: ${finding.detail}`);
   lines.push(check.findings.length === 0 ? p.green(`the exec receipt ${file} verifies`) : `the exec receipt ${file} does not verify`);

@@ -87,7 +87,14 @@ export function renderDispatch(d: Dispatch, specNow: Sha256 | null, p: Paint): s
     lines.push(`  tier       ${tierText(d)}  (${o.tier_basis})`);
     lines.push(`  spec pin   ${o.spec_sha256 ?? '(none: no valid vouch.yaml when it was ordered)'}`);
     if (drift) lines.push(`  ${p.red('DRIFT')}      ${driftWords(d, drift)}`);
-    lines.push(`  graded by  ${o.manifest.checks.filter((c) => c.block).map((c) => c.id).join(', ') || p.yellow('no blocking check at this tier: it will read ungraded')}`);
+    lines.push(
+      `  graded by  ${
+        o.manifest.checks
+          .filter((c) => c.block)
+          .map((c) => c.id)
+          .join(', ') || p.yellow('no blocking check at this tier: it will read ungraded')
+      }`,
+    );
     if (o.parent) lines.push(`  parent     ${oneLine(o.parent)}`);
     if (o.session) lines.push(`  session    ${oneLine(`${o.session}${o.agent ? ` · ${o.agent.client} ${o.agent.type ?? 'subagent'} ${o.agent.id}` : ''}`)}`);
     if (o.card) lines.push(`  card       ${oneLine(o.card)}`);
@@ -97,10 +104,13 @@ export function renderDispatch(d: Dispatch, specNow: Sha256 | null, p: Paint): s
     const c = d.claim;
     if (c.transcript_prompt) lines.push(`  prompt     ${indent(c.transcript_prompt.text)}  ${p.dim("(from the client's transcript of the subagent)")}`);
     lines.push(`  claim      ${indent(c.claim.summary)}  ${p.dim(`(its own words, via ${c.via})`)}`);
-    for (const item of c.claim.deliverables) lines.push(`    - ${oneLine(item.what)} [${oneLine(item.evidence)}]${item.how ? ` ${p.dim(oneLine(item.how))}` : ''}`);
+    for (const item of c.claim.deliverables)
+      lines.push(`    - ${oneLine(item.what)} [${oneLine(item.evidence)}]${item.how ? ` ${p.dim(oneLine(item.how))}` : ''}`);
   }
   if (d.grade) {
-    lines.push(`  checked    ${oneLine(d.grade.grade.checks.map((c) => `${c.id} ${c.status}${c.status === 'PASS' ? '' : ` (${c.reason})`}`).join(', '))}  ${p.dim(`tier ${d.grade.grade.tier}, ${d.grade.grade.basis === 'own_writes' ? 'on what its agent wrote' : 'every blocking check of the tier'}`)}`);
+    lines.push(
+      `  checked    ${oneLine(d.grade.grade.checks.map((c) => `${c.id} ${c.status}${c.status === 'PASS' ? '' : ` (${c.reason})`}`).join(', '))}  ${p.dim(`tier ${d.grade.grade.tier}, ${d.grade.grade.basis === 'own_writes' ? 'on what its agent wrote' : 'every blocking check of the tier'}`)}`,
+    );
   }
   lines.push('  transitions');
   const rows = [
@@ -115,7 +125,12 @@ export function renderDispatch(d: Dispatch, specNow: Sha256 | null, p: Paint): s
     })),
     ...d.unreadable.map((u) => ({ seq: u.seq, cells: [p.red('DAMAGED'), `seq ${u.seq}`, u.id, u.why] })),
   ];
-  lines.push(table(rows.sort((a, b) => a.seq - b.seq).map((r) => r.cells), '    '));
+  lines.push(
+    table(
+      rows.sort((a, b) => a.seq - b.seq).map((r) => r.cells),
+      '    ',
+    ),
+  );
   return lines.join('\n');
 }
 

@@ -132,11 +132,15 @@ function notPassing(decision: GateDecision, self: Invocation): string {
     } else {
       lines.push('', `Fix the cause, then stop again: vouch runs these checks itself when you stop (budget ${budget}).`);
     }
-    lines.push(`A receipt you record yourself (${verifyCli}, or ${mcp}) shows you the result, but evidence made inside your run never lets you stop: only the gate's own run does.`);
+    lines.push(
+      `A receipt you record yourself (${verifyCli}, or ${mcp}) shows you the result, but evidence made inside your run never lets you stop: only the gate's own run does.`,
+    );
   }
   lines.push(DO_NOT_WEAKEN);
   if (decision.maxBlocks !== null && decision.blocks > 1) {
-    lines.push(`(Blocked ${decision.blocks} times in a row with no file change; after ${decision.maxBlocks} the stop goes through recorded as escaped, unverified.)`);
+    lines.push(
+      `(Blocked ${decision.blocks} times in a row with no file change; after ${decision.maxBlocks} the stop goes through recorded as escaped, unverified.)`,
+    );
   }
   return lines.join('\n');
 }
@@ -148,9 +152,7 @@ function findingLines(finding: GateFinding): string[] {
     lines.push(`    still running in the gate's own runner, out of your reach (started ${finding.runningSince}): the next stop picks up its result`);
   } else if (finding.budgetExhausted) {
     lines.push(
-      finding.ranNow
-        ? "    the gate's time budget ran out while it ran; its process group was stopped"
-        : "    not run: the gate's time budget ran out first",
+      finding.ranNow ? "    the gate's time budget ran out while it ran; its process group was stopped" : "    not run: the gate's time budget ran out first",
     );
   } else if (finding.status !== 'PASS') {
     const { meaning } = explainReason(finding.reason, finding.id);
@@ -206,7 +208,8 @@ function nextStep(d: DispatchNote, cli: (...args: string[]) => string): string {
 /** For people, on stderr (and in Claude Code's systemMessage): what the gate decided, loudly when a session escaped unverified. */
 export function renderGateNotice(decision: GateDecision): string | null {
   const running = decision.dispatches.filter((d) => d.running && decision.kind !== 'block');
-  const listed = running.length > 0 ? `vouch: still running (not holding the stop): ${running.map((d) => `dispatch ${d.id} (${oneLine(d.label)})`).join(', ')}` : null;
+  const listed =
+    running.length > 0 ? `vouch: still running (not holding the stop): ${running.map((d) => `dispatch ${d.id} (${oneLine(d.label)})`).join(', ')}` : null;
   const main = gateNotice(decision);
   const text = main && listed ? `${main}\n${listed}` : (main ?? listed);
   return text === null ? null : visible(text);

@@ -15,7 +15,12 @@ export function ledgerProblem(error: LedgerError): Problem {
     case 'unreadable':
       return { code: 'ledger_unreadable', message: error.message, where: error.path, hint: 'check the permissions of .vouch/ and that the disk is not full' };
     case 'read_only':
-      return { code: 'ledger_unreadable', message: error.message, where: error.path, hint: 'run it outside the agent\'s box (a person\'s terminal), or let the gate run the checks at the stop' };
+      return {
+        code: 'ledger_unreadable',
+        message: error.message,
+        where: error.path,
+        hint: "run it outside the agent's box (a person's terminal), or let the gate run the checks at the stop",
+      };
     case 'too_new':
       return { code: 'ledger_too_new', message: error.message, where: error.path, hint: 'upgrade vouch' };
     case 'schema_behind':

@@ -15,7 +15,13 @@ export const TAIL_LINES = 12;
 export function outputTail(receipt: StoredReceipt, tailLines = TAIL_LINES): string[] {
   const body = receipt.body;
   const stream = body.stderr && body.stderr.excerpt.trim() ? body.stderr : body.stdout;
-  return stream && stream.excerpt.trim() ? stream.excerpt.trimEnd().split('\n').slice(-tailLines).map((line) => line.trimEnd()) : [];
+  return stream && stream.excerpt.trim()
+    ? stream.excerpt
+        .trimEnd()
+        .split('\n')
+        .slice(-tailLines)
+        .map((line) => line.trimEnd())
+    : [];
 }
 
 /**

@@ -12,7 +12,7 @@ export function explainReleaseReason(reason: ReleaseReason): string {
     case 'tarball_digest':
       return 'the tarball is not the one the manifest was made from';
     case 'tarball_unreadable':
-      return 'the tarball cannot be read as a gzip\'d tar';
+      return "the tarball cannot be read as a gzip'd tar";
     case 'differs':
       return 'its bytes are not the released ones';
     case 'missing':
@@ -35,24 +35,38 @@ function word(f: ReleaseFinding, p: Paint): string {
   return p.red(f.reason.toUpperCase());
 }
 
-export function renderReleaseCheck(manifest: ReleaseManifest, check: ReleaseCheck, where: { readonly tarball: string | null; readonly installed: string | null }, p: Paint): string {
+export function renderReleaseCheck(
+  manifest: ReleaseManifest,
+  check: ReleaseCheck,
+  where: { readonly tarball: string | null; readonly installed: string | null },
+  p: Paint,
+): string {
   const lines: string[] = [];
   const name = `${manifest.package.name} ${manifest.package.version}`;
-  const what = [where.tarball ? `tarball ${where.tarball}` : null, where.installed ? `installed copy ${where.installed}` : null].filter((x) => x !== null).join(' and ');
+  const what = [where.tarball ? `tarball ${where.tarball}` : null, where.installed ? `installed copy ${where.installed}` : null]
+    .filter((x) => x !== null)
+    .join(' and ');
   const counts = [
     check.compared.tarball !== null ? `${check.compared.tarball} files in the tarball` : null,
     check.compared.installed !== null ? `${check.compared.installed} files installed` : null,
   ].filter((x) => x !== null);
   if (check.findings.length === 0) {
     lines.push(`${p.green('release intact')}  ${name}: ${what}`);
-    lines.push(`  every one of the manifest's ${manifest.files.length} files matches its SHA-256 (${counts.join(', ')})${check.tarball ? `; tarball ${check.tarball}` : ''}`);
+    lines.push(
+      `  every one of the manifest's ${manifest.files.length} files matches its SHA-256 (${counts.join(', ')})${check.tarball ? `; tarball ${check.tarball}` : ''}`,
+    );
   } else {
     lines.push(`${p.red('release differs')}  ${name}: ${what}: ${check.findings.length} finding${check.findings.length === 1 ? '' : 's'}`);
     lines.push(table(check.findings.map((f) => [f.where, word(f, p), f.path, `${explainReleaseReason(f.reason)}: ${f.detail}`])));
   }
   if (check.unverified.length > 0) {
     lines.push(p.yellow('  not verified (made by the install, not in the tarball):'));
-    lines.push(table(check.unverified.map((path) => [path, INSTALL_OUTPUTS.find((o) => o.path === path)?.why ?? '']), '    '));
+    lines.push(
+      table(
+        check.unverified.map((path) => [path, INSTALL_OUTPUTS.find((o) => o.path === path)?.why ?? '']),
+        '    ',
+      ),
+    );
   }
   return lines.join('\n');
 }

@@ -34,7 +34,9 @@ export function renderSummary(statuses: readonly Pick<CheckStatus, 'id' | 'statu
   const passing = blocking.filter((s) => s.status === 'PASS').length;
   const lines: string[] = [];
   if (allPass(statuses)) {
-    lines.push(p.green(blocking.length > 0 ? `all ${blocking.length} blocking check${blocking.length === 1 ? '' : 's'} PASS` : 'all selected advisory checks PASS'));
+    lines.push(
+      p.green(blocking.length > 0 ? `all ${blocking.length} blocking check${blocking.length === 1 ? '' : 's'} PASS` : 'all selected advisory checks PASS'),
+    );
   } else {
     lines.push(`${passing} of ${blocking.length} blocking check${blocking.length === 1 ? '' : 's'} PASS`);
     for (const todo of nextSteps(statuses)) lines.push(`${p.cyan('next:')} ${todo}`);
@@ -68,5 +70,13 @@ function nextSteps(statuses: readonly Pick<CheckStatus, 'id' | 'status' | 'reaso
 }
 
 export function statusJson(statuses: readonly CheckStatus[], checks: readonly CheckDef[]): { ok: boolean; checks: unknown[] } {
-  return { ok: allPass(statuses), checks: statuses.map((s) => statusEntry(s, checks.find((c) => c.id === s.id)!)) };
+  return {
+    ok: allPass(statuses),
+    checks: statuses.map((s) =>
+      statusEntry(
+        s,
+        checks.find((c) => c.id === s.id)!,
+      ),
+    ),
+  };
 }

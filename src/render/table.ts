@@ -15,6 +15,13 @@ export function table(rows: readonly (readonly string[])[], indent = '  '): stri
     });
   }
   return lines
-    .map((row) => indent + row.map((cell, i) => (i < row.length - 1 ? cell + ' '.repeat((widths[i] ?? 0) - displayWidth(cell)) : cell)).join('  ').trimEnd())
+    .map(
+      (row) =>
+        indent +
+        row
+          .map((cell, i) => (i < row.length - 1 ? cell + ' '.repeat((widths[i] ?? 0) - displayWidth(cell)) : cell))
+          .join('  ')
+          .trimEnd(),
+    )
     .join('\n');
 }

@@ -17,8 +17,7 @@ export const SESSION_WINDOW = 200;
 
 /** The spec as the report found it. */
 export type SpecState =
-  | { readonly kind: 'valid'; readonly spec: Spec; readonly trust: TrustState['kind'] | 'unreadable' }
-  | { readonly kind: 'invalid'; readonly message: string };
+  { readonly kind: 'valid'; readonly spec: Spec; readonly trust: TrustState['kind'] | 'unreadable' } | { readonly kind: 'invalid'; readonly message: string };
 
 /**
  * What sections read, each piece loaded once and only when a section asks

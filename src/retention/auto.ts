@@ -56,7 +56,12 @@ export async function autoGc(ledger: Ledger, checkIds: readonly string[], input:
   }
   const spent = clock() - started;
   if (spent > AUTO_GC_BUDGET_MS) {
-    return { kind: 'deferred', why: 'over_budget', candidates, detail: `reading what open cards, dispatches and sessions still need took ${spent} ms, more than ${AUTO_GC_BUDGET_MS} ms` };
+    return {
+      kind: 'deferred',
+      why: 'over_budget',
+      candidates,
+      detail: `reading what open cards, dispatches and sessions still need took ${spent} ms, more than ${AUTO_GC_BUDGET_MS} ms`,
+    };
   }
   const result = await ledger.gc({ ...policy, retain, maxRemove: input.maxRows ?? AUTO_GC_MAX_ROWS, auto: true, ...(input.sign && { sign: input.sign }) });
   return { kind: 'ran', candidates, result };

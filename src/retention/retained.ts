@@ -27,7 +27,10 @@ export async function retainedForGc(ledger: Ledger, home: string): Promise<Retai
     const loaded = await loadCard(ledger, home, id);
     if (!loaded || (loaded.kind === 'ok' && isClosed(loaded.view.state))) continue;
     cards++;
-    const named = loaded.kind === 'ok' ? loaded.view.verdicts.flatMap((v) => v.body.receipts) : loaded.entries.flatMap((e) => (e.intact && e.body.event === 'verdict' ? e.body.receipts : []));
+    const named =
+      loaded.kind === 'ok'
+        ? loaded.view.verdicts.flatMap((v) => v.body.receipts)
+        : loaded.entries.flatMap((e) => (e.intact && e.body.event === 'verdict' ? e.body.receipts : []));
     for (const recorded of named) {
       receipts.add(recorded.receipt);
       const found = await ledger.findReceipt(recorded.receipt);
@@ -46,7 +49,10 @@ export async function retainedForGc(ledger: Ledger, home: string): Promise<Retai
     const entries = await ledger.sessionEntries(session);
     if (stopped(entries)) continue;
     sessions.add(session);
-    lastSeen.set(session, entries.reduce((latest, entry) => Math.max(latest, Date.parse(entry.body.at) || 0), 0));
+    lastSeen.set(
+      session,
+      entries.reduce((latest, entry) => Math.max(latest, Date.parse(entry.body.at) || 0), 0),
+    );
   }
   return { receipts, fromSeq, sessions, lastSeen, openCards: cards, openDispatches: dispatches };
 }

@@ -41,7 +41,7 @@ export class BoundedCapture {
       this.tailLength = this.window;
       return;
     }
-    for (let written = 0; written < data.length; ) {
+    for (let written = 0; written < data.length;) {
       const end = (this.tailStart + this.tailLength) % this.window;
       if (this.tailLength === this.window) {
         // Full: overwrite the oldest bytes.

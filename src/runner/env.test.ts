@@ -15,7 +15,7 @@ describe('checkEnvironment', () => {
     expect(name in checkEnvironment({ [name]: 'v' }, [])).toBe(crosses);
   });
 
-  it('sets PYTHONNOUSERSITE=1 and PYTHONSAFEPATH=1 whatever the caller has; a check that lists one gets the caller\'s value, or none', () => {
+  it("sets PYTHONNOUSERSITE=1 and PYTHONSAFEPATH=1 whatever the caller has; a check that lists one gets the caller's value, or none", () => {
     const env = checkEnvironment({ PYTHONNOUSERSITE: '', PYTHONSAFEPATH: '' }, []);
     expect([env.PYTHONNOUSERSITE, env.PYTHONSAFEPATH]).toEqual(['1', '1']);
     const listed = checkEnvironment({ PYTHONSAFEPATH: '' }, ['PYTHONSAFEPATH', 'PYTHONNOUSERSITE']);
@@ -30,7 +30,20 @@ describe('checkEnvironment', () => {
 
 describe('withheldEnvironment', () => {
   it('names, sorted, what did not cross, leaving out defaults, listed names and the caller-only noise', () => {
-    const caller = { PATH: '/bin', NODE_EXTRA_CA_CERTS: '/ca.pem', LISTED: '1', ZED: '1', ALPHA: '1', PWD: '/w', SHLVL: '2', PS1: '$ ', TERM_PROGRAM: 'x', VOUCH_HOME: '/h', CLAUDECODE: '1', UNSET: undefined };
+    const caller = {
+      PATH: '/bin',
+      NODE_EXTRA_CA_CERTS: '/ca.pem',
+      LISTED: '1',
+      ZED: '1',
+      ALPHA: '1',
+      PWD: '/w',
+      SHLVL: '2',
+      PS1: '$ ',
+      TERM_PROGRAM: 'x',
+      VOUCH_HOME: '/h',
+      CLAUDECODE: '1',
+      UNSET: undefined,
+    };
     expect(withheldEnvironment(caller, ['LISTED'])).toEqual(['ALPHA', 'ZED']);
   });
 });

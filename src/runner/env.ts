@@ -38,11 +38,7 @@ function isDefault(name: string): boolean {
  */
 export const PYTHON_DEFAULTS: Readonly<Record<string, string>> = { PYTHONNOUSERSITE: '1', PYTHONSAFEPATH: '1' };
 
-export function checkEnvironment(
-  source: NodeJS.ProcessEnv,
-  allowed: readonly string[],
-  extra: Readonly<Record<string, string>> = {},
-): Record<string, string> {
+export function checkEnvironment(source: NodeJS.ProcessEnv, allowed: readonly string[], extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(PYTHON_DEFAULTS)) if (!allowed.includes(name)) env[name] = value;
   for (const [name, value] of Object.entries(source)) {

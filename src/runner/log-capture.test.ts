@@ -38,7 +38,10 @@ describe('LogCapture', () => {
 
   it('follows a private key block whose BEGIN line was dropped from the middle', () => {
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `filler ${i}\n`).join('');
-    const kept = capture([filler(30), '-----BEGIN RSA PRIVATE KEY-----\n', 'c2VjcmV0a2V5bWF0ZXJpYWw=\n'.repeat(40), '-----END RSA PRIVATE KEY-----\n', 'tail\n'], 400);
+    const kept = capture(
+      [filler(30), '-----BEGIN RSA PRIVATE KEY-----\n', 'c2VjcmV0a2V5bWF0ZXJpYWw=\n'.repeat(40), '-----END RSA PRIVATE KEY-----\n', 'tail\n'],
+      400,
+    );
     expect(kept.text).not.toContain('c2VjcmV0');
     expect(kept.text.endsWith('tail\n')).toBe(true);
   });

@@ -75,7 +75,10 @@ export class LogCapture {
   /** The log as kept; call once, after the stream ended. */
   finish(): KeptLog {
     if (this.carryLength > 0) this.endLine();
-    const marker = this.dropped > 0 ? [Buffer.from(`\n[vouch: ${this.dropped} bytes of output dropped here; the log keeps the first and the last ${this.cap / 2} bytes]\n`)] : [];
+    const marker =
+      this.dropped > 0
+        ? [Buffer.from(`\n[vouch: ${this.dropped} bytes of output dropped here; the log keeps the first and the last ${this.cap / 2} bytes]\n`)]
+        : [];
     const tail = this.tail.slice(this.tailStart).map((pieces) => this.redactLine(pieces));
     return { text: Buffer.concat([...this.head, ...marker, ...tail]), rawBytes: this.total, droppedBytes: this.dropped };
   }

@@ -143,7 +143,13 @@ export function runCommand(request: RunRequest): Promise<RunOutcome> {
       settled = true;
       for (const timer of timers) clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
-      resolve({ kind: 'spawn_error', code: error.code ?? 'EUNKNOWN', message: spawnErrorMessage(error, file!, request.cwd, request.env.PATH), startedAt, durationMs: elapsed() });
+      resolve({
+        kind: 'spawn_error',
+        code: error.code ?? 'EUNKNOWN',
+        message: spawnErrorMessage(error, file!, request.cwd, request.env.PATH),
+        startedAt,
+        durationMs: elapsed(),
+      });
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };

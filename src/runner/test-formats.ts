@@ -141,7 +141,9 @@ function jest(): SummaryReader {
       const match = /^Tests:\s+(.*), \d+ total$/.exec(text);
       if (!match) return;
       seen = true;
-      addWords(tally, match[1]!, (word) => (word === 'passed' ? 'passed' : word === 'failed' ? 'failed' : word === 'skipped' || word === 'todo' || word === 'pending' ? 'skipped' : null));
+      addWords(tally, match[1]!, (word) =>
+        word === 'passed' ? 'passed' : word === 'failed' ? 'failed' : word === 'skipped' || word === 'todo' || word === 'pending' ? 'skipped' : null,
+      );
     },
     result: () => (seen ? tally : null),
   };
@@ -157,7 +159,9 @@ function vitest(): SummaryReader {
       const match = /^\s*Tests\s+((?:\d+ [a-z]+(?: \| )?)+)\s*\(\d+\)$/.exec(text);
       if (!match) return;
       seen = true;
-      addWords(tally, match[1]!, (word) => (word === 'passed' ? 'passed' : word === 'failed' ? 'failed' : word === 'skipped' || word === 'todo' ? 'skipped' : null));
+      addWords(tally, match[1]!, (word) =>
+        word === 'passed' ? 'passed' : word === 'failed' ? 'failed' : word === 'skipped' || word === 'todo' ? 'skipped' : null,
+      );
     },
     result: () => (seen ? tally : null),
   };

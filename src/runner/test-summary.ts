@@ -48,7 +48,10 @@ export class TestSummary {
 
   private line(raw: string): void {
     // A progress bar redraws with \r: the last drawing is what the terminal showed.
-    const text = raw.slice(raw.lastIndexOf('\r', raw.length - 2) + 1).replace(ANSI, '').replace(/\r$/, '');
+    const text = raw
+      .slice(raw.lastIndexOf('\r', raw.length - 2) + 1)
+      .replace(ANSI, '')
+      .replace(/\r$/, '');
     if (text === '') return;
     for (const reader of this.readers) reader.line(text);
   }

@@ -24,5 +24,13 @@ export function systemBinds(): string[] {
  * so does the sandbox.
  */
 export function namespaceArgs(network: boolean): string[] {
-  return ['--die-with-parent', '--new-session', ...(network ? [] : ['--unshare-net']), '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+  return [
+    '--die-with-parent',
+    '--new-session',
+    ...(network ? [] : ['--unshare-net']),
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+  ];
 }

@@ -15,7 +15,16 @@ afterEach(() => {
 function project(): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'vouch-coverage-')));
   dirs.push(root);
-  for (const file of ['pyproject.toml', 'src/pkg/__init__.py', 'src/pkg/core.py', 'tests/test_core.py', 'tests/conftest.py', 'tests/data/case.json', 'dist/pkg.py', '.env']) {
+  for (const file of [
+    'pyproject.toml',
+    'src/pkg/__init__.py',
+    'src/pkg/core.py',
+    'tests/test_core.py',
+    'tests/conftest.py',
+    'tests/data/case.json',
+    'dist/pkg.py',
+    '.env',
+  ]) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     writeFileSync(join(root, file), file);
   }
@@ -43,7 +52,11 @@ describe('grouping: tests are tried before sources', () => {
     const root = project();
     const scan = await scanScope(snapshot(root), scope({ sources: ['tests/*.py'], tests: ['**/*.py'] }), ['source', 'test']);
     expect(scan.problems).toEqual([
-      { reason: 'scope_empty', path: 'tests/*.py', detail: 'source glob "tests/*.py" matched no readable file of its own: the 2 it matches went to tests, whose globs are tried first' },
+      {
+        reason: 'scope_empty',
+        path: 'tests/*.py',
+        detail: 'source glob "tests/*.py" matched no readable file of its own: the 2 it matches went to tests, whose globs are tried first',
+      },
     ]);
   });
 });
@@ -92,7 +105,9 @@ describe('coverScopes', () => {
 
   it('an input glob is never a warning: one that matches nothing counts when its file appears; one whose files a tests glob matches too keeps them', async () => {
     const root = project();
-    const [coverage] = await coverScopes(snapshot(root), [scope({ inputs: ['pytest.ini', 'pyproject.toml', '**/conftest.py'], sources: ['src/**'], tests: ['tests/**'], exclude: ['tests/conftest.py'] })]);
+    const [coverage] = await coverScopes(snapshot(root), [
+      scope({ inputs: ['pytest.ini', 'pyproject.toml', '**/conftest.py'], sources: ['src/**'], tests: ['tests/**'], exclude: ['tests/conftest.py'] }),
+    ]);
     expect(coverage!.warnings).toEqual([]);
     expect(coverage!.globs.slice(0, 3)).toEqual([
       { field: 'inputs', glob: 'pytest.ini', matched: 0, kept: 0, lostTo: [] },

@@ -30,7 +30,18 @@ describe('isCredentialPath', () => {
     expect(isCredentialPath(path)).toBe(true);
   });
 
-  it.each(['src/env.ts', 'src/keyboard.ts', 'docs/ssh.md', 'environment.yaml', 'src/auth.json.ts', 'monkey.txt', 'ssh/config', 'a.ssh/b', 'src/.sshrc/x', '.github/env.yml'])('allows %s', (path) => {
+  it.each([
+    'src/env.ts',
+    'src/keyboard.ts',
+    'docs/ssh.md',
+    'environment.yaml',
+    'src/auth.json.ts',
+    'monkey.txt',
+    'ssh/config',
+    'a.ssh/b',
+    'src/.sshrc/x',
+    '.github/env.yml',
+  ])('allows %s', (path) => {
     expect(isCredentialPath(path)).toBe(false);
   });
 });

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandBraces, gitPathspecs } from './git-pathspecs.js';
 import type { ScopeDecl } from './scan-types.js';
 
-const scope = (sources: string[], more: Partial<ScopeDecl> = {}): ScopeDecl => ({ sources, tests: [], artifacts: [], exclude: [], allowMissing: false, ...more });
+const scope = (sources: string[], more: Partial<ScopeDecl> = {}): ScopeDecl => ({
+  sources,
+  tests: [],
+  artifacts: [],
+  exclude: [],
+  allowMissing: false,
+  ...more,
+});
 
 const PATHS = [
   'package.json',
@@ -116,7 +123,12 @@ describe('gitPathspecs: git names every tracked file a glob can match', () => {
   });
 
   it('falls back to the base of a glob git cannot say the same way (extglob, range, negation, escape)', () => {
-    expect(gitPathspecs(scope(['a/+(b|c)/*.ts', 'src/{a..c}/*.ts', '!src/**', 'lib/\\*.js']), '')).toEqual([':(top,literal)a', ':(top,literal)src', ':(top)', ':(top,literal)lib']);
+    expect(gitPathspecs(scope(['a/+(b|c)/*.ts', 'src/{a..c}/*.ts', '!src/**', 'lib/\\*.js']), '')).toEqual([
+      ':(top,literal)a',
+      ':(top,literal)src',
+      ':(top)',
+      ':(top,literal)lib',
+    ]);
     // The glob's own text is named too: picomatch matches a file named as the glob.
     expect(gitPathspecs(scope(['*.ts']), 'w[1]/')).toEqual([':(top,glob)w\\[1]/*.ts', ':(top,literal)w[1]/*.ts']);
   });

@@ -96,12 +96,7 @@ export function hashFile(absolutePath: string, within: string, expected?: Identi
       return { ok: true, sha256: hash.digest('hex') as Sha256, size: total, stat: before };
     }
     const after = fstatSync(fd, { bigint: true });
-    if (
-      BigInt(total) !== before.size ||
-      after.size !== before.size ||
-      after.mtimeNs !== before.mtimeNs ||
-      after.ctimeNs !== before.ctimeNs
-    ) {
+    if (BigInt(total) !== before.size || after.size !== before.size || after.mtimeNs !== before.mtimeNs || after.ctimeNs !== before.ctimeNs) {
       return { ok: false, why: 'changed_during_hash', detail: 'modified while it was being read' };
     }
     return { ok: true, sha256: hash.digest('hex') as Sha256, size: total, stat: after };

@@ -24,7 +24,9 @@ export interface WorkerInput {
 }
 
 /** Packs jobs into a WorkerInput's shared arrays. */
-export function packJobs(jobs: readonly { readonly absolute: string; readonly expected?: { readonly dev: bigint | number; readonly ino: bigint | number } }[]): Pick<WorkerInput, 'text' | 'starts' | 'expected' | 'seen'> {
+export function packJobs(
+  jobs: readonly { readonly absolute: string; readonly expected?: { readonly dev: bigint | number; readonly ino: bigint | number } }[],
+): Pick<WorkerInput, 'text' | 'starts' | 'expected' | 'seen'> {
   const bytes = Buffer.from(jobs.map((job) => `${job.absolute}\0`).join(''));
   const text = new SharedArrayBuffer(bytes.length);
   bytes.copy(Buffer.from(text));

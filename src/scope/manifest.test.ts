@@ -13,7 +13,13 @@ describe('manifestDigest', () => {
       ['lone\ud800surrogate', sha(4), 7, 'source'],
       ['é/ü/ß', sha(5), 1, 'source'],
     ];
-    const manifest: Manifest = { files, refused: [['.env', 'credential'], ['fifo', 'not_regular_file']] };
+    const manifest: Manifest = {
+      files,
+      refused: [
+        ['.env', 'credential'],
+        ['fifo', 'not_regular_file'],
+      ],
+    };
     expect(manifestDigest(manifest)).toBe(digestJson({ v: 1, files: manifest.files, refused: manifest.refused }));
   });
 
@@ -24,7 +30,12 @@ describe('manifestDigest', () => {
   });
 
   it('equals the generic digest when ASCII and non-ASCII chunks alternate', () => {
-    const files: ManifestFile[] = Array.from({ length: 4000 }, (_, i) => [`dir/${i % 1500 === 7 ? 'é' : 'e'}-${i}${i === 3999 ? '"q"' : ''}.ts`, sha(i), i, 'test']);
+    const files: ManifestFile[] = Array.from({ length: 4000 }, (_, i) => [
+      `dir/${i % 1500 === 7 ? 'é' : 'e'}-${i}${i === 3999 ? '"q"' : ''}.ts`,
+      sha(i),
+      i,
+      'test',
+    ]);
     const manifest: Manifest = { files, refused: [['naïve/.env', 'credential']] };
     expect(manifestDigest(manifest)).toBe(digestJson({ v: 1, files, refused: manifest.refused }));
     const plain = files.map((f, i): ManifestFile => [`plain/${i}.ts`, f[1], f[2], f[3]]);

@@ -53,7 +53,7 @@ async function scanWith(root: string, cache: StatCache | undefined, scopes: read
 const fresh = async (root: string, scopes: readonly ScopeDecl[]) => (await scanWith(root, undefined, scopes, new Date())).results;
 
 describe('a remembered scope', () => {
-  it('overlapping scopes are checked in one batch, each shared entry lstat\'ed once; an edit in one scope alone walks that scope alone', async () => {
+  it("overlapping scopes are checked in one batch, each shared entry lstat'ed once; an edit in one scope alone walks that scope alone", async () => {
     const root = tree({ 'src/a.ts': 'a', 'src/pkg/b.ts': 'b', 'src/pkg/c.ts': 'c', 'docs/d.md': 'd' });
     const cache = StatCache.inMemory(root);
     const whole = scope({ sources: ['src/**'] });
@@ -85,7 +85,7 @@ describe('a remembered scope', () => {
     expect(shared.results).toEqual(await fresh(root, [whole, pkg, both]));
   });
 
-  it('a file added inside a glob\'s directory is found: the directory stat moved, so the scope is walked', async () => {
+  it("a file added inside a glob's directory is found: the directory stat moved, so the scope is walked", async () => {
     const root = tree({ 'src/a.ts': 'a', 'src/sub/b.ts': 'b' });
     const cache = StatCache.inMemory(root);
     await scanWith(root, cache, [scope()]);
@@ -226,7 +226,12 @@ describe('a remembered scope', () => {
     const root = tree({ 'src/a.ts': 'a', 'src/gen/g.ts': 'g' });
     const cache = StatCache.inMemory(root);
     await scanWith(root, cache, [scope()]);
-    for (const changed of [scope({ exclude: ['src/gen/**'] }), scope({ sources: ['src/*.ts'] }), scope({ allowMissing: true }), scope({ tests: ['src/gen/**'] })]) {
+    for (const changed of [
+      scope({ exclude: ['src/gen/**'] }),
+      scope({ sources: ['src/*.ts'] }),
+      scope({ allowMissing: true }),
+      scope({ tests: ['src/gen/**'] }),
+    ]) {
       const again = await scanWith(root, cache, [changed]);
       expect(again.counts.scopesRemembered).toBe(0);
       expect(again.results).toEqual(await fresh(root, [changed]));
@@ -254,7 +259,11 @@ describe('a remembered scope', () => {
     const names = ['a.ts', 'b.js', 'c.md', '.env', 'd.ts'];
     const folders = ['src', 'src/x', 'src/x/y', 'test', 'src/z', 'lib'];
     const root = tree({ 'src/a.ts': '1', 'test/b.js': '2', 'lib/c.md': '3' });
-    const scopes = [scope({ sources: ['src/**'], exclude: ['**/*.md'] }), scope({ sources: ['src/**/*.ts', 'lib/**'] }), scope({ sources: ['src/**', 'test/**', 'lib/c.md'], allowMissing: true })];
+    const scopes = [
+      scope({ sources: ['src/**'], exclude: ['**/*.md'] }),
+      scope({ sources: ['src/**/*.ts', 'lib/**'] }),
+      scope({ sources: ['src/**', 'test/**', 'lib/c.md'], allowMissing: true }),
+    ];
     const cache = StatCache.inMemory(root);
     let remembered = 0;
     for (let step = 0; step < 40; step++) {

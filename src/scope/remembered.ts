@@ -65,7 +65,13 @@ export interface WarmCounts {
  * lstatParts lstats a path once however many records name it, reading each
  * record's paths where they are (no copy into one buffer).
  */
-export function answerFromRecords(cache: StatCache, keys: readonly string[], root: string, relative: boolean, counts: WarmCounts): (RememberedScan | undefined)[] {
+export function answerFromRecords(
+  cache: StatCache,
+  keys: readonly string[],
+  root: string,
+  relative: boolean,
+  counts: WarmCounts,
+): (RememberedScan | undefined)[] {
   const records = keys.map((key) => cache.records.get(key));
   const present = records.filter((record): record is ScopeRecord => record !== undefined);
   if (present.length === 0) return records.map(() => undefined);

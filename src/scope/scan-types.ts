@@ -22,12 +22,7 @@ export interface ScopeDecl {
   readonly allowMissing: boolean;
 }
 
-export type ScanProblemReason =
-  | 'path_escape'
-  | 'scope_empty'
-  | 'changed_during_hash'
-  | 'scope_unreadable'
-  | 'artifact_missing';
+export type ScanProblemReason = 'path_escape' | 'scope_empty' | 'changed_during_hash' | 'scope_unreadable' | 'artifact_missing';
 
 export interface ScanProblem {
   readonly reason: ScanProblemReason;

@@ -50,7 +50,10 @@ const REQUESTS: ScopeRequest[] = [
   { scope: scope({ sources: ['node_modules/**', 'dist/bundle.js'], artifacts: ['dist/**'] }), groups: ['source', 'artifact'] },
   { scope: scope({ sources: ['packages/*/src/**'], tests: ['packages/*/test/**'] }), groups: ['source', 'test'] },
   { scope: scope({ sources: ['linked-src/**', 'docs/*.md'] }), groups: ['source'] },
-  { scope: scope({ sources: ['src/util/a.ts', 'src/util/**', '.github/**'], artifacts: ['src/gen/*.ts'], exclude: ['src/**'] }), groups: ['source', 'artifact'] },
+  {
+    scope: scope({ sources: ['src/util/a.ts', 'src/util/**', '.github/**'], artifacts: ['src/gen/*.ts'], exclude: ['src/**'] }),
+    groups: ['source', 'artifact'],
+  },
   { scope: scope({ sources: ['does/not/exist/**'], allowMissing: false }), groups: ['source'] },
 ];
 
@@ -155,7 +158,7 @@ describe('inputs: the files that decide what the command does', () => {
     expect(stray.manifest.refused).toContainEqual(['.npmrc', 'credential']);
   });
 
-  it('in one walk, a file that is one scope\'s input and another\'s stray source is hashed for the first and refused for the second', async () => {
+  it("in one walk, a file that is one scope's input and another's stray source is hashed for the first and refused for the second", async () => {
     const root = project();
     const requests: ScopeRequest[] = [
       { scope: scope({ sources: ['**'] }), groups: ['input', 'source', 'test'] },
@@ -169,7 +172,10 @@ describe('inputs: the files that decide what the command does', () => {
     expect(named!.manifest.refused).toContainEqual(['.npmrc', 'credential']);
     expect(named!.problems).toEqual([]);
     // A later scan in the same snapshot that wants it, after one that refused it, still reads it.
-    const again = await scanScopes(snapshot, [{ scope: scope({ sources: ['.npmrc'] }), groups: ['source'] }, { scope: scope({ inputs: ['.npmrc'] }), groups: ['input'] }]);
+    const again = await scanScopes(snapshot, [
+      { scope: scope({ sources: ['.npmrc'] }), groups: ['source'] },
+      { scope: scope({ inputs: ['.npmrc'] }), groups: ['input'] },
+    ]);
     expect(again[0]!.manifest.refused).toEqual([['.npmrc', 'credential']]);
     expect(again[1]!.manifest.files.map((f) => f[0])).toEqual(['.npmrc']);
   });

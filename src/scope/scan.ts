@@ -39,7 +39,10 @@ export async function scanScopes(snapshot: Snapshot, requests: readonly ScopeReq
   const pending = requests.flatMap((_, i) => (results[i] === undefined ? [i] : []));
   for (let at = 0; at < pending.length; at += SLICE) {
     const slice = pending.slice(at, at + SLICE);
-    const scanned = await scanSlice(snapshot, slice.map((i) => requests[i]!));
+    const scanned = await scanSlice(
+      snapshot,
+      slice.map((i) => requests[i]!),
+    );
     scanned.forEach(({ result, dirs }, j) => {
       const i = slice[j]!;
       if (dirs === undefined) {
@@ -335,7 +338,8 @@ function unmatched(patterns: readonly Pattern[], files: readonly ManifestFile[],
     // nothing" reads as a lie while the files are there.
     const taken = files.filter((file) => pattern.match(file[0]));
     const fields = [...new Set(taken.map((file) => `${file[3]}s`))].join(' and ');
-    const elsewhere = taken.length === 0 ? credentialNote(pattern, refused) : ` of its own: the ${taken.length} it matches went to ${fields}, whose globs are tried first`;
+    const elsewhere =
+      taken.length === 0 ? credentialNote(pattern, refused) : ` of its own: the ${taken.length} it matches went to ${fields}, whose globs are tried first`;
     return pattern.group === 'artifact'
       ? { reason: 'artifact_missing', path: pattern.glob, detail: `declared artifact "${pattern.glob}" matched no file${elsewhere}` }
       : { reason: 'scope_empty', path: pattern.glob, detail: `${pattern.group} glob "${pattern.glob}" matched no readable file${elsewhere}` };

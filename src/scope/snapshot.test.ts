@@ -58,7 +58,15 @@ describe('Snapshot with a stat cache', () => {
     expect(first.snapshot.counts).toMatchObject({ filesHashed: 2, filesRemembered: 0 });
     const second = await scan(root, cache);
     // src, src/sub, src/a.ts, src/sub/b.ts: nothing listed, nothing matched.
-    expect(second.snapshot.counts).toEqual({ dirsListed: 0, dirsRemembered: 0, filesHashed: 0, filesRemembered: 0, scopesRemembered: 1, pathsChecked: 4, lstatCalls: 4 });
+    expect(second.snapshot.counts).toEqual({
+      dirsListed: 0,
+      dirsRemembered: 0,
+      filesHashed: 0,
+      filesRemembered: 0,
+      scopesRemembered: 1,
+      pathsChecked: 4,
+      lstatCalls: 4,
+    });
     expect(second.result).toEqual(first.result);
   });
 
@@ -69,7 +77,15 @@ describe('Snapshot with a stat cache', () => {
     // Another scope (another key): no record, but the same files and directories.
     const other = { ...SCOPE, exclude: ['**/*.md'] };
     const second = await scan(root, cache, LATER(), other);
-    expect(second.snapshot.counts).toEqual({ dirsListed: 0, dirsRemembered: 2, filesHashed: 0, filesRemembered: 2, scopesRemembered: 0, pathsChecked: 0, lstatCalls: 0 });
+    expect(second.snapshot.counts).toEqual({
+      dirsListed: 0,
+      dirsRemembered: 2,
+      filesHashed: 0,
+      filesRemembered: 2,
+      scopesRemembered: 0,
+      pathsChecked: 0,
+      lstatCalls: 0,
+    });
     expect(second.result.manifest).toEqual(first.result.manifest);
   });
 

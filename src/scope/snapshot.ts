@@ -149,7 +149,10 @@ export class Snapshot {
    * `readsCredential(i)` says an input glob names candidate i: then it is
    * hashed (never shown) and its outcome says `credential`.
    */
-  async read(candidates: readonly { readonly path: string; readonly kind: EntryKind }[], readsCredential: (i: number) => boolean = () => false): Promise<FileOutcome[]> {
+  async read(
+    candidates: readonly { readonly path: string; readonly kind: EntryKind }[],
+    readsCredential: (i: number) => boolean = () => false,
+  ): Promise<FileOutcome[]> {
     const result = new Array<FileOutcome>(candidates.length);
     const jobs: HashJob[] = [];
     const jobAt: number[] = [];

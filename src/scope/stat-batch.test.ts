@@ -23,7 +23,24 @@ function tree(): string[] {
   execFileSync('mkfifo', [join(root, 'src/fifo')]);
   const many = Array.from({ length: 1200 }, (_, i) => `src/deep/m${i}.txt`);
   for (const path of many) writeFileSync(join(root, path), path);
-  return ['', 'src', 'src/a.ts', 'src/deep', 'src/deep/er', 'src/deep/er/b.ts', 'src/ünïcode ✓.ts', 'big.bin', 'src/link', 'src/dangling', 'src/dirlink', 'src/dirlink/er', 'src/fifo', 'missing', 'src/a.ts/inside-a-file', ...many];
+  return [
+    '',
+    'src',
+    'src/a.ts',
+    'src/deep',
+    'src/deep/er',
+    'src/deep/er/b.ts',
+    'src/ünïcode ✓.ts',
+    'big.bin',
+    'src/link',
+    'src/dangling',
+    'src/dirlink',
+    'src/dirlink/er',
+    'src/fifo',
+    'missing',
+    'src/a.ts/inside-a-file',
+    ...many,
+  ];
 }
 
 function pack(paths: readonly string[]): { text: Buffer; starts: Uint32Array } {
@@ -93,7 +110,7 @@ describe('lstatBatch', () => {
     }
   });
 
-  it('answers several parts (scope records) as one batch, in order, without copying them together: a path in two parts is lstat\'ed once', () => {
+  it("answers several parts (scope records) as one batch, in order, without copying them together: a path in two parts is lstat'ed once", () => {
     const first = pack(paths.slice(0, 600));
     const second = pack([...paths.slice(300, 700), 'missing']);
     // A bad start in a part of its own is that entry's EINVAL, not a read of the neighbouring text.

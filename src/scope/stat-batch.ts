@@ -79,30 +79,31 @@ export function lstatEach(root: string, parts: readonly StatPart[], relative: bo
   const prefix = relative && process.cwd() === root ? '' : `${root}/`;
   const seen = new Map<string, number>();
   let i = -1;
-  for (const { text, starts } of parts) for (const start of starts) {
-    i++;
-    const end = start < text.length ? text.indexOf(0, start) : -1;
-    if (end < 0) {
-      errs[i] = constants.errno.EINVAL;
-      continue;
+  for (const { text, starts } of parts)
+    for (const start of starts) {
+      i++;
+      const end = start < text.length ? text.indexOf(0, start) : -1;
+      if (end < 0) {
+        errs[i] = constants.errno.EINVAL;
+        continue;
+      }
+      const name = text.toString('utf8', start, end);
+      const first = seen.get(name);
+      if (first !== undefined) {
+        stats.copyWithin(i * STAT_WORDS, first * STAT_WORDS, (first + 1) * STAT_WORDS);
+        errs[i] = errs[first]!;
+        continue;
+      }
+      seen.set(name, i);
+      const path = name === '' ? (prefix === '' ? '.' : root) : prefix + name;
+      try {
+        const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+        if (stat) putStat(stats, i, stat);
+        else errs[i] = constants.errno.ENOENT;
+      } catch (error) {
+        errs[i] = errnoOf(error as NodeJS.ErrnoException);
+      }
     }
-    const name = text.toString('utf8', start, end);
-    const first = seen.get(name);
-    if (first !== undefined) {
-      stats.copyWithin(i * STAT_WORDS, first * STAT_WORDS, (first + 1) * STAT_WORDS);
-      errs[i] = errs[first]!;
-      continue;
-    }
-    seen.set(name, i);
-    const path = name === '' ? (prefix === '' ? '.' : root) : prefix + name;
-    try {
-      const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-      if (stat) putStat(stats, i, stat);
-      else errs[i] = constants.errno.ENOENT;
-    } catch (error) {
-      errs[i] = errnoOf(error as NodeJS.ErrnoException);
-    }
-  }
   return seen.size;
 }
 

@@ -6,7 +6,15 @@ function lister(tree: Record<string, [string, string][] | Listing>): (dir: strin
   return (dir) => {
     const entries = tree[dir];
     if (entries === undefined) return { kind: 'absent' };
-    return Array.isArray(entries) ? { kind: 'ok', ...orderListing(entries.map((e) => e[0]), entries.map((e) => e[1]).join('')) } : entries;
+    return Array.isArray(entries)
+      ? {
+          kind: 'ok',
+          ...orderListing(
+            entries.map((e) => e[0]),
+            entries.map((e) => e[1]).join(''),
+          ),
+        }
+      : entries;
   };
 }
 
@@ -18,8 +26,17 @@ describe('walk', () => {
       enter: (_dir, _name, parent) => parent,
       visit: (path) => seen.push(path),
       list: lister({
-        '': [['a', 'd'], ['a-b', 'f'], ['a.ts', 'f'], ['Z', 'f'], ['é', 'f']],
-        a: [['x', 'f'], ['b', 'd']],
+        '': [
+          ['a', 'd'],
+          ['a-b', 'f'],
+          ['a.ts', 'f'],
+          ['Z', 'f'],
+          ['é', 'f'],
+        ],
+        a: [
+          ['x', 'f'],
+          ['b', 'd'],
+        ],
         'a/b': [['c', 'l']],
       }),
     });
@@ -33,7 +50,18 @@ describe('walk', () => {
       starts: [{ dir: '', context: 0 }],
       enter: (dir, _name, depth) => (dir.startsWith('skip') ? undefined : depth + 1),
       visit: (path, _kind, depth) => seen.push([path, depth]),
-      list: lister({ '': [['keep', 'd'], ['skip', 'd']], keep: [['deep', 'd'], ['k.ts', 'f']], 'keep/deep': [['d.ts', 'f']], skip: [['s.ts', 'f']] }),
+      list: lister({
+        '': [
+          ['keep', 'd'],
+          ['skip', 'd'],
+        ],
+        keep: [
+          ['deep', 'd'],
+          ['k.ts', 'f'],
+        ],
+        'keep/deep': [['d.ts', 'f']],
+        skip: [['s.ts', 'f']],
+      }),
     });
     expect(seen).toEqual([
       ['keep/deep/d.ts', 2],
@@ -46,7 +74,15 @@ describe('walk', () => {
       starts: [{ dir: '', context: 'root' }],
       enter: () => 'inner',
       visit: () => undefined,
-      list: lister({ '': [['locked', 'd'], ['swapped', 'd'], ['gone', 'd']], locked: { kind: 'unreadable', code: 'EACCES' }, swapped: { kind: 'replaced' } }),
+      list: lister({
+        '': [
+          ['locked', 'd'],
+          ['swapped', 'd'],
+          ['gone', 'd'],
+        ],
+        locked: { kind: 'unreadable', code: 'EACCES' },
+        swapped: { kind: 'replaced' },
+      }),
     });
     expect(result.unreadable).toEqual([{ path: 'locked', code: 'EACCES', context: 'inner' }]);
     expect(result.replaced).toEqual([{ path: 'swapped', context: 'inner' }]);
@@ -55,7 +91,19 @@ describe('walk', () => {
 
 describe('compareEntries', () => {
   it('orders names as their paths sort, a directory as its name and "/"', () => {
-    const names: [string, boolean][] = [['a', true], ['a', false], ['a-b', false], ['a.ts', true], ['ab', false], ['a0', true], ['', false], ['é', false], ['😀', true], ['\uffff', false], ['A', false]];
+    const names: [string, boolean][] = [
+      ['a', true],
+      ['a', false],
+      ['a-b', false],
+      ['a.ts', true],
+      ['ab', false],
+      ['a0', true],
+      ['', false],
+      ['é', false],
+      ['😀', true],
+      ['\uffff', false],
+      ['A', false],
+    ];
     for (const [a, aDir] of names) {
       for (const [b, bDir] of names) {
         if (a === b) continue;

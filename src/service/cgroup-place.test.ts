@@ -53,7 +53,7 @@ describe('where a worker makes its job cgroups', () => {
     expect(own.get('')).toBe('/');
   });
 
-  it('a hybrid host (v2 without controllers): v1, below the worker\'s own memory and pids cgroups; and says why not v2', () => {
+  it("a hybrid host (v2 without controllers): v1, below the worker's own memory and pids cgroups; and says why not v2", () => {
     const root = unified({ '': { controllers: '' } });
     const mounts = HYBRID_MOUNTS.replace('/sys/fs/cgroup/unified', root).replaceAll('/sys/fs/cgroup/memory', root).replaceAll('/sys/fs/cgroup/pids', root);
     mkdirSync(join(root, 'process_api', '5ec597dd'), { recursive: true });
@@ -79,6 +79,9 @@ describe('where a worker makes its job cgroups', () => {
   it('no controller anywhere: none, and why, for the operator', () => {
     const root = unified({ '': { controllers: 'cpu' } });
     const found = placeFrom(`41 31 0:38 / ${root} rw - cgroup2 cgroup2 rw\n`, '0::/\n', 1);
-    expect(found).toEqual({ ok: false, why: `cgroup v2 at ${root} offers no memory or pids controller (cpu); no cgroup v1 memory hierarchy holds this process` });
+    expect(found).toEqual({
+      ok: false,
+      why: `cgroup v2 at ${root} offers no memory or pids controller (cpu); no cgroup v1 memory hierarchy holds this process`,
+    });
   });
 });

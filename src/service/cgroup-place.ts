@@ -7,9 +7,7 @@ import { join } from 'node:path';
  * hybrid host: memory and pids mounted as hierarchies of their own), with
  * one parent directory per controller.
  */
-export type CgroupPlace =
-  | { readonly version: 2; readonly parent: string }
-  | { readonly version: 1; readonly memory: string; readonly pids: string };
+export type CgroupPlace = { readonly version: 2; readonly parent: string } | { readonly version: 1; readonly memory: string; readonly pids: string };
 
 export type PlaceFound = { readonly ok: true; readonly place: CgroupPlace } | { readonly ok: false; readonly why: string };
 
@@ -91,7 +89,8 @@ function placeV2(mounts: readonly CgroupMount[], own: ReadonlyMap<string, string
   const mount = mounts.find((m) => m.type === 'cgroup2');
   if (path === undefined || !mount) return { ok: false, why: 'no cgroup v2 hierarchy is mounted' };
   const dir = dirIn(mount, path);
-  if (dir === undefined || !existsSync(join(dir, 'cgroup.procs'))) return { ok: false, why: `this process's cgroup v2 (${path}) is not visible under ${mount.point}` };
+  if (dir === undefined || !existsSync(join(dir, 'cgroup.procs')))
+    return { ok: false, why: `this process's cgroup v2 (${path}) is not visible under ${mount.point}` };
   const available = words(join(dir, 'cgroup.controllers'));
   const missing = ['memory', 'pids'].filter((c) => !available.includes(c));
   if (missing.length > 0) return { ok: false, why: `cgroup v2 at ${dir} offers no ${missing.join(' or ')} controller (${available.join(' ') || 'none'})` };
@@ -106,7 +105,12 @@ function placeV2(mounts: readonly CgroupMount[], own: ReadonlyMap<string, string
       writeFileSync(join(dir, 'cgroup.subtree_control'), '+memory +pids');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      const hint = code === 'EBUSY' ? ': other processes share this cgroup; give the worker one of its own (systemd: Delegate=yes)' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? ': it is not this user\'s (run as root, or delegate it: systemd Delegate=yes)' : '';
+      const hint =
+        code === 'EBUSY'
+          ? ': other processes share this cgroup; give the worker one of its own (systemd: Delegate=yes)'
+          : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+            ? ": it is not this user's (run as root, or delegate it: systemd Delegate=yes)"
+            : '';
       return { ok: false, why: `cannot give cgroup v2 ${dir}'s children the memory and pids controllers (${code})${hint}` };
     }
   }

@@ -38,7 +38,8 @@ export function capConnections(server: Server, limits: ConnectionLimits, onRefus
   server.on('connection', (socket: Socket) => {
     const address = (socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
     const fromThere = byAddress.get(address) ?? 0;
-    const refusal: ConnectionRefusal | undefined = fromThere >= limits.perAddress ? { kind: 'per_address', address } : total >= limits.total ? { kind: 'total' } : undefined;
+    const refusal: ConnectionRefusal | undefined =
+      fromThere >= limits.perAddress ? { kind: 'per_address', address } : total >= limits.total ? { kind: 'total' } : undefined;
     if (refusal) {
       onRefused?.(refusal);
       refuse(socket, refusal, limits);
@@ -62,7 +63,9 @@ function refuse(socket: Socket, refusal: ConnectionRefusal, limits: ConnectionLi
       code: 'unavailable',
       message: perAddress ? `too many connections from ${refusal.address}` : 'the server holds as many connections as it may',
       limit: perAddress ? limits.perAddress : limits.total,
-      hint: perAddress ? 'close idle connections, or send fewer requests at once; behind a proxy the operator raises --max-connections-per-address' : 'try again in a moment',
+      hint: perAddress
+        ? 'close idle connections, or send fewer requests at once; behind a proxy the operator raises --max-connections-per-address'
+        : 'try again in a moment',
     },
     { 'retry-after': '5' },
   );

@@ -148,10 +148,7 @@ async function removeCgroup(dirs: readonly string[]): Promise<boolean> {
 }
 
 function pidsIn(dir: string): number[] {
-  return read(join(dir, 'cgroup.procs'))
-    .split('\n')
-    .filter(Boolean)
-    .map(Number);
+  return read(join(dir, 'cgroup.procs')).split('\n').filter(Boolean).map(Number);
 }
 
 function tryRmdir(dir: string): boolean {

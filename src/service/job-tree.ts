@@ -76,7 +76,10 @@ export class JobTree {
 /** Mounts a tmpfs of `bytes` on `dir`, only its owner's, nothing set-uid or device in it; null when done, else why not. */
 function mountTmpfs(dir: string, bytes: number): string | null {
   const inodes = Math.max(1024, Math.ceil(bytes / (1024 * 1024)) * INODES_PER_MIB);
-  const done = spawnSync(MOUNT, ['-t', 'tmpfs', '-o', `size=${bytes},nr_inodes=${inodes},mode=0700,nosuid,nodev`, 'vouch-job', dir], { encoding: 'utf8', timeout: 10_000 });
+  const done = spawnSync(MOUNT, ['-t', 'tmpfs', '-o', `size=${bytes},nr_inodes=${inodes},mode=0700,nosuid,nodev`, 'vouch-job', dir], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   if (done.status === 0) return null;
   return (done.stderr || done.error?.message || `exit ${done.status}`).trim().split('\n')[0]!;
 }

@@ -133,7 +133,10 @@ export async function claimJob(pool: Pool, worker: string, leaseSeconds: number,
       if (row.attempts >= maxAttempts) {
         await client.query(
           `UPDATE jobs SET state = 'failed', finished_at = clock_timestamp(), lease_owner = NULL, lease_until = NULL, error = $2 WHERE id = $1`,
-          [row.id, JSON.stringify({ code: 'attempts_exhausted', message: `the job was started ${row.attempts} times and no worker finished it` } satisfies JobError)],
+          [
+            row.id,
+            JSON.stringify({ code: 'attempts_exhausted', message: `the job was started ${row.attempts} times and no worker finished it` } satisfies JobError),
+          ],
         );
         await dropArchive(client, row.id);
         continue;
@@ -158,7 +161,16 @@ export async function claimJob(pool: Pool, worker: string, leaseSeconds: number,
   });
 }
 
-type CandidateRow = { id: string; spec_sha256: string; check_ids: string[]; archive_parts: number; time_limit_s: number; attempts: number; nonce: string | null; client_git: GitState | null };
+type CandidateRow = {
+  id: string;
+  spec_sha256: string;
+  check_ids: string[];
+  archive_parts: number;
+  time_limit_s: number;
+  attempts: number;
+  nonce: string | null;
+  client_git: GitState | null;
+};
 
 /** The first job in the fair order that no other transaction holds, locked; undefined when none is ready. */
 async function nextCandidate(client: PoolClient): Promise<CandidateRow | undefined> {

@@ -18,7 +18,7 @@ function deadPid(): number {
 }
 
 describe('leftovers of workers killed mid-job', () => {
-  it('removes a dead worker\'s job directory, and leaves a live one\'s, a link, and other names alone', async () => {
+  it("removes a dead worker's job directory, and leaves a live one's, a link, and other names alone", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouch-leftovers-'));
     dirs.push(dir);
     const dead = deadPid();
@@ -60,7 +60,7 @@ describe('leftovers of workers killed mid-job', () => {
     expect(existsSync(inUse)).toBe(true);
   });
 
-  it.runIf(process.getuid?.() === 0)('a dead worker\'s job tmpfs, still mounted, is detached and removed', async () => {
+  it.runIf(process.getuid?.() === 0)("a dead worker's job tmpfs, still mounted, is detached and removed", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouch-leftovers-'));
     dirs.push(dir);
     const leftover = join(dir, `vouch-job-${deadPid()}-Mnt789`);

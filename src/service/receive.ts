@@ -15,7 +15,13 @@ export type Received =
  * one part per upload whatever its size or speed. Stops reading at
  * `maxBytes` (the rest is never read) and after `timeoutMs`.
  */
-export async function receiveUpload(body: AsyncIterable<Buffer> & { destroy(error?: Error): void }, pool: Pool, jobId: string, maxBytes: number, timeoutMs: number): Promise<Received> {
+export async function receiveUpload(
+  body: AsyncIterable<Buffer> & { destroy(error?: Error): void },
+  pool: Pool,
+  jobId: string,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<Received> {
   const hash = createHash('sha256');
   let pending: Buffer[] = [];
   let pendingBytes = 0;

@@ -12,7 +12,11 @@ afterEach(async () => {
 
 /** A chain of directories `d/d/d/...` below `dir`, deeper than PATH_MAX (4096), made by descriptor as a check can. */
 function deepChain(dir: string, depth = 2500): void {
-  const made = spawnSync('python3', ['-c', `import os\nos.chdir(${JSON.stringify(dir)})\nfor _ in range(${depth}):\n    os.mkdir('d'); os.chdir('d')\nopen('bottom', 'w').write('x')`], { encoding: 'utf8' });
+  const made = spawnSync(
+    'python3',
+    ['-c', `import os\nos.chdir(${JSON.stringify(dir)})\nfor _ in range(${depth}):\n    os.mkdir('d'); os.chdir('d')\nopen('bottom', 'w').write('x')`],
+    { encoding: 'utf8' },
+  );
   expect(made.status, made.stderr).toBe(0);
 }
 

@@ -64,7 +64,10 @@ export async function runJob(job: ClaimedJob, archive: Readable, runner: JobRunn
     const unpacked = await unpackTarGz(archive, upload, { maxBytes: runner.maxTreeBytes, maxEntries: 100_000, maxMs: runner.maxUnpackMs });
     if (!unpacked.ok) {
       const { refusal } = unpacked;
-      return refused('archive_refused', `the archive was refused${refusal.entry ? ` at ${JSON.stringify(refusal.entry)}` : ''}: ${refusal.detail} (${refusal.reason})`);
+      return refused(
+        'archive_refused',
+        `the archive was refused${refusal.entry ? ` at ${JSON.stringify(refusal.entry)}` : ''}: ${refusal.detail} (${refusal.reason})`,
+      );
     }
     let bytes: Buffer;
     try {
@@ -81,7 +84,10 @@ export async function runJob(job: ClaimedJob, archive: Readable, runner: JobRunn
     }
     const pins = readServerPins(runner.home, actual);
     if (!pins) {
-      return refused('spec_not_allowed', `spec ${actual} was allowed on this server before it pinned tool configs and inputs: its operator runs \`vouch serve allow FILE --tree DIR\` again`);
+      return refused(
+        'spec_not_allowed',
+        `spec ${actual} was allowed on this server before it pinned tool configs and inputs: its operator runs \`vouch serve allow FILE --tree DIR\` again`,
+      );
     }
     const parsed = parseSpec(bytes, join(upload, SPEC_FILE));
     if (!parsed.ok) return refused('spec_not_allowed', `the allowed spec no longer loads: ${parsed.error.message}`);
@@ -125,7 +131,11 @@ export async function runJob(job: ClaimedJob, archive: Readable, runner: JobRunn
     const missing = job.checks.filter((id) => !ledger.pending.some((pending) => pending.draft.check_id === id));
     if (missing.length > 0) {
       const why = signal.aborted ? `the job was stopped (${String(signal.reason)}) before they ran` : (setupFailed ?? 'the engine made none');
-      return { kind: 'ran', receipts: ledger.pending, error: { code: 'no_receipt', message: `no receipt for ${missing.map((id) => JSON.stringify(id)).join(', ')}: ${why}` } };
+      return {
+        kind: 'ran',
+        receipts: ledger.pending,
+        error: { code: 'no_receipt', message: `no receipt for ${missing.map((id) => JSON.stringify(id)).join(', ')}: ${why}` },
+      };
     }
     return { kind: 'ran', receipts: ledger.pending };
   } finally {

@@ -48,7 +48,7 @@ describe.runIf(usable)('a job is bounded as one: memory, shared memory, tmpfs an
     rmSync(base, { recursive: true, force: true });
   });
 
-  it('attack: / and /dev (bubblewrap\'s own tmpfs, of no size) and a masked directory are read-only; /tmp and /dev/shm stop at their size', async () => {
+  it("attack: / and /dev (bubblewrap's own tmpfs, of no size) and a masked directory are read-only; /tmp and /dev/shm stop at their size", async () => {
     const sandbox = detectSandbox({ ...SMALL, hide: [optHome] });
     const write = (path: string) => `if echo x > ${path} 2>/dev/null; then echo "${path} written"; else echo "${path} refused"; fi`;
     const ran = await inside(sandbox, job, [write('/x'), write('/dev/x'), write(`${optHome}/x`), write('/usr/x')].join('; '));
@@ -74,17 +74,24 @@ describe.runIf(usable)('a job is bounded as one: memory, shared memory, tmpfs an
     });
   });
 
-  it.runIf(place.ok)('attack: 1 GiB of shared memory (mmap MAP_SHARED, which RLIMIT_DATA does not count) under a 256 MiB job: the kernel kills it, and the job says why', async () => {
-    const sandbox = detectSandbox(SMALL);
-    expect(sandbox.gaps).toEqual([]);
-    const held = sandbox.record.kind === 'bubblewrap' ? sandbox.record.confinement : undefined;
-    expect(held?.cgroup).toEqual({ version: place.ok ? place.place.version : 0, memory_bytes: 256 * MIB, processes: 64 });
-    const mapped = await inside(sandbox, job, `python3 -c "import mmap; m = mmap.mmap(-1, 1 << 30, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS); [m.write(b'x' * (1 << 20)) for _ in range(1024)]; print('mapped 1 GiB')"`);
-    expect(mapped.stdout).not.toContain('mapped 1 GiB');
-    expect(mapped.bound).toMatch(/^the job's memory bound \(256 MiB: anonymous, shared and tmpfs pages together\) was reached: the kernel killed 1 process/);
-    // A run that stays within the bounds is told nothing.
-    expect((await inside(sandbox, job, 'true')).bound).toBeNull();
-  });
+  it.runIf(place.ok)(
+    'attack: 1 GiB of shared memory (mmap MAP_SHARED, which RLIMIT_DATA does not count) under a 256 MiB job: the kernel kills it, and the job says why',
+    async () => {
+      const sandbox = detectSandbox(SMALL);
+      expect(sandbox.gaps).toEqual([]);
+      const held = sandbox.record.kind === 'bubblewrap' ? sandbox.record.confinement : undefined;
+      expect(held?.cgroup).toEqual({ version: place.ok ? place.place.version : 0, memory_bytes: 256 * MIB, processes: 64 });
+      const mapped = await inside(
+        sandbox,
+        job,
+        `python3 -c "import mmap; m = mmap.mmap(-1, 1 << 30, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS); [m.write(b'x' * (1 << 20)) for _ in range(1024)]; print('mapped 1 GiB')"`,
+      );
+      expect(mapped.stdout).not.toContain('mapped 1 GiB');
+      expect(mapped.bound).toMatch(/^the job's memory bound \(256 MiB: anonymous, shared and tmpfs pages together\) was reached: the kernel killed 1 process/);
+      // A run that stays within the bounds is told nothing.
+      expect((await inside(sandbox, job, 'true')).bound).toBeNull();
+    },
+  );
 
   it.runIf(place.ok)('attack: memory spread over processes (each under RLIMIT_DATA) is bounded in all', async () => {
     const sandbox = detectSandbox(SMALL);
@@ -92,7 +99,7 @@ describe.runIf(usable)('a job is bounded as one: memory, shared memory, tmpfs an
     expect(spread.bound).toMatch(/memory bound \(256 MiB/);
   });
 
-  it.runIf(place.ok)('a fork bomb meets the job\'s process bound, and the job says so', async () => {
+  it.runIf(place.ok)("a fork bomb meets the job's process bound, and the job says so", async () => {
     const sandbox = detectSandbox(SMALL);
     const bomb = await inside(sandbox, job, 'i=0; while [ $i -lt 200 ]; do sleep 2 & i=$((i+1)); done 2>/dev/null; wait');
     expect(bomb.bound).toMatch(/the job's process bound \(64 processes and threads\) refused \d+ forks?/);

@@ -54,7 +54,16 @@ export function commandLine(
 ): string[] {
   const limits = layers.limits;
   const inner = limits
-    ? [tools.prlimit, `--data=${limits.memory_bytes}`, `--nproc=${limits.processes}`, `--fsize=${limits.file_bytes}`, `--nofile=${limits.open_files}`, '--core=0', '--', ...command]
+    ? [
+        tools.prlimit,
+        `--data=${limits.memory_bytes}`,
+        `--nproc=${limits.processes}`,
+        `--fsize=${limits.file_bytes}`,
+        `--nofile=${limits.open_files}`,
+        '--core=0',
+        '--',
+        ...command,
+      ]
     : [...command];
   const sandboxed = [
     tools.bwrap,
@@ -66,7 +75,16 @@ export function commandLine(
     ...inner,
   ];
   const dropped = layers.dropTo
-    ? [tools.setpriv, `--reuid=${layers.dropTo.uid}`, `--regid=${layers.dropTo.gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--', ...sandboxed]
+    ? [
+        tools.setpriv,
+        `--reuid=${layers.dropTo.uid}`,
+        `--regid=${layers.dropTo.gid}`,
+        '--clear-groups',
+        '--inh-caps=-all',
+        '--bounding-set=-all',
+        '--',
+        ...sandboxed,
+      ]
     : sandboxed;
   if (!filterPath && !joining) return dropped;
   return ['/bin/sh', '-c', WRAPPER, 'vouch-sandbox', joining?.marker ?? '', filterPath ?? '', ...(joining?.procs ?? []), '--', ...dropped];

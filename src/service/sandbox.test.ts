@@ -167,7 +167,10 @@ describe.runIf(usable)('the sandbox holds whatever user the worker is (this mach
 
   it('every layer held here: the record says so, and names the user, the filter and the limits', async () => {
     expect(sandbox.gaps).toEqual([]);
-    expect(sandbox.record).toMatchObject({ kind: 'bubblewrap', confinement: { cap_eff: '0000000000000000', seccomp: expect.stringMatching(/^vouch-deny-1\//), gaps: [] } });
+    expect(sandbox.record).toMatchObject({
+      kind: 'bubblewrap',
+      confinement: { cap_eff: '0000000000000000', seccomp: expect.stringMatching(/^vouch-deny-1\//), gaps: [] },
+    });
     const held = sandbox.record.kind === 'bubblewrap' ? sandbox.record.confinement! : undefined;
     expect(held?.uid).not.toBe(0);
     expect(held?.limits).toEqual(DEFAULT_LIMITS);
@@ -184,21 +187,24 @@ describe.runIf(usable)('the sandbox holds whatever user the worker is (this mach
     }
   });
 
-  it.runIf(existsSync('/usr/bin/gcc'))('open_by_handle_at (shocker) cannot open the host file system\'s root from inside; outside it can (the setup is real)', async () => {
-    expect(shocker).toBeDefined();
-    const outsideRun = spawnSync(shocker!, [], { cwd: job, encoding: 'utf8' });
-    if (process.getuid?.() === 0) {
-      // The attack, where a capability is left: the worker's own user lists the host root.
-      expect(outsideRun.status, outsideRun.stdout).toBe(0);
-      expect(outsideRun.stdout).toMatch(/^(usr|etc)$/m);
-    }
-    const run = await inside(sandbox, job, './shocker');
-    expect(run.status, run.stdout).toBe(7);
-    expect(run.stdout).toContain('refused: Operation not permitted');
-    expect(run.stdout).not.toMatch(/^usr$/m);
-  });
+  it.runIf(existsSync('/usr/bin/gcc'))(
+    "open_by_handle_at (shocker) cannot open the host file system's root from inside; outside it can (the setup is real)",
+    async () => {
+      expect(shocker).toBeDefined();
+      const outsideRun = spawnSync(shocker!, [], { cwd: job, encoding: 'utf8' });
+      if (process.getuid?.() === 0) {
+        // The attack, where a capability is left: the worker's own user lists the host root.
+        expect(outsideRun.status, outsideRun.stdout).toBe(0);
+        expect(outsideRun.stdout).toMatch(/^(usr|etc)$/m);
+      }
+      const run = await inside(sandbox, job, './shocker');
+      expect(run.status, run.stdout).toBe(7);
+      expect(run.stdout).toContain('refused: Operation not permitted');
+      expect(run.stdout).not.toMatch(/^usr$/m);
+    },
+  );
 
-  it('the host\'s / and its processes are not there: only system directories, a fresh /proc with the job\'s processes alone', async () => {
+  it("the host's / and its processes are not there: only system directories, a fresh /proc with the job's processes alone", async () => {
     const listing = (await inside(sandbox, job, 'ls -A /')).stdout.split('\n').filter(Boolean);
     expect(listing).not.toContain('root');
     expect(listing).not.toContain('home');
@@ -234,7 +240,11 @@ describe.runIf(usable)('the sandbox holds whatever user the worker is (this mach
     expect(bomb.stderr).toMatch(/fork|Resource temporarily unavailable/i);
     const big = await inside(small, job, 'head -c 2000000 /dev/zero > big; echo rc=$?; wc -c < big');
     expect(big.stdout).toMatch(/rc=153\s+1048576/);
-    const memory = await inside(small, job, 'node -e "const a = []; try { for (let i = 0; i < 20; i++) a.push(Buffer.alloc(32 * 1024 * 1024, 1)); console.log(\'allocated\') } catch (e) { console.log(\'refused\') }"');
+    const memory = await inside(
+      small,
+      job,
+      "node -e \"const a = []; try { for (let i = 0; i < 20; i++) a.push(Buffer.alloc(32 * 1024 * 1024, 1)); console.log('allocated') } catch (e) { console.log('refused') }\"",
+    );
     expect(memory.stdout.trim()).toBe('refused');
     const tmp = await inside(small, job, 'head -c 5000000 /dev/zero > /tmp/fill; echo rc=$?');
     expect(tmp.stdout).not.toContain('rc=0');

@@ -101,7 +101,8 @@ export function detectSandbox(options: SandboxOptions = {}): Sandbox {
   const jobDisk = options.jobDisk ?? { kind: 'disk', why: 'no tmpfs per job was asked for' };
   const bwrap = options.bwrap ?? '/usr/bin/bwrap';
   const none = (why: string): Sandbox => ({ record: { kind: 'none', why }, gaps: ALL_GAPS, notes: [why], jobDisk });
-  if (!existsSync(bwrap)) return none(`bubblewrap is not installed (${bwrap} not found): checks would run with the worker's own permissions, network and files`);
+  if (!existsSync(bwrap))
+    return none(`bubblewrap is not installed (${bwrap} not found): checks would run with the worker's own permissions, network and files`);
 
   const root = process.getuid?.() === 0;
   const tools: Tools = { bwrap, setpriv: options.setpriv ?? '/usr/bin/setpriv', prlimit: options.prlimit ?? '/usr/bin/prlimit' };
@@ -210,7 +211,10 @@ function jobSandbox(
         const after = cgroup.counters();
         const kills = after.oomKills - before.oomKills;
         const forks = after.forksRefused - before.forksRefused;
-        if (kills > 0) reached.push(`the job's memory bound (${mib(bounds.memoryBytes)} MiB: anonymous, shared and tmpfs pages together) was reached: the kernel killed ${kills} process${kills === 1 ? '' : 'es'}`);
+        if (kills > 0)
+          reached.push(
+            `the job's memory bound (${mib(bounds.memoryBytes)} MiB: anonymous, shared and tmpfs pages together) was reached: the kernel killed ${kills} process${kills === 1 ? '' : 'es'}`,
+          );
         if (forks > 0) reached.push(`the job's process bound (${bounds.processes} processes and threads) refused ${forks} fork${forks === 1 ? '' : 's'}`);
       }
       if (jobDisk.kind === 'tmpfs' && isFull(privateDir)) reached.push(`the job directory's ${mib(jobDisk.bytes)} MiB are full`);
@@ -245,7 +249,9 @@ function mib(bytes: number): number {
 
 /** Whether `user` can reach `path` at all (the kernel's answer, ACLs included): asked as that user. */
 function reachableBy(setpriv: string, user: { readonly uid: number; readonly gid: number }, path: string): boolean {
-  const asked = spawnSync(setpriv, [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--', '/bin/sh', '-c', 'test -e "$0"', path], { timeout: 10_000 });
+  const asked = spawnSync(setpriv, [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--', '/bin/sh', '-c', 'test -e "$0"', path], {
+    timeout: 10_000,
+  });
   // Anything but a clear "no" counts as reachable: the path is then covered, as for a worker that is not root.
   return asked.status !== 1;
 }

@@ -58,14 +58,23 @@ export async function serverPinsFor(spec: Pick<Spec, 'sha256' | 'checks' | 'tool
 export async function pinRefusal(pins: ServerPins, check: CheckDef, toolConfigs: readonly string[], upload: string): Promise<PinRefusal | undefined> {
   const pinnedConfigs = pins.tool_configs[check.id] ?? {};
   const now = configDigests(upload, toolConfigPaths(check, toolConfigs));
-  const changed = [...new Set([...Object.keys(now), ...Object.keys(pinnedConfigs)])].filter((path) => (now[path] ?? 'absent') !== (pinnedConfigs[path] ?? 'absent')).sort();
-  if (changed.length > 0) return { reason: 'tool_config_changed', detail: `tool config ${listed(changed)} in the upload is not what the server's operator pinned (appeared, changed or went away); ${ACCEPT}` };
+  const changed = [...new Set([...Object.keys(now), ...Object.keys(pinnedConfigs)])]
+    .filter((path) => (now[path] ?? 'absent') !== (pinnedConfigs[path] ?? 'absent'))
+    .sort();
+  if (changed.length > 0)
+    return {
+      reason: 'tool_config_changed',
+      detail: `tool config ${listed(changed)} in the upload is not what the server's operator pinned (appeared, changed or went away); ${ACCEPT}`,
+    };
   if (!hasInputs(check)) return undefined;
   const [scan] = await scanScopes(new Snapshot(upload, { readStart: new Date() }), [inputRequest(check)]);
   const drift = inputDrift(check, pins.inputs[check.id], scan!);
   if (!drift) return undefined;
   if (drift.kind === 'unpinned') return { reason: 'input_changed', detail: `the inputs of \`${check.id}\` were not pinned on this server; ${ACCEPT}` };
-  return { reason: 'input_changed', detail: `input ${listed(drift.changes.map(({ path, change }) => `${path} (${change})`))} of \`${check.id}\` in the upload is not what the server's operator pinned; ${ACCEPT}` };
+  return {
+    reason: 'input_changed',
+    detail: `input ${listed(drift.changes.map(({ path, change }) => `${path} (${change})`))} of \`${check.id}\` in the upload is not what the server's operator pinned; ${ACCEPT}`,
+  };
 }
 
 const ACCEPT = "nothing ran. The server's operator reads the upload's files and runs `vouch serve allow FILE --tree DIR` to accept them";

@@ -90,7 +90,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // What fastify refuses before any route or hook runs: the same error shape as every other answer.
     frameworkErrors: (error, request, reply) => {
       void send(reply, frameworkError(error.code, request.raw.url ?? ''));
-      if (error.code !== 'FST_ERR_MAX_PARAM_LENGTH' && error.code !== 'FST_ERR_BAD_URL') options.log?.(`${request.method} ${(request.raw.url ?? '').split('?')[0]!.slice(0, 200)}: ${error.message}`);
+      if (error.code !== 'FST_ERR_MAX_PARAM_LENGTH' && error.code !== 'FST_ERR_BAD_URL')
+        options.log?.(`${request.method} ${(request.raw.url ?? '').split('?')[0]!.slice(0, 200)}: ${error.message}`);
     },
     // What Node's parser refuses (headers too large, a malformed request, a header timeout), answered on the socket itself.
     clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
@@ -129,7 +130,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onRequest', async (request, reply) => {
     if (closing) {
       reply.header('retry-after', '5');
-      return send(reply, { code: 'unavailable', message: 'the server is shutting down', hint: 'submit again in a moment (to this server once it is back, or another)' });
+      return send(reply, {
+        code: 'unavailable',
+        message: 'the server is shutting down',
+        hint: 'submit again in a moment (to this server once it is back, or another)',
+      });
     }
     // The matched route, not the raw URL: `/v1/healthz?x=1` is still healthz.
     if (request.routeOptions.url === HEALTHZ) return;
@@ -189,7 +194,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // fastify hands no stream over for an empty body.
     const body = request.body as Readable | undefined;
     if (typeof body?.pipe !== 'function' || declared === 0) {
-      return send(reply, { code: 'bad_request', message: `the body must be the tree as a gzip'd tar, and it is empty`, hint: 'send it with Content-Type: application/gzip' });
+      return send(reply, {
+        code: 'bad_request',
+        message: `the body must be the tree as a gzip'd tar, and it is empty`,
+        hint: 'send it with Content-Type: application/gzip',
+      });
     }
     const asked = jobRequest(request.query, client, options.home, limits);
     if ('code' in asked) return refuseUpload(request, reply, asked);
@@ -199,9 +208,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       // A retried submission (same nonce): the job it made, and its body is not read again.
       if (begun.state === 'receiving') {
         reply.header('retry-after', '2');
-        return refuseUpload(request, reply, { code: 'unavailable', message: `job ${begun.id} with this nonce is still being received`, hint: 'retry in a moment' });
+        return refuseUpload(request, reply, {
+          code: 'unavailable',
+          message: `job ${begun.id} with this nonce is still being received`,
+          hint: 'retry in a moment',
+        });
       }
-      return leaveUnread(request, reply).code(202).send({ job: { id: begun.id, state: begun.state, url: `/v1/jobs/${begun.id}` } });
+      return leaveUnread(request, reply)
+        .code(202)
+        .send({ job: { id: begun.id, state: begun.state, url: `/v1/jobs/${begun.id}` } });
     }
     if (begun.kind === 'busy') {
       reply.header('retry-after', '5');
@@ -221,9 +236,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await abandonUpload(pool, begun.id);
       if (!received.ok && received.why === 'too_large') return refuseUpload(request, reply, tooLarge(`more than ${limits.maxUploadBytes}`));
       if (!received.ok && received.why === 'too_slow') {
-        return refuseUpload(request, reply, { code: 'bad_request', message: `the upload did not arrive in time: ${received.detail}`, limit: limits.uploadMs / 1000, hint: 'send a smaller tree, or over a faster link' });
+        return refuseUpload(request, reply, {
+          code: 'bad_request',
+          message: `the upload did not arrive in time: ${received.detail}`,
+          limit: limits.uploadMs / 1000,
+          hint: 'send a smaller tree, or over a faster link',
+        });
       }
-      if (!received.ok) return refuseUpload(request, reply, { code: 'bad_request', message: `the upload broke off after ${received.bytes} bytes: ${received.detail}` });
+      if (!received.ok)
+        return refuseUpload(request, reply, { code: 'bad_request', message: `the upload broke off after ${received.bytes} bytes: ${received.detail}` });
       return send(reply, { code: 'bad_request', message: `the body must be the tree as a gzip'd tar`, hint: 'send it with Content-Type: application/gzip' });
     }
     await finishUpload(pool, begun.id, received.parts, received.bytes, received.sha256);
@@ -264,11 +285,25 @@ function frameworkError(code: string, url: string): ApiError {
 function clientError(error: NodeJS.ErrnoException): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { code: 'headers_too_large', message: 'the request line and headers are larger than this server reads', limit: MAX_HEADER_BYTES, hint: 'send fewer or shorter headers' };
+      return {
+        code: 'headers_too_large',
+        message: 'the request line and headers are larger than this server reads',
+        limit: MAX_HEADER_BYTES,
+        hint: 'send fewer or shorter headers',
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { code: 'request_timeout', message: 'the request did not arrive in time', limit: TIMEOUTS.headersMs / 1000, hint: 'send the whole request head at once' };
+      return {
+        code: 'request_timeout',
+        message: 'the request did not arrive in time',
+        limit: TIMEOUTS.headersMs / 1000,
+        hint: 'send the whole request head at once',
+      };
     default:
-      return { code: 'bad_request', message: `the request is not HTTP/1.1 this server can read (${error.code ?? 'parse error'})`, hint: 'send a well-formed request' };
+      return {
+        code: 'bad_request',
+        message: `the request is not HTTP/1.1 this server can read (${error.code ?? 'parse error'})`,
+        hint: 'send a well-formed request',
+      };
   }
 }
 
@@ -279,12 +314,20 @@ function jobRequest(query: Query, client: string, home: string, limits: ServiceL
   const one = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined);
   const specSha = one('spec_sha256');
   if (specSha === undefined || !isSha256(specSha)) {
-    return { code: 'bad_request', message: "spec_sha256 must be the SHA-256 of the tree's vouch.yaml, 64 lowercase hex characters", found: String(query.spec_sha256 ?? '(none)') };
+    return {
+      code: 'bad_request',
+      message: "spec_sha256 must be the SHA-256 of the tree's vouch.yaml, 64 lowercase hex characters",
+      found: String(query.spec_sha256 ?? '(none)'),
+    };
   }
   const given = query.check;
   const checks = [...new Set(typeof given === 'string' ? [given] : (given ?? []))];
   if (checks.length === 0 || checks.some((id) => !CHECK_ID_PATTERN.test(id))) {
-    return { code: 'bad_request', message: 'name one or more checks to run: ?check=ID (repeatable), ids as in vouch.yaml', found: checks.join(',') || '(none)' };
+    return {
+      code: 'bad_request',
+      message: 'name one or more checks to run: ?check=ID (repeatable), ids as in vouch.yaml',
+      found: checks.join(',') || '(none)',
+    };
   }
   const nonce = one('nonce');
   if (nonce === undefined || !NONCE_PATTERN.test(nonce)) {
@@ -297,8 +340,16 @@ function jobRequest(query: Query, client: string, home: string, limits: ServiceL
   }
   const head = one('git_head');
   const dirty = one('git_dirty');
-  if ((head !== undefined && !COMMIT_PATTERN.test(head)) || (dirty !== undefined && dirty !== '0' && dirty !== '1') || (head !== undefined && dirty === undefined)) {
-    return { code: 'bad_request', message: 'git_head must be a commit id (40 or 64 hex) given with git_dirty=0 or 1; both absent when the client is not in a git work tree', found: `${head ?? '(none)'} ${dirty ?? '(none)'}` };
+  if (
+    (head !== undefined && !COMMIT_PATTERN.test(head)) ||
+    (dirty !== undefined && dirty !== '0' && dirty !== '1') ||
+    (head !== undefined && dirty === undefined)
+  ) {
+    return {
+      code: 'bad_request',
+      message: 'git_head must be a commit id (40 or 64 hex) given with git_dirty=0 or 1; both absent when the client is not in a git work tree',
+      found: `${head ?? '(none)'} ${dirty ?? '(none)'}`,
+    };
   }
   const clientGit = dirty === undefined ? null : { head: head ?? null, dirty: dirty === '1' };
   const spec = allowedServiceSpec(home, specSha);
@@ -312,7 +363,12 @@ function jobRequest(query: Query, client: string, home: string, limits: ServiceL
   }
   const unknown = checks.filter((id) => !spec.checks.some((check) => check.id === id));
   if (unknown.length > 0) {
-    return { code: 'check_not_found', message: `no check ${unknown.join(', ')} in spec ${specSha.slice(0, 12)}`, found: unknown.join(','), limit: spec.checks.map((c) => c.id).join(',') };
+    return {
+      code: 'check_not_found',
+      message: `no check ${unknown.join(', ')} in spec ${specSha.slice(0, 12)}`,
+      found: unknown.join(','),
+      limit: spec.checks.map((c) => c.id).join(','),
+    };
   }
   const seconds = spec.checks.filter((check) => checks.includes(check.id)).reduce((sum, check) => sum + check.timeout, 0);
   if (seconds > limits.maxJobSeconds) {

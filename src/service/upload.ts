@@ -43,17 +43,29 @@ export async function beginJob(pool: Pool, request: JobRequest, maxOpen: number)
       request.client,
       STALE_UPLOAD_SECONDS,
     ]);
-    const existing = (await client.query<{ id: string; state: JobState }>('SELECT id, state FROM jobs WHERE client = $1 AND nonce = $2', [request.client, request.nonce])).rows[0];
+    const existing = (
+      await client.query<{ id: string; state: JobState }>('SELECT id, state FROM jobs WHERE client = $1 AND nonce = $2', [request.client, request.nonce])
+    ).rows[0];
     if (existing) return { kind: 'existing', id: existing.id, state: existing.state };
     const open = (
-      await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE client = $1 AND state IN ('receiving', 'queued', 'running')`, [request.client])
+      await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE client = $1 AND state IN ('receiving', 'queued', 'running')`, [
+        request.client,
+      ])
     ).rows[0]!.n;
     if (open >= maxOpen) return { kind: 'busy', open };
     const id = newId();
     await client.query(
       `INSERT INTO jobs (id, client, state, spec_sha256, check_ids, archive_sha256, archive_bytes, time_limit_s, nonce, client_git)
        VALUES ($1, $2, 'receiving', $3, $4, '', 0, $5, $6, $7)`,
-      [id, request.client, request.specSha256, JSON.stringify(request.checks), request.timeLimitSeconds, request.nonce, request.clientGit && JSON.stringify(request.clientGit)],
+      [
+        id,
+        request.client,
+        request.specSha256,
+        JSON.stringify(request.checks),
+        request.timeLimitSeconds,
+        request.nonce,
+        request.clientGit && JSON.stringify(request.clientGit),
+      ],
     );
     return { kind: 'receiving', id };
   });

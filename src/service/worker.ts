@@ -99,19 +99,28 @@ async function work(job: ClaimedJob, name: string, options: WorkerOptions, stop:
   const onStop = () => run.abort('worker stopping');
   stop.addEventListener('abort', onStop, { once: true });
   const limit = setTimeout(() => run.abort('time limit'), job.timeLimitSeconds * 1000);
-  const beat = setInterval(() => {
-    heartbeat(options.pool, job.id, name, options.leaseSeconds)
-      .then((lease) => {
-        if (lease.kind !== 'held') {
-          lost ??= lease;
-          run.abort('lease lost');
-        }
-      })
-      .catch(() => undefined);
-  }, (options.leaseSeconds * 1000) / 3);
+  const beat = setInterval(
+    () => {
+      heartbeat(options.pool, job.id, name, options.leaseSeconds)
+        .then((lease) => {
+          if (lease.kind !== 'held') {
+            lost ??= lease;
+            run.abort('lease lost');
+          }
+        })
+        .catch(() => undefined);
+    },
+    (options.leaseSeconds * 1000) / 3,
+  );
   try {
     const onLeftover = (path: string, detail: string) => options.onEvent?.({ kind: 'left', path, detail });
-    const outcome = await runJob(job, archiveStream(options.pool, job.id, job.archiveParts), { ...options, onLeftover }, run.signal, () => stop.aborted || lost !== undefined);
+    const outcome = await runJob(
+      job,
+      archiveStream(options.pool, job.id, job.archiveParts),
+      { ...options, onLeftover },
+      run.signal,
+      () => stop.aborted || lost !== undefined,
+    );
     if (lost) {
       options.onEvent?.({ kind: 'lease_lost', job: job.id, loss: lost });
       return;

@@ -7,7 +7,13 @@ const base = (check: string) => `version: 1\nchecks:\n  - id: t\n    run: ["npm"
 
 describe('parseSpec: every error is located and says what was expected', () => {
   it.each([
-    ['a plain-string command', 'version: 1\nchecks:\n  - id: t\n    run: "npm test"\n    sources: ["src/**"]\n', 'vouch.yaml:4:10', /plain-string command is refused/, /argv list/],
+    [
+      'a plain-string command',
+      'version: 1\nchecks:\n  - id: t\n    run: "npm test"\n    sources: ["src/**"]\n',
+      'vouch.yaml:4:10',
+      /plain-string command is refused/,
+      /argv list/,
+    ],
     ['an unknown key, with a suggestion', base('    timout: 5\n'), 'vouch.yaml:6:5', /unknown key "timout" \(did you mean "timeout"\?\)/, /one of: id, run/],
     ['a timeout out of range', base('    timeout: 0\n'), 'vouch.yaml:6:14', /at least 1/, /1 to 3600/],
     ['an absolute glob', base('    tests: ["/etc/passwd"]\n'), 'vouch.yaml:6:13', /absolute/, /workspace-relative glob/],
@@ -19,13 +25,25 @@ describe('parseSpec: every error is located and says what was expected', () => {
     ['a missing run', 'version: 1\nchecks:\n  - id: t\n    sources: [s]\n', 'vouch.yaml:3:5', /missing required key "run"/, /argv/],
     ['no scope at all', 'version: 1\nchecks:\n  - id: t\n    run: [a]\n', 'vouch.yaml:3:5', /declares no scope/, /sources, tests or artifacts/],
     ['a wrong version', 'version: 2\nchecks: []\n', 'vouch.yaml:1:10', /must be 1/, /version/],
-    ['a duplicate id', 'version: 1\nchecks:\n  - {id: t, run: [a], sources: [s]}\n  - {id: t, run: [b], sources: [s]}\n', 'vouch.yaml:4:10', /duplicate check id "t"/, /unique/],
+    [
+      'a duplicate id',
+      'version: 1\nchecks:\n  - {id: t, run: [a], sources: [s]}\n  - {id: t, run: [b], sources: [s]}\n',
+      'vouch.yaml:4:10',
+      /duplicate check id "t"/,
+      /unique/,
+    ],
     ['invalid YAML', 'version: 1\nchecks: [\n', 'vouch.yaml:3:1', /./, /valid YAML/],
     ['a duplicate key', 'version: 1\nversion: 1\nchecks: []\n', 'vouch.yaml:2:1', /unique/i, /valid YAML/],
     ['an env name that is not a name', base('    env: ["A B"]\n'), 'vouch.yaml:6:11', /wrong format/, /environment variable names/],
     ['shell: true with an argv list', base('    shell: true\n'), 'vouch.yaml:4:10', /must be one string/, /string/],
     ['an unknown gate mode', `${base('')}gate: {on_stop: maybe}\n`, 'vouch.yaml:6:17', /must be "verify" or "require"/, /verify \(default/],
-    ['a gate key misspelt', `${base('')}gate: {max_block: 2}\n`, 'vouch.yaml:6:8', /unknown key "max_block" \(did you mean "max_blocks"\?\)/, /on_stop, max_blocks, budget_seconds, require_remote, require_box/],
+    [
+      'a gate key misspelt',
+      `${base('')}gate: {max_block: 2}\n`,
+      'vouch.yaml:6:8',
+      /unknown key "max_block" \(did you mean "max_blocks"\?\)/,
+      /on_stop, max_blocks, budget_seconds, require_remote, require_box/,
+    ],
     ['a gate budget out of range', `${base('')}gate: {budget_seconds: 0}\n`, 'vouch.yaml:6:24', /at least 1/, /1 to 3600/],
     ['a protect glob leaving the workspace', `${base('')}protect: ["../other/**"]\n`, 'vouch.yaml:6:11', /"\.\."/, /workspace-relative glob/],
     ['an absolute protect glob', `${base('')}protect: ["/etc/**"]\n`, 'vouch.yaml:6:11', /absolute/, /workspace-relative glob/],
@@ -61,7 +79,9 @@ describe('parseSpec: every error is located and says what was expected', () => {
 
   it("counts every problem when one check's shape is wrong and another's rules are broken, in the file's order", () => {
     // checks[1]'s timeout is a shape error; checks[0]'s string run and absolute glob are rule errors of a well-shaped check.
-    const result = load('version: 1\nchecks:\n  - id: a\n    run: "x"\n    sources: ["/abs"]\n  - id: b\n    timeout: 0\n    run: ["true"]\n    sources: ["s"]\n');
+    const result = load(
+      'version: 1\nchecks:\n  - id: a\n    run: "x"\n    sources: ["/abs"]\n  - id: b\n    timeout: 0\n    run: ["true"]\n    sources: ["s"]\n',
+    );
     if (result.ok) throw new Error('expected problems');
     expect(result.error.message).toContain('(3 problems)');
     expect(result.error.more?.map((p) => p.where)).toEqual(['vouch.yaml:4:10', 'vouch.yaml:5:15', 'vouch.yaml:7:14']);

@@ -78,7 +78,11 @@ function wellShapedCheckIssues(data: unknown): SpecIssue[] {
 
 /** Problems in the order of the file (line, then column), as an editor lists them. */
 function inFileOrder(problems: Problem[]): Problem[] {
-  const at = (problem: Problem) => /:(\d+):(\d+)$/.exec(problem.where ?? '')?.slice(1).map(Number) ?? [0, 0];
+  const at = (problem: Problem) =>
+    /:(\d+):(\d+)$/
+      .exec(problem.where ?? '')
+      ?.slice(1)
+      .map(Number) ?? [0, 0];
   return problems
     .map((problem, index) => ({ problem, index, at: at(problem) }))
     .sort((a, b) => a.at[0]! - b.at[0]! || a.at[1]! - b.at[1]! || a.index - b.index)
@@ -162,7 +166,11 @@ function describeIssue(issue: $ZodIssue): string {
     case 'invalid_type':
       return `wrong type: expected ${issue.expected}`;
     case 'too_small':
-      return issue.origin === 'array' ? `needs at least ${String(issue.minimum)} entr${issue.minimum === 1 ? 'y' : 'ies'}` : issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`;
+      return issue.origin === 'array'
+        ? `needs at least ${String(issue.minimum)} entr${issue.minimum === 1 ? 'y' : 'ies'}`
+        : issue.origin === 'string'
+          ? 'must not be empty'
+          : `must be at least ${String(issue.minimum)}`;
     case 'too_big':
       return `must be at most ${String(issue.maximum)}`;
     case 'invalid_format':

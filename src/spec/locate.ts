@@ -16,13 +16,7 @@ export interface Location {
  * When the path does not exist (a missing key), the nearest existing
  * ancestor is used: that is where the key has to be added.
  */
-export function locate(
-  text: string,
-  doc: Document,
-  lines: LineCounter,
-  path: readonly (string | number)[],
-  atKey = false,
-): Location {
+export function locate(text: string, doc: Document, lines: LineCounter, path: readonly (string | number)[], atKey = false): Location {
   let node: unknown = doc.contents;
   let keyNode: Node | undefined;
   let exact = true;

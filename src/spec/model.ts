@@ -173,5 +173,17 @@ export const DEFAULT_LIMITS: ScopeLimits = { maxFiles: 100_000, maxBytes: 4 * 10
  * unless named, whatever this says). `default_excludes: false` turns these
  * off.
  */
-export const DEFAULT_EXCLUDED_DIRS: readonly string[] = ['.venv', 'venv', '.tox', '.nox', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.cache', 'dist', 'build'];
+export const DEFAULT_EXCLUDED_DIRS: readonly string[] = [
+  '.venv',
+  'venv',
+  '.tox',
+  '.nox',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.ruff_cache',
+  '.cache',
+  'dist',
+  'build',
+];
 export const DEFAULT_GATE: GatePolicy = { onStop: 'verify', maxBlocks: 3, budgetSeconds: 120, requireRemote: false, requireBox: false };

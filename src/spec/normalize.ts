@@ -2,7 +2,19 @@ import { digestJson, type Sha256 } from '../core/digest.js';
 import { redact } from '../runner/redact.js';
 import { checkGlob, checkRelativePath } from '../scope/paths.js';
 import { definitionDigest } from './definition.js';
-import { DEFAULT_EXCERPT_BYTES, DEFAULT_EXEC_TIMEOUT_SECONDS, DEFAULT_EXCLUDED_DIRS, DEFAULT_GATE, DEFAULT_LIMITS, DEFAULT_RETENTION, DEFAULT_TIMEOUT_SECONDS, type CheckDef, type ExecPolicy, type Expectation, type Spec } from './model.js';
+import {
+  DEFAULT_EXCERPT_BYTES,
+  DEFAULT_EXEC_TIMEOUT_SECONDS,
+  DEFAULT_EXCLUDED_DIRS,
+  DEFAULT_GATE,
+  DEFAULT_LIMITS,
+  DEFAULT_RETENTION,
+  DEFAULT_TIMEOUT_SECONDS,
+  type CheckDef,
+  type ExecPolicy,
+  type Expectation,
+  type Spec,
+} from './model.js';
 import type { RawCheck, RawExec, RawSpec } from './schema.js';
 
 /** Applies defaults to a validated spec; rules.ts has already refused bad paths. */

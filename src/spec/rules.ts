@@ -70,9 +70,7 @@ const safeGlobs: CheckRule = (check, at) => {
 const safeCwd: CheckRule = (check, at) => {
   if (check.cwd === undefined) return [];
   const result = checkRelativePath(check.cwd);
-  return result.ok
-    ? []
-    : [{ path: [...at, 'cwd'], message: `cwd ${result.why}`, expected: 'a workspace-relative directory such as "." or "packages/app"' }];
+  return result.ok ? [] : [{ path: [...at, 'cwd'], message: `cwd ${result.why}`, expected: 'a workspace-relative directory such as "." or "packages/app"' }];
 };
 
 const validExpectation: CheckRule = (check, at) => {
@@ -163,9 +161,7 @@ function ledgerWithoutPassword(spec: RawSpec): SpecIssue[] {
 function safeProtect(spec: RawSpec): SpecIssue[] {
   return (spec.protect ?? []).flatMap((glob, index) => {
     const result = checkGlob(glob);
-    return result.ok
-      ? []
-      : [{ path: ['protect', index], message: `glob ${result.why}`, expected: 'a workspace-relative glob such as "test/**"' }];
+    return result.ok ? [] : [{ path: ['protect', index], message: `glob ${result.why}`, expected: 'a workspace-relative glob such as "test/**"' }];
   });
 }
 
@@ -199,19 +195,31 @@ function execRules(spec: RawSpec): SpecIssue[] {
   if (Array.isArray(exec.network)) {
     issues.push({
       path: ['exec', 'network'],
-      message: 'a list of hosts is not supported yet: vouch exec has no proxy that lets some hosts through and not others, so the list could only be read as all or none',
+      message:
+        'a list of hosts is not supported yet: vouch exec has no proxy that lets some hosts through and not others, so the list could only be read as all or none',
       expected: 'false (loopback only) or true (the host network)',
     });
   }
   (exec.writable ?? []).forEach((path, index) => {
     const checked = path === '~' || path.startsWith('~/') ? checkRelativePath(path === '~' ? '.' : path.slice(2)) : checkRelativePath(path);
-    if (!checked.ok) issues.push({ path: ['exec', 'writable', index], message: `writable path ${checked.why}`, expected: 'a workspace-relative path such as "src" or ".", or a path under HOME such as "~/.cache"' });
+    if (!checked.ok)
+      issues.push({
+        path: ['exec', 'writable', index],
+        message: `writable path ${checked.why}`,
+        expected: 'a workspace-relative path such as "src" or ".", or a path under HOME such as "~/.cache"',
+      });
   });
   return issues;
 }
 
 export function applyRules(spec: RawSpec): SpecIssue[] {
-  const issues: SpecIssue[] = [...safeProtect(spec), ...ledgerWithoutPassword(spec), ...remoteNeedsKey(spec), ...networkNeedsHermetic(spec), ...execRules(spec)];
+  const issues: SpecIssue[] = [
+    ...safeProtect(spec),
+    ...ledgerWithoutPassword(spec),
+    ...remoteNeedsKey(spec),
+    ...networkNeedsHermetic(spec),
+    ...execRules(spec),
+  ];
   spec.checks.forEach((check, index) => issues.push(...checkRules(check, index)));
   issues.push(...uniqueIds(spec));
   return issues;

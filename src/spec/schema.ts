@@ -1,5 +1,17 @@
 import * as z from 'zod/mini';
-import { CHECK_FIELDS, CHECK_ID_PATTERN, EXEC_FIELDS, EXEC_MODES, EXPECT_FIELDS, GATE_FIELDS, LIMITS_FIELDS, ON_STOP, RETENTION_FIELDS, TIERS, TOP_LEVEL_FIELDS } from './fields.js';
+import {
+  CHECK_FIELDS,
+  CHECK_ID_PATTERN,
+  EXEC_FIELDS,
+  EXEC_MODES,
+  EXPECT_FIELDS,
+  GATE_FIELDS,
+  LIMITS_FIELDS,
+  ON_STOP,
+  RETENTION_FIELDS,
+  TIERS,
+  TOP_LEVEL_FIELDS,
+} from './fields.js';
 
 /**
  * The shape of vouch.yaml. Only shape lives here; rules that relate fields
@@ -12,8 +24,7 @@ const describe = <T>(text: string) => z.describe<T>(text);
 /** A tool config entry: a bare file name (not . or ..), or ~/ and a path without .. segments. */
 const TOOL_CONFIG_PATTERN = /^(?:~\/(?!(?:.*\/)?\.\.(?:\/|$))[^\0]+|(?!\.{1,2}$)[^/\0]+)$/;
 
-const stringList = (text: string) =>
-  z.optional(z.array(z.string().check(z.minLength(1))).check(describe(text)));
+const stringList = (text: string) => z.optional(z.array(z.string().check(z.minLength(1))).check(describe(text)));
 
 const expectation = z
   .union([
@@ -26,16 +37,11 @@ const expectation = z
 
 export const checkSchema = z.strictObject({
   id: z.string().check(z.regex(CHECK_ID_PATTERN), describe(CHECK_FIELDS.id)),
-  run: z.union([
-    z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
-    z.string().check(z.minLength(1)),
-  ]).check(describe(CHECK_FIELDS.run)),
+  run: z.union([z.array(z.string().check(z.minLength(1))).check(z.minLength(1)), z.string().check(z.minLength(1))]).check(describe(CHECK_FIELDS.run)),
   shell: z.optional(z.boolean().check(describe(CHECK_FIELDS.shell))),
   cwd: z.optional(z.string().check(z.minLength(1), describe(CHECK_FIELDS.cwd))),
   timeout: z.optional(z.int().check(z.minimum(1), z.maximum(3600), describe(CHECK_FIELDS.timeout))),
-  env: z.optional(
-    z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/))).check(describe(CHECK_FIELDS.env)),
-  ),
+  env: z.optional(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/))).check(describe(CHECK_FIELDS.env))),
   sources: stringList(CHECK_FIELDS.sources),
   tests: stringList(CHECK_FIELDS.tests),
   artifacts: stringList(CHECK_FIELDS.artifacts),
@@ -94,9 +100,7 @@ export const execSchema = z
 export const specSchema = z.strictObject({
   version: z.literal(1).check(describe(TOP_LEVEL_FIELDS.version)),
   checks: z.array(checkSchema).check(z.minLength(1), describe(TOP_LEVEL_FIELDS.checks)),
-  excerpt_bytes: z.optional(
-    z.int().check(z.minimum(0), z.maximum(65536), describe(TOP_LEVEL_FIELDS.excerpt_bytes)),
-  ),
+  excerpt_bytes: z.optional(z.int().check(z.minimum(0), z.maximum(65536), describe(TOP_LEVEL_FIELDS.excerpt_bytes))),
   signing_key: z.optional(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), describe(TOP_LEVEL_FIELDS.signing_key))),
   require_signature: z.optional(z.boolean().check(describe(TOP_LEVEL_FIELDS.require_signature))),
   ledger: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\/\S+$/), describe(TOP_LEVEL_FIELDS.ledger))),

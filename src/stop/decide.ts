@@ -47,7 +47,8 @@ export async function decideStop(request: StopRequest, ctx: GateContext): Promis
   const { watches, damaged } = sessionWatches(ctx.home, request.client, request.session);
   const targets = targetsOf(here, watches);
   if (targets.length === 0) {
-    if (damaged.length > 0) return unrecorded('block', 'session_record_damaged', null, `${damaged[0]} cannot be read: vouch's record of this session was altered`);
+    if (damaged.length > 0)
+      return unrecorded('block', 'session_record_damaged', null, `${damaged[0]} cannot be read: vouch's record of this session was altered`);
     return unrecorded('allow', 'no_spec', null, 'no vouch.yaml in this directory or any parent');
   }
   const decisions: GateDecision[] = [];
@@ -110,7 +111,8 @@ async function decideIn(request: StopRequest, ctx: GateContext, target: Target, 
   if (loaded === null) {
     if (!promised && !dispatch) return unrecorded('allow', 'no_spec', workspace.root, 'no vouch.yaml, and vouch has no record of this session');
     const missing = specLevel('spec_missing', `${workspace.specPath} was removed after vouch began gating this session`);
-    if (!existsSync(workspace.root)) return unrecorded('block', 'spec_missing', workspace.root, `${workspace.root} was removed after vouch began gating this session there`);
+    if (!existsSync(workspace.root))
+      return unrecorded('block', 'spec_missing', workspace.root, `${workspace.root} was removed after vouch began gating this session there`);
     return settle(at, null, missing, own);
   }
   if (!loaded.ok) {
@@ -137,7 +139,12 @@ async function decideIn(request: StopRequest, ctx: GateContext, target: Target, 
   const agent = subagent ? request.agentId : null;
   const verdict = await gradeAtTier(ctx, workspace, spec, {
     tier: tierOf(request.event),
-    changes: { touched: history.touched(agent), opaque: history.wroteOpaquely(agent), ownWritesOnly: subagent, since: subagent ? history.firstAt(agent) : (watch?.since ?? history.firstAt()) },
+    changes: {
+      touched: history.touched(agent),
+      opaque: history.wroteOpaquely(agent),
+      ownWritesOnly: subagent,
+      since: subagent ? history.firstAt(agent) : (watch?.since ?? history.firstAt()),
+    },
     scope: scopeOf(request),
     history,
     policy: spec.gate,
@@ -161,10 +168,20 @@ async function decideIn(request: StopRequest, ctx: GateContext, target: Target, 
  * (gc, a card's decision or forced close, a grade) the ledger recorded
  * during the session, whoever ran it.
  */
-async function heldByResult(ctx: GateContext, request: StopRequest, workspace: Workspace, watch: SessionWatch | null, damaged: readonly string[], lost: LostRecord | null): Promise<Verdict | null> {
+async function heldByResult(
+  ctx: GateContext,
+  request: StopRequest,
+  workspace: Workspace,
+  watch: SessionWatch | null,
+  damaged: readonly string[],
+  lost: LostRecord | null,
+): Promise<Verdict | null> {
   if (damaged.length > 0) return specLevel('session_record_damaged', `${damaged.join(', ')} cannot be read: vouch's record of this session was altered`);
   if (lost !== null) {
-    return specLevel('session_record_damaged', `vouch's record of this session in ${lost.workspace} is gone from VOUCH_HOME/sessions, while the ledger holds ${lost.entries} entr${lost.entries === 1 ? 'y' : 'ies'} of it: it was removed, and what the session must leave as it found it can no longer be compared`);
+    return specLevel(
+      'session_record_damaged',
+      `vouch's record of this session in ${lost.workspace} is gone from VOUCH_HOME/sessions, while the ledger holds ${lost.entries} entr${lost.entries === 1 ? 'y' : 'ies'} of it: it was removed, and what the session must leave as it found it can no longer be compared`,
+    );
   }
   if (watch === null) return null;
   const drift = await driftSince(ctx.home, workspace, watch, ctx.env);
@@ -180,13 +197,29 @@ async function personActVerdict(ctx: GateContext, request: StopRequest, workspac
   const since = watch.accepted !== undefined && watch.accepted > watch.since ? watch.accepted : watch.since;
   const acts = await actsDuringSession(ledger, request.session, new Date(since));
   if (acts.length === 0) return null;
-  const shown = acts.slice(0, 5).map((act) => `\`${act.command}\` at ${act.at}`).join(', ') + (acts.length > 5 ? ` and ${acts.length - 5} more` : '');
-  return { kind: 'block', reason: 'person_act_in_session', findings: [], detail: `${shown}, recorded since ${since}`, tree: digestJson({ reason: 'person_act_in_session', acts: acts.map((act) => act.seq) }) };
+  const shown =
+    acts
+      .slice(0, 5)
+      .map((act) => `\`${act.command}\` at ${act.at}`)
+      .join(', ') + (acts.length > 5 ? ` and ${acts.length - 5} more` : '');
+  return {
+    kind: 'block',
+    reason: 'person_act_in_session',
+    findings: [],
+    detail: `${shown}, recorded since ${since}`,
+    tree: digestJson({ reason: 'person_act_in_session', acts: acts.map((act) => act.seq) }),
+  };
 }
 
 function driftVerdict(reason: 'wiring_changed' | 'protected_changed', paths: readonly string[], watch: SessionWatch): Verdict {
   const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
-  return { kind: 'block', reason, findings: [], detail: `${shown} changed since this session's first hook (${watch.since})`, tree: digestJson({ reason, paths }) };
+  return {
+    kind: 'block',
+    reason,
+    findings: [],
+    detail: `${shown} changed since this session's first hook (${watch.since})`,
+    tree: digestJson({ reason, paths }),
+  };
 }
 
 async function readHistory(ctx: GateContext, workspace: Workspace, session: string): Promise<SessionHistory> {

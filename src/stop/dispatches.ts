@@ -12,7 +12,13 @@ export function holdOnUnsettled(verdict: Verdict, open: readonly DispatchNote[])
   const unsettled = open.filter((d) => !d.running);
   if (verdict.kind === 'block' || unsettled.length === 0) return verdict;
   const ids = unsettled.map((d) => `${d.id} ${d.state}`).join(', ');
-  return { kind: 'block', reason: 'dispatches_unsettled', findings: [], detail: ids, tree: digestJson({ verdict: verdict.tree, unsettled: unsettled.map((d) => [d.id, d.state]) }) };
+  return {
+    kind: 'block',
+    reason: 'dispatches_unsettled',
+    findings: [],
+    detail: ids,
+    tree: digestJson({ verdict: verdict.tree, unsettled: unsettled.map((d) => [d.id, d.state]) }),
+  };
 }
 
 /**
@@ -20,7 +26,13 @@ export function holdOnUnsettled(verdict: Verdict, open: readonly DispatchNote[])
  * ledger now when no SubagentStart recorded it (its pin is the spec at its
  * stop). The dispatch engine loads only for a subagent's stop.
  */
-export async function dispatchAtStop(request: StopRequest, ctx: GateContext, workspace: Workspace, spec: Spec | null, create: boolean): Promise<Dispatch | null> {
+export async function dispatchAtStop(
+  request: StopRequest,
+  ctx: GateContext,
+  workspace: Workspace,
+  spec: Spec | null,
+  create: boolean,
+): Promise<Dispatch | null> {
   const { openDispatchOf, putSubagentOnRecord } = await import('../fleet/subagent.js');
   const { Dispatches } = await import('../fleet/store.js');
   const ledger = create ? await ctx.ledgers.write(workspace) : await ctx.ledgers.read(workspace);

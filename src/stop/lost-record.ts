@@ -22,7 +22,12 @@ export interface LostRecord {
  * (hooks/watch-call.ts), or the next tool call would record it afresh. One
  * stat when the record is there.
  */
-export async function lostRecord(ctx: Pick<GateContext, 'home' | 'ledgers'>, client: Client, session: string, workspace: Workspace): Promise<LostRecord | null> {
+export async function lostRecord(
+  ctx: Pick<GateContext, 'home' | 'ledgers'>,
+  client: Client,
+  session: string,
+  workspace: Workspace,
+): Promise<LostRecord | null> {
   if (isWatched(ctx.home, client, session, workspace.root)) return null;
   try {
     const ledger = await ctx.ledgers.read(workspace);

@@ -17,8 +17,8 @@ function ledger() {
   return openSqliteLedger(join(dir, 'ledger.db'), { create: true })!;
 }
 
-describe('a gc recorded during a session is a person\'s act, and says which', () => {
-  it('the automatic gc of a person\'s verify reads as such; `vouch gc` as itself', async () => {
+describe("a gc recorded during a session is a person's act, and says which", () => {
+  it("the automatic gc of a person's verify reads as such; `vouch gc` as itself", async () => {
     const l = ledger();
     const since = new Date(Date.now() - 1000);
     for (let i = 0; i < 4; i++) await l.appendReceipt(draftOf('t', manifestOf(`m${i}`)), manifestOf(`m${i}`));

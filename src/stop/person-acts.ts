@@ -56,7 +56,13 @@ function actOf(entry: RecentEntry): { text: string; grade: string | null } | nul
       if (body.event !== 'decision') return null;
       // A coordinator's retry or ask leaves what closes the card as it was: not a person's act.
       if (body.decision === 'retry' || body.decision === 'ask') return null;
-      return { text: body.decision === 'reprove' ? `vouch card reprove ${subject}` : `vouch card decide ${subject} ${typeof body.decision === 'string' ? body.decision.replace('_', '-') : ''}`.trimEnd(), grade: null };
+      return {
+        text:
+          body.decision === 'reprove'
+            ? `vouch card reprove ${subject}`
+            : `vouch card decide ${subject} ${typeof body.decision === 'string' ? body.decision.replace('_', '-') : ''}`.trimEnd(),
+        grade: null,
+      };
     case 'dispatch': {
       const writer = body.writer as { actor?: unknown } | undefined;
       const graded = body.event === 'verified' || body.event === 'contradicted';

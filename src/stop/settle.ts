@@ -92,7 +92,20 @@ export async function settle(at: StopAt, spec: Spec | null, verdict: Verdict, di
 
 /** A decision with no ledger entry: nothing promised (allow), or nothing could be recorded (block). */
 export function unrecorded(kind: 'allow' | 'block', reason: GateReason, workspace: string | null, detail: string): GateDecision {
-  return { kind, reason, workspace, findings: [], onStop: null, budgetSeconds: null, blocks: 0, maxBlocks: null, detail, entry: null, dispatches: [], dispatch: null };
+  return {
+    kind,
+    reason,
+    workspace,
+    findings: [],
+    onStop: null,
+    budgetSeconds: null,
+    blocks: 0,
+    maxBlocks: null,
+    detail,
+    entry: null,
+    dispatches: [],
+    dispatch: null,
+  };
 }
 
 /**

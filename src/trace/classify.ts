@@ -68,7 +68,8 @@ function where(path: string, options: ClassifyOptions): { path: string; group: k
     if (rel === '' || rel === '.vouch' || rel.startsWith('.vouch/') || options.proof.has(rel)) return undefined;
     return { path: rel, group: 'workspace' };
   }
-  if (options.home !== undefined && options.home !== '/' && isInside(options.home, path)) return { path: `~/${relative(options.home, path).split(sep).join('/')}`, group: 'home' };
+  if (options.home !== undefined && options.home !== '/' && isInside(options.home, path))
+    return { path: `~/${relative(options.home, path).split(sep).join('/')}`, group: 'home' };
   return { path, group: 'system' };
 }
 

@@ -9,9 +9,29 @@ export interface FileEvent {
 }
 
 /** Calls that name a path in their first argument. */
-const PATH_FIRST: Readonly<Record<string, FileEvent['how']>> = { open: 'read', creat: 'write', execve: 'exec', stat: 'look', lstat: 'look', stat64: 'look', lstat64: 'look', access: 'look', readlink: 'look' };
+const PATH_FIRST: Readonly<Record<string, FileEvent['how']>> = {
+  open: 'read',
+  creat: 'write',
+  execve: 'exec',
+  stat: 'look',
+  lstat: 'look',
+  stat64: 'look',
+  lstat64: 'look',
+  access: 'look',
+  readlink: 'look',
+};
 /** Calls that name a directory descriptor, then a path. */
-const DIR_FIRST: Readonly<Record<string, FileEvent['how']>> = { openat: 'read', openat2: 'read', execveat: 'exec', newfstatat: 'look', fstatat64: 'look', statx: 'look', faccessat: 'look', faccessat2: 'look', readlinkat: 'look' };
+const DIR_FIRST: Readonly<Record<string, FileEvent['how']>> = {
+  openat: 'read',
+  openat2: 'read',
+  execveat: 'exec',
+  newfstatat: 'look',
+  fstatat64: 'look',
+  statx: 'look',
+  faccessat: 'look',
+  faccessat2: 'look',
+  readlinkat: 'look',
+};
 
 /**
  * The file events of one strace log (`strace -ff -y -s 4096 -e trace=%file`,
@@ -44,7 +64,7 @@ export function fileEvents(log: string, cwd: string): FileEvent[] {
     // An opened descriptor is printed with the path the kernel resolved: links followed, no relative part left.
     const shown = how === 'read' || how === 'write' ? /^<(.*)>/.exec(rest.trim())?.[1] : undefined;
     const opened = shown === undefined ? undefined : unescape(shown);
-    const base = atDir !== undefined ? descriptorPath(args[0] ?? '') ?? cwd : cwd;
+    const base = atDir !== undefined ? (descriptorPath(args[0] ?? '') ?? cwd) : cwd;
     events.push({ path: opened ?? (isAbsolute(named) ? resolve(named) : resolve(join(base, named))), how });
   }
   return events;

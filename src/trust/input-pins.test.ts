@@ -19,8 +19,21 @@ describe('inputDrift', () => {
   });
 
   it('names each file that appeared, changed or went away, in path order', () => {
-    const pin = pinInputs(check, scan([['package.json', A], ['sub/x', A]]));
-    const drift = inputDrift(check, pin, scan([['package.json', B], ['pytest.ini', A]]));
+    const pin = pinInputs(
+      check,
+      scan([
+        ['package.json', A],
+        ['sub/x', A],
+      ]),
+    );
+    const drift = inputDrift(
+      check,
+      pin,
+      scan([
+        ['package.json', B],
+        ['pytest.ini', A],
+      ]),
+    );
     expect(drift).toEqual({
       kind: 'changed',
       changes: [

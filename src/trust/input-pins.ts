@@ -90,7 +90,8 @@ export function inputDrift(check: Pick<CheckDef, 'inputs'>, pin: InputPin | unde
 
 /** The drift in one line, for a receipt or a status: which files, that they decide what runs, and what to do. */
 export function inputDetail(checkId: string, drift: InputDrift): string {
-  if (drift.kind === 'unpinned') return `the inputs of \`${checkId}\` decide what it runs and were not pinned when vouch.yaml was allowed; read them, then \`vouch allow\``;
+  if (drift.kind === 'unpinned')
+    return `the inputs of \`${checkId}\` decide what it runs and were not pinned when vouch.yaml was allowed; read them, then \`vouch allow\``;
   const { changes } = drift;
   const named = changes.slice(0, 3).map(({ path, change }) => `${path} (${change})`);
   const shown = named.join(', ') + (changes.length > 3 ? ` and ${changes.length - 3} more` : '');

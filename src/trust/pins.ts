@@ -93,7 +93,12 @@ export function runsPackageScripts(check: Pick<CheckDef, 'run' | 'shell'>): bool
 }
 
 /** Pins for a spec's checks, as they resolve for the person allowing it now. */
-export async function pinsFor(checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Promise<Pins & { readonly inputs: Readonly<Record<string, InputPin>> }> {
+export async function pinsFor(
+  checks: readonly CheckDef[],
+  root: string,
+  extraConfigs: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<Pins & { readonly inputs: Readonly<Record<string, InputPin>> }> {
   const path = env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
   const executables: Record<string, ExecutablePin> = {};
   for (const check of checks) executables[check.id] = pinOf(check, root, path);
@@ -142,7 +147,9 @@ export function executableDrift(pins: Pins, check: CheckDef, root: string): stri
   if (now === null || pin.sha256 === null) return null;
   if (pin.identity !== null && identityOf(now) === pin.identity) return null;
   const { sha256: digest } = hashed(now);
-  return digest === pin.sha256 ? null : `${now} (${command}) is not the file that was allowed: its SHA-256 is ${digest?.slice(0, 16) ?? 'unreadable'}, allowed ${pin.sha256.slice(0, 16)}`;
+  return digest === pin.sha256
+    ? null
+    : `${now} (${command}) is not the file that was allowed: its SHA-256 is ${digest?.slice(0, 16) ?? 'unreadable'}, allowed ${pin.sha256.slice(0, 16)}`;
 }
 
 /**
@@ -150,7 +157,13 @@ export function executableDrift(pins: Pins, check: CheckDef, root: string): stri
  * a config in a directory on the check's cwd chain, under HOME or the
  * system's, or of the npm it runs.
  */
-export function toolConfigDrift(pins: Pins, checks: readonly CheckDef[], root: string, extraConfigs: readonly string[], env: NodeJS.ProcessEnv): Map<string, string[]> {
+export function toolConfigDrift(
+  pins: Pins,
+  checks: readonly CheckDef[],
+  root: string,
+  extraConfigs: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Map<string, string[]> {
   const drift = new Map<string, string[]>();
   const where = { root, extraConfigs, env, programConfigs: pins.program_configs ?? [] };
   const now = configDigests(checks, where);
@@ -216,7 +229,7 @@ function hashed(path: string): { sha256: Sha256 | null; identity: string | null 
     const before = fstatSync(fd, { bigint: true });
     const hash = nodeCrypto().createHash('sha256');
     const buffer = Buffer.allocUnsafe(1 << 20);
-    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
+    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;) hash.update(buffer.subarray(0, n));
     const settled = BigInt(Date.now()) * 1_000_000n - 3_000_000_000n;
     const newest = before.ctimeNs > before.mtimeNs ? before.ctimeNs : before.mtimeNs;
     return { sha256: hash.digest('hex') as Sha256, identity: newest < settled ? identityText(before) : null };

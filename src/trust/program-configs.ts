@@ -36,7 +36,13 @@ export function npmConfigFiles(root: string, path: string, env: NodeJS.ProcessEn
 
 function askNpm(npm: string, cwd: string, env: Record<string, string>): string | undefined {
   try {
-    const out = childProcess().execFileSync(npm, ['config', 'get', 'globalconfig'], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 });
+    const out = childProcess().execFileSync(npm, ['config', 'get', 'globalconfig'], {
+      cwd,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 30_000,
+    });
     const answer = out.trim();
     return answer.startsWith('/') ? answer : undefined;
   } catch {

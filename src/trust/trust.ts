@@ -106,7 +106,8 @@ export function denySpec(home: string, workspaceRoot: string, now = new Date()):
     }
   }
   const wasAllowed = before !== undefined && before.workspace === workspaceRoot && before.denied_at === undefined;
-  const { pins: _pins, ...kept } = before && before.workspace === workspaceRoot ? before : { workspace: workspaceRoot, spec_sha256: '' as Sha256, allowed_at: '' };
+  const { pins: _pins, ...kept } =
+    before && before.workspace === workspaceRoot ? before : { workspace: workspaceRoot, spec_sha256: '' as Sha256, allowed_at: '' };
   const written = writeRecord(home, workspaceRoot, { ...kept, denied_at: now.toISOString() });
   return written.ok ? ok(wasAllowed) : written;
 }

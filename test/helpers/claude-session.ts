@@ -20,7 +20,13 @@ export const say = (text: string) => ({ type: 'text' as const, text });
 export type MockList = MockAnthropic[];
 
 /** One `claude -p` session in the rig's workspace, its own config directory under the rig's home, the scripted agent behind the mock. */
-export async function claudeSession(binary: string, rig: Rig, mocks: MockList, script: Script, options: { prompt?: string; extraArgs?: string[]; tools?: string[]; env?: Record<string, string> } = {}) {
+export async function claudeSession(
+  binary: string,
+  rig: Rig,
+  mocks: MockList,
+  script: Script,
+  options: { prompt?: string; extraArgs?: string[]; tools?: string[]; env?: Record<string, string> } = {},
+) {
   const mock = new MockAnthropic(script);
   mocks.push(mock);
   const baseUrl = await mock.start();

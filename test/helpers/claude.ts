@@ -15,7 +15,11 @@ export const CLAUDE_CODE_VERSION = '2.1.332';
  */
 export function claudeBinary(): string {
   const executable = process.platform === 'win32' ? 'claude.exe' : 'claude';
-  return pinnedBinary(`claude-code-${CLAUDE_CODE_VERSION}`, `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`, join('node_modules', '@anthropic-ai', `claude-code-${platformPackage()}`, executable));
+  return pinnedBinary(
+    `claude-code-${CLAUDE_CODE_VERSION}`,
+    `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
+    join('node_modules', '@anthropic-ai', `claude-code-${platformPackage()}`, executable),
+  );
 }
 
 function platformPackage(): string {
@@ -41,7 +45,17 @@ export function runClaude(
 ): Promise<ClaudeRun> {
   const child = spawn(
     binary,
-    [...(options.extraArgs ?? []), '-p', options.prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', ...options.tools],
+    [
+      ...(options.extraArgs ?? []),
+      '-p',
+      options.prompt,
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--include-hook-events',
+      '--allowedTools',
+      ...options.tools,
+    ],
     {
       cwd: options.cwd,
       env: {
@@ -63,7 +77,11 @@ export function runClaude(
 /** Runs a `claude` subcommand (no model involved), e.g. `plugin validate`. */
 export function claudeCommand(binary: string, args: string[], configDir: string): { code: number; stdout: string } {
   try {
-    const stdout = execFileSync(binary, args, { env: { PATH: process.env.PATH, HOME: configDir, CLAUDE_CONFIG_DIR: configDir, DISABLE_AUTOUPDATER: '1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = execFileSync(binary, args, {
+      env: { PATH: process.env.PATH, HOME: configDir, CLAUDE_CONFIG_DIR: configDir, DISABLE_AUTOUPDATER: '1' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return { code: 0, stdout };
   } catch (error) {
     const failed = error as { status: number | null; stdout?: string };

@@ -28,17 +28,34 @@ export type CodexRun = JsonLinesRun;
  * person approves hooks once in Codex itself); the sandbox is off because
  * the test directory is already throwaway.
  */
-export function runCodex(binary: string, options: { cwd: string; codexHome: string; baseUrl: string; prompt: string; env: Record<string, string | undefined>; model?: string }): Promise<CodexRun> {
+export function runCodex(
+  binary: string,
+  options: { cwd: string; codexHome: string; baseUrl: string; prompt: string; env: Record<string, string | undefined>; model?: string },
+): Promise<CodexRun> {
   mkdirSync(options.codexHome, { recursive: true });
   writeFileSync(
     join(options.codexHome, 'config.toml'),
     // The model decides the tools Codex offers: an unknown one gets exec_command only; one of its catalog (gpt-5.5) its freeform apply_patch too.
-    [`model = "${options.model ?? 'mock-model'}"`, 'model_provider = "mock"', '', '[model_providers.mock]', 'name = "mock"', `base_url = "${options.baseUrl}"`, 'wire_api = "responses"', 'env_key = "MOCK_API_KEY"', ''].join('\n'),
+    [
+      `model = "${options.model ?? 'mock-model'}"`,
+      'model_provider = "mock"',
+      '',
+      '[model_providers.mock]',
+      'name = "mock"',
+      `base_url = "${options.baseUrl}"`,
+      'wire_api = "responses"',
+      'env_key = "MOCK_API_KEY"',
+      '',
+    ].join('\n'),
   );
   const child = spawn(
     binary,
     ['exec', '--json', '--skip-git-repo-check', '--trust', '--dangerously-bypass-hook-trust', '--dangerously-bypass-approvals-and-sandbox', options.prompt],
-    { cwd: options.cwd, env: { PATH: process.env.PATH, ...options.env, CODEX_HOME: options.codexHome, MOCK_API_KEY: 'dummy' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH, ...options.env, CODEX_HOME: options.codexHome, MOCK_API_KEY: 'dummy' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   return jsonLinesOf(child);
 }

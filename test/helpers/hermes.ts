@@ -22,7 +22,11 @@ export function hermesBinary(): string {
   execFileSync('python3', ['-m', 'venv', join(cache, 'venv')], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
   const ca = process.env.NODE_EXTRA_CA_CERTS;
   const env = { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1', ...(ca && { PIP_CERT: ca, REQUESTS_CA_BUNDLE: ca }) };
-  execFileSync(join(cache, 'venv', 'bin', 'pip'), ['install', '--no-input', `hermes-agent==${HERMES_VERSION}`], { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 900_000 });
+  execFileSync(join(cache, 'venv', 'bin', 'pip'), ['install', '--no-input', `hermes-agent==${HERMES_VERSION}`], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 900_000,
+  });
   if (!existsSync(bin)) throw new Error(`hermes-agent ${HERMES_VERSION} installed into ${cache}, but ${bin} is missing`);
   return bin;
 }
@@ -41,7 +45,10 @@ export interface HermesRun {
  * own approval prompts for dangerous commands, which nobody is there to
  * answer; vouch's guard is a plugin hook and still runs. Killed after 240 s.
  */
-export function runHermes(binary: string, options: { cwd: string; hermesHome: string; prompt: string; env: Record<string, string | undefined> }): Promise<HermesRun> {
+export function runHermes(
+  binary: string,
+  options: { cwd: string; hermesHome: string; prompt: string; env: Record<string, string | undefined> },
+): Promise<HermesRun> {
   const child = spawn(binary, ['chat', '-Q', '-q', options.prompt, '--yolo'], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH, ...options.env, HERMES_HOME: options.hermesHome },
@@ -67,7 +74,9 @@ export function runHermes(binary: string, options: { cwd: string; hermesHome: st
  * the only ones.
  */
 export function hermesConfig(baseUrl: string): string {
-  return ['model:', '  provider: custom', `  base_url: ${baseUrl}`, '  default: mock-model', '  api_key: dummy', 'agent:', '  verify_on_stop: false', ''].join('\n');
+  return ['model:', '  provider: custom', `  base_url: ${baseUrl}`, '  default: mock-model', '  api_key: dummy', 'agent:', '  verify_on_stop: false', ''].join(
+    '\n',
+  );
 }
 
 /**
@@ -78,7 +87,10 @@ export function hermesConfig(baseUrl: string): string {
  * how a test types `/vouch report` into the real Hermes. The venv's python
  * is the one beside the `hermes` binary. Killed after 120 s.
  */
-export function runHermesSlash(binary: string, options: { cwd: string; hermesHome: string; commands: readonly string[]; env: Record<string, string | undefined> }): Promise<{ outputs: string[]; stderr: string }> {
+export function runHermesSlash(
+  binary: string,
+  options: { cwd: string; hermesHome: string; commands: readonly string[]; env: Record<string, string | undefined> },
+): Promise<{ outputs: string[]; stderr: string }> {
   const python = join(dirname(binary), 'python');
   const child = spawn(python, ['-m', 'tui_gateway.slash_worker', '--session-key', 'vouch-test'], {
     cwd: options.cwd,
@@ -94,8 +106,17 @@ export function runHermesSlash(binary: string, options: { cwd: string; hermesHom
   return new Promise((resolve) => {
     child.on('close', () => {
       clearTimeout(timer);
-      const replies = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { id: number; ok: boolean; output?: string; error?: string });
-      resolve({ outputs: options.commands.map((_, id) => { const reply = replies.find((r) => r.id === id); return reply?.ok ? reply.output ?? '' : `(no reply: ${reply?.error ?? 'none'})`; }), stderr });
+      const replies = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { id: number; ok: boolean; output?: string; error?: string });
+      resolve({
+        outputs: options.commands.map((_, id) => {
+          const reply = replies.find((r) => r.id === id);
+          return reply?.ok ? (reply.output ?? '') : `(no reply: ${reply?.error ?? 'none'})`;
+        }),
+        stderr,
+      });
     });
   });
 }

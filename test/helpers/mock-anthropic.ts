@@ -53,7 +53,16 @@ function stream(res: ServerResponse, model: string, blocks: Block[]): void {
   const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   send('message_start', {
     type: 'message_start',
-    message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } },
+    message: {
+      id: `msg_${Date.now()}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 1 },
+    },
   });
   blocks.forEach((block, index) => {
     if (block.type === 'text') {
@@ -66,7 +75,11 @@ function stream(res: ServerResponse, model: string, blocks: Block[]): void {
     send('content_block_stop', { type: 'content_block_stop', index });
   });
   const usesTool = blocks.some((block) => block.type === 'tool_use');
-  send('message_delta', { type: 'message_delta', delta: { stop_reason: usesTool ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } });
+  send('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: usesTool ? 'tool_use' : 'end_turn', stop_sequence: null },
+    usage: { output_tokens: 5 },
+  });
   send('message_stop', { type: 'message_stop' });
   res.end();
 }

@@ -41,7 +41,8 @@ export class MockChat extends LocalApi<ChatRequest> {
 }
 
 function reply(res: ServerResponse, request: ChatRequest, n: number, answer: ChatAnswer): void {
-  const call = 'tool' in answer ? { id: `call_${n}`, type: 'function', function: { name: answer.tool.name, arguments: JSON.stringify(answer.tool.args) } } : null;
+  const call =
+    'tool' in answer ? { id: `call_${n}`, type: 'function', function: { name: answer.tool.name, arguments: JSON.stringify(answer.tool.args) } } : null;
   const finish = call ? 'tool_calls' : 'stop';
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   const head = { id: `chatcmpl_${n}`, created: 1, model: request.model };

@@ -53,13 +53,23 @@ function stream(res: ServerResponse, n: number, items: Item[]): void {
       case 'message':
         return { type: 'message', role: 'assistant', id: `msg_${n}_${index}`, content: [{ type: 'output_text', text: item.text, annotations: [] }] };
       case 'function_call':
-        return { type: 'function_call', id: `fc_${n}_${index}`, call_id: item.call_id, name: item.name, ...(item.namespace && { namespace: item.namespace }), arguments: JSON.stringify(item.arguments) };
+        return {
+          type: 'function_call',
+          id: `fc_${n}_${index}`,
+          call_id: item.call_id,
+          name: item.name,
+          ...(item.namespace && { namespace: item.namespace }),
+          arguments: JSON.stringify(item.arguments),
+        };
       case 'custom_tool_call':
         return { type: 'custom_tool_call', id: `ctc_${n}_${index}`, call_id: item.call_id, name: item.name, input: item.input };
     }
   });
   output.forEach((item, index) => send({ type: 'response.output_item.done', output_index: index, item }));
-  send({ type: 'response.completed', response: { id, output, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } } });
+  send({
+    type: 'response.completed',
+    response: { id, output, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } },
+  });
   res.end();
 }
 

@@ -39,7 +39,8 @@ export async function reportWorkspace(leakUrl: string): Promise<{ readonly rig: 
     return result;
   };
   const id = async (args: string[]) => (await run(['dispatch', 'new', '--json', ...args])).json().id as string;
-  const hook = (event: string, payload: Record<string, unknown>) => run(['hook', 'claude-code', event], JSON.stringify({ session_id: REPORT_SESSION, cwd: rig.root, hook_event_name: event, ...payload }));
+  const hook = (event: string, payload: Record<string, unknown>) =>
+    run(['hook', 'claude-code', event], JSON.stringify({ session_id: REPORT_SESSION, cwd: rig.root, hook_event_name: event, ...payload }));
 
   // Check history: PASS, FAIL, PASS.
   await run(['verify']);
@@ -51,36 +52,60 @@ export async function reportWorkspace(leakUrl: string): Promise<{ readonly rig: 
   // Dispatches from the command line: a parent, a child it ordered, one that never reported, one whose record is altered.
   const parent = await id(['--prompt', `<script>window.__pwned=1</script> "quotes" & <img src="${leakUrl}/prompt">`]);
   const child = await id(['--prompt', 'child task', '--parent', parent]);
-  rig.write({ 'claim.json': JSON.stringify({ summary: `</pre><script>window.__pwned=4</script><link rel="stylesheet" href="${leakUrl}/claim.css">`, deliverables: [{ what: '<b>bold</b>', evidence: 'believed', how: `"><svg onload="window.__pwned=5"><image href="${leakUrl}/svg"/></svg>` }] }) });
+  rig.write({
+    'claim.json': JSON.stringify({
+      summary: `</pre><script>window.__pwned=4</script><link rel="stylesheet" href="${leakUrl}/claim.css">`,
+      deliverables: [{ what: '<b>bold</b>', evidence: 'believed', how: `"><svg onload="window.__pwned=5"><image href="${leakUrl}/svg"/></svg>` }],
+    }),
+  });
   await run(['dispatch', 'report', child, '--report', 'claim.json']);
   await run(['dispatch', 'grade', child]);
   await run(['dispatch', 'close', child, '--reason', `closed <iframe src="${leakUrl}/frame"></iframe>`]);
   const silent = await id(['--prompt', 'went quiet']);
   const damaged = await id(['--prompt', 'will be altered']);
   await run(['dispatch', 'report', damaged, '--report', 'claim.json']);
-  withLedgerDb(rig, (db) => db.prepare("UPDATE chain SET body = replace(body, 'will be altered', 'was altered') WHERE kind = 'dispatch' AND subject = ?").run(damaged));
+  withLedgerDb(rig, (db) =>
+    db.prepare("UPDATE chain SET body = replace(body, 'will be altered', 'was altered') WHERE kind = 'dispatch' AND subject = ?").run(damaged),
+  );
 
   // An agent session: a subagent breaks the file and is contradicted; the session stops on it twice and escapes.
   await hook('SubagentStart', { agent_id: 'agent<1>', agent_type: 'general-purpose' });
   rig.write({ 'src/a.txt': 'bad\n' });
-  await hook('PostToolUse', { agent_id: 'agent<1>', tool_name: 'Write', tool_input: { file_path: rig.path('src/a.txt'), content: 'bad\n' }, tool_response: {} });
+  await hook('PostToolUse', {
+    agent_id: 'agent<1>',
+    tool_name: 'Write',
+    tool_input: { file_path: rig.path('src/a.txt'), content: 'bad\n' },
+    tool_response: {},
+  });
   await hook('SubagentStop', { agent_id: 'agent<1>', agent_type: 'general-purpose', last_assistant_message: 'Done <b>really</b>.' });
   await hook('Stop', { last_assistant_message: 'All done <script>window.__pwned=8</script>, api_key=sk-live-abcdef123456.' });
   await hook('Stop', { last_assistant_message: 'All done.', stop_hook_active: true });
   const subagent = (await run(['fleet', '--json'])).json().dispatches.find((d: any) => d.agent?.id === 'agent<1>').id as string;
 
   // A task card with a decision whose words are hostile.
-  const cardOpened = await rig.run(['card', 'open', '--goal', 'make <a> good', '--artifact', 'src/a.txt', '--done-when', 'src/a.txt says good', '--proof', 'tests', '--json'], { env: { VOUCH_ROLE: 'owner' } });
+  const cardOpened = await rig.run(
+    ['card', 'open', '--goal', 'make <a> good', '--artifact', 'src/a.txt', '--done-when', 'src/a.txt says good', '--proof', 'tests', '--json'],
+    { env: { VOUCH_ROLE: 'owner' } },
+  );
   expect(cardOpened.code, cardOpened.stderr).toBe(0);
   const card = cardOpened.json().id as string;
-  const decided = await rig.run(['card', 'decide', card, 'rescope', '--why', 'narrower <script>window.__pwned=7</script>', '--goal', 'make a good, only', '--json'], { env: { VOUCH_ROLE: 'coordinator' } });
+  const decided = await rig.run(
+    ['card', 'decide', card, 'rescope', '--why', 'narrower <script>window.__pwned=7</script>', '--goal', 'make a good, only', '--json'],
+    { env: { VOUCH_ROLE: 'coordinator' } },
+  );
   expect(decided.code, decided.stderr).toBe(0);
 
   // A forged receipt whose check id no spec would accept: it must read as damaged, and as text.
   withLedgerDb(rig, (db) =>
     db
       .prepare("INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, 'receipt', ?, NULL, ?, ?, ?, NULL)")
-      .run('01m8forgedreceipt000000000', '<script>window.__pwned=6</script>', Date.now(), '0'.repeat(64), JSON.stringify({ id: '01m8forgedreceipt000000000', check_id: '<script>window.__pwned=6</script>', verdict: 'PASS' })),
+      .run(
+        '01m8forgedreceipt000000000',
+        '<script>window.__pwned=6</script>',
+        Date.now(),
+        '0'.repeat(64),
+        JSON.stringify({ id: '01m8forgedreceipt000000000', check_id: '<script>window.__pwned=6</script>', verdict: 'PASS' }),
+      ),
   );
 
   return { rig, ids: { parent, child, silent, damaged, subagent, card } };

@@ -68,8 +68,17 @@ export class Service {
   }
 
   /** Starts `vouch serve` and waits for the address it prints; `env` adds to its environment, `fds` are descriptors it inherits (Rig's). */
-  async start(extra: readonly string[] = [], env: Record<string, string> = {}, fds?: Readonly<Record<number, number>>, prefix?: readonly string[]): Promise<this> {
-    const child = this.rig.spawn(['serve', '--ledger', this.ledger, '--key', 'server', '--listen', '127.0.0.1:0', ...extra], { env: { ...this.env.env, ...env }, ...(fds && { fds }), ...(prefix && { prefix }) });
+  async start(
+    extra: readonly string[] = [],
+    env: Record<string, string> = {},
+    fds?: Readonly<Record<number, number>>,
+    prefix?: readonly string[],
+  ): Promise<this> {
+    const child = this.rig.spawn(['serve', '--ledger', this.ledger, '--key', 'server', '--listen', '127.0.0.1:0', ...extra], {
+      env: { ...this.env.env, ...env },
+      ...(fds && { fds }),
+      ...(prefix && { prefix }),
+    });
     this.process = child;
     child.stderr?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
     this.address = await new Promise<string>((resolve, reject) => {

@@ -50,7 +50,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('allow', args, { json: { type: 'boolean' } }, false);
   refuseInAgentRun(cli.io.env, 'vouch allow');
   const workspace = cli.session.workspace();
-  const spec = (await cli.session.spec(workspace));
+  const spec = await cli.session.spec(workspace);
   const home = vouchHome(cli.io.env);
   const before = trustState(home, workspace.root, spec.sha256);
   if (!before.ok) return fail(before.error);
@@ -61,7 +61,10 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const bytes = readFileSync(spec.path);
   const sameBytes = sha256(bytes) === spec.sha256;
   const copy = previous ? readSpecCopy(home, workspace.root) : undefined;
-  const diff = previous && previous.spec_sha256 !== spec.sha256 && copy !== undefined && sha256(copy) === previous.spec_sha256 && sameBytes ? lineDiff(copy, bytes.toString('utf8')) : null;
+  const diff =
+    previous && previous.spec_sha256 !== spec.sha256 && copy !== undefined && sha256(copy) === previous.spec_sha256 && sameBytes
+      ? lineDiff(copy, bytes.toString('utf8'))
+      : null;
   const allowed = allowSpec(home, workspace.root, spec.sha256, pins);
   if (!allowed.ok) return fail(allowed.error);
   // Only bytes that hash to what was allowed are kept (the file may have changed since it was read).
@@ -79,25 +82,48 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
       inputs: Object.fromEntries(Object.entries(pins.inputs).map(([id, pin]) => [id, { globs: pin.globs, files: pin.files }])),
       sessions_rebaselined: renewed,
       changes: {
-        spec: diff === null ? null : { added: diff.filter((l) => l.kind === '+').map((l) => l.text), removed: diff.filter((l) => l.kind === '-').map((l) => l.text) },
+        spec:
+          diff === null
+            ? null
+            : { added: diff.filter((l) => l.kind === '+').map((l) => l.text), removed: diff.filter((l) => l.kind === '-').map((l) => l.text) },
         pins: moved,
       },
     });
   } else {
     // "(already allowed)" only when neither the spec nor any pin moved.
-    const was = before.value.kind === 'allowed' ? (moved.length === 0 ? ' (already allowed)' : ' (spec unchanged; pins moved)') : before.value.kind === 'changed' ? ' (replacing an earlier version)' : '';
-    const lines = [`allowed ${spec.path}${was}`, `  sha256 ${spec.sha256}`, `  ${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'}: ${spec.checks.map((c) => c.id).join(', ')}`];
+    const was =
+      before.value.kind === 'allowed'
+        ? moved.length === 0
+          ? ' (already allowed)'
+          : ' (spec unchanged; pins moved)'
+        : before.value.kind === 'changed'
+          ? ' (replacing an earlier version)'
+          : '';
+    const lines = [
+      `allowed ${spec.path}${was}`,
+      `  sha256 ${spec.sha256}`,
+      `  ${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'}: ${spec.checks.map((c) => c.id).join(', ')}`,
+    ];
     lines.push(...allowChangeLines(before.value.kind === 'changed', diff, moved));
     const commands = [...new Map(Object.values(pins.executables).map((pin) => [pin.command, pin.path])).entries()];
     lines.push(`  runs: ${commands.map(([command, path]) => `${command} -> ${path ?? 'NOT FOUND'}`).join(', ')}`);
     for (const [id, pin] of Object.entries(pins.inputs)) {
       const files = Object.keys(pin.files);
-      lines.push(`  ${id} inputs: ${files.length === 0 ? 'none present yet' : files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '')} (a change is UNKNOWN until allowed again)`);
+      lines.push(
+        `  ${id} inputs: ${files.length === 0 ? 'none present yet' : files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '')} (a change is UNKNOWN until allowed again)`,
+      );
     }
-    if (renewed > 0) lines.push(`  ${renewed} agent session${renewed === 1 ? '' : 's'} gated here now compare${renewed === 1 ? 's' : ''} protected files and hook wiring with what they are now`);
+    if (renewed > 0)
+      lines.push(
+        `  ${renewed} agent session${renewed === 1 ? '' : 's'} gated here now compare${renewed === 1 ? 's' : ''} protected files and hook wiring with what they are now`,
+      );
     out(cli, visible(lines.join('\n')));
     for (const warning of venvWarnings(moved)) err(cli, warning);
-    if (unresolved.length > 0) err(cli, `vouch: warning: ${unresolved.map(([id, pin]) => `${id}'s command ${pin.command}`).join(', ')} is not found on PATH: the check will be UNKNOWN (spawn_error) until it is installed and allowed again`);
+    if (unresolved.length > 0)
+      err(
+        cli,
+        `vouch: warning: ${unresolved.map(([id, pin]) => `${id}'s command ${pin.command}`).join(', ')} is not found on PATH: the check will be UNKNOWN (spawn_error) until it is installed and allowed again`,
+      );
   }
   return EXIT.ok;
 }

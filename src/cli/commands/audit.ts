@@ -39,7 +39,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('audit', args, { key: { type: 'string', multiple: true }, json: { type: 'boolean' }, ledger: { type: 'string' } }, false);
   // --ledger audits a PostgreSQL ledger by URL alone (a verifier service's chain has no workspace).
   const workspace = values.ledger === undefined ? cli.session.workspace() : undefined;
-  const spec = workspace ? (await cli.session.spec(workspace)) : undefined;
+  const spec = workspace ? await cli.session.spec(workspace) : undefined;
   const home = vouchHome(cli.io.env);
   const given = (values.key ?? []).map((value) => {
     const key = publicKeyArg(value, home, cli.io.cwd, '--key');
@@ -47,9 +47,9 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   });
   const keyring = given.length > 0 ? keyringOf(given) : homeKeyring(home);
   const requireSignature = given.length > 0 || (spec?.requireSignature ?? false);
-  const at = workspace && spec ? (await cli.session.ledgerAt(workspace)) : flagLedger(values.ledger ?? '');
+  const at = workspace && spec ? await cli.session.ledgerAt(workspace) : flagLedger(values.ledger ?? '');
   const path = describeLocation(at);
-  const ledger = (await cli.session.ledgerFor(at, false));
+  const ledger = await cli.session.ledgerFor(at, false);
   const report: AuditReport = ledger
     ? await auditLedger(ledger, { keyring, requireSignature })
     : {

@@ -26,9 +26,18 @@ export async function runTrace(cli: Cli, id: string, asJson: boolean): Promise<n
     case 'trust_error':
       return fail(result.problem);
     case 'not_allowed':
-      return fail({ code: 'spec_not_allowed', message: `nothing was traced: ${notAllowedWords(result.trust).replace(/^vouch\.yaml/, workspace.specPath)}`, hint: 'a trace runs the check: read vouch.yaml (it decides what runs), then `vouch allow`' });
+      return fail({
+        code: 'spec_not_allowed',
+        message: `nothing was traced: ${notAllowedWords(result.trust).replace(/^vouch\.yaml/, workspace.specPath)}`,
+        hint: 'a trace runs the check: read vouch.yaml (it decides what runs), then `vouch allow`',
+      });
     case 'no_tracer':
-      return fail({ code: 'tracer_unavailable', message: `no tracer: ${result.why}`, where: 'vouch checks --trace', hint: 'install strace (Debian, Ubuntu: apt-get install strace) where processes may be traced, then trace again' });
+      return fail({
+        code: 'tracer_unavailable',
+        message: `no tracer: ${result.why}`,
+        where: 'vouch checks --trace',
+        hint: 'install strace (Debian, Ubuntu: apt-get install strace) where processes may be traced, then trace again',
+      });
     case 'cannot_run':
       return fail({ code: 'usage', message: `check "${check!.id}" cannot run: ${result.why}`, where: 'vouch checks --trace' });
     case 'traced':
@@ -52,22 +61,39 @@ export async function runTrace(cli: Cli, id: string, asJson: boolean): Promise<n
 function renderTrace(trace: Trace, p: Paint): string {
   const { files, check } = trace;
   const ran = trace.timedOut ? 'timed out' : `exited ${String(trace.exitCode)}`;
-  const lines = [`${p.bold(check.id)}: ${check.shell ? `sh -c ${JSON.stringify(check.run[0])}` : check.run.join(' ')} ${ran} under ${trace.tracer} (${(trace.durationMs / 1000).toFixed(1)} s). Files it used outside its proof:`];
+  const lines = [
+    `${p.bold(check.id)}: ${check.shell ? `sh -c ${JSON.stringify(check.run[0])}` : check.run.join(' ')} ${ran} under ${trace.tracer} (${(trace.durationMs / 1000).toFixed(1)} s). Files it used outside its proof:`,
+  ];
   lines.push(...group('workspace', files.workspace, p), ...group('home', files.home, p), ...systemGroup(files.system, p));
   const added = trace.inputs.filter((glob) => !check.inputs.includes(glob));
   if (added.length === 0) {
-    lines.push('', files.workspace.length === 0 ? 'Nothing of the workspace outside its proof.' : 'The workspace files it used are written by the run itself or lie under .git: none to add as inputs.');
+    lines.push(
+      '',
+      files.workspace.length === 0
+        ? 'Nothing of the workspace outside its proof.'
+        : 'The workspace files it used are written by the run itself or lie under .git: none to add as inputs.',
+    );
   } else {
-    lines.push('', `To put the workspace files in its proof, give check ${check.id} in vouch.yaml:`, `    inputs: [${trace.inputs.map((glob) => JSON.stringify(glob)).join(', ')}]`, p.dim('  then `vouch allow` (inputs are fingerprinted and pinned; a hermetic check sees only its proof).'));
+    lines.push(
+      '',
+      `To put the workspace files in its proof, give check ${check.id} in vouch.yaml:`,
+      `    inputs: [${trace.inputs.map((glob) => JSON.stringify(glob)).join(', ')}]`,
+      p.dim('  then `vouch allow` (inputs are fingerprinted and pinned; a hermetic check sees only its proof).'),
+    );
   }
-  if (files.home.length > 0) lines.push(p.dim('Files under HOME are in no proof: a hermetic check (hermetic: true) runs with an empty HOME, where a tool finds none of them.'));
-  if (files.system.length > 0) lines.push(p.dim('System files (the interpreter, its libraries, /etc) are not pinned: see docs/security.md, "What hermetic mode does not cover".'));
+  if (files.home.length > 0)
+    lines.push(p.dim('Files under HOME are in no proof: a hermetic check (hermetic: true) runs with an empty HOME, where a tool finds none of them.'));
+  if (files.system.length > 0)
+    lines.push(p.dim('System files (the interpreter, its libraries, /etc) are not pinned: see docs/security.md, "What hermetic mode does not cover".'));
   return lines.join('\n');
 }
 
 function group(name: string, list: readonly TracedFile[], p: Paint): string[] {
   if (list.length === 0) return [`  ${name}: none`];
-  return [`  ${name} (${list.length})`, ...list.map((file) => `    ${how(file, p)} ${visible(file.path)}${file.written ? p.dim(' (the run wrote it too)') : ''}`)];
+  return [
+    `  ${name} (${list.length})`,
+    ...list.map((file) => `    ${how(file, p)} ${visible(file.path)}${file.written ? p.dim(' (the run wrote it too)') : ''}`),
+  ];
 }
 
 /** System files by folder (their first four components): hundreds of libraries read as one line each would bury the rest. */

@@ -57,14 +57,26 @@ tracer works here (strace missing, or ptrace forbidden)`;
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('checks', args, { json: { type: 'boolean' }, files: { type: 'boolean' }, trace: { type: 'string' } });
   if (values.trace !== undefined) {
-    if (positionals.length > 0 || values.files) return fail({ code: 'usage', message: '--trace takes one check id and nothing else', where: 'vouch checks --trace', expected: 'vouch checks --trace ID [--json]', found: [...positionals, ...(values.files ? ['--files'] : [])].join(' ') });
+    if (positionals.length > 0 || values.files)
+      return fail({
+        code: 'usage',
+        message: '--trace takes one check id and nothing else',
+        where: 'vouch checks --trace',
+        expected: 'vouch checks --trace ID [--json]',
+        found: [...positionals, ...(values.files ? ['--files'] : [])].join(' '),
+      });
     // Loaded only for a trace: the tracer, the log parser and their renderer.
     return (await import('./checks-trace.js')).runTrace(cli, values.trace, values.json === true);
   }
   const workspace = cli.session.workspace();
-  const spec = (await cli.session.spec(workspace));
+  const spec = await cli.session.spec(workspace);
   const checks = selectChecks(spec, positionals);
-  const reader = new TreeReader({ workspace, home: vouchHome(cli.io.env), ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }), cwdIsRoot: enterWorkspace(workspace) });
+  const reader = new TreeReader({
+    workspace,
+    home: vouchHome(cli.io.env),
+    ...(cli.io.hashWorker && { hashWorker: cli.io.hashWorker }),
+    cwdIsRoot: enterWorkspace(workspace),
+  });
   const coverage = await coverScopes(reader.snapshot(), checks);
   reader.close();
   const files = values.files === true;
@@ -92,7 +104,10 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const summary = `${checks.length} check${checks.length === 1 ? '' : 's'} · spec sha256 ${spec.sha256}`;
   const warning = renderOverBudget(slow, p);
   if (warning) out(cli, `\n${warning}`);
-  out(cli, `\n${p.dim(summary)}${warned ? `\n${p.yellow(`${warned} check${warned === 1 ? ' has globs' : 's have globs'} that verify would answer UNKNOWN for (warnings above)`)}` : ''}`);
+  out(
+    cli,
+    `\n${p.dim(summary)}${warned ? `\n${p.yellow(`${warned} check${warned === 1 ? ' has globs' : 's have globs'} that verify would answer UNKNOWN for (warnings above)`)}` : ''}`,
+  );
   return EXIT.ok;
 }
 

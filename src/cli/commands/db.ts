@@ -35,7 +35,13 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     if (action === 'migrate') {
       const { from, to } = await migrate(pool, at);
       if (values.json) json(cli, { ok: true, ledger: at.display, schema: at.schema, from, to });
-      else out(cli, from === to ? `schema "${at.schema}" is up to date (version ${to})  ${at.display}` : `migrated schema "${at.schema}" from version ${from} to ${to}  ${at.display}`);
+      else
+        out(
+          cli,
+          from === to
+            ? `schema "${at.schema}" is up to date (version ${to})  ${at.display}`
+            : `migrated schema "${at.schema}" from version ${from} to ${to}  ${at.display}`,
+        );
       return EXIT.ok;
     }
     const state = await schemaState(pool, at);

@@ -27,7 +27,13 @@ exit: 0 everything promised is in force, 1 something is not, 2 usage`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values } = parse('doctor', args, { json: { type: 'boolean' } }, false);
-  const self = cli.io.self ?? fail({ code: 'usage', message: 'vouch cannot tell the path of its own entry script, which the wiring it looks for names', hint: 'run vouch through its executable (dist/cli.js)' });
+  const self =
+    cli.io.self ??
+    fail({
+      code: 'usage',
+      message: 'vouch cannot tell the path of its own entry script, which the wiring it looks for names',
+      hint: 'run vouch through its executable (dist/cli.js)',
+    });
   const found = findWorkspace(cli.dir ?? cli.io.cwd, cli.dir !== undefined);
   const workspace = found.ok ? found.value : null;
   const loaded = workspace ? await cli.session.load(workspace) : null;

@@ -41,14 +41,23 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const argv = split < 0 ? [] : args.slice(split + 1);
   const { values, positionals } = parse('exec', own, { receipt: { type: 'string' } });
   if (positionals.length > 0 || argv.length === 0) {
-    return fail({ code: 'usage', message: positionals.length > 0 ? `the command comes after --, found ${JSON.stringify(positionals[0])} before it` : 'expected a command after --', where: 'vouch exec', hint: 'vouch exec -- npm test' });
+    return fail({
+      code: 'usage',
+      message: positionals.length > 0 ? `the command comes after --, found ${JSON.stringify(positionals[0])} before it` : 'expected a command after --',
+      where: 'vouch exec',
+      hint: 'vouch exec -- npm test',
+    });
   }
   const workspace = cli.session.workspace();
   const spec = await cli.session.spec(workspace);
   const trust = trustState(cli.session.home, workspace.root, spec.sha256);
   if (!trust.ok) return fail(trust.error);
   if (trust.value.kind !== 'allowed') {
-    return fail({ code: 'spec_not_allowed', message: `nothing was run: ${notAllowedWords(trust.value.kind).replace(/^vouch\.yaml/, workspace.specPath)}`, hint: 'its exec: policy decides what a command may do: a person reads vouch.yaml, then runs `vouch allow`' });
+    return fail({
+      code: 'spec_not_allowed',
+      message: `nothing was run: ${notAllowedWords(trust.value.kind).replace(/^vouch\.yaml/, workspace.specPath)}`,
+      hint: 'its exec: policy decides what a command may do: a person reads vouch.yaml, then runs `vouch allow`',
+    });
   }
   const env = cli.io.env;
   const root = workspace.root;
@@ -60,14 +69,25 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     policy: spec.exec,
     protect: spec.protect,
     env,
-    place: { root, cwd, home: env.HOME, protect: new ProtectedPaths(spec.protect), wiring: { config: () => configWiring(root, env), gitHook: () => gitHookWiring(root) } },
+    place: {
+      root,
+      cwd,
+      home: env.HOME,
+      protect: new ProtectedPaths(spec.protect),
+      wiring: { config: () => configWiring(root, env), gitHook: () => gitHookWiring(root) },
+    },
     stdout: cli.data,
     stderr: cli.io.stderr,
     ...(cli.session.now && { now: cli.session.now }),
   });
   if (result.kind === 'refused') {
     const refusal = result.refusal;
-    if (refusal.reason === 'sandbox_unavailable') return fail({ code: 'sandbox_unavailable', message: `nothing was run: ${refusal.detail}`, hint: 'install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap) where user namespaces are allowed' });
+    if (refusal.reason === 'sandbox_unavailable')
+      return fail({
+        code: 'sandbox_unavailable',
+        message: `nothing was run: ${refusal.detail}`,
+        hint: 'install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap) where user namespaces are allowed',
+      });
     return fail({
       code: 'spec_invalid',
       message: `exec.writable[${refusal.index}] "${refusal.writable}" is, or is inside, ${refusal.vouches}: a command run through vouch exec could rewrite what vouches`,
@@ -82,7 +102,8 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const stored = await ledger.appendEvent(result.body, signer.value);
   if (values.receipt !== undefined) {
     const [entry] = await ledger.events<ExecReceiptBody & { readonly prev_hash: Sha256 | null }>('exec', result.body.id);
-    if (entry === undefined || !entry.intact) return fail({ code: 'ledger_corrupt', message: 'the exec receipt just appended cannot be read back intact', where: workspace.stateDir });
+    if (entry === undefined || !entry.intact)
+      return fail({ code: 'ledger_corrupt', message: 'the exec receipt just appended cannot be read back intact', where: workspace.stateDir });
     const path = resolve(cli.io.cwd, values.receipt);
     try {
       writeFileSync(path, receiptFileText(receiptFile(entry)));

@@ -50,7 +50,13 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     json: { type: 'boolean' },
   });
   if ((values.format ?? 'intoto') !== 'intoto') {
-    return fail({ code: 'usage', message: `unknown export format "${values.format}"`, where: 'vouch export --format', expected: 'intoto', found: values.format });
+    return fail({
+      code: 'usage',
+      message: `unknown export format "${values.format}"`,
+      where: 'vouch export --format',
+      expected: 'intoto',
+      found: values.format,
+    });
   }
   const since = timeFlag('export', 'since', values.since, new Date());
   if (values.json && values.out === undefined) {
@@ -61,7 +67,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     return fail({ code: 'usage', message: 'name receipts, or select them with --check/--since, not both', where: 'vouch export' });
   }
   const workspace = cli.session.workspace();
-  const spec = (await cli.session.spec(workspace));
+  const spec = await cli.session.spec(workspace);
   const home = vouchHome(cli.io.env);
   const keyName = values['signing-key'] ?? selectedKey(cli.io.env, spec)?.name;
   if (keyName === undefined) {
@@ -99,19 +105,34 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     const written = writeBundle(path, text);
     if (!written.ok) return fail(written.error);
     if (values.json) json(cli, { ok: true, out: path, keyid: key.value.publicKey.keyid, receipts: receipts.map((r) => r.body.id) });
-    else err(cli, `exported ${result.envelopes.length} receipt${result.envelopes.length === 1 ? '' : 's'} to ${path}, signed by "${key.value.name}" (key id ${key.value.publicKey.keyid.slice(0, 16)})`);
+    else
+      err(
+        cli,
+        `exported ${result.envelopes.length} receipt${result.envelopes.length === 1 ? '' : 's'} to ${path}, signed by "${key.value.name}" (key id ${key.value.publicKey.keyid.slice(0, 16)})`,
+      );
   }
   return EXIT.ok;
 }
 
-async function selectReceipts(ledger: Ledger, spec: Spec, ids: readonly string[], checkIds: readonly string[], since: Date | undefined): Promise<StoredReceipt[]> {
+async function selectReceipts(
+  ledger: Ledger,
+  spec: Spec,
+  ids: readonly string[],
+  checkIds: readonly string[],
+  since: Date | undefined,
+): Promise<StoredReceipt[]> {
   const chosen: StoredReceipt[] = [];
   if (ids.length > 0) {
     for (const id of ids) {
       if (id.length < 6) fail({ code: 'usage', message: 'a receipt id prefix needs at least 6 characters', found: id, where: 'vouch export' });
       const found = await ledger.findReceipt(id);
       if (found.kind === 'none') fail({ code: 'receipt_not_found', message: `no receipt "${id}" in this ledger`, hint: '`vouch log` lists receipt ids' });
-      if (found.kind === 'ambiguous') fail({ code: 'receipt_ambiguous', message: `"${id}" matches several receipts: ${found.ids.join(', ')}`, hint: 'give the full id, or more characters of it' });
+      if (found.kind === 'ambiguous')
+        fail({
+          code: 'receipt_ambiguous',
+          message: `"${id}" matches several receipts: ${found.ids.join(', ')}`,
+          hint: 'give the full id, or more characters of it',
+        });
       if (found.kind === 'found') chosen.push(found.receipt);
     }
   } else if (since !== undefined) {

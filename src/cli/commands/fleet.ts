@@ -32,10 +32,16 @@ never reported stays on the board as dispatched until it is closed.
                    vouch.yaml in force (null when none is valid)`;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
-  const { values } = parse('fleet', args, { open: { type: 'boolean' }, limit: { type: 'string' }, format: { type: 'string' }, json: { type: 'boolean' } }, false);
+  const { values } = parse(
+    'fleet',
+    args,
+    { open: { type: 'boolean' }, limit: { type: 'string' }, format: { type: 'string' }, json: { type: 'boolean' } },
+    false,
+  );
   const limit = integerFlag('fleet', 'limit', values.limit, 1);
   const chosen = choiceFlag('fleet', 'format', values.format, ['text', 'json']);
-  if (values.json && chosen === 'text') return fail({ code: 'usage', message: '--json and --format text ask for two formats', where: 'vouch fleet', hint: 'give one of them' });
+  if (values.json && chosen === 'text')
+    return fail({ code: 'usage', message: '--json and --format text ask for two formats', where: 'vouch fleet', hint: 'give one of them' });
   const format = values.json ? 'json' : (chosen ?? 'text');
   const workspace = cli.session.workspace();
   const spec = await cli.session.specIfValid(workspace);
@@ -60,6 +66,10 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const open = dispatches.filter(isOpen).length;
   const drifted = shown.filter((d) => pinDrift(d, specNow) !== null).length;
   out(cli, p.dim(`${shown.length} shown${hidden > 0 ? `, ${hidden} more (--limit)` : ''} · ${open} open · ${total} in all`));
-  if (drifted > 0) out(cli, `${p.red('DRIFT')}: ${drifted === 1 ? '1 dispatch pins' : `${drifted} dispatches pin`} a vouch.yaml other than the one in force (${specNow ?? 'none is valid now'}); \`vouch dispatch show ID\` says what it pinned`);
+  if (drifted > 0)
+    out(
+      cli,
+      `${p.red('DRIFT')}: ${drifted === 1 ? '1 dispatch pins' : `${drifted} dispatches pin`} a vouch.yaml other than the one in force (${specNow ?? 'none is valid now'}); \`vouch dispatch show ID\` says what it pinned`,
+    );
   return EXIT.ok;
 }

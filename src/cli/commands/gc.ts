@@ -48,7 +48,12 @@ gc is blocked at its stop (person_act_in_session), whoever ran it.`;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
-  const { values } = parse('gc', args, { json: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'keep-days': { type: 'string' }, 'keep-per-check': { type: 'string' } }, false);
+  const { values } = parse(
+    'gc',
+    args,
+    { json: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'keep-days': { type: 'string' }, 'keep-per-check': { type: 'string' } },
+    false,
+  );
   // Removing receipts and every session's trail erases what the gate judges an agent by: a person's act.
   refuseInAgentRun(cli.io.env, 'vouch gc', 'record');
   const workspace = cli.session.workspace();
@@ -72,7 +77,8 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   // After the ledger's removal is committed: a crash in between leaves files no receipt names, never a receipt without its log.
   const now = Date.now();
   const logsRemoved =
-    removeReleasedLogs(workspace.stateDir, result.releasedLogs ?? []) + (policy.logDays === null ? 0 : removeLogsOlderThan(workspace.stateDir, now - policy.logDays * DAY_MS));
+    removeReleasedLogs(workspace.stateDir, result.releasedLogs ?? []) +
+    (policy.logDays === null ? 0 : removeLogsOlderThan(workspace.stateDir, now - policy.logDays * DAY_MS));
   const { releasedLogs: _released, ...counts } = result;
   if (values.json) json(cli, { ok: true, policy, ...counts, retained: result.retained ?? 0, logsRemoved });
   else {
@@ -88,8 +94,14 @@ function planned(cli: Cli, result: GcResult, asJson: boolean): number {
     json(cli, { ok: true, dryRun: true, removed: result.removed, trailRemoved: result.trailRemoved, retained: result.retained ?? 0, planned: entries });
     return EXIT.ok;
   }
-  for (const entry of entries) out(cli, `seq ${entry.seq}  ${entry.kind === 'receipt' ? `receipt  ${entry.check_id ?? '?'}` : `trail    session ${entry.session ?? '?'}`}  ${entry.id}`);
-  out(cli, entries.length === 0 ? 'nothing would be removed (dry run)' : `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} would be removed (dry run: nothing removed)`);
+  for (const entry of entries)
+    out(cli, `seq ${entry.seq}  ${entry.kind === 'receipt' ? `receipt  ${entry.check_id ?? '?'}` : `trail    session ${entry.session ?? '?'}`}  ${entry.id}`);
+  out(
+    cli,
+    entries.length === 0
+      ? 'nothing would be removed (dry run)'
+      : `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} would be removed (dry run: nothing removed)`,
+  );
   if ((result.retained ?? 0) > 0) out(cli, retainedText(result.retained ?? 0));
   return EXIT.ok;
 }

@@ -35,7 +35,13 @@ export async function gitHook(cli: Cli, event: string | undefined): Promise<numb
     case 'pre-commit':
       return preCommit(cli);
     default:
-      return fail({ code: 'usage', message: `unknown git hook "${event ?? ''}"`, where: 'vouch hook git', expected: GIT_HOOK_EVENTS.join(' or '), hint: 'run `vouch hook --help`' });
+      return fail({
+        code: 'usage',
+        message: `unknown git hook "${event ?? ''}"`,
+        where: 'vouch hook git',
+        expected: GIT_HOOK_EVENTS.join(' or '),
+        hint: 'run `vouch hook --help`',
+      });
   }
 }
 
@@ -100,7 +106,9 @@ async function judgeRevision(cli: Cli, p: Paint, revision: Revision, what: strin
   const workspace = session.workspace();
   const spec = await session.spec(workspace);
   const blocking = spec.checks.filter((check) => check.block);
-  const result: RevisionStatusResult = await revisionStatuses(session.engine(workspace, spec, 'hook'), blocking, revision, { openLedger: () => session.read(workspace) });
+  const result: RevisionStatusResult = await revisionStatuses(session.engine(workspace, spec, 'hook'), blocking, revision, {
+    openLedger: () => session.read(workspace),
+  });
   switch (result.kind) {
     case 'trust_error':
       return fail(result.problem);
@@ -120,7 +128,10 @@ function verdict(cli: Cli, p: Paint, what: string, act: 'push' | 'commit', block
     err(cli, `vouch: ${act} allowed: ${what}: ${renderSummary(statuses, p)}`);
     return true;
   }
-  err(cli, `${p.red(`vouch: ${act} refused:`)} ${what}: ${blocking === 0 ? `vouch.yaml declares no blocking check, so nothing proves this ${act}` : 'not every blocking check is a PASS for its files'}`);
+  err(
+    cli,
+    `${p.red(`vouch: ${act} refused:`)} ${what}: ${blocking === 0 ? `vouch.yaml declares no blocking check, so nothing proves this ${act}` : 'not every blocking check is a PASS for its files'}`,
+  );
   if (blocking > 0) {
     err(cli, renderStatusTable(statuses, p));
     err(cli, renderSummary(statuses, p));

@@ -80,9 +80,16 @@ function resolve(cli: Cli, values: { readonly client?: string; readonly name?: s
   }
   const name = values.name ?? 'vouch';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
-    return fail({ code: 'usage', message: '--name is not a usable server name', where: `vouch ${command}`, expected: '1 to 64 characters from A-Z a-z 0-9 _ -', found: name });
+    return fail({
+      code: 'usage',
+      message: '--name is not a usable server name',
+      where: `vouch ${command}`,
+      expected: '1 to 64 characters from A-Z a-z 0-9 _ -',
+      found: name,
+    });
   }
-  if (!cli.io.self) return fail({ code: 'usage', message: 'cannot tell where this vouch is installed', hint: 'run vouch through its executable (dist/cli.js)' });
+  if (!cli.io.self)
+    return fail({ code: 'usage', message: 'cannot tell where this vouch is installed', hint: 'run vouch through its executable (dist/cli.js)' });
 
   const workspace = cli.session.workspace();
   const home = vouchHome(cli.io.env);

@@ -85,7 +85,13 @@ function list(cli: Cli, args: readonly string[]): number {
       cli,
       keys.map((entry) =>
         entry.ok
-          ? { name: entry.key.name, keyid: entry.key.publicKey.keyid, public_hex: entry.key.publicKey.hex, private: entry.key.hasPrivate, path: entry.key.publicPath }
+          ? {
+              name: entry.key.name,
+              keyid: entry.key.publicKey.keyid,
+              public_hex: entry.key.publicKey.hex,
+              private: entry.key.hasPrivate,
+              path: entry.key.publicPath,
+            }
           : { name: entry.name, path: entry.path, error: entry.why },
       ),
     );

@@ -26,7 +26,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('log', args, { json: { type: 'boolean' }, limit: { type: 'string' } });
   const limit = integerFlag('log', 'limit', values.limit, 1) ?? 20;
   const workspace = cli.session.workspace();
-  const spec = (await cli.session.spec(workspace));
+  const spec = await cli.session.spec(workspace);
   if (positionals.length > 1) selectChecks(spec, positionals);
   const checkId = positionals[0];
   const ledger = await cli.session.read(workspace);
@@ -62,7 +62,16 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     table(
       receipts.map((r) =>
         r.intact
-          ? [p.dim(shortId(r.body.id)), r.body.check_id, statusWord(r.body.verdict, p), r.body.duplicate_of === undefined ? r.body.reason : `${r.body.reason} ${p.dim(`(rerun ${r.body.dedupe_count ?? 1} of ${shortId(r.body.duplicate_of)})`)}`, duration(r.body.duration_ms), p.dim(`${ago(r.body.finished_at)} · ${r.body.actor}${r.body.gate ? ' (gate)' : r.body.agent_run ? ` (inside ${r.body.agent_run.agent})` : ''}`)]
+          ? [
+              p.dim(shortId(r.body.id)),
+              r.body.check_id,
+              statusWord(r.body.verdict, p),
+              r.body.duplicate_of === undefined
+                ? r.body.reason
+                : `${r.body.reason} ${p.dim(`(rerun ${r.body.dedupe_count ?? 1} of ${shortId(r.body.duplicate_of)})`)}`,
+              duration(r.body.duration_ms),
+              p.dim(`${ago(r.body.finished_at)} · ${r.body.actor}${r.body.gate ? ' (gate)' : r.body.agent_run ? ` (inside ${r.body.agent_run.agent})` : ''}`),
+            ]
           : [p.dim(r.body.id), '?', p.red('DAMAGED'), 'stored bytes do not match the hash', '', ''],
       ),
     ),

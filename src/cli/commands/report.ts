@@ -57,7 +57,12 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     writeFileSync(temp, page);
     renameSync(temp, out);
   } catch (error) {
-    return fail({ code: 'write_failed', message: `cannot write the report: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, where: out, hint: 'choose another --out' });
+    return fail({
+      code: 'write_failed',
+      message: `cannot write the report: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      where: out,
+      hint: 'choose another --out',
+    });
   }
   err(cli, `vouch: report written (${format}, ${Math.round(Buffer.byteLength(page) / 1024)} KiB): ${pathToFileURL(out).href}`);
   cli.io.stdout.write(`${out}\n`);

@@ -116,7 +116,12 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     case 'allowed':
       return trust(cli, action, rest, home, values.json === true);
     default:
-      return fail({ code: 'usage', message: `unknown action "${action}"`, where: 'vouch serve', expected: 'nothing (run the server), token, allow, deny or allowed' });
+      return fail({
+        code: 'usage',
+        message: `unknown action "${action}"`,
+        where: 'vouch serve',
+        expected: 'nothing (run the server), token, allow, deny or allowed',
+      });
   }
 }
 
@@ -135,7 +140,10 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
     uploadMs: 300_000,
   };
   const total = positiveFlag('serve', 'max-connections', values['max-connections'], 512);
-  const connections = { total: connectionRoom(total), perAddress: positiveFlag('serve', 'max-connections-per-address', values['max-connections-per-address'], 32) };
+  const connections = {
+    total: connectionRoom(total),
+    perAddress: positiveFlag('serve', 'max-connections-per-address', values['max-connections-per-address'], 32),
+  };
   const leaseSeconds = positiveFlag('serve', 'lease-seconds', values['lease-seconds'], 30);
   const maxTreeBytes = 1024 * 1024 * 1024;
   // Before the database: workers that cannot confine their checks take no job at all (--workers 0 runs none).
@@ -144,7 +152,15 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   const pool = await servicePool(at, 4 + workers);
   const { buildServer, TIMEOUTS } = await import('../../service/server.js');
   const refusals = refusalLog((line) => err(cli, line));
-  const app = await buildServer({ pool, home, limits, connections, version: VERSION, log: (line) => err(cli, `vouch serve: error: ${line}`), onConnectionRefused: refusals });
+  const app = await buildServer({
+    pool,
+    home,
+    limits,
+    connections,
+    version: VERSION,
+    log: (line) => err(cli, `vouch serve: error: ${line}`),
+    onConnectionRefused: refusals,
+  });
   const stop = cli.io.signal ?? new AbortController().signal;
   let address: string;
   try {
@@ -165,7 +181,10 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
     cli,
     `  conns    ${connections.total} at once${connections.total < total ? ` (the descriptor limit leaves room for no more than ${total})` : ''}, ${connections.perAddress} per address; headers within ${TIMEOUTS.headersMs / 1000} s, idle ${TIMEOUTS.idleMs / 1000} s, keep-alive ${TIMEOUTS.keepAliveMs / 1000} s`,
   );
-  err(cli, `  trust    ${allowed.length} allowed spec${allowed.length === 1 ? '' : 's'}${allowed.length === 0 ? ': every job is refused until `vouch serve allow FILE`' : ''}`);
+  err(
+    cli,
+    `  trust    ${allowed.length} allowed spec${allowed.length === 1 ? '' : 's'}${allowed.length === 0 ? ': every job is refused until `vouch serve allow FILE`' : ''}`,
+  );
   err(cli, `  workers  ${workers} in this process${workers === 0 ? ' (run `vouch worker` elsewhere)' : ''}`);
   // The address on stdout alone, for scripts that start a server on port 0.
   out(cli, address);
@@ -173,7 +192,18 @@ async function serve(cli: Cli, values: Values, home: string): Promise<number> {
   const running = sandbox
     ? Array.from({ length: workers }, () =>
         runWorker(
-          { pool, home, sign: signerFor(key), sandbox, maxTreeBytes, maxUnpackMs: UNPACK_MS, leaseSeconds, maxAttempts: 3, pollMs: 250, onEvent: (event) => err(cli, describe(event)) },
+          {
+            pool,
+            home,
+            sign: signerFor(key),
+            sandbox,
+            maxTreeBytes,
+            maxUnpackMs: UNPACK_MS,
+            leaseSeconds,
+            maxAttempts: 3,
+            pollMs: 250,
+            onEvent: (event) => err(cli, describe(event)),
+          },
           stop,
         ),
       )
@@ -203,7 +233,13 @@ function listenAddress(value: string): [string, number] {
   const match = /^(.+):(\d{1,5})$/.exec(value);
   const port = Number(match?.[2]);
   if (!match || port > 65535) {
-    return fail({ code: 'usage', message: '--listen expects HOST:PORT', where: 'vouch serve --listen', expected: '127.0.0.1:8787, or 127.0.0.1:0 for any free port', found: value });
+    return fail({
+      code: 'usage',
+      message: '--listen expects HOST:PORT',
+      where: 'vouch serve --listen',
+      expected: '127.0.0.1:8787, or 127.0.0.1:0 for any free port',
+      found: value,
+    });
   }
   return [match[1]!.replace(/^\[(.*)\]$/, '$1'), port];
 }
@@ -212,22 +248,41 @@ async function token(cli: Cli, rest: readonly string[], at: PgTarget, asJson: bo
   const [verb, name, ...extra] = rest;
   const needsName = verb === 'add' || verb === 'revoke';
   if (!(needsName || verb === 'list') || (needsName && name === undefined) || extra.length > 0 || (verb === 'list' && name !== undefined)) {
-    return fail({ code: 'usage', message: 'expected `token add NAME`, `token list` or `token revoke NAME`', where: 'vouch serve token', found: rest.join(' ') });
+    return fail({
+      code: 'usage',
+      message: 'expected `token add NAME`, `token list` or `token revoke NAME`',
+      where: 'vouch serve token',
+      found: rest.join(' '),
+    });
   }
   if (needsName && !CLIENT_NAME.test(name!)) {
-    return fail({ code: 'usage', message: 'invalid client name', where: 'vouch serve token', expected: '1 to 64 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit', found: name! });
+    return fail({
+      code: 'usage',
+      message: 'invalid client name',
+      where: 'vouch serve token',
+      expected: '1 to 64 characters from A-Z a-z 0-9 . _ -, starting with a letter or digit',
+      found: name!,
+    });
   }
   const pool = await servicePool(at, 1);
   try {
     if (verb === 'add') {
       const added = await addToken(pool, name!);
       if (added.kind === 'exists') {
-        return fail({ code: 'usage', message: `client "${name}" already has a token`, where: 'vouch serve token add', hint: `revoke it first (\`vouch serve token revoke ${name}\`), or pick another name` });
+        return fail({
+          code: 'usage',
+          message: `client "${name}" already has a token`,
+          where: 'vouch serve token add',
+          hint: `revoke it first (\`vouch serve token revoke ${name}\`), or pick another name`,
+        });
       }
       if (asJson) json(cli, { ok: true, name, token: added.token });
       else {
         out(cli, added.token);
-        err(cli, `token for "${name}" (shown once: it is stored only as its SHA-256). Clients send it as "Authorization: Bearer TOKEN"; \`vouch verify --remote\` reads it from VOUCH_TOKEN (or --token-env NAME).`);
+        err(
+          cli,
+          `token for "${name}" (shown once: it is stored only as its SHA-256). Clients send it as "Authorization: Bearer TOKEN"; \`vouch verify --remote\` reads it from VOUCH_TOKEN (or --token-env NAME).`,
+        );
       }
       return EXIT.ok;
     }
@@ -239,14 +294,27 @@ async function token(cli: Cli, rest: readonly string[], at: PgTarget, asJson: bo
     }
     const tokens = await listTokens(pool);
     if (asJson) json(cli, tokens);
-    else out(cli, tokens.length === 0 ? 'no tokens' : tokens.map((t) => `${t.name}  created ${t.created_at}${t.revoked_at ? `  REVOKED ${t.revoked_at}` : ''}`).join('\n'));
+    else
+      out(
+        cli,
+        tokens.length === 0
+          ? 'no tokens'
+          : tokens.map((t) => `${t.name}  created ${t.created_at}${t.revoked_at ? `  REVOKED ${t.revoked_at}` : ''}`).join('\n'),
+      );
     return EXIT.ok;
   } finally {
     await pool.end();
   }
 }
 
-async function trust(cli: Cli, action: 'allow' | 'deny' | 'allowed', rest: readonly string[], home: string, asJson: boolean, treeFlag?: string): Promise<number> {
+async function trust(
+  cli: Cli,
+  action: 'allow' | 'deny' | 'allowed',
+  rest: readonly string[],
+  home: string,
+  asJson: boolean,
+  treeFlag?: string,
+): Promise<number> {
   if (action === 'allowed') {
     const hashes = listServiceSpecs(home);
     if (asJson) json(cli, hashes);
@@ -273,7 +341,13 @@ async function trust(cli: Cli, action: 'allow' | 'deny' | 'allowed', rest: reado
   }
   const tree = resolve(cli.io.cwd, treeFlag ?? dirname(path));
   if (!statSync(tree, { throwIfNoEntry: false })?.isDirectory()) {
-    return fail({ code: 'usage', message: 'the tree to pin from is not a directory', where: 'vouch serve allow --tree', expected: 'the directory of a checkout of the project (default: the one holding FILE)', found: tree });
+    return fail({
+      code: 'usage',
+      message: 'the tree to pin from is not a directory',
+      where: 'vouch serve allow --tree',
+      expected: 'the directory of a checkout of the project (default: the one holding FILE)',
+      found: tree,
+    });
   }
   const allowed = allowServiceSpec(home, bytes, path);
   if (!allowed.ok) return fail(allowed.error);
@@ -281,13 +355,30 @@ async function trust(cli: Cli, action: 'allow' | 'deny' | 'allowed', rest: reado
   const pins = await serverPinsFor(spec, tree);
   const written = writeServerPins(home, pins);
   if (!written.ok) return fail(written.error);
-  const present = Object.values(pins.tool_configs).flatMap((configs) => Object.entries(configs).filter(([, digest]) => digest !== 'absent').map(([file]) => file));
+  const present = Object.values(pins.tool_configs).flatMap((configs) =>
+    Object.entries(configs)
+      .filter(([, digest]) => digest !== 'absent')
+      .map(([file]) => file),
+  );
   const inputs = Object.values(pins.inputs).flatMap((pin) => Object.keys(pin.files));
   if (asJson) {
-    json(cli, { ok: true, spec_sha256: spec.sha256, checks: spec.checks.map((c) => c.id), tree, tool_configs: [...new Set(present)].sort(), inputs: [...new Set(inputs)].sort() });
+    json(cli, {
+      ok: true,
+      spec_sha256: spec.sha256,
+      checks: spec.checks.map((c) => c.id),
+      tree,
+      tool_configs: [...new Set(present)].sort(),
+      inputs: [...new Set(inputs)].sort(),
+    });
   } else {
-    out(cli, `allowed on this server: ${spec.sha256}\n  ${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'}: ${spec.checks.map((c) => c.id).join(', ')}`);
-    out(cli, `  pinned from ${tree}: ${counted([...new Set(present)], 'tool config')}, ${counted([...new Set(inputs)], 'input file')} (a job whose upload differs gets a signed UNKNOWN for that check)`);
+    out(
+      cli,
+      `allowed on this server: ${spec.sha256}\n  ${spec.checks.length} check${spec.checks.length === 1 ? '' : 's'}: ${spec.checks.map((c) => c.id).join(', ')}`,
+    );
+    out(
+      cli,
+      `  pinned from ${tree}: ${counted([...new Set(present)], 'tool config')}, ${counted([...new Set(inputs)], 'input file')} (a job whose upload differs gets a signed UNKNOWN for that check)`,
+    );
   }
   return EXIT.ok;
 }
@@ -297,4 +388,3 @@ function counted(names: readonly string[], noun: string): string {
   const shown = names.slice(0, 4).join(', ') + (names.length > 4 ? `, +${names.length - 4} more` : '');
   return `${names.length} ${noun}${names.length === 1 ? '' : 's'} (${shown})`;
 }
-

@@ -51,7 +51,12 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     const summary = summarizeSession(id, ledger ? await ledger.sessionEntries(id) : []);
     sessions.push(sessionView(summary, boxOf(cli.session.home, summary.client, id, workspace.root)));
   }
-  const failing = values.check ? sessions.flatMap((s) => { const reason = sessionTrouble(s); return reason ? [{ session: s.session, reason }] : []; }) : [];
+  const failing = values.check
+    ? sessions.flatMap((s) => {
+        const reason = sessionTrouble(s);
+        return reason ? [{ session: s.session, reason }] : [];
+      })
+    : [];
   const code = failing.length > 0 ? EXIT.notOk : EXIT.ok;
   if (values.json) {
     json(cli, { sessions, ...(values.check && { check: { ok: failing.length === 0, failing } }) });

@@ -46,19 +46,41 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('show', args, { json: { type: 'boolean' }, files: { type: 'boolean' }, log: { type: 'boolean' } });
   const [id, ...extra] = positionals;
   if (extra.length > 0) {
-    return fail({ code: 'usage', message: 'expected at most one receipt or check id', found: extra.join(' '), where: 'vouch show', hint: '`vouch log` lists receipt ids' });
+    return fail({
+      code: 'usage',
+      message: 'expected at most one receipt or check id',
+      found: extra.join(' '),
+      where: 'vouch show',
+      hint: '`vouch log` lists receipt ids',
+    });
   }
   if (values.log && (values.json || values.files)) {
-    return fail({ code: 'usage', message: `--log prints the stored output only; it does not combine with --${values.json ? 'json' : 'files'}`, where: 'vouch show' });
+    return fail({
+      code: 'usage',
+      message: `--log prints the stored output only; it does not combine with --${values.json ? 'json' : 'files'}`,
+      where: 'vouch show',
+    });
   }
   const workspace = cli.session.workspace();
   const ledger = await cli.session.read(workspace);
-  if (!ledger) return fail({ code: 'receipt_not_found', message: `${id === undefined ? 'no receipt' : `no receipt "${id}"`}: nothing has been recorded in this workspace yet`, hint: 'run `vouch verify`' });
+  if (!ledger)
+    return fail({
+      code: 'receipt_not_found',
+      message: `${id === undefined ? 'no receipt' : `no receipt "${id}"`}: nothing has been recorded in this workspace yet`,
+      hint: 'run `vouch verify`',
+    });
   const receipt = await chooseReceipt(cli, ledger, id);
   if (values.log) return printLog(cli, workspace.stateDir, receipt);
   const manifest = receipt.intact ? await ledger.getManifest(receipt.body.manifest_digest) : undefined;
   if (values.json) {
-    json(cli, { seq: receipt.seq, hash: receipt.hash, intact: receipt.intact, signature: receipt.signature, receipt: receipt.body, manifest: manifest ?? null });
+    json(cli, {
+      seq: receipt.seq,
+      hash: receipt.hash,
+      intact: receipt.intact,
+      signature: receipt.signature,
+      receipt: receipt.body,
+      manifest: manifest ?? null,
+    });
   } else {
     out(cli, renderReceipt(receipt, manifest, values.files === true, paint(cli.color)));
   }
@@ -80,15 +102,29 @@ async function chooseReceipt(cli: Cli, ledger: Ledger, id: string | undefined): 
     const also = id.length >= 6 ? await ledger.findReceipt(id) : ({ kind: 'none' } as const);
     if (also.kind !== 'none') {
       const ids = also.kind === 'found' ? [also.receipt.body.id] : also.ids;
-      err(cli, `vouch: "${id}" is a check id and also matches receipt ${ids.join(', ')}; showing the check's latest receipt (give a full receipt id for the other)`);
+      err(
+        cli,
+        `vouch: "${id}" is a check id and also matches receipt ${ids.join(', ')}; showing the check's latest receipt (give a full receipt id for the other)`,
+      );
     }
     return ofCheck;
   }
   if (id.length < 6) {
-    return fail({ code: 'usage', message: `"${id}" is not a check with receipts, and a receipt id part needs at least 6 characters`, found: id, where: 'vouch show', hint: '`vouch log` lists receipt ids' });
+    return fail({
+      code: 'usage',
+      message: `"${id}" is not a check with receipts, and a receipt id part needs at least 6 characters`,
+      found: id,
+      where: 'vouch show',
+      hint: '`vouch log` lists receipt ids',
+    });
   }
   const found = await ledger.findReceipt(id);
-  if (found.kind === 'none') return fail({ code: 'receipt_not_found', message: `no receipt "${id}" in this ledger, and no check of that id has one`, hint: '`vouch log` lists receipt ids' });
+  if (found.kind === 'none')
+    return fail({
+      code: 'receipt_not_found',
+      message: `no receipt "${id}" in this ledger, and no check of that id has one`,
+      hint: '`vouch log` lists receipt ids',
+    });
   if (found.kind === 'ambiguous') {
     return fail({
       code: 'receipt_ambiguous',
@@ -104,7 +140,9 @@ function sandboxLine(sandbox: SandboxRecord | undefined, p: Paint): string[] {
   if (!sandbox) return [];
   if (sandbox.kind === 'none') return [`${p.bold('sandbox')}   ${p.yellow('none')}: ${oneLine(sandbox.why)}`];
   const view = sandbox.view;
-  const shown = view ? `only ${view.files} declared files (${Math.ceil(view.bytes / 1024)} KiB), empty HOME${view.writable.length > 0 ? `, writable ${view.writable.map((dir) => (dir === '' ? '.' : dir)).join(' ')}` : ''}` : writableText(sandbox.writable);
+  const shown = view
+    ? `only ${view.files} declared files (${Math.ceil(view.bytes / 1024)} KiB), empty HOME${view.writable.length > 0 ? `, writable ${view.writable.map((dir) => (dir === '' ? '.' : dir)).join(' ')}` : ''}`
+    : writableText(sandbox.writable);
   return [`${p.bold('sandbox')}   bubblewrap · ${oneLine(shown)} · network ${sandbox.network ? 'on' : 'off'}`];
 }
 
@@ -142,7 +180,11 @@ function logMissing(receipt: StoredReceipt, missing: LogMissing): Problem {
       return { code: 'log_not_found', message: `${name} has no stored log: ${why}`, hint: excerpts };
     }
     case 'absent':
-      return { code: 'log_not_found', message: `the log of ${name} is no longer stored: ${missing.path} is gone (gc removes logs with their receipts, and older than retention.log_days)`, hint: excerpts };
+      return {
+        code: 'log_not_found',
+        message: `the log of ${name} is no longer stored: ${missing.path} is gone (gc removes logs with their receipts, and older than retention.log_days)`,
+        hint: excerpts,
+      };
     case 'damaged':
       return { code: 'log_not_found', message: `the log of ${name} is damaged: ${missing.path} does not hash to the digest the receipt names`, hint: excerpts };
     default:
@@ -169,7 +211,11 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
     `${p.bold('receipt')}   ${b.id}  ${p.dim(`short ${shortId(b.id)} · seq ${receipt.seq} · hash ${receipt.hash}`)}`,
     `${p.bold('check')}     ${oneLine(b.check_id)}  ${statusWord(b.verdict, p)} ${p.dim(`(${b.reason})`)}`,
     ...(b.detail ? [`${p.bold('detail')}    ${oneLine(b.detail)}`] : []),
-    ...(b.duplicate_of !== undefined ? [`${p.bold('rerun')}     ${b.dedupe_count ?? 1} of receipt ${oneLine(b.duplicate_of)} ${p.dim('(same definition, pins, fingerprint and verdict, inside dedupe_window_seconds)')}`] : []),
+    ...(b.duplicate_of !== undefined
+      ? [
+          `${p.bold('rerun')}     ${b.dedupe_count ?? 1} of receipt ${oneLine(b.duplicate_of)} ${p.dim('(same definition, pins, fingerprint and verdict, inside dedupe_window_seconds)')}`,
+        ]
+      : []),
     `${p.bold('proves')}    ${b.proves}`,
     `${p.bold('command')}   ${oneLine(command)}  ${p.dim(oneLine(`cwd ${b.cwd} · timeout ${b.timeout_s}s${b.executable ? ` · ${b.executable}` : ''}`))}`,
     `${p.bold('env')}       ${oneLine(b.env_names.join(' '))}`,
@@ -177,7 +223,11 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
       ? `${p.bold('ran')}       ${b.started_at} for ${duration(b.duration_ms)} · exit ${b.exit_code ?? '-'}${b.signal ? ` · signal ${b.signal}` : ''}${b.timed_out ? ' · timed out' : ''}`
       : `${p.bold('ran')}       ${p.yellow('not started')}: stopped before the run`,
     ...sandboxLine(b.sandbox ?? b.service?.sandbox, p),
-    ...(b.tests ? [`${p.bold('tests')}     ${oneLine(b.tests.runner)}: ${b.tests.ran} ran · ${b.tests.passed} passed · ${b.tests.failed} failed · ${b.tests.skipped} skipped`] : []),
+    ...(b.tests
+      ? [
+          `${p.bold('tests')}     ${oneLine(b.tests.runner)}: ${b.tests.ran} ran · ${b.tests.passed} passed · ${b.tests.failed} failed · ${b.tests.skipped} skipped`,
+        ]
+      : []),
     `${p.bold('scope')}     ${b.file_count} files${manifest?.refused.length ? `, ${manifest.refused.length} refused` : ''} · manifest ${b.manifest_digest}`,
     `${p.bold('fingerprint')} ${b.fingerprint}`,
     `${p.bold('spec')}      sha256 ${b.spec_sha256} · definition ${b.definition_digest}`,
@@ -186,12 +236,20 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
     `${p.bold('chain')}     prev ${b.prev_hash ?? '(first entry)'}`,
     `${p.bold('signed')}    ${receipt.signature === null ? 'no' : `key id ${signatureKeyid(receipt.signature)} ${p.dim('(checked by `vouch status` and `vouch audit`)')}`}`,
   ];
-  for (const [name, stream] of [['stdout', b.stdout], ['stderr', b.stderr]] as const) {
+  for (const [name, stream] of [
+    ['stdout', b.stdout],
+    ['stderr', b.stderr],
+  ] as const) {
     if (!stream) continue;
     lines.push(`${p.bold(name)}    ${stream.bytes} bytes · sha256 ${stream.sha256}`);
     if (stream.excerpt.trim()) {
       lines.push(p.dim(`  ── ${stream.truncated ? 'end of ' : ''}${name}, redacted ──`));
-      lines.push(...stream.excerpt.trimEnd().split('\n').map((line) => `  ${line}`));
+      lines.push(
+        ...stream.excerpt
+          .trimEnd()
+          .split('\n')
+          .map((line) => `  ${line}`),
+      );
     }
   }
   lines.push(`${p.bold('log')}       ${b.log ? `${b.log.bytes} bytes stored, redacted · \`vouch show ${shortId(b.id)} --log\`` : p.dim('none stored')}`);
@@ -200,7 +258,8 @@ function renderReceipt(receipt: StoredReceipt, manifest: Manifest | undefined, f
   }
   if (files && manifest) {
     lines.push(p.bold('files'));
-    for (const [path, sha, size, group] of manifest.files) lines.push(`  ${sha.slice(0, 16)}  ${String(size).padStart(9)}  ${group.padEnd(8)}  ${oneLine(path)}`);
+    for (const [path, sha, size, group] of manifest.files)
+      lines.push(`  ${sha.slice(0, 16)}  ${String(size).padStart(9)}  ${group.padEnd(8)}  ${oneLine(path)}`);
   }
   return lines.join('\n');
 }

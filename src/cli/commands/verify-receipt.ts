@@ -70,7 +70,12 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (isExecReceiptText(text)) {
     const check = checkExecReceipt(text, keys);
     const good = check.findings.length === 0;
-    if (values.json) json(cli, { ok: good, file: path, exec: { id: check.body?.id ?? null, decision: check.body?.decision ?? null, exit_code: check.body?.exit_code ?? null, findings: check.findings } });
+    if (values.json)
+      json(cli, {
+        ok: good,
+        file: path,
+        exec: { id: check.body?.id ?? null, decision: check.body?.decision ?? null, exit_code: check.body?.exit_code ?? null, findings: check.findings },
+      });
     else out(cli, renderExecFileCheck(path, check, paint(cli.color)));
     return good ? EXIT.ok : EXIT.notOk;
   }
@@ -78,7 +83,8 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     .split('\n')
     .map((content, i) => ({ line: i + 1, content: content.trim() }))
     .filter((entry) => entry.content !== '');
-  if (lines.length === 0) return fail({ code: 'bundle_invalid', message: 'the bundle holds no envelope', where: path, expected: 'one DSSE envelope (JSON) per line' });
+  if (lines.length === 0)
+    return fail({ code: 'bundle_invalid', message: 'the bundle holds no envelope', where: path, expected: 'one DSSE envelope (JSON) per line' });
 
   const workspace = values['against-workspace'] ? cli.session.workspace() : undefined;
   const root = workspace?.root;
@@ -87,7 +93,8 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     const check = checkEnvelope(line, content, keys);
     if (!check.summary) return check;
     const findings = [...check.findings];
-    if (values['require-pass'] && check.summary.verdict !== 'PASS') findings.push({ code: 'not_pass', detail: `the verdict is ${check.summary.verdict ?? 'missing'}` });
+    if (values['require-pass'] && check.summary.verdict !== 'PASS')
+      findings.push({ code: 'not_pass', detail: `the verdict is ${check.summary.verdict ?? 'missing'}` });
     if (root !== undefined) findings.push(...compareWithWorkspace(root, check.summary.files));
     const definition = spec && compareDefinition(spec, check.summary);
     if (definition) findings.push(definition);

@@ -46,16 +46,23 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   if (positionals.length > 1) return fail({ code: 'usage', message: `expected at most one tarball, got ${positionals.length}`, where });
   const tarball = positionals[0] !== undefined ? resolve(cli.io.cwd, positionals[0]) : undefined;
   if (tarball === undefined && values.manifest === undefined) {
-    return fail({ code: 'usage', message: 'give the tarball, or --manifest FILE with --installed DIR', where, expected: 'vouch verify-release vouch-X.Y.Z.tgz [--installed DIR]' });
+    return fail({
+      code: 'usage',
+      message: 'give the tarball, or --manifest FILE with --installed DIR',
+      where,
+      expected: 'vouch verify-release vouch-X.Y.Z.tgz [--installed DIR]',
+    });
   }
-  if (tarball === undefined && values.installed === undefined) return fail({ code: 'usage', message: 'without a tarball there is nothing to check: give --installed DIR', where });
+  if (tarball === undefined && values.installed === undefined)
+    return fail({ code: 'usage', message: 'without a tarball there is nothing to check: give --installed DIR', where });
   const manifestPath = values.manifest !== undefined ? resolve(cli.io.cwd, values.manifest) : `${tarball!}${MANIFEST_SUFFIX}`;
   const installed = values.installed !== undefined ? resolve(cli.io.cwd, values.installed) : undefined;
   readable(manifestPath, 'the release manifest');
   if (tarball !== undefined) readable(tarball, 'the tarball');
   if (installed !== undefined) {
     readable(installed, 'the installed copy');
-    if (!statSync(installed).isDirectory()) return fail({ code: 'usage', message: '--installed is not a directory', where, found: installed, hint: 'the package directory: $(npm root -g)/vouch' });
+    if (!statSync(installed).isDirectory())
+      return fail({ code: 'usage', message: '--installed is not a directory', where, found: installed, hint: 'the package directory: $(npm root -g)/vouch' });
   }
   const manifest = parseManifest(readFileSync(manifestPath, 'utf8'), manifestPath);
   if (!manifest.ok) return fail(manifest.error);

@@ -82,7 +82,12 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
     onProgress: (event) => {
       switch (event.kind) {
         case 'packed':
-          err(cli, errPaint.dim(`packed ${event.files} files (${Math.ceil(event.bytes / 1024)} KiB gzip'd)${event.skipped ? `, left out ${event.skipped} (credential-shaped or not regular files)` : ''}`));
+          err(
+            cli,
+            errPaint.dim(
+              `packed ${event.files} files (${Math.ceil(event.bytes / 1024)} KiB gzip'd)${event.skipped ? `, left out ${event.skipped} (credential-shaped or not regular files)` : ''}`,
+            ),
+          );
           return;
         case 'submitted':
           err(cli, errPaint.dim(`submitted job ${event.job} to ${base.value.origin}`));
@@ -90,8 +95,7 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
         case 'retrying':
           err(cli, errPaint.dim(`verifier unavailable (${event.detail}); trying again in ${(event.inMs / 1000).toFixed(1)} s`));
           return;
-        case 'waiting':
-        {
+        case 'waiting': {
           // A line when the state changes, then every 5 s.
           const report = `${event.state}:${Math.floor(event.seconds / 5)}`;
           if (report !== lastReport) err(cli, errPaint.dim(`job ${event.job}: ${event.state} (${event.seconds} s)`));
@@ -108,7 +112,10 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
     const ledger = await session.write(workspace);
     const sign = key.value ? signerFor(key.value) : undefined;
     for (const outcome of accepted) {
-      recorded.set(outcome.check.id, await ledger.appendReceipt(localDraft(outcome, base.value.origin + base.value.pathname), outcome.manifest, { ...(sign && { sign }) }));
+      recorded.set(
+        outcome.check.id,
+        await ledger.appendReceipt(localDraft(outcome, base.value.origin + base.value.pathname), outcome.manifest, { ...(sign && { sign }) }),
+      );
     }
   }
 
@@ -117,21 +124,36 @@ export async function runRemote(cli: Cli, values: RemoteFlags, ids: readonly str
     const receipt = recorded.get(outcome.check.id);
     return receipt
       ? { id: outcome.check.id, reason: receipt.body.reason, blocking: outcome.check.block, receipt, outcome }
-      : { id: outcome.check.id, reason: outcome.kind === 'unknown' ? outcome.reason : ('remote_unverified' as const), blocking: outcome.check.block, receipt: undefined, outcome };
+      : {
+          id: outcome.check.id,
+          reason: outcome.kind === 'unknown' ? outcome.reason : ('remote_unverified' as const),
+          blocking: outcome.check.block,
+          receipt: undefined,
+          outcome,
+        };
   });
   // The engine's verify projection (outcome.ts) and its ok rule, for the words, the JSON and the exit code alike.
   const entries = rows.map((row) =>
-    row.receipt ? ranEntry(row.outcome.check, row.receipt) : unrecordedEntry(row.outcome.check, row.reason, row.outcome.kind === 'unknown' ? row.outcome.detail : null),
+    row.receipt
+      ? ranEntry(row.outcome.check, row.receipt)
+      : unrecordedEntry(row.outcome.check, row.reason, row.outcome.kind === 'unknown' ? row.outcome.detail : null),
   );
   const ok = runOk(entries, checks.length);
   if (!values.json) {
     for (const row of rows) {
       if (row.receipt) out(cli, `${renderVerifyLine(row.receipt, row.blocking, p)}  ${p.dim(`remote, verifier ${pinned.keyid.slice(0, 16)}`)}`);
-      else out(cli, `${p.yellow('UNKNOWN')} ${row.id}  ${row.reason}: ${row.outcome.kind === 'unknown' ? row.outcome.detail : ''}\n  ${p.dim(explainReason(row.reason, row.id).meaning)}`);
+      else
+        out(
+          cli,
+          `${p.yellow('UNKNOWN')} ${row.id}  ${row.reason}: ${row.outcome.kind === 'unknown' ? row.outcome.detail : ''}\n  ${p.dim(explainReason(row.reason, row.id).meaning)}`,
+        );
     }
     out(cli, renderSummary(entries, p));
     if (accepted.length > 0 && !trustedForStatus) {
-      err(cli, `${errPaint.yellow('note:')} the key given with --pubkey is neither verifier_key in vouch.yaml nor in VOUCH_HOME/keys, so \`vouch status\` will not count these receipts until it is pinned there`);
+      err(
+        cli,
+        `${errPaint.yellow('note:')} the key given with --pubkey is neither verifier_key in vouch.yaml nor in VOUCH_HOME/keys, so \`vouch status\` will not count these receipts until it is pinned there`,
+      );
     }
   } else {
     // Plus what only a remote run has: its job and the verifier's receipt.
@@ -160,7 +182,7 @@ function pinnedKey(flag: string | undefined, fromSpec: string | null, home: stri
     if (specKey) return specKey;
     return fail({
       code: 'usage',
-      message: "no verifier key is pinned: a remote receipt can only be accepted under a public key you hold, never one the server sends",
+      message: 'no verifier key is pinned: a remote receipt can only be accepted under a public key you hold, never one the server sends',
       where: 'vouch verify --remote',
       expected: '--pubkey HEX|PEM-FILE|NAME, or verifier_key: HEX in vouch.yaml',
       hint: "get the key from the server's operator out of band (`vouch keys export-public NAME --format hex` on the server)",

@@ -126,16 +126,31 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   });
   const tier = tierFlag(values.tier, positionals);
   if (values.remote !== undefined && values.stale) {
-    return fail({ code: 'usage', message: '--stale is not used with --remote: the verifier runs every check it is sent', where: 'vouch verify', hint: 'run `vouch verify --stale` locally, or name the checks to send' });
+    return fail({
+      code: 'usage',
+      message: '--stale is not used with --remote: the verifier runs every check it is sent',
+      where: 'vouch verify',
+      hint: 'run `vouch verify --stale` locally, or name the checks to send',
+    });
   }
   if (values['rerun-failed'] && !values.stale) {
-    return fail({ code: 'usage', message: '--rerun-failed is used only with --stale', where: 'vouch verify', hint: 'without --stale every selected check runs, failed or not' });
+    return fail({
+      code: 'usage',
+      message: '--rerun-failed is used only with --stale',
+      where: 'vouch verify',
+      hint: 'without --stale every selected check runs, failed or not',
+    });
   }
   if (values.remote !== undefined && values.since !== undefined) {
     return fail({ code: 'usage', message: '--since is not used with --remote', where: 'vouch verify', hint: 'name the checks to send' });
   }
   if (values.remote !== undefined && values.jobs !== undefined) {
-    return fail({ code: 'usage', message: '--jobs (-j) is not used with --remote: the verifier decides how its job runs', where: 'vouch verify', hint: 'drop -j, or run the checks locally' });
+    return fail({
+      code: 'usage',
+      message: '--jobs (-j) is not used with --remote: the verifier decides how its job runs',
+      where: 'vouch verify',
+      hint: 'drop -j, or run the checks locally',
+    });
   }
   if (values.remote !== undefined) {
     const { runRemote } = await import('./verify-remote.js');
@@ -149,12 +164,22 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const workspace = session.workspace();
   const spec = await session.spec(workspace);
   const selected = tier === undefined ? selectChecks(spec, positionals) : checksAtTier(spec.checks, tier);
-  if (selected.length === 0) return fail({ code: 'usage', message: `no blocking check applies at tier ${tier ?? ''}`, where: 'vouch verify --tier', hint: 'give checks a `tier:` in vouch.yaml, or leave it out (an untiered check applies at every tier)' });
+  if (selected.length === 0)
+    return fail({
+      code: 'usage',
+      message: `no blocking check applies at tier ${tier ?? ''}`,
+      where: 'vouch verify --tier',
+      hint: 'give checks a `tier:` in vouch.yaml, or leave it out (an untiered check applies at every tier)',
+    });
   const since = values.since === undefined ? undefined : await changedScopes(workspace.root, values.since, selected);
   const checks = since?.checks ?? selected;
   if (since !== undefined && checks.length === 0) {
     if (values.json) json(cli, { ok: false, checks: [], since: since.json });
-    else out(cli, `nothing run: no selected check's scope changed since ${values.since} (${since.json.changed} path${since.json.changed === 1 ? '' : 's'} changed); nothing was graded`);
+    else
+      out(
+        cli,
+        `nothing run: no selected check's scope changed since ${values.since} (${since.json.changed} path${since.json.changed === 1 ? '' : 's'} changed); nothing was graded`,
+      );
     return EXIT.notOk;
   }
   const errPaint = paint(cli.color && cli.io.stderrIsTTY);
@@ -210,11 +235,20 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const autoGc = await autoGcAfterVerify(cli, workspace, spec);
   if (autoGc) err(cli, autoGcLine(autoGc));
   if (values.json) {
-    json(cli, { ok: answer.ok, checks: answer.checks, ...(values.stale && { fresh: fresh.map(freshEntry) }), ...(since && { since: since.json }), ...(autoGc && { auto_gc: autoGc }) });
+    json(cli, {
+      ok: answer.ok,
+      checks: answer.checks,
+      ...(values.stale && { fresh: fresh.map(freshEntry) }),
+      ...(since && { since: since.json }),
+      ...(autoGc && { auto_gc: autoGc }),
+    });
   } else {
     if (answer.notStarted.length > 0) {
       const ran = answer.checks.length - answer.notStarted.length;
-      err(cli, `${errPaint.yellow('vouch:')} stopped: ${ran} of ${answer.checks.length} selected checks ran; not started (nothing recorded): ${answer.notStarted.join(', ')}`);
+      err(
+        cli,
+        `${errPaint.yellow('vouch:')} stopped: ${ran} of ${answer.checks.length} selected checks ran; not started (nothing recorded): ${answer.notStarted.join(', ')}`,
+      );
     }
     if (fresh.length > 0) out(cli, p.dim(`not run, ${freshWords(fresh)}`));
     out(cli, renderSummary([...fresh, ...answer.checks], p));
@@ -228,7 +262,13 @@ function tierFlag(value: string | undefined, ids: readonly string[]): Tier | und
   if (!(TIERS as readonly string[]).includes(value)) {
     return fail({ code: 'usage', message: `unknown tier "${value}"`, where: 'vouch verify --tier', expected: `one of: ${TIERS.join(', ')}`, found: value });
   }
-  if (ids.length > 0) return fail({ code: 'usage', message: '--tier selects the checks itself: give check ids or --tier, not both', where: 'vouch verify', found: ids.join(' ') });
+  if (ids.length > 0)
+    return fail({
+      code: 'usage',
+      message: '--tier selects the checks itself: give check ids or --tier, not both',
+      where: 'vouch verify',
+      found: ids.join(' '),
+    });
   return value as Tier;
 }
 
@@ -245,12 +285,17 @@ function freshWords(fresh: readonly CheckStatus[]): string {
 }
 
 /** --since REF: the selected checks whose scope holds a path that differs between REF and the work tree. */
-async function changedScopes(root: string, ref: string, checks: readonly CheckDef[]): Promise<{ checks: CheckDef[]; json: { ref: string; changed: number; selected: string[] } }> {
+async function changedScopes(
+  root: string,
+  ref: string,
+  checks: readonly CheckDef[],
+): Promise<{ checks: CheckDef[]; json: { ref: string; changed: number; selected: string[] } }> {
   const changed = await changedSince(root, ref);
   if (changed.kind !== 'ok') {
     return fail({
       code: 'usage',
-      message: changed.kind === 'no_git' ? `--since needs a git work tree; ${root} is not in one (or git is not installed)` : `--since: "${ref}" names no commit here`,
+      message:
+        changed.kind === 'no_git' ? `--since needs a git work tree; ${root} is not in one (or git is not installed)` : `--since: "${ref}" names no commit here`,
       where: 'vouch verify --since',
       expected: 'a commit, branch or tag of this repository',
       found: ref,

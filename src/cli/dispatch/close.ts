@@ -12,10 +12,17 @@ import { findDispatch, moved, signerOf, withStore } from './common.js';
 export async function dispatchClose(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('dispatch close', args, { reason: { type: 'string' }, json: { type: 'boolean' } });
   const [id, ...extra] = positionals;
-  if (!id || extra.length > 0) return fail({ code: 'usage', message: 'expected exactly one dispatch id', where: 'vouch dispatch close', hint: '`vouch fleet --open` lists open dispatches' });
-  if (values.reason !== undefined && values.reason.trim() === '') return fail({ code: 'usage', message: '--reason is empty', where: 'vouch dispatch close', expected: 'why the dispatch is closed, in words' });
+  if (!id || extra.length > 0)
+    return fail({
+      code: 'usage',
+      message: 'expected exactly one dispatch id',
+      where: 'vouch dispatch close',
+      hint: '`vouch fleet --open` lists open dispatches',
+    });
+  if (values.reason !== undefined && values.reason.trim() === '')
+    return fail({ code: 'usage', message: '--reason is empty', where: 'vouch dispatch close', expected: 'why the dispatch is closed, in words' });
   const workspace = cli.session.workspace();
-  const spec = (await cli.session.spec(workspace));
+  const spec = await cli.session.spec(workspace);
   const sign = await signerOf(cli, workspace, spec);
   const dispatch = await withStore(cli, workspace, spec, false, id, async (store) => {
     const found = await findDispatch(store, id);

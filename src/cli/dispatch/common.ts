@@ -13,7 +13,8 @@ import { readText, type Cli } from '../io.js';
 export async function findDispatch(store: Dispatches, id: string): Promise<Dispatch> {
   const found = await store.find(id);
   if (found.kind === 'found') return found.dispatch;
-  if (found.kind === 'ambiguous') return fail({ code: 'dispatch_not_found', message: `"${id}" matches several dispatches: ${found.ids.join(', ')}`, hint: 'give more characters of the id' });
+  if (found.kind === 'ambiguous')
+    return fail({ code: 'dispatch_not_found', message: `"${id}" matches several dispatches: ${found.ids.join(', ')}`, hint: 'give more characters of the id' });
   return fail(notFound(id));
 }
 
@@ -45,13 +46,17 @@ export function moved(result: Result<Dispatch, Refusal>): Dispatch {
   return result.ok ? result.value : fail(refusalProblem(result.error));
 }
 
-
 /** A file argument's text; `-` reads stdin. */
 export async function readInput(cli: Cli, path: string, flag: string, where: string): Promise<{ text: string; display: string }> {
   if (path === '-') return { text: await readText(cli.io.stdin), display: 'stdin' };
   try {
     return { text: readFileSync(path, 'utf8'), display: path };
   } catch (error) {
-    return fail({ code: 'usage', message: `cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, where, hint: `give a readable file, or - for stdin` });
+    return fail({
+      code: 'usage',
+      message: `cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      where,
+      hint: `give a readable file, or - for stdin`,
+    });
   }
 }

@@ -23,11 +23,17 @@ import { gateContext } from '../../session/contexts.js';
 export async function dispatchGrade(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('dispatch grade', args, { json: { type: 'boolean' } });
   const [id, ...extra] = positionals;
-  if (!id || extra.length > 0) return fail({ code: 'usage', message: 'expected exactly one dispatch id', where: 'vouch dispatch grade', hint: '`vouch fleet --open` lists open dispatches' });
+  if (!id || extra.length > 0)
+    return fail({
+      code: 'usage',
+      message: 'expected exactly one dispatch id',
+      where: 'vouch dispatch grade',
+      hint: '`vouch fleet --open` lists open dispatches',
+    });
   // Grading is the checker's act: receipts an agent could make are never what grades it.
   refuseInAgentRun(cli.io.env, 'vouch dispatch grade', 'grade');
   const workspace = cli.session.workspace();
-  const spec = (await cli.session.spec(workspace));
+  const spec = await cli.session.spec(workspace);
   const sign = await signerOf(cli, workspace, spec);
   const ctx = gateContext(cli.session);
   const p = paint(cli.color);
@@ -54,10 +60,19 @@ export async function dispatchGrade(cli: Cli, args: readonly string[]): Promise<
           hint: `close it (\`vouch dispatch close ${dispatch.id} --reason "spec changed"\`) and dispatch the work again under the current spec`,
         });
       case 'claimant':
-        return fail({ code: 'grader_is_claimant', message: `this process (pid ${outcome.pid}) relayed dispatch ${dispatch.id}'s claim; it may not grade it`, hint: 'grade from another process: `vouch dispatch grade ID`' });
+        return fail({
+          code: 'grader_is_claimant',
+          message: `this process (pid ${outcome.pid}) relayed dispatch ${dispatch.id}'s claim; it may not grade it`,
+          hint: 'grade from another process: `vouch dispatch grade ID`',
+        });
       case 'refused':
       case 'ungraded':
-        return { dispatch, graded: false as const, why: outcome.kind === 'ungraded' ? outcome.why : `${outcome.verdict.reason}: ${outcome.verdict.detail ?? ''}`, findings: outcome.verdict.findings };
+        return {
+          dispatch,
+          graded: false as const,
+          why: outcome.kind === 'ungraded' ? outcome.why : `${outcome.verdict.reason}: ${outcome.verdict.detail ?? ''}`,
+          findings: outcome.verdict.findings,
+        };
       case 'graded': {
         const next = moved(await store.move(dispatch.id, { event: outcome.to, grade: outcome.grade, why: gradeWhy(outcome) }, currentWriter('cli'), sign));
         return { dispatch: next, graded: true as const, why: gradeWhy(outcome), findings: outcome.verdict.findings };
@@ -66,12 +81,23 @@ export async function dispatchGrade(cli: Cli, args: readonly string[]): Promise<
   });
 
   const { dispatch } = result;
-  if (!result.graded) err(cli, `${paint(cli.color && cli.io.stderrIsTTY).yellow('vouch:')} no verdict recorded for dispatch ${dispatch.id}: ${result.why}. It reads ungraded; an absent grade is not a pass.`);
+  if (!result.graded)
+    err(
+      cli,
+      `${paint(cli.color && cli.io.stderrIsTTY).yellow('vouch:')} no verdict recorded for dispatch ${dispatch.id}: ${result.why}. It reads ungraded; an absent grade is not a pass.`,
+    );
   if (values.json) {
     json(cli, { ok: result.graded && dispatch.verdict === 'verified', graded: result.graded, why: result.why, ...dispatchJson(dispatch, spec.sha256) });
   } else {
     out(cli, renderDispatch(dispatch, spec.sha256, p));
-    for (const f of result.findings.filter((f) => f.status !== 'PASS' && f.excerpt)) out(cli, `\n${f.id}: ${f.status} (${f.reason})\n${f.excerpt!.split('\n').map((l) => `  │ ${l}`).join('\n')}`);
+    for (const f of result.findings.filter((f) => f.status !== 'PASS' && f.excerpt))
+      out(
+        cli,
+        `\n${f.id}: ${f.status} (${f.reason})\n${f
+          .excerpt!.split('\n')
+          .map((l) => `  │ ${l}`)
+          .join('\n')}`,
+      );
     if (dispatch.verdict === 'verified') out(cli, `\nnext: close it (\`vouch dispatch close ${dispatch.id}\`)`);
   }
   return result.graded && dispatch.verdict === 'verified' ? EXIT.ok : EXIT.notOk;

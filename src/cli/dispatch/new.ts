@@ -34,7 +34,12 @@ export async function dispatchNew(cli: Cli, args: readonly string[]): Promise<nu
   );
   const where = 'vouch dispatch new';
   if ((values.prompt === undefined) === (values['prompt-file'] === undefined)) {
-    return fail({ code: 'usage', message: 'give the prompt exactly once: --prompt TEXT or --prompt-file FILE', where, hint: '--prompt-file - reads it from stdin' });
+    return fail({
+      code: 'usage',
+      message: 'give the prompt exactly once: --prompt TEXT or --prompt-file FILE',
+      where,
+      hint: '--prompt-file - reads it from stdin',
+    });
   }
   const source = values.prompt !== undefined ? 'flag' : values['prompt-file'] === '-' ? 'stdin' : 'file';
   const text = values.prompt ?? (await readInput(cli, values['prompt-file']!, '--prompt-file', where)).text;
@@ -43,17 +48,26 @@ export async function dispatchNew(cli: Cli, args: readonly string[]): Promise<nu
     return fail({ code: 'usage', message: `the prompt is ${Buffer.byteLength(text)} bytes; at most ${PROMPT_MAX_BYTES} are recorded`, where });
   }
   const declared = tierFlag(values.tier);
-  for (const [flag, value] of [['card', values.card], ['session', values.session]] as const) {
+  for (const [flag, value] of [
+    ['card', values.card],
+    ['session', values.session],
+  ] as const) {
     if (value !== undefined && !LABEL.test(value)) {
       return fail({ code: 'usage', message: `--${flag} is not a valid id`, where, expected: '1 to 128 characters from A-Z a-z 0-9 . _ : @ / -', found: value });
     }
   }
   if (values.parent !== undefined && !/^[0-9a-z]{6,26}$/.test(values.parent)) {
-    return fail({ code: 'usage', message: '--parent is not a dispatch id', where, expected: 'a dispatch id or a unique prefix of 6+ characters', found: values.parent });
+    return fail({
+      code: 'usage',
+      message: '--parent is not a dispatch id',
+      where,
+      expected: 'a dispatch id or a unique prefix of 6+ characters',
+      found: values.parent,
+    });
   }
 
   const workspace = cli.session.workspace();
-  const spec = (await cli.session.spec(workspace));
+  const spec = await cli.session.spec(workspace);
   const sign = await signerOf(cli, workspace, spec);
   const created = await withStore(cli, workspace, spec, true, null, async (store, ledger) => {
     // A dispatch names a card that is on record, or none: a typo must not attach work to nothing.
@@ -62,10 +76,14 @@ export async function dispatchNew(cli: Cli, args: readonly string[]): Promise<nu
     }
     const ancestors: Dispatch[] = [];
     // The chain up to its top, nearest first (a damaged record could loop: stop at a repeat).
-    for (let next = values.parent ?? null; next !== null && ancestors.length < 64; ) {
+    for (let next = values.parent ?? null; next !== null && ancestors.length < 64;) {
       const ancestor = await findDispatch(store, next);
       if (ancestor.damage && declared === null) {
-        return fail({ code: 'dispatch_damaged', message: `the chain through ${ancestor.id} cannot be believed (${ancestor.damage}), so no tier can be inferred from it`, hint: 'declare the tier with --tier' });
+        return fail({
+          code: 'dispatch_damaged',
+          message: `the chain through ${ancestor.id} cannot be believed (${ancestor.damage}), so no tier can be inferred from it`,
+          hint: 'declare the tier with --tier',
+        });
       }
       ancestors.push(ancestor);
       next = ancestor.order?.parent ?? null;
@@ -89,9 +107,11 @@ export async function dispatchNew(cli: Cli, args: readonly string[]): Promise<nu
 
   const order = created.order!;
   const notes: string[] = [];
-  if (blockingAtTier(order.manifest) === 0) notes.push(`no blocking check applies at tier ${order.tier}: nothing will grade this dispatch, and it will read ungraded`);
+  if (blockingAtTier(order.manifest) === 0)
+    notes.push(`no blocking check applies at tier ${order.tier}: nothing will grade this dispatch, and it will read ungraded`);
   const trust = trustState(vouchHome(cli.io.env), workspace.root, spec.sha256);
-  if (trust.ok && trust.value.kind !== 'allowed') notes.push('vouch.yaml is not allowed in this workspace: grading will be refused until a person runs `vouch allow`');
+  if (trust.ok && trust.value.kind !== 'allowed')
+    notes.push('vouch.yaml is not allowed in this workspace: grading will be refused until a person runs `vouch allow`');
   for (const note of notes) err(cli, `vouch: ${note}`);
   if (values.json) {
     json(cli, { ok: true, ...dispatchJson(created, spec.sha256), notes });

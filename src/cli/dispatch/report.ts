@@ -16,13 +16,19 @@ export async function dispatchReport(cli: Cli, args: readonly string[]): Promise
   const [id, ...extra] = positionals;
   const where = 'vouch dispatch report';
   if (!id || extra.length > 0) return fail({ code: 'usage', message: 'expected exactly one dispatch id', where, hint: '`vouch fleet` lists dispatch ids' });
-  if (values.report === undefined) return fail({ code: 'usage', message: '--report FILE is required (- reads stdin)', where, expected: 'a JSON claim: {"summary": "...", "deliverables": [...]}' });
+  if (values.report === undefined)
+    return fail({
+      code: 'usage',
+      message: '--report FILE is required (- reads stdin)',
+      where,
+      expected: 'a JSON claim: {"summary": "...", "deliverables": [...]}',
+    });
   const input = await readInput(cli, values.report, '--report', where);
   const claim = parseClaim(input.text, input.display);
   if (!claim.ok) return fail(claim.error);
 
   const workspace = cli.session.workspace();
-  const spec = (await cli.session.spec(workspace));
+  const spec = await cli.session.spec(workspace);
   const sign = await signerOf(cli, workspace, spec);
   const dispatch = await withStore(cli, workspace, spec, false, id, async (store) => {
     const found = await findDispatch(store, id);

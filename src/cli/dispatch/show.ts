@@ -11,7 +11,8 @@ import { findDispatch, withStore } from './common.js';
 export async function dispatchShow(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('dispatch show', args, { json: { type: 'boolean' } });
   const [id, ...extra] = positionals;
-  if (!id || extra.length > 0) return fail({ code: 'usage', message: 'expected exactly one dispatch id', where: 'vouch dispatch show', hint: '`vouch fleet` lists dispatch ids' });
+  if (!id || extra.length > 0)
+    return fail({ code: 'usage', message: 'expected exactly one dispatch id', where: 'vouch dispatch show', hint: '`vouch fleet` lists dispatch ids' });
   const workspace = cli.session.workspace();
   const spec = await cli.session.specIfValid(workspace);
   const dispatch = await withStore(cli, workspace, spec, false, id, (store) => findDispatch(store, id));

@@ -6,7 +6,11 @@ const wrap = (body: string) => `*** Begin Patch\n${body}*** End Patch\n`;
 describe('codexPatchPaths: an apply_patch body read as Codex 0.171 reads it', () => {
   it.each([
     ['an update', wrap('*** Update File: src/a.ts\n@@\n-a\n+b\n'), ['src/a.ts']],
-    ['an add, a delete and a move', wrap('*** Add File: n.ts\n+x\n*** Delete File: old.ts\n*** Update File: a.ts\n*** Move to: b.ts\n@@ fn\n-x\n+y\n'), ['n.ts', 'old.ts', 'a.ts', 'b.ts']],
+    [
+      'an add, a delete and a move',
+      wrap('*** Add File: n.ts\n+x\n*** Delete File: old.ts\n*** Update File: a.ts\n*** Move to: b.ts\n@@ fn\n-x\n+y\n'),
+      ['n.ts', 'old.ts', 'a.ts', 'b.ts'],
+    ],
     ['attack: a header with leading spaces (Codex trims it)', wrap('   *** Update File: test/check.sh\n@@\n-exit 1\n+exit 0\n'), ['test/check.sh']],
     ['attack: a header with a tab and trailing spaces', wrap('\t*** Add File: .vouch/cards/c1/proof.sh  \n+exit 0\n'), ['.vouch/cards/c1/proof.sh']],
     ['attack: a header after an add hunk, indented', wrap('*** Add File: a.ts\n+x\n  *** Delete File: test/check.sh\n'), ['a.ts', 'test/check.sh']],

@@ -28,7 +28,8 @@ const MOVE = '*** Move to: ';
 const EOF_MARKER = '*** End of File';
 
 /** Rust's White_Space: what `str::trim` removes. */
-const RUST_WHITE_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const RUST_WHITE_SPACE =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 function trim(text: string): string {
   return text.replace(RUST_WHITE_SPACE, '');

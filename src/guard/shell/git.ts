@@ -50,7 +50,30 @@ export interface GitRead {
   readonly act: PersonAct | null;
 }
 
-const READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'ls-tree', 'blame', 'grep', 'describe', 'fetch', 'branch', 'tag', 'remote', 'shortlog', 'reflog', 'cat-file', 'merge-base', 'rev-list', 'show-ref', 'version', 'help']);
+const READ_ONLY = new Set([
+  'status',
+  'log',
+  'diff',
+  'show',
+  'rev-parse',
+  'ls-files',
+  'ls-tree',
+  'blame',
+  'grep',
+  'describe',
+  'fetch',
+  'branch',
+  'tag',
+  'remote',
+  'shortlog',
+  'reflog',
+  'cat-file',
+  'merge-base',
+  'rev-list',
+  'show-ref',
+  'version',
+  'help',
+]);
 /** Options of git itself (before the subcommand) that take the next word. */
 const GLOBAL_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix']);
 const HOOKS_PATH = /core\.hookspath/i;
@@ -72,7 +95,8 @@ export function readGit(args: readonly Word[], dir: string | null, stdin: PatchS
     const option = args[i]!.text;
     const value = GLOBAL_VALUE_OPTIONS.has(option) ? args[i + 1] : undefined;
     const inline = option.includes('=') ? option.slice(option.indexOf('=') + 1) : undefined;
-    if ((option === '-c' || option.startsWith('--config-env')) && HOOKS_PATH.test(value?.text ?? inline ?? '')) act = { kind: 'git_hooks', command: `git ${option} core.hooksPath=...` };
+    if ((option === '-c' || option.startsWith('--config-env')) && HOOKS_PATH.test(value?.text ?? inline ?? ''))
+      act = { kind: 'git_hooks', command: `git ${option} core.hooksPath=...` };
     if (option === '-C') at = value === undefined || value.opaque || at === null ? null : resolve(at, value.text);
     // Another work tree: where its paths land is not read here.
     if (option.startsWith('--work-tree')) at = null;
@@ -138,7 +162,13 @@ function subcommand(sub: string | undefined, rest: readonly Word[], dir: string 
     case 'commit':
       // The pre-commit gate: --no-verify (or a prefix of it), or -n alone or in a cluster of short options (-an, up to one that takes a value: -m, -F, -C, -c, -t).
       // What else a commit writes is judged as before (opaque: paths null).
-      return { paths: null, op: null, act: rest.some((word) => /^--no-veri(fy?)?$/.test(word.text) || /^-[a-zA-Z]*n/.test(word.text.replace(/[mFCct].*$/, ''))) ? { kind: 'git_hooks', command: 'git commit --no-verify' } : null };
+      return {
+        paths: null,
+        op: null,
+        act: rest.some((word) => /^--no-veri(fy?)?$/.test(word.text) || /^-[a-zA-Z]*n/.test(word.text.replace(/[mFCct].*$/, '')))
+          ? { kind: 'git_hooks', command: 'git commit --no-verify' }
+          : null,
+      };
     case 'config':
       return { ...none, act: configWritesHooksPath(rest) ? { kind: 'git_hooks', command: 'git config core.hooksPath' } : null };
     default:
@@ -218,7 +248,8 @@ function stash(rest: readonly Word[], wholesale: Wholesale): GitRead {
       const pathspec = action === 'push' && dashes >= 0 ? texts.slice(dashes + 1) : [];
       const queries: TreeQuery[] = [{ kind: 'diff', args: ['HEAD', '--', ...pathspec] }];
       if (texts.some((text) => text === '-a' || text === '--all')) queries.push({ kind: 'ls', args: ['--others', '--', ...pathspec] });
-      else if (texts.some((text) => text === '-u' || text === '--include-untracked')) queries.push({ kind: 'ls', args: ['--others', '--exclude-standard', '--', ...pathspec] });
+      else if (texts.some((text) => text === '-u' || text === '--include-untracked'))
+        queries.push({ kind: 'ls', args: ['--others', '--exclude-standard', '--', ...pathspec] });
       return wholesale(...queries);
     }
     case 'pop':
@@ -246,7 +277,25 @@ function rebase(rest: readonly Word[], wholesale: Wholesale): GitRead {
   if (texts.some((text) => ['--continue', '--skip', '--quit', '--edit-todo', '--show-current-patch'].includes(text))) return { paths: [], op: null, act: null };
   if (texts.some((text) => text === '--abort' || text === '--root')) return wholesale({ kind: 'unknown' });
   const onto = valueOf(rest, '--onto');
-  const revs = revOperands(rest, new Set(['--onto', '-s', '--strategy', '-X', '--strategy-option', '-x', '--exec', '-C', '--whitespace', '--empty', '-S', '--gpg-sign', '-r', '--rebase-merges']));
+  const revs = revOperands(
+    rest,
+    new Set([
+      '--onto',
+      '-s',
+      '--strategy',
+      '-X',
+      '--strategy-option',
+      '-x',
+      '--exec',
+      '-C',
+      '--whitespace',
+      '--empty',
+      '-S',
+      '--gpg-sign',
+      '-r',
+      '--rebase-merges',
+    ]),
+  );
   const base = onto ?? revs[0] ?? '@{upstream}';
   const branch = revs[1];
   if (branch === undefined) return wholesale({ kind: 'diff', args: [base, 'HEAD', '--'] });
@@ -256,7 +305,12 @@ function rebase(rest: readonly Word[], wholesale: Wholesale): GitRead {
 /** `git apply` and `git am`: the paths their patches name; `--cached` and the read-only forms of apply change no file. */
 function patches(sub: 'apply' | 'am', rest: readonly Word[], dir: string | null, stdin: PatchSource | null, wholesale: Wholesale): GitRead {
   const texts = rest.map((word) => word.text);
-  if (sub === 'am' && texts.some((text) => ['--continue', '--skip', '--resolved', '-r', '--quit', '--show-current-patch'].includes(text) || text.startsWith('--show-current-patch'))) {
+  if (
+    sub === 'am' &&
+    texts.some(
+      (text) => ['--continue', '--skip', '--resolved', '-r', '--quit', '--show-current-patch'].includes(text) || text.startsWith('--show-current-patch'),
+    )
+  ) {
     return { paths: [], op: null, act: null };
   }
   if (sub === 'am' && texts.includes('--abort')) return wholesale({ kind: 'unknown' });
@@ -267,7 +321,21 @@ function patches(sub: 'apply' | 'am', rest: readonly Word[], dir: string | null,
   }
   const strip = stripOf(rest);
   const directory = valueOf(rest, '--directory') ?? null;
-  const valued = new Set(['-p', '-C', '--directory', '--exclude', '--include', '--whitespace', '--build-fake-ancestor', '-S', '--gpg-sign', '--patch-format', '--resolvemsg', '--quoted-cr', '--empty']);
+  const valued = new Set([
+    '-p',
+    '-C',
+    '--directory',
+    '--exclude',
+    '--include',
+    '--whitespace',
+    '--build-fake-ancestor',
+    '-S',
+    '--gpg-sign',
+    '--patch-format',
+    '--resolvemsg',
+    '--quoted-cr',
+    '--empty',
+  ]);
   const files = operands(rest.filter((_word, j) => !valued.has(rest[j - 1]?.text ?? ''))).map((word) => (word.text === '-' ? null : word));
   const sources = files.length > 0 ? files : [null];
   const queries = sources.map((word): TreeQuery => {

@@ -2,7 +2,20 @@ import type { Word } from './tokenize.js';
 
 /** sed options that neither write nor run anything, and those that take a value. */
 const FLAGS = 'nErsuzb';
-const LONG = ['--quiet', '--silent', '--regexp-extended', '--separate', '--unbuffered', '--null-data', '--posix', '--debug', '--binary', '--sandbox', '--help', '--version'];
+const LONG = [
+  '--quiet',
+  '--silent',
+  '--regexp-extended',
+  '--separate',
+  '--unbuffered',
+  '--null-data',
+  '--posix',
+  '--debug',
+  '--binary',
+  '--sandbox',
+  '--help',
+  '--version',
+];
 
 /**
  * Whether a `sed` call without -i only reads: every option known, and its

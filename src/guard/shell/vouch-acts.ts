@@ -39,7 +39,16 @@ const RUNNER_VALUE_OPTIONS = new Set(['-p', '--package', '-c', '--call', '-w', '
 const INTERPRETERS = new Set(['node', 'nodejs', 'bun', 'tsx', 'deno']);
 const NODE_VALUE_OPTIONS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '--conditions', '-C', '--env-file']);
 /** `vouch serve` options that take the next word as their value. */
-const SERVE_VALUE_OPTIONS = new Set(['--key', '--listen', '--ledger', '--workers', '--max-upload-mb', '--max-job-seconds', '--max-jobs-per-client', '--lease-seconds']);
+const SERVE_VALUE_OPTIONS = new Set([
+  '--key',
+  '--listen',
+  '--ledger',
+  '--workers',
+  '--max-upload-mb',
+  '--max-job-seconds',
+  '--max-jobs-per-client',
+  '--lease-seconds',
+]);
 /** `vouch keys` subcommands that only read. */
 const KEYS_READ = new Set(['list', 'export-public']);
 
@@ -69,7 +78,7 @@ export function vouchActOf(argv: readonly Word[]): PersonAct | null {
     case 'init':
       return rest.includes('--write') ? { kind: 'trust', command: 'vouch init --write' } : null;
     case 'serve': {
-      const [action, detail] = rest.filter((text, j) => !text.startsWith('-') && !(SERVE_VALUE_OPTIONS.has(rest[j - 1] ?? '')));
+      const [action, detail] = rest.filter((text, j) => !text.startsWith('-') && !SERVE_VALUE_OPTIONS.has(rest[j - 1] ?? ''));
       if (action === 'allow' || action === 'deny') return { kind: 'trust', command: `vouch serve ${action}` };
       return action === 'token' && (detail === 'add' || detail === 'revoke') ? { kind: 'trust', command: `vouch serve token ${detail}` } : null;
     }

@@ -7,21 +7,56 @@ describe('shellWrites: what a command line plainly writes', () => {
   it.each([
     ['a redirection', 'echo x > a.txt', [['/ws/a.txt', '> redirection']]],
     ['an append with an fd', 'cmd 2>> log/err.txt', [['/ws/log/err.txt', '>> redirection']]],
-    ['&> and >|', 'a &> one; b >| two', [['/ws/one', '&> redirection'], ['/ws/two', '>| redirection']]],
-    ['quotes removed', `echo x > "my file" ; echo y > 'it''s'`, [['/ws/my file', '> redirection'], ['/ws/its', '> redirection']]],
+    [
+      '&> and >|',
+      'a &> one; b >| two',
+      [
+        ['/ws/one', '&> redirection'],
+        ['/ws/two', '>| redirection'],
+      ],
+    ],
+    [
+      'quotes removed',
+      `echo x > "my file" ; echo y > 'it''s'`,
+      [
+        ['/ws/my file', '> redirection'],
+        ['/ws/its', '> redirection'],
+      ],
+    ],
     ['backslash escapes', 'echo x > a\\ b', [['/ws/a b', '> redirection']]],
     ['a home path', 'rm ~/notes', [['/home/u/notes', 'rm']]],
-    ['rm with flags', 'rm -rf -- build dist', [['/ws/build', 'rm'], ['/ws/dist', 'rm']]],
+    [
+      'rm with flags',
+      'rm -rf -- build dist',
+      [
+        ['/ws/build', 'rm'],
+        ['/ws/dist', 'rm'],
+      ],
+    ],
     ['cp: the destination only', 'cp -r src/a src/b out/', [['/ws/out', 'cp']]],
     ['cp -t', 'cp -t dest a b', [['/ws/dest', 'cp']]],
-    ['mv: every operand', 'mv a b', [['/ws/a', 'mv'], ['/ws/b', 'mv']]],
+    [
+      'mv: every operand',
+      'mv a b',
+      [
+        ['/ws/a', 'mv'],
+        ['/ws/b', 'mv'],
+      ],
+    ],
     ['tee', 'echo x | tee -a out.log', [['/ws/out.log', 'tee']]],
     ['sed -i skips the script', "sed -i.bak 's/a/b/' f.txt", [['/ws/f.txt', 'sed -i']]],
     ['sed -e keeps every operand', 'sed -i -e s/a/b/ f.txt', [['/ws/f.txt', 'sed -i']]],
     ['sed without -i writes nothing', "sed 's/a/b/' f.txt", []],
     ['perl -pi -e', "perl -pi -e 's/a/b/' f.txt", [['/ws/f.txt', 'perl -i']]],
     ['dd of=', 'dd if=/dev/zero of=disk.img bs=1', [['/ws/disk.img', 'dd of=']]],
-    ['git checkout -- paths', 'git checkout main -- a b', [['/ws/a', 'git checkout'], ['/ws/b', 'git checkout']]],
+    [
+      'git checkout -- paths',
+      'git checkout main -- a b',
+      [
+        ['/ws/a', 'git checkout'],
+        ['/ws/b', 'git checkout'],
+      ],
+    ],
     ['git restore --source value is not a path', 'git restore --source HEAD~1 f', [['/ws/f', 'git restore']]],
     ['git -C dir: paths are read from there', 'git -C sub rm x', [['/ws/sub/x', 'git rm']]],
     ['git clean -fdx', 'git clean -fdx', [['/ws', 'git clean']]],
@@ -29,7 +64,14 @@ describe('shellWrites: what a command line plainly writes', () => {
     ['git clean -e PATTERN paths', 'git clean -f -e "*.log" -- src', [['/ws/src', 'git clean']]],
     ['git clean -n writes nothing', 'git clean -nd', []],
     ['{ ...; }', '{ rm a; }', [['/ws/a', 'rm']]],
-    ['if / then / else / fi', 'if true; then rm a; else rm b; fi', [['/ws/a', 'rm'], ['/ws/b', 'rm']]],
+    [
+      'if / then / else / fi',
+      'if true; then rm a; else rm b; fi',
+      [
+        ['/ws/a', 'rm'],
+        ['/ws/b', 'rm'],
+      ],
+    ],
     ['! negation', '! rm a', [['/ws/a', 'rm']]],
     ['a function body', 'f() { rm a; }; f', [['/ws/a', 'rm']]],
     ['a `function` body', 'function f { rm a; }', [['/ws/a', 'rm']]],
@@ -39,13 +81,27 @@ describe('shellWrites: what a command line plainly writes', () => {
     ['sudo -u USER is not the command', 'sudo -u root rm a', [['/ws/a', 'rm']]],
     ['git status writes nothing', 'git status', []],
     ['wrappers and assignments', 'FOO=1 sudo -E nohup env A=b timeout 5 rm f', [['/ws/f', 'rm']]],
-    ['cd changes the directory for what follows', 'cd sub && touch f; cd /abs && rm g', [['/ws/sub/f', 'touch'], ['/abs/g', 'rm']]],
+    [
+      'cd changes the directory for what follows',
+      'cd sub && touch f; cd /abs && rm g',
+      [
+        ['/ws/sub/f', 'touch'],
+        ['/abs/g', 'rm'],
+      ],
+    ],
     ['sh -c', `bash -lc 'echo x > inner'`, [['/ws/inner', '> redirection']]],
     ['eval', 'eval "rm evaluated"', [['/ws/evaluated', 'rm']]],
     ['$(...) content', 'echo "$(rm sub1)"', [['/ws/sub1', 'rm']]],
     ['backquote content', 'echo `rm sub2`', [['/ws/sub2', 'rm']]],
     ['a comment hides nothing after a newline', '# rm a\nrm b', [['/ws/b', 'rm']]],
-    ['a heredoc body is data', 'cat > out <<EOF\nrm vouch.yaml\nEOF\nrm after', [['/ws/out', '> redirection'], ['/ws/after', 'rm']]],
+    [
+      'a heredoc body is data',
+      'cat > out <<EOF\nrm vouch.yaml\nEOF\nrm after',
+      [
+        ['/ws/out', '> redirection'],
+        ['/ws/after', 'rm'],
+      ],
+    ],
     ['a quoted heredoc delimiter, tab-stripped', "cat <<-'END' > f\n\trm x\n\tEND\n", [['/ws/f', '> redirection']]],
     ['2>&1 is not a file', 'make 2>&1 | tail', []],
     ['reading is not writing', 'cat < vouch.yaml; wc -l vouch.yaml', []],
@@ -105,13 +161,63 @@ describe('shellWrites: the ways around a guard that reads commands', () => {
     ['cd -L -- DIR', 'cd -L -- test && touch f', [['/ws/test/f', 'touch']]],
     ['cd - goes back to the previous directory', 'cd test; cd /tmp; cd - && rm f', [['/ws/test/f', 'rm']]],
     ['popd returns to where pushd left', 'cd test; pushd /tmp; popd; echo x > check.sh', [['/ws/test/check.sh', '> redirection']]],
-    ['a symlink made earlier in the line', 'ln -s test tt && echo x > tt/f', [['/ws/tt', 'ln'], ['/ws/test/f', '> redirection']]],
-    ['a symlink made with -sfn, then cd into it', 'ln -sfn test tt; cd tt; rm check.sh', [['/ws/tt', 'ln'], ['/ws/test/check.sh', 'rm']]],
-    ['a symlink whose target is read from its own directory', 'ln -s ../test sub/tt && touch sub/tt/f', [['/ws/sub/tt', 'ln'], ['/ws/test/f', 'touch']]],
-    ['a hard link made earlier in the line', 'ln vouch.yaml h && echo x >> h', [['/ws/h', 'ln'], ['/ws/vouch.yaml', '>> redirection']]],
-    ['a link made in sh -c, used after it', "sh -c 'ln -s test tt'; echo x > tt/f", [['/ws/tt', 'ln'], ['/ws/test/f', '> redirection']]],
-    ['a chain of links', 'ln -s test a; ln -s a b; echo x > b/f', [['/ws/a', 'ln'], ['/ws/b', 'ln'], ['/ws/test/f', '> redirection']]],
-    ['ln into a directory with -t', 'ln -s -t links /ws/test && rm links/test/f', [['/ws/links', 'ln'], ['/ws/test/f', 'rm']]],
+    [
+      'a symlink made earlier in the line',
+      'ln -s test tt && echo x > tt/f',
+      [
+        ['/ws/tt', 'ln'],
+        ['/ws/test/f', '> redirection'],
+      ],
+    ],
+    [
+      'a symlink made with -sfn, then cd into it',
+      'ln -sfn test tt; cd tt; rm check.sh',
+      [
+        ['/ws/tt', 'ln'],
+        ['/ws/test/check.sh', 'rm'],
+      ],
+    ],
+    [
+      'a symlink whose target is read from its own directory',
+      'ln -s ../test sub/tt && touch sub/tt/f',
+      [
+        ['/ws/sub/tt', 'ln'],
+        ['/ws/test/f', 'touch'],
+      ],
+    ],
+    [
+      'a hard link made earlier in the line',
+      'ln vouch.yaml h && echo x >> h',
+      [
+        ['/ws/h', 'ln'],
+        ['/ws/vouch.yaml', '>> redirection'],
+      ],
+    ],
+    [
+      'a link made in sh -c, used after it',
+      "sh -c 'ln -s test tt'; echo x > tt/f",
+      [
+        ['/ws/tt', 'ln'],
+        ['/ws/test/f', '> redirection'],
+      ],
+    ],
+    [
+      'a chain of links',
+      'ln -s test a; ln -s a b; echo x > b/f',
+      [
+        ['/ws/a', 'ln'],
+        ['/ws/b', 'ln'],
+        ['/ws/test/f', '> redirection'],
+      ],
+    ],
+    [
+      'ln into a directory with -t',
+      'ln -s -t links /ws/test && rm links/test/f',
+      [
+        ['/ws/links', 'ln'],
+        ['/ws/test/f', 'rm'],
+      ],
+    ],
     ['git -C reads paths from there', 'git -C test checkout -- check.sh', [['/ws/test/check.sh', 'git checkout']]],
   ])('%s', (_name, line, expected) => {
     expect(targets(line)).toEqual(expected);
@@ -152,7 +258,12 @@ describe('shellWrites: the ways around a guard that reads commands', () => {
     ['git config core.hooksPath VALUE', 'git config core.hooksPath .nohooks', 'git_hooks', 'git config core.hooksPath'],
     ['git config --unset core.hookspath', 'git config --local --unset core.hookspath', 'git_hooks', 'git config core.hooksPath'],
     ['git config set (new syntax)', 'git config set core.hooksPath /tmp', 'git_hooks', 'git config core.hooksPath'],
-    ['GIT_CONFIG_* in the environment', 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/x git push', 'git_hooks', 'GIT_CONFIG_* core.hooksPath'],
+    [
+      'GIT_CONFIG_* in the environment',
+      'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/x git push',
+      'git_hooks',
+      'GIT_CONFIG_* core.hooksPath',
+    ],
   ])("sees a person's act: %s", (_name, line, kind, command) => {
     expect(shellWrites(line, '/ws', '/home/u').acts[0]).toEqual({ kind, command });
   });
@@ -180,19 +291,48 @@ describe('shellWrites: the ways around a guard that reads commands', () => {
     ['git reset --hard', 'git reset --hard HEAD~2', [{ kind: 'diff', args: ['HEAD~2', '--'] }]],
     ['git reset --hard alone', 'git reset --hard', [{ kind: 'diff', args: ['HEAD', '--'] }]],
     ['git stash', 'git stash', [{ kind: 'diff', args: ['HEAD', '--'] }]],
-    ['git stash push -u -- PATH', 'git stash push -u -- test', [{ kind: 'diff', args: ['HEAD', '--', 'test'] }, { kind: 'ls', args: ['--others', '--exclude-standard', '--', 'test'] }]],
-    ['git stash pop', 'git stash pop', [{ kind: 'diff', args: ['stash@{0}^1', 'stash@{0}', '--'] }, { kind: 'tree', rev: 'stash@{0}^3' }]],
-    ['git stash apply 2', 'git stash apply 2', [{ kind: 'diff', args: ['stash@{2}^1', 'stash@{2}', '--'] }, { kind: 'tree', rev: 'stash@{2}^3' }]],
+    [
+      'git stash push -u -- PATH',
+      'git stash push -u -- test',
+      [
+        { kind: 'diff', args: ['HEAD', '--', 'test'] },
+        { kind: 'ls', args: ['--others', '--exclude-standard', '--', 'test'] },
+      ],
+    ],
+    [
+      'git stash pop',
+      'git stash pop',
+      [
+        { kind: 'diff', args: ['stash@{0}^1', 'stash@{0}', '--'] },
+        { kind: 'tree', rev: 'stash@{0}^3' },
+      ],
+    ],
+    [
+      'git stash apply 2',
+      'git stash apply 2',
+      [
+        { kind: 'diff', args: ['stash@{2}^1', 'stash@{2}', '--'] },
+        { kind: 'tree', rev: 'stash@{2}^3' },
+      ],
+    ],
     ['git merge', 'git merge --no-ff -m "msg" topic', [{ kind: 'diff', args: ['HEAD...topic', '--'] }]],
     ['git rebase', 'git rebase main', [{ kind: 'diff', args: ['main', 'HEAD', '--'] }]],
     ['git rebase --onto', 'git rebase --onto main old', [{ kind: 'diff', args: ['main', 'HEAD', '--'] }]],
     ['git pull: not known before it fetches', 'git pull --rebase', [{ kind: 'unknown' }]],
     ['git cherry-pick', 'git cherry-pick -x abc def', [{ kind: 'log', args: ['abc', 'def'] }]],
     ['git revert -m 1', 'git revert -m 1 M', [{ kind: 'log', args: ['M'] }]],
-    ['git apply FILE', 'git apply -p2 --directory=lib fix.patch', [{ kind: 'patch', source: { kind: 'file', path: '/ws/fix.patch' }, strip: 2, directory: 'lib' }]],
+    [
+      'git apply FILE',
+      'git apply -p2 --directory=lib fix.patch',
+      [{ kind: 'patch', source: { kind: 'file', path: '/ws/fix.patch' }, strip: 2, directory: 'lib' }],
+    ],
     ['git apply < FILE', 'git apply < fix.patch', [{ kind: 'patch', source: { kind: 'file', path: '/ws/fix.patch' }, strip: 1, directory: null }]],
     ['cat FILE | git apply', 'cat /tmp/p.diff | git apply -', [{ kind: 'patch', source: { kind: 'file', path: '/tmp/p.diff' }, strip: 1, directory: null }]],
-    ['git apply of a here-document', "git apply <<'EOF'\n--- a/x\n+++ b/x\nEOF\n", [{ kind: 'patch', source: { kind: 'text', text: '--- a/x\n+++ b/x\n' }, strip: 1, directory: null }]],
+    [
+      'git apply of a here-document',
+      "git apply <<'EOF'\n--- a/x\n+++ b/x\nEOF\n",
+      [{ kind: 'patch', source: { kind: 'text', text: '--- a/x\n+++ b/x\n' }, strip: 1, directory: null }],
+    ],
     ['git apply from a pipe it cannot read', 'curl -s u | git apply', [{ kind: 'unknown' }]],
     ['git am', 'git am -3 series.mbox', [{ kind: 'patch', source: { kind: 'file', path: '/ws/series.mbox' }, strip: 1, directory: null }]],
   ])('sees a wholesale rewrite of the work tree: %s', (_name, line, queries) => {
@@ -213,7 +353,10 @@ describe('shellWrites: the ways around a guard that reads commands', () => {
   });
 
   it('git runs where -C puts it', () => {
-    expect(shellWrites('cd sub && git -C ../other checkout main', '/ws', undefined).gitOps[0]).toMatchObject({ dir: '/ws/other', command: 'git checkout main' });
+    expect(shellWrites('cd sub && git -C ../other checkout main', '/ws', undefined).gitOps[0]).toMatchObject({
+      dir: '/ws/other',
+      command: 'git checkout main',
+    });
   });
 });
 
@@ -340,11 +483,43 @@ describe("shellWrites: Codex's own apply_patch command", () => {
   const PATCH = '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** Add File: test/t.ts\n+x\n*** End Patch\n';
 
   it.each([
-    ['a here-document, as Codex intercepts it', `apply_patch <<'EOF'\n${PATCH}EOF\n`, [['/ws/src/a.ts', 'apply_patch'], ['/ws/test/t.ts', 'apply_patch']]],
-    ['cd DIR && apply_patch', `cd sub && apply_patch <<'EOF'\n${PATCH}EOF\n`, [['/ws/sub/src/a.ts', 'apply_patch'], ['/ws/sub/test/t.ts', 'apply_patch']]],
-    ['an argv ["apply_patch", PATCH] as the shell line reads it back', `apply_patch '${PATCH}'`, [['/ws/src/a.ts', 'apply_patch'], ['/ws/test/t.ts', 'apply_patch']]],
-    ['applypatch', `applypatch <<EOF\n${PATCH}EOF\n`, [['/ws/src/a.ts', 'apply_patch'], ['/ws/test/t.ts', 'apply_patch']]],
-    ['a header with a tab, as Codex reads it', `apply_patch <<'EOF'\n*** Begin Patch\n\t*** Add File: test/t.ts\n+x\n*** End Patch\nEOF\n`, [['/ws/test/t.ts', 'apply_patch']]],
+    [
+      'a here-document, as Codex intercepts it',
+      `apply_patch <<'EOF'\n${PATCH}EOF\n`,
+      [
+        ['/ws/src/a.ts', 'apply_patch'],
+        ['/ws/test/t.ts', 'apply_patch'],
+      ],
+    ],
+    [
+      'cd DIR && apply_patch',
+      `cd sub && apply_patch <<'EOF'\n${PATCH}EOF\n`,
+      [
+        ['/ws/sub/src/a.ts', 'apply_patch'],
+        ['/ws/sub/test/t.ts', 'apply_patch'],
+      ],
+    ],
+    [
+      'an argv ["apply_patch", PATCH] as the shell line reads it back',
+      `apply_patch '${PATCH}'`,
+      [
+        ['/ws/src/a.ts', 'apply_patch'],
+        ['/ws/test/t.ts', 'apply_patch'],
+      ],
+    ],
+    [
+      'applypatch',
+      `applypatch <<EOF\n${PATCH}EOF\n`,
+      [
+        ['/ws/src/a.ts', 'apply_patch'],
+        ['/ws/test/t.ts', 'apply_patch'],
+      ],
+    ],
+    [
+      'a header with a tab, as Codex reads it',
+      `apply_patch <<'EOF'\n*** Begin Patch\n\t*** Add File: test/t.ts\n+x\n*** End Patch\nEOF\n`,
+      [['/ws/test/t.ts', 'apply_patch']],
+    ],
   ])('%s', (_name, line, expected) => {
     expect(targets(line)).toEqual(expected);
     expect(shellWrites(line, '/ws', '/home/u').opaque).toBe(false);
@@ -365,7 +540,7 @@ describe("shellWrites: every person's act that changes what vouches (issue 23)",
     ['vouch gc with the markers stripped', 'env -u CLAUDECODE -u AI_AGENT vouch gc --keep-per-check 1', 'record', 'vouch gc'],
     ['vouch card reprove', "env -u CLAUDECODE -u AI_AGENT vouch card reprove C --proof lint --why 'proof was flaky'", 'card', 'vouch card reprove'],
     ['vouch card decide', 'vouch card decide C abandon --why x', 'card', 'vouch card decide'],
-    ['vouch card complete --force', "VOUCH_ROLE=owner vouch card complete C --force --why done", 'card', 'vouch card complete --force'],
+    ['vouch card complete --force', 'VOUCH_ROLE=owner vouch card complete C --force --why done', 'card', 'vouch card complete --force'],
     ['npx vouch card complete --force', 'npx vouch card complete C --why x --force', 'card', 'vouch card complete --force'],
     ['vouch dispatch grade', 'node /opt/vouch/dist/cli.js dispatch grade d-1', 'grade', 'vouch dispatch grade'],
   ])("sees a person's act: %s", (_name, line, kind, command) => {

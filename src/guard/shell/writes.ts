@@ -48,11 +48,50 @@ export interface ProgramUse {
 }
 
 /** Wrappers whose arguments are another command. */
-const WRAPPERS = new Set(['sudo', 'doas', 'command', 'builtin', 'exec', 'nohup', 'time', 'nice', 'ionice', 'stdbuf', 'env', 'timeout', 'unbuffer', 'setsid', 'xargs']);
+const WRAPPERS = new Set([
+  'sudo',
+  'doas',
+  'command',
+  'builtin',
+  'exec',
+  'nohup',
+  'time',
+  'nice',
+  'ionice',
+  'stdbuf',
+  'env',
+  'timeout',
+  'unbuffer',
+  'setsid',
+  'xargs',
+]);
 /** Wrapper options whose value is the next word (`env -u NAME`, `sudo -u USER`, `nice -n 5`, `timeout -s KILL`). */
 const WRAPPER_VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   env: new Set(['-u', '--unset', '-C', '--chdir', '-S', '--split-string']),
-  sudo: new Set(['-u', '--user', '-g', '--group', '-h', '--host', '-p', '--prompt', '-C', '--close-from', '-D', '--chdir', '-R', '--chroot', '-T', '--command-timeout', '-U', '--other-user', '-r', '--role', '-t', '--type']),
+  sudo: new Set([
+    '-u',
+    '--user',
+    '-g',
+    '--group',
+    '-h',
+    '--host',
+    '-p',
+    '--prompt',
+    '-C',
+    '--close-from',
+    '-D',
+    '--chdir',
+    '-R',
+    '--chroot',
+    '-T',
+    '--command-timeout',
+    '-U',
+    '--other-user',
+    '-r',
+    '--role',
+    '-t',
+    '--type',
+  ]),
   doas: new Set(['-u', '-C']),
   nice: new Set(['-n', '--adjustment']),
   ionice: new Set(['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid']),
@@ -138,7 +177,14 @@ export function shellWrites(line: string, cwd: string, home: string | undefined)
         continue;
       }
       if (name === 'eval' && depth < 3) {
-        visit(argv.slice(1).map((word) => word.text).join(' '), dir, depth + 1);
+        visit(
+          argv
+            .slice(1)
+            .map((word) => word.text)
+            .join(' '),
+          dir,
+          depth + 1,
+        );
         continue;
       }
       if (name === 'find') {
@@ -237,7 +283,13 @@ function followLinks(path: string, links: ReadonlyMap<string, string>): string {
  * directory, `-` is the previous one, none is home. Unknown (null) when the
  * word cannot be read (`cd "$D"`, `pushd +1`).
  */
-function changeDir(args: readonly Word[], dir: string | null, previous: string | null, home: string | undefined, resolveWord: (word: Word) => string | null): string | null {
+function changeDir(
+  args: readonly Word[],
+  dir: string | null,
+  previous: string | null,
+  home: string | undefined,
+  resolveWord: (word: Word) => string | null,
+): string | null {
   let i = 0;
   while (args[i] && /^-[LPe@]+$/.test(args[i]!.text)) i++;
   if (args[i]?.text === '--') i++;
@@ -255,7 +307,10 @@ function changeDir(args: readonly Word[], dir: string | null, previous: string |
  * NAME/TARGET when NAME is a directory: which is not known here, so both.
  */
 function linksMade(args: readonly Word[], dir: string, resolveWord: (word: Word) => string | null): { link: string; to: string }[] {
-  const flags = args.filter((word) => /^-[A-Za-z]+$/.test(word.text)).map((word) => word.text.slice(1)).join('');
+  const flags = args
+    .filter((word) => /^-[A-Za-z]+$/.test(word.text))
+    .map((word) => word.text.slice(1))
+    .join('');
   const long = args.map((word) => word.text);
   const symbolic = flags.includes('s') || long.includes('--symbolic');
   const relative = flags.includes('r') || long.includes('--relative');
@@ -301,7 +356,13 @@ function findExecs(args: readonly Word[]): Word[][] {
 }
 
 /** What a command reads on stdin, when the line shows it: a `<` file, a here-document or here-string, or `cat FILE |`. */
-function stdinOf(command: SimpleCommand, feeder: SimpleCommand | null, dir: string | null, home: string | undefined, links: ReadonlyMap<string, string>): PatchSource | null {
+function stdinOf(
+  command: SimpleCommand,
+  feeder: SimpleCommand | null,
+  dir: string | null,
+  home: string | undefined,
+  links: ReadonlyMap<string, string>,
+): PatchSource | null {
   const file = (word: Word): PatchSource | null => {
     const path = word.opaque || dir === null ? null : resolvePath(word.text, dir, home);
     return path === null ? null : { kind: 'file', path: followLinks(path, links) };

@@ -33,7 +33,10 @@ export function claudeSettingsSources(root: string | null, env: NodeJS.ProcessEn
   if (managedDir !== null) {
     sources.push({ scope: 'managed', path: join(managedDir, 'managed-settings.json'), value: null });
     const dropIns = join(managedDir, 'managed-settings.d');
-    for (const name of listing(dropIns).filter((n) => n.endsWith('.json')).sort()) sources.push({ scope: 'managed', path: join(dropIns, name), value: null });
+    for (const name of listing(dropIns)
+      .filter((n) => n.endsWith('.json'))
+      .sort())
+      sources.push({ scope: 'managed', path: join(dropIns, name), value: null });
   }
   return sources.map((source) => ({ ...source, value: readObject(source.path) }));
 }

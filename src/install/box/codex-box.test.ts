@@ -41,7 +41,14 @@ describe("vouch's Codex box in config.toml", () => {
     expect(written.startsWith('approval_policy = "never"\ndefault_permissions = "vouch"\n# my Codex settings\n')).toBe(true);
     const doc = parse(written) as Record<string, any>;
     expect(doc.model).toBe('gpt-5.5');
-    expect(doc.permissions.vouch.filesystem).toMatchObject({ ':root': 'read', ':project_roots': { '.': 'write' }, [join(at.root, '.vouch')]: 'read', [join(at.root, 'vouch.yaml')]: 'read', [join(at.root, 'test')]: 'read', [at.home]: 'read' });
+    expect(doc.permissions.vouch.filesystem).toMatchObject({
+      ':root': 'read',
+      ':project_roots': { '.': 'write' },
+      [join(at.root, '.vouch')]: 'read',
+      [join(at.root, 'vouch.yaml')]: 'read',
+      [join(at.root, 'test')]: 'read',
+      [at.home]: 'read',
+    });
     expect(installEdit(intent, { home: at.home }).kind).toBe('unchanged');
     expect(uninstallEdit(intent, { home: at.home })).toMatchObject({ kind: 'written', how: 'restored' });
     expect(readFileSync(at.config, 'utf8')).toBe(USER_CONFIG);

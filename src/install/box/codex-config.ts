@@ -43,7 +43,10 @@ export function codexSetting(layers: readonly CodexLayer[], at: readonly string[
 
 /** Whether the user's config trusts the project at `root` (or a folder above it): Codex reads a project's .codex/ only then. */
 export function codexTrusts(layers: readonly CodexLayer[], root: string): boolean {
-  const projects = codexSetting(layers.filter((layer) => layer.scope !== 'project'), ['projects']);
+  const projects = codexSetting(
+    layers.filter((layer) => layer.scope !== 'project'),
+    ['projects'],
+  );
   if (typeof projects !== 'object' || projects === null) return false;
   for (let dir = root; ; dir = dirname(dir)) {
     const entry = (projects as Record<string, unknown>)[dir];

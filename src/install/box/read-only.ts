@@ -40,7 +40,13 @@ export interface ReadOnlySet {
  * per workspace and are then left out. `gitHooksDir`: where this
  * workspace's git hooks are (core.hooksPath), when known.
  */
-export function readOnlySet(root: string | null, env: NodeJS.ProcessEnv, protect: readonly string[], gitHooksDir: string | null = null, clients: readonly AgentClient[] = CLIENTS): ReadOnlySet {
+export function readOnlySet(
+  root: string | null,
+  env: NodeJS.ProcessEnv,
+  protect: readonly string[],
+  gitHooksDir: string | null = null,
+  clients: readonly AgentClient[] = CLIENTS,
+): ReadOnlySet {
   const paths: ReadOnlyPath[] = [];
   const seen = new Set<string>();
   const add = (path: string, dir: boolean, what: string) => {

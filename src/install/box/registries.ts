@@ -37,7 +37,13 @@ export const ECOSYSTEMS: readonly Ecosystem[] = [
     programs: ['pip', 'pip3', 'python', 'python3', 'pytest', 'uv', 'tox', 'poetry'],
   },
   { name: 'go', domains: ['proxy.golang.org', 'sum.golang.org'], caches: ['~/go/pkg/mod', '~/.cache/go-build'], files: ['go.mod'], programs: ['go'] },
-  { name: 'cargo', domains: ['crates.io', 'static.crates.io', 'index.crates.io'], caches: ['~/.cargo/registry', '~/.cargo/git'], files: ['Cargo.toml'], programs: ['cargo'] },
+  {
+    name: 'cargo',
+    domains: ['crates.io', 'static.crates.io', 'index.crates.io'],
+    caches: ['~/.cargo/registry', '~/.cargo/git'],
+    files: ['Cargo.toml'],
+    programs: ['cargo'],
+  },
 ];
 
 /** The ecosystems a workspace uses: by the files at its root, and by the programs its checks run. */

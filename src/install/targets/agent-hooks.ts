@@ -30,8 +30,17 @@ export function hookIntent(path: string, client: string, vouch: string, groups: 
       hooks: [{ type: 'command', command: commandFor(rewrite), timeout: group.timeout, ...(onFailure && { onFailure }) }],
     });
     // vouch 0.1.0 as first released wrote the guard without onFailure: upgraded in place; the exec event's other form (with or without --exec) too, so install switches it and uninstall takes back either.
-    const earlier = [...(group.onFailure ? [entryWith(undefined)] : []), ...(withExec ? [entryWith(group.onFailure, !exec.on), ...(group.onFailure ? [entryWith(undefined, !exec.on)] : [])] : [])];
-    return { kind: 'json-append' as const, at: ['hooks', group.event], entries: [entryWith(group.onFailure)], marker: `hook ${client} ${group.event}`, earlier };
+    const earlier = [
+      ...(group.onFailure ? [entryWith(undefined)] : []),
+      ...(withExec ? [entryWith(group.onFailure, !exec.on), ...(group.onFailure ? [entryWith(undefined, !exec.on)] : [])] : []),
+    ];
+    return {
+      kind: 'json-append' as const,
+      at: ['hooks', group.event],
+      entries: [entryWith(group.onFailure)],
+      marker: `hook ${client} ${group.event}`,
+      earlier,
+    };
   });
   return {
     path,

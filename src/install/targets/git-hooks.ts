@@ -40,7 +40,13 @@ const WHAT: Record<GitHookName, { readonly says: string; readonly summary: strin
  */
 export function gitHookIntent(name: GitHookName, path: string, workspaceRoot: string, self: SelfCommand, env: NodeJS.ProcessEnv): EditIntent {
   const line = `${homePrefix(env)}${invocation(workspaceRoot, self)} ${shellLine(['hook', 'git', name])} || exit 1`;
-  const content = ['#!/bin/sh', WHAT[name].says, `# Installed by \`vouch install git-hooks${name === 'pre-commit' ? ' --pre-commit' : ''}\`; remove with \`vouch uninstall git-hooks\`.`, line, ''].join('\n');
+  const content = [
+    '#!/bin/sh',
+    WHAT[name].says,
+    `# Installed by \`vouch install git-hooks${name === 'pre-commit' ? ' --pre-commit' : ''}\`; remove with \`vouch uninstall git-hooks\`.`,
+    line,
+    '',
+  ].join('\n');
   return {
     path,
     format: 'script',

@@ -32,7 +32,11 @@ export function homePrefix(env: NodeJS.ProcessEnv): string {
  * in node_modules) the absolute node and entry script of the vouch that ran
  * install, which need no PATH.
  */
-export function vouchWords(self: SelfCommand, place: { readonly scope: Scope; readonly root: string | null; readonly env: NodeJS.ProcessEnv }, projectDirVariable: string | undefined): string {
+export function vouchWords(
+  self: SelfCommand,
+  place: { readonly scope: Scope; readonly root: string | null; readonly env: NodeJS.ProcessEnv },
+  projectDirVariable: string | undefined,
+): string {
   const portable = place.scope === 'project' && projectDirVariable !== undefined && hasProjectBin(place.root);
   return `${homePrefix(place.env)}${portable ? `"$${projectDirVariable}"/${PROJECT_BIN}` : shellLine([self.node, self.entry])}`;
 }

@@ -72,7 +72,8 @@ export interface InstallTarget {
 
 /** git's hooks (pre-push; pre-commit with `--pre-commit`): not an agent client, so not in the registry. */
 const GIT_HOOKS: InstallTarget = {
-  summary: 'a git pre-push hook that refuses a push while a blocking check is not a PASS for the commits pushed (and, with --pre-commit, a pre-commit hook for the staged files)',
+  summary:
+    'a git pre-push hook that refuses a push while a blocking check is not a PASS for the commits pushed (and, with --pre-commit, a pre-commit hook for the staged files)',
   scopes: ['project'],
   needsWorkspace: () => true,
   intents: (ctx) => {
@@ -107,7 +108,10 @@ function clientTarget(client: HookedClient): InstallTarget {
         intents: (ctx) => {
           const path = install.file(ctx.scope, ctx.root, ctx.env);
           const version = ctx.mode === 'install' ? (install.version?.(ctx.env) ?? null) : null;
-          const events = ctx.mode === 'install' ? install.events.filter((event) => event.since === undefined || version === null || !olderThan(version, event.since)) : installedEvents(install.events, path, client.id, ctx, install.projectDirVariable);
+          const events =
+            ctx.mode === 'install'
+              ? install.events.filter((event) => event.since === undefined || version === null || !olderThan(version, event.since))
+              : installedEvents(install.events, path, client.id, ctx, install.projectDirVariable);
           const exec = client.hooks.exec ? { event: client.hooks.exec.event, on: ctx.exec } : null;
           const hooks = hookIntent(path, client.id, vouchWords(ctx.self, ctx, install.projectDirVariable), events, exec);
           const older = events.length < install.events.length && install.olderNote ? [`${client.label} ${version}: ${install.olderNote}`] : [];
@@ -145,7 +149,12 @@ function withBox(box: BoxKind, path: string, hooks: EditIntent, ctx: TargetConte
       return {
         ok: true,
         intents: [hooks, claudeBoxIntent(path, { readOnly: set.paths, ecosystems })],
-        box: { kind: box, unboxable: set.unboxable, domains: [...new Set(ecosystems.flatMap((e) => e.domains))], caches: [...new Set(ecosystems.flatMap((e) => e.caches))] },
+        box: {
+          kind: box,
+          unboxable: set.unboxable,
+          domains: [...new Set(ecosystems.flatMap((e) => e.domains))],
+          caches: [...new Set(ecosystems.flatMap((e) => e.caches))],
+        },
       };
     }
     case 'codex-permissions': {
@@ -172,11 +181,18 @@ function withBox(box: BoxKind, path: string, hooks: EditIntent, ctx: TargetConte
  * event, or those an older client got; every event when vouch has no
  * record of either (what is there is then taken out by its markers).
  */
-function installedEvents(all: readonly HookEvent[], path: string, client: string, ctx: TargetContext, projectDirVariable: string | undefined): readonly HookEvent[] {
+function installedEvents(
+  all: readonly HookEvent[],
+  path: string,
+  client: string,
+  ctx: TargetContext,
+  projectDirVariable: string | undefined,
+): readonly HookEvent[] {
   const older = all.filter((event) => event.since === undefined);
   if (older.length === all.length) return all;
   const home = vouchHome(ctx.env);
-  const recorded = (events: readonly HookEvent[]) => readRecord(home, path, hookIntent(path, client, vouchWords(ctx.self, ctx, projectDirVariable), events).changes) !== undefined;
+  const recorded = (events: readonly HookEvent[]) =>
+    readRecord(home, path, hookIntent(path, client, vouchWords(ctx.self, ctx, projectDirVariable), events).changes) !== undefined;
   return !recorded(all) && recorded(older) ? older : all;
 }
 

@@ -47,7 +47,20 @@ export async function insertLocked(client: PoolClient, head: LockedHead, row: En
   await client.query(
     `INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, signature, session, subject, pass_fingerprint)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [seq, row.id, row.kind, row.checkId, row.manifest, row.createdAt, hash, row.text, row.signature, row.session ?? null, row.subject ?? null, row.passFingerprint ?? null],
+    [
+      seq,
+      row.id,
+      row.kind,
+      row.checkId,
+      row.manifest,
+      row.createdAt,
+      hash,
+      row.text,
+      row.signature,
+      row.session ?? null,
+      row.subject ?? null,
+      row.passFingerprint ?? null,
+    ],
   );
   await client.query('UPDATE head SET seq = $1', [seq]);
   head.seq = seq;

@@ -1,7 +1,19 @@
 import type { Sha256 } from '../../core/digest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { Manifest } from '../../scope/manifest.js';
-import type { AppendEventOptions, AppendOptions, FindResult, GcPolicy, GcResult, Ledger, LedgerEntry, LedgerStats, ManifestOf, ReceiptQuery, RecentEntry } from '../ledger.js';
+import type {
+  AppendEventOptions,
+  AppendOptions,
+  FindResult,
+  GcPolicy,
+  GcResult,
+  Ledger,
+  LedgerEntry,
+  LedgerStats,
+  ManifestOf,
+  ReceiptQuery,
+  RecentEntry,
+} from '../ledger.js';
 import type { ChainKind } from '../kinds.js';
 import type { PgLocation } from './pool.js';
 import type { SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';

@@ -11,10 +11,7 @@ export interface SchemaState {
 }
 
 async function readVersion(client: Pool | PoolClient, at: PgLocation): Promise<number> {
-  const meta = await client.query<{ present: boolean }>(
-    `SELECT to_regclass(quote_ident($1) || '.meta') IS NOT NULL AS present`,
-    [at.schema],
-  );
+  const meta = await client.query<{ present: boolean }>(`SELECT to_regclass(quote_ident($1) || '.meta') IS NOT NULL AS present`, [at.schema]);
   if (!meta.rows[0]?.present) return 0;
   const rows = await client.query<{ key: string; value: string }>(`SELECT key, value FROM meta WHERE key IN ('format', 'schema_version')`);
   const values = new Map(rows.rows.map((row) => [row.key, row.value]));

@@ -5,7 +5,25 @@ import { manifestDigest, type Manifest } from '../../scope/manifest.js';
 import type { ReceiptDraft, StoredReceipt } from '../../receipt/receipt.js';
 import type { SessionEntryBody, SessionEntryDraft, StoredSessionEntry } from '../session-entries.js';
 import type { StoredEvent, SubjectEventBody, SubjectKind } from '../events.js';
-import { EventConflict, NOTHING_REMOVED, pickReceipt, type AppendEventOptions, type AppendOptions, type FindResult, type GcPolicy, type GcResult, type Ledger, type LedgerEntry, type LedgerStats, type ManifestOf, type ReceiptQuery, type RecentEntry, manifestFrom, parseRecentBody, RECENT_SLACK_MS } from '../ledger.js';
+import {
+  EventConflict,
+  NOTHING_REMOVED,
+  pickReceipt,
+  type AppendEventOptions,
+  type AppendOptions,
+  type FindResult,
+  type GcPolicy,
+  type GcResult,
+  type Ledger,
+  type LedgerEntry,
+  type LedgerStats,
+  type ManifestOf,
+  type ReceiptQuery,
+  type RecentEntry,
+  manifestFrom,
+  parseRecentBody,
+  RECENT_SLACK_MS,
+} from '../ledger.js';
 import type { ChainKind } from '../kinds.js';
 import { applyRetention, candidatePage, gcRecord, keptCounts, plannedResult, releasedLogs, selectionDone, type Candidate } from '../gc-record.js';
 import { appendLocked, insertLocked, lockHead } from './append.js';
@@ -100,7 +118,9 @@ export class PgLedger implements Ledger {
       if (checkIds.length === 0) return result;
       // One round trip for all checks; each is one index probe on chain_by_check.
       const rows = await this.pool.query<ReceiptRow & { check_id: string }>(
-        `SELECT c.check_id, ${RECEIPT_COLUMNS.split(', ').map((column) => `r.${column}`).join(', ')}
+        `SELECT c.check_id, ${RECEIPT_COLUMNS.split(', ')
+          .map((column) => `r.${column}`)
+          .join(', ')}
          FROM unnest($1::text[]) AS c(check_id)
          CROSS JOIN LATERAL (
            SELECT ${RECEIPT_COLUMNS} FROM chain
@@ -117,15 +137,20 @@ export class PgLedger implements Ledger {
     return this.guard(async () => {
       const key = idOrPrefix.toLowerCase();
       const rows = (
-        await this.pool.query<ReceiptRow>(
-          `SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND id >= $1 AND id < $2 ORDER BY id LIMIT 5`,
-          [key, `${key}\u{10ffff}`],
-        )
+        await this.pool.query<ReceiptRow>(`SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND id >= $1 AND id < $2 ORDER BY id LIMIT 5`, [
+          key,
+          `${key}\u{10ffff}`,
+        ])
       ).rows;
       // The short form is the end of an id (core/ids.ts): a scan of the receipts' ids, for a person's lookup.
       const bySuffix =
         key.length < ID_LENGTH
-          ? (await this.pool.query<ReceiptRow>(`SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND right(id, $1) = $2 ORDER BY id LIMIT 5`, [key.length, key])).rows
+          ? (
+              await this.pool.query<ReceiptRow>(`SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND right(id, $1) = $2 ORDER BY id LIMIT 5`, [
+                key.length,
+                key,
+              ])
+            ).rows
           : [];
       return pickReceipt(key, [...rows, ...bySuffix], decodeReceipt);
     });
@@ -179,8 +204,15 @@ export class PgLedger implements Ledger {
         // Rank receipts per check, newest first; rank 1 is never removed. Trail entries go by age alone.
         const page = candidatePage(policy);
         let selected: Candidate[] = [];
-        for (let after = 0; ; ) {
-          const rows = (await client.query<Candidate>(`SELECT * FROM (${GC_SELECTION}) AS selection WHERE seq > $3 ORDER BY seq LIMIT $4`, [keepPerCheck, cutoff, after, page])).rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+        for (let after = 0; ;) {
+          const rows = (
+            await client.query<Candidate>(`SELECT * FROM (${GC_SELECTION}) AS selection WHERE seq > $3 ORDER BY seq LIMIT $4`, [
+              keepPerCheck,
+              cutoff,
+              after,
+              page,
+            ])
+          ).rows.map((row) => ({ ...row, seq: Number(row.seq) }));
           selected = selected.concat(rows);
           if (selectionDone(selected, rows, page, policy)) break;
           after = rows[rows.length - 1]!.seq;
@@ -191,12 +223,11 @@ export class PgLedger implements Ledger {
         const gcId = newId(policy.now.getTime());
         const seqs = doomed.map((row) => row.seq);
         const logs = releasedLogs(
-          (await client.query<ReceiptRow>(`SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND seq = ANY($1::bigint[])`, [seqs])).rows.map(decodeReceipt),
+          (await client.query<ReceiptRow>(`SELECT ${RECEIPT_COLUMNS} FROM chain WHERE kind = 'receipt' AND seq = ANY($1::bigint[])`, [seqs])).rows.map(
+            decodeReceipt,
+          ),
         );
-        await client.query(
-          `INSERT INTO pruned (seq, id, hash, gc_id) SELECT seq, id, hash, $2 FROM chain WHERE seq = ANY($1::bigint[])`,
-          [seqs, gcId],
-        );
+        await client.query(`INSERT INTO pruned (seq, id, hash, gc_id) SELECT seq, id, hash, $2 FROM chain WHERE seq = ANY($1::bigint[])`, [seqs, gcId]);
         await client.query('DELETE FROM chain WHERE seq = ANY($1::bigint[])', [seqs]);
         const manifestsRemoved =
           (await client.query('DELETE FROM manifests m WHERE NOT EXISTS (SELECT 1 FROM chain c WHERE c.manifest = m.digest)')).rowCount ?? 0;
@@ -211,7 +242,15 @@ export class PgLedger implements Ledger {
           text: gc.text,
           signature: gc.signature,
         });
-        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, retained, ...keptCounts(0, deferred), ...logs };
+        return {
+          removed: doomed.length,
+          trailRemoved: doomed.filter((row) => row.kind === 'trail').length,
+          manifestsRemoved,
+          gcEntryId: gcId,
+          retained,
+          ...keptCounts(0, deferred),
+          ...logs,
+        };
       }),
     );
   }
@@ -222,7 +261,13 @@ export class PgLedger implements Ledger {
       let most = 0;
       if (policy.keepPerCheck !== undefined) {
         for (const id of checkIds) {
-          most = Math.max(most, await count(`SELECT count(*) AS n FROM (SELECT 1 FROM chain WHERE kind = 'receipt' AND check_id = $1 ORDER BY seq DESC LIMIT $2 OFFSET $3) AS past`, [id, atMost, Math.max(1, policy.keepPerCheck)]));
+          most = Math.max(
+            most,
+            await count(
+              `SELECT count(*) AS n FROM (SELECT 1 FROM chain WHERE kind = 'receipt' AND check_id = $1 ORDER BY seq DESC LIMIT $2 OFFSET $3) AS past`,
+              [id, atMost, Math.max(1, policy.keepPerCheck)],
+            ),
+          );
         }
       }
       if (policy.keepDays !== undefined && most < atMost) {
@@ -266,10 +311,9 @@ export class PgLedger implements Ledger {
   recentSessions(limit: number): Promise<string[]> {
     return this.guard(async () =>
       (
-        await this.pool.query<{ session: string }>(
-          'SELECT session FROM chain WHERE session IS NOT NULL GROUP BY session ORDER BY max(seq) DESC LIMIT $1',
-          [limit],
-        )
+        await this.pool.query<{ session: string }>('SELECT session FROM chain WHERE session IS NOT NULL GROUP BY session ORDER BY max(seq) DESC LIMIT $1', [
+          limit,
+        ])
       ).rows.map((row) => row.session),
     );
   }
@@ -279,7 +323,7 @@ export class PgLedger implements Ledger {
       const floor = since.getTime() - RECENT_SLACK_MS;
       const found: RecentEntry[] = [];
       // Backwards by seq, a page at a time; the body is read only for the kinds asked for.
-      for (let below = Number.MAX_SAFE_INTEGER; ; ) {
+      for (let below = Number.MAX_SAFE_INTEGER; ;) {
         const rows = (
           await this.pool.query<{ seq: string | number; kind: ChainKind; created_at: string | number; body: string | null }>(
             'SELECT seq, kind, created_at, CASE WHEN kind = ANY($1) THEN body END AS body FROM chain WHERE seq < $2 ORDER BY seq DESC LIMIT 500',
@@ -289,7 +333,8 @@ export class PgLedger implements Ledger {
         for (const row of rows) {
           const createdAt = Number(row.created_at);
           if (createdAt < floor) return found.reverse();
-          if (row.body !== null && createdAt >= since.getTime()) found.push({ seq: Number(row.seq), kind: row.kind, createdAt, body: parseRecentBody(row.body) });
+          if (row.body !== null && createdAt >= since.getTime())
+            found.push({ seq: Number(row.seq), kind: row.kind, createdAt, body: parseRecentBody(row.body) });
         }
         if (rows.length < 500) return found.reverse();
         below = Number(rows[rows.length - 1]!.seq);
@@ -303,7 +348,10 @@ export class PgLedger implements Ledger {
         const head = await lockHead(client);
         // Under the head lock every writer is serialised, so the subject's newest event cannot move before the insert.
         if (options.after !== undefined) {
-          const newest = await client.query<{ id: string }>('SELECT id FROM chain WHERE kind = $1 AND subject = $2 ORDER BY seq DESC LIMIT 1', [draft.kind, draft.subject]);
+          const newest = await client.query<{ id: string }>('SELECT id FROM chain WHERE kind = $1 AND subject = $2 ORDER BY seq DESC LIMIT 1', [
+            draft.kind,
+            draft.subject,
+          ]);
           const latest = newest.rows[0]?.id ?? null;
           if (latest !== options.after) throw new EventConflict(draft.subject, latest);
         }

@@ -24,7 +24,15 @@ function ledgerPath(): string {
   return join(dir, 'ledger.db');
 }
 
-const event = (subject: string, note: string, at = new Date()): NoteEvent => ({ v: 1, kind: 'card', id: newId(at.getTime()), at: at.toISOString(), subject, event: 'noted', note });
+const event = (subject: string, note: string, at = new Date()): NoteEvent => ({
+  v: 1,
+  kind: 'card',
+  id: newId(at.getTime()),
+  at: at.toISOString(),
+  subject,
+  event: 'noted',
+  note,
+});
 
 describe('subject events in the SQLite ledger', () => {
   it('appends events to the chain and reads one subject back in order', async () => {

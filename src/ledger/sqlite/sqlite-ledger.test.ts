@@ -69,7 +69,12 @@ function open(path: string): SqliteLedger {
 function rawChain(path: string) {
   const db = new Database(path, { readonly: true });
   try {
-    return db.prepare('SELECT seq, hash, body, dict FROM chain ORDER BY seq').all() as { seq: number; hash: string; body: string | Buffer; dict: number | null }[];
+    return db.prepare('SELECT seq, hash, body, dict FROM chain ORDER BY seq').all() as {
+      seq: number;
+      hash: string;
+      body: string | Buffer;
+      dict: number | null;
+    }[];
   } finally {
     db.close();
   }
@@ -104,15 +109,23 @@ describe('SqliteLedger.appendReceipts', () => {
     const path = ledgerPath();
     const ledger = open(path);
     const wrong: Manifest = { files: [], refused: [] };
-    await expect(ledger.appendReceipts([{ draft: draft(0), manifest: MANIFEST }, { draft: draft(1), manifest: wrong }])).rejects.toThrow(/manifest_digest/);
+    await expect(
+      ledger.appendReceipts([
+        { draft: draft(0), manifest: MANIFEST },
+        { draft: draft(1), manifest: wrong },
+      ]),
+    ).rejects.toThrow(/manifest_digest/);
     expect((await ledger.stats()).receipts).toBe(0);
     await ledger.close();
   });
 
-  it('takes a new dictionary when a check\'s output changes shape, so its receipts stay compact', async () => {
+  it("takes a new dictionary when a check's output changes shape, so its receipts stay compact", async () => {
     const path = ledgerPath();
     const ledger = open(path);
-    const shaped = (i: number, excerpt: string): ReceiptDraft => ({ ...draft(i), stdout: { sha256: sha256(excerpt), bytes: excerpt.length, excerpt, truncated: false } });
+    const shaped = (i: number, excerpt: string): ReceiptDraft => ({
+      ...draft(i),
+      stdout: { sha256: sha256(excerpt), bytes: excerpt.length, excerpt, truncated: false },
+    });
     const before = randomBytes(1500).toString('base64');
     const after = randomBytes(1500).toString('base64');
     for (let i = 0; i < 40; i++) await ledger.appendReceipt(shaped(i, before), MANIFEST);
@@ -154,9 +167,24 @@ function ledgerAtSchema(path: string, version: number): Database.Database {
 
 function trail(n: number, prev: Sha256 | null): { text: string; body: TrailBody & { prev_hash: Sha256 | null } } {
   const body = {
-    v: 1, kind: 'trail', id: `01m8p2qttc4gvpt5qe${String(n).padStart(8, '0')}`, at: new Date(1_800_000_000_000 + n).toISOString(), session: 's1', client: 'claude-code',
-    event: 'PostToolUse', agent_id: null, untrusted: true, tool: 'Write', tool_use_id: `t${n}`, input_sha256: null, response_sha256: null, exit_code: null,
-    duration_ms: null, paths: ['src/a.ts'], opaque_writes: false, prev_hash: prev,
+    v: 1,
+    kind: 'trail',
+    id: `01m8p2qttc4gvpt5qe${String(n).padStart(8, '0')}`,
+    at: new Date(1_800_000_000_000 + n).toISOString(),
+    session: 's1',
+    client: 'claude-code',
+    event: 'PostToolUse',
+    agent_id: null,
+    untrusted: true,
+    tool: 'Write',
+    tool_use_id: `t${n}`,
+    input_sha256: null,
+    response_sha256: null,
+    exit_code: null,
+    duration_ms: null,
+    paths: ['src/a.ts'],
+    opaque_writes: false,
+    prev_hash: prev,
   } as const satisfies TrailBody & { prev_hash: Sha256 | null };
   return { text: canonicalize(body), body };
 }
@@ -175,7 +203,14 @@ describe('what is stored compressed', () => {
     const { body: trailBody } = trail(0, null);
     const { prev_hash: _prev, ...trailDraft } = trailBody;
     await ledger.appendSessionEntry(trailDraft);
-    const note = { v: 1, kind: 'card', id: '01m8p2qttc4gvpt5qf00000001', at: new Date(1_800_000_000_000).toISOString(), subject: 'c1', event: 'noted' } as const;
+    const note = {
+      v: 1,
+      kind: 'card',
+      id: '01m8p2qttc4gvpt5qf00000001',
+      at: new Date(1_800_000_000_000).toISOString(),
+      subject: 'c1',
+      event: 'noted',
+    } as const;
     await ledger.appendEvent(note);
     await ledger.gc({ now: new Date(1_900_000_000_000), keepPerCheck: 1 });
     await ledger.close();
@@ -203,7 +238,13 @@ describe('ledger schemas before compact bodies', () => {
     const old = { ...draft(0), prev_hash: null };
     const text = canonicalize(old);
     db.prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      old.id, 'receipt', old.check_id, old.manifest_digest, 0, sha256(text), text,
+      old.id,
+      'receipt',
+      old.check_id,
+      old.manifest_digest,
+      0,
+      sha256(text),
+      text,
     );
     db.close();
 
@@ -224,7 +265,15 @@ describe('ledger schemas before compact bodies', () => {
     const receipt = { ...draft(0), prev_hash: null };
     const receiptText = canonicalize(receipt);
     const entry = trail(1, sha256(receiptText));
-    const event = { v: 1, kind: 'card', id: '01m8p2qttc4gvpt5qf00000002', at: new Date(1_800_000_000_000).toISOString(), subject: 'c1', event: 'noted', prev_hash: sha256(entry.text) };
+    const event = {
+      v: 1,
+      kind: 'card',
+      id: '01m8p2qttc4gvpt5qf00000002',
+      at: new Date(1_800_000_000_000).toISOString(),
+      subject: 'c1',
+      event: 'noted',
+      prev_hash: sha256(entry.text),
+    };
     const eventText = canonicalize(event);
     const insert = db.prepare('INSERT INTO chain (id, kind, check_id, manifest, created_at, hash, body, session, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     insert.run(receipt.id, 'receipt', receipt.check_id, receipt.manifest_digest, 0, sha256(receiptText), receiptText, null, null);

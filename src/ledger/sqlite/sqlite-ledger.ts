@@ -306,7 +306,19 @@ export class SqliteLedger implements Ledger {
           }
           seq += 1;
           const compact = this.bodies.encode(body.check_id, text, seq);
-          insert.run(seq, body.id, 'receipt', body.check_id, digest, Date.parse(body.finished_at), hash, compact.body, compact.dict, signature, body.verdict === 'PASS' ? body.fingerprint : null);
+          insert.run(
+            seq,
+            body.id,
+            'receipt',
+            body.check_id,
+            digest,
+            Date.parse(body.finished_at),
+            hash,
+            compact.body,
+            compact.dict,
+            signature,
+            body.verdict === 'PASS' ? body.fingerprint : null,
+          );
           prev = hash;
           stored.push({ seq, hash, body, intact: true, signature });
         });
@@ -327,9 +339,7 @@ export class SqliteLedger implements Ledger {
 
   latestReceipts(checkIds: readonly string[]): Promise<Map<string, StoredReceipt>> {
     return this.guard(() => {
-      const query = this.db.prepare(
-        `SELECT ${ENTRY_COLUMNS} FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT 1`,
-      );
+      const query = this.db.prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT 1`);
       const result = new Map<string, StoredReceipt>();
       for (const id of checkIds) {
         const row = query.get(id) as ChainRow | undefined;
@@ -346,9 +356,12 @@ export class SqliteLedger implements Ledger {
         .prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE kind = 'receipt' AND id >= ? AND id < ? ORDER BY id LIMIT 5`)
         .all(key, `${key}\u{10ffff}`) as ChainRow[];
       // The short form is the end of an id: no index serves it, so this scans the receipts' ids (a person's lookup, not a hot path).
-      const bySuffix = key.length < ID_LENGTH
-        ? (this.db.prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE kind = 'receipt' AND substr(id, ?) = ? ORDER BY id LIMIT 5`).all(ID_LENGTH + 1 - key.length, key) as ChainRow[])
-        : [];
+      const bySuffix =
+        key.length < ID_LENGTH
+          ? (this.db
+              .prepare(`SELECT ${ENTRY_COLUMNS} FROM chain WHERE kind = 'receipt' AND substr(id, ?) = ? ORDER BY id LIMIT 5`)
+              .all(ID_LENGTH + 1 - key.length, key) as ChainRow[])
+          : [];
       return pickReceipt(key, [...rows, ...bySuffix], (row) => this.decode(row));
     });
   }
@@ -400,7 +413,7 @@ export class SqliteLedger implements Ledger {
         const page = candidatePage(policy);
         const select = this.db.prepare(`SELECT * FROM (${GC_SELECTION}) WHERE seq > ? ORDER BY seq LIMIT ?`);
         let selected: Candidate[] = [];
-        for (let after = 0; ; ) {
+        for (let after = 0; ;) {
           const rows = select.all(keepPerCheck, age, age, after, page ?? -1) as Candidate[];
           selected = selected.concat(rows);
           if (selectionDone(selected, rows, page, policy)) break;
@@ -433,7 +446,15 @@ export class SqliteLedger implements Ledger {
         this.db
           .prepare('INSERT INTO chain (seq, id, kind, check_id, manifest, created_at, hash, body, signature) VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?)')
           .run(head.seq + 1, gcId, 'gc', policy.now.getTime(), gc.hash, gc.text, gc.signature);
-        return { removed: doomed.length, trailRemoved: doomed.filter((row) => row.kind === 'trail').length, manifestsRemoved, gcEntryId: gcId, retained, ...keptCounts(0, deferred), ...logs };
+        return {
+          removed: doomed.length,
+          trailRemoved: doomed.filter((row) => row.kind === 'trail').length,
+          manifestsRemoved,
+          gcEntryId: gcId,
+          retained,
+          ...keptCounts(0, deferred),
+          ...logs,
+        };
       });
       return run.immediate();
     });
@@ -443,12 +464,20 @@ export class SqliteLedger implements Ledger {
     return this.guard(() => {
       let most = 0;
       if (policy.keepPerCheck !== undefined) {
-        const past = this.db.prepare(`SELECT count(*) FROM (SELECT 1 FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?)`).pluck();
+        const past = this.db
+          .prepare(`SELECT count(*) FROM (SELECT 1 FROM chain WHERE kind = 'receipt' AND check_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?)`)
+          .pluck();
         for (const id of checkIds) most = Math.max(most, past.get(id, atMost, Math.max(1, policy.keepPerCheck)) as number);
       }
       if (policy.keepDays !== undefined && most < atMost) {
         const cutoff = policy.now.getTime() - policy.keepDays * 86_400_000;
-        most = Math.max(most, this.db.prepare(OLD_CANDIDATES).pluck().get(2 * atMost + checkIds.length, cutoff) as number);
+        most = Math.max(
+          most,
+          this.db
+            .prepare(OLD_CANDIDATES)
+            .pluck()
+            .get(2 * atMost + checkIds.length, cutoff) as number,
+        );
       }
       return Math.min(most, atMost);
     });
@@ -536,10 +565,7 @@ export class SqliteLedger implements Ledger {
   recentSessions(limit: number): Promise<string[]> {
     return this.guard(
       () =>
-        this.db
-          .prepare('SELECT session FROM chain WHERE session IS NOT NULL GROUP BY session ORDER BY MAX(seq) DESC LIMIT ?')
-          .pluck()
-          .all(limit) as string[],
+        this.db.prepare('SELECT session FROM chain WHERE session IS NOT NULL GROUP BY session ORDER BY MAX(seq) DESC LIMIT ?').pluck().all(limit) as string[],
     );
   }
 
@@ -549,8 +575,16 @@ export class SqliteLedger implements Ledger {
       const wanted = kinds.map(() => '?').join(', ');
       // Backwards by seq (the rowid); the body is read only for the kinds asked for, so receipts cost no overflow pages.
       const rows = this.db
-        .prepare(`SELECT seq, kind, created_at, CASE WHEN kind IN (${wanted}) THEN body END AS body, CASE WHEN kind IN (${wanted}) THEN dict END AS dict FROM chain ORDER BY seq DESC`)
-        .iterate(...kinds, ...kinds) as IterableIterator<{ seq: number; kind: ChainKind; created_at: number; body: string | Buffer | null; dict: number | null }>;
+        .prepare(
+          `SELECT seq, kind, created_at, CASE WHEN kind IN (${wanted}) THEN body END AS body, CASE WHEN kind IN (${wanted}) THEN dict END AS dict FROM chain ORDER BY seq DESC`,
+        )
+        .iterate(...kinds, ...kinds) as IterableIterator<{
+        seq: number;
+        kind: ChainKind;
+        created_at: number;
+        body: string | Buffer | null;
+        dict: number | null;
+      }>;
       const found: RecentEntry[] = [];
       for (const row of rows) {
         if (row.created_at < floor) break;
@@ -640,4 +674,3 @@ export class SqliteLedger implements Ledger {
 }
 
 type EventRow = ChainRow & { subject: string };
-

@@ -10,7 +10,7 @@ export const cardDecideTool = defineTool({
   title: 'Decide on a task card',
   description:
     "Records the coordinator's one decision on a card's newest event: retry (frees the card for a fresh worker; why: the reason) or ask (question: the one question for the person; the proof's last two failure lines are stored with it). " +
-    'One decision per card event: a second before the card moves is refused (card_decision_taken). rescope, split and abandon are a person\'s at a terminal: ask for them.',
+    "One decision per card event: a second before the card moves is refused (card_decision_taken). rescope, split and abandon are a person's at a terminal: ask for them.",
   input: z
     .object({
       card_id: cardId,
@@ -22,7 +22,15 @@ export const cardDecideTool = defineTool({
   output: z.object({ card: cardOutput }),
   readOnly: false,
   async run(args, call) {
-    const view = await decideCard(cardContextOf(call), args.card_id, { decision: args.decision, why: args.why, question: args.question, changes: {}, proofGiven: false, sha256: undefined, into: [] });
+    const view = await decideCard(cardContextOf(call), args.card_id, {
+      decision: args.decision,
+      why: args.why,
+      question: args.question,
+      changes: {},
+      proofGiven: false,
+      sha256: undefined,
+      into: [],
+    });
     return answer({ card: cardJson(view) as z.output<typeof cardOutput> }, [`${args.decision} recorded.`, ...cardLines(view)].join('\n'));
   },
 });

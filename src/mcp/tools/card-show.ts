@@ -25,7 +25,11 @@ export const cardShowTool = defineTool({
     const completeNow = judged === null ? null : judged.ok ? { ok: true } : { ok: false, code: judged.problem.code, message: judged.problem.message };
     const lines = [
       ...cardLines(view),
-      completeNow === null ? 'The card is closed.' : completeNow.ok ? 'It would close now: call vouch_card_complete.' : `It would not close now: ${completeNow.code}: ${completeNow.message}`,
+      completeNow === null
+        ? 'The card is closed.'
+        : completeNow.ok
+          ? 'It would close now: call vouch_card_complete.'
+          : `It would not close now: ${completeNow.code}: ${completeNow.message}`,
     ];
     return answer({ card: cardJson(view) as z.output<typeof cardOutput>, complete_now: completeNow }, lines.join('\n'));
   },

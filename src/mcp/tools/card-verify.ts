@@ -12,7 +12,7 @@ export const cardVerifyTool = defineTool({
   title: 'Verify a task card',
   description:
     "Runs the card's proof exactly as it was frozen when the card opened (never the spec as it is now), records one receipt per check and a verdict on the card tied to them. " +
-    'Each run is one attempt of the card\'s budget; a card that has used its budget is refused and waits for a decision. Verifications run one at a time. card_id: the id of the card.',
+    "Each run is one attempt of the card's budget; a card that has used its budget is refused and waits for a decision. Verifications run one at a time. card_id: the id of the card.",
   input: z.object({ card_id: cardId }).strict(),
   output: z.object({
     ok: z.boolean().describe('the proof PASSed in this run'),
@@ -46,10 +46,17 @@ export const cardVerifyTool = defineTool({
           ? view.verify === 'independent' && !['verifier', 'coordinator'].includes(ctx.by.role)
             ? `This card is verified independently: a PASS run by the ${ctx.by.role} does not close it; a verifier must run it.`
             : 'vouch_card_complete closes it while the PASS stays fresh.'
-          : 'Fix the work, then verify again. vouch_receipt shows the end of a receipt\'s output.',
+          : "Fix the work, then verify again. vouch_receipt shows the end of a receipt's output.",
       ];
       return answer(
-        { ok: event.verdict === 'PASS', verdict: event.verdict, reason: event.reason, attempt: event.attempt, receipts: [...event.receipts], card: cardJson(view) as z.output<typeof cardOutput> },
+        {
+          ok: event.verdict === 'PASS',
+          verdict: event.verdict,
+          reason: event.reason,
+          attempt: event.attempt,
+          receipts: [...event.receipts],
+          card: cardJson(view) as z.output<typeof cardOutput>,
+        },
         lines.join('\n'),
       );
     });

@@ -33,7 +33,7 @@ export const checksTool = defineTool({
   }),
   readOnly: true,
   async run(_args, call) {
-    const spec = (await call.spec());
+    const spec = await call.spec();
     const allowed = specTrust(call, spec);
     const checks = spec.checks.map((c) => ({
       id: c.id,

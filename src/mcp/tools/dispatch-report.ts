@@ -36,7 +36,7 @@ export const dispatchReportTool = defineTool({
   }),
   readOnly: false,
   async run(args, call) {
-    const spec = (await call.spec());
+    const spec = await call.spec();
     const signer = await call.session.signer(call.workspace, spec);
     if (!signer.ok) return fail(signer.error);
     const claim = normalizeClaim(args.claim);
@@ -44,10 +44,23 @@ export const dispatchReportTool = defineTool({
     const store = new Dispatches(ledger, { home: call.home, requireSignature: spec.requireSignature });
     const found = await store.find(args.dispatch_id);
     if (found.kind === 'none') return fail(notFound(args.dispatch_id));
-    if (found.kind === 'ambiguous') return fail({ code: 'dispatch_not_found', message: `"${args.dispatch_id}" matches several dispatches: ${found.ids.join(', ')}`, hint: 'give the whole id' });
+    if (found.kind === 'ambiguous')
+      return fail({
+        code: 'dispatch_not_found',
+        message: `"${args.dispatch_id}" matches several dispatches: ${found.ids.join(', ')}`,
+        hint: 'give the whole id',
+      });
     const moved = await store.move(
       found.dispatch.id,
-      { event: 'reported', why: 'reported with the MCP tool vouch_dispatch_report', claim, claim_sha256: digestJson(claim), via: 'mcp', claimant_pid: process.pid, transcript_prompt: null },
+      {
+        event: 'reported',
+        why: 'reported with the MCP tool vouch_dispatch_report',
+        claim,
+        claim_sha256: digestJson(claim),
+        via: 'mcp',
+        claimant_pid: process.pid,
+        transcript_prompt: null,
+      },
       currentWriter('mcp'),
       signer.value,
     );

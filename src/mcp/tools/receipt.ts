@@ -48,11 +48,25 @@ export const receiptTool = defineTool({
   readOnly: true,
   async run(args, call) {
     const ledger = await call.session.read(call.workspace);
-    if (!ledger) return fail({ code: 'receipt_not_found', message: `no receipt "${args.receipt_id}": nothing has been recorded in this workspace yet`, hint: 'call vouch_verify' });
+    if (!ledger)
+      return fail({
+        code: 'receipt_not_found',
+        message: `no receipt "${args.receipt_id}": nothing has been recorded in this workspace yet`,
+        hint: 'call vouch_verify',
+      });
     const found = await ledger.findReceipt(args.receipt_id);
-    if (found.kind === 'none') return fail({ code: 'receipt_not_found', message: `no receipt "${args.receipt_id}" in this workspace's ledger`, hint: 'use a receipt id returned by vouch_verify or vouch_status' });
+    if (found.kind === 'none')
+      return fail({
+        code: 'receipt_not_found',
+        message: `no receipt "${args.receipt_id}" in this workspace's ledger`,
+        hint: 'use a receipt id returned by vouch_verify or vouch_status',
+      });
     if (found.kind === 'ambiguous') {
-      return fail({ code: 'receipt_ambiguous', message: `"${args.receipt_id}" matches several receipts: ${found.ids.join(', ')}`, hint: 'give more characters of the id' });
+      return fail({
+        code: 'receipt_ambiguous',
+        message: `"${args.receipt_id}" matches several receipts: ${found.ids.join(', ')}`,
+        hint: 'give more characters of the id',
+      });
     }
     const { seq, hash, intact, body } = found.receipt;
     const output = body.stderr?.excerpt.trim() ? body.stderr : body.stdout;
@@ -62,11 +76,15 @@ export const receiptTool = defineTool({
           `ran ${body.ran ? `${JSON.stringify(body.argv)} in ${body.cwd}, exit ${body.exit_code ?? '-'}${body.timed_out ? ', timed out' : ''}, ${duration(body.duration_ms)}, at ${body.started_at}` : 'nothing: stopped before the run'} · by ${body.actor}`,
           `covered ${body.file_count} files, fingerprint ${body.fingerprint}`,
           `proves (when PASS): ${body.proves}`,
-          ...(output?.excerpt.trim() ? [`--- ${output === body.stderr ? 'stderr' : 'stdout'}${output.truncated ? ' (end)' : ''}, redacted ---`, output.excerpt.trimEnd()] : []),
+          ...(output?.excerpt.trim()
+            ? [`--- ${output === body.stderr ? 'stderr' : 'stdout'}${output.truncated ? ' (end)' : ''}, redacted ---`, output.excerpt.trimEnd()]
+            : []),
           '',
           'This receipt records one run. Whether it still holds for the files as they are now is what vouch_status answers.',
         ]
-      : [`receipt ${body.id} (seq ${seq}) is DAMAGED: its stored bytes no longer match its hash. It must not be trusted; its check reads as UNKNOWN (ledger_corrupt).`];
+      : [
+          `receipt ${body.id} (seq ${seq}) is DAMAGED: its stored bytes no longer match its hash. It must not be trusted; its check reads as UNKNOWN (ledger_corrupt).`,
+        ];
     return answer({ seq, hash, intact, receipt: { ...body, argv: [...body.argv] } }, lines.join('\n'));
   },
 });

@@ -24,17 +24,24 @@ export const statusTool = defineTool({
   }),
   readOnly: true,
   async run(args, call) {
-    const spec = (await call.spec());
+    const spec = await call.spec();
     const checks = namedChecks(spec, args.check_ids);
     const allowed = specTrust(call, spec);
     const result = await checkStatuses(call.engine(spec), checks, { openLedger: () => call.session.read(call.workspace) });
     if (result.kind === 'trust_error') return fail(result.problem);
     // Only the fields the output schema names: the engine's own (fresh, fingerprint) would make a client that validates reject the whole answer.
-    const entries = result.statuses.map((s) => statusEntry(s, checks.find((c) => c.id === s.id)!));
+    const entries = result.statuses.map((s) =>
+      statusEntry(
+        s,
+        checks.find((c) => c.id === s.id)!,
+      ),
+    );
     const ok = allPass(entries);
     const blocking = entries.filter((e) => e.blocking);
     const lines = [
-      ok ? `${blocking.length > 0 ? `all ${blocking.length} blocking` : 'all selected'} PASS` : `${blocking.filter((e) => e.status === 'PASS').length} of ${blocking.length} blocking checks PASS`,
+      ok
+        ? `${blocking.length > 0 ? `all ${blocking.length} blocking` : 'all selected'} PASS`
+        : `${blocking.filter((e) => e.status === 'PASS').length} of ${blocking.length} blocking checks PASS`,
       ...entries.map(statusLine),
       ...(allowed === 'allowed' ? (ok ? [] : ['To produce fresh evidence, call vouch_verify with the ids that are not PASS.']) : [NOT_ALLOWED]),
     ];

@@ -28,7 +28,7 @@ export const verifyTool = defineTool({
   readOnly: false,
   async run(args, call) {
     // Unknown ids fail at once, without queueing behind a running verification.
-    namedChecks((await call.spec()), args.check_ids);
+    namedChecks(await call.spec(), args.check_ids);
     if (call.verifications.pending > 0) call.progress.notify('waiting for another verification in this workspace to finish');
     return call.verifications.run(() => verifyNow(args.check_ids, call));
   },
@@ -36,12 +36,15 @@ export const verifyTool = defineTool({
 
 async function verifyNow(ids: readonly string[], call: WorkspaceCall) {
   // Read again: the spec may have been edited while this call waited.
-  const spec = (await call.spec());
+  const spec = await call.spec();
   const checks = namedChecks(spec, ids);
   // Cancelled while it waited: nobody is listening for the answer, so run nothing.
   if (call.signal.aborted) {
     const trusted = specTrust(call, spec);
-    return answer({ workspace: call.workspace.root, ok: false, ran: false, spec: { sha256: spec.sha256, trust: trusted }, checks: [] }, 'Cancelled before it started: nothing was run.');
+    return answer(
+      { workspace: call.workspace.root, ok: false, ran: false, spec: { sha256: spec.sha256, trust: trusted }, checks: [] },
+      'Cancelled before it started: nothing was run.',
+    );
   }
   const running = new RunningLabel();
   const result = await answerVerify(call.engine(spec), checks, {
@@ -68,8 +71,13 @@ async function verifyNow(ids: readonly string[], call: WorkspaceCall) {
   }
   const ran = rows.length - result.notStarted.length;
   const text = [
-    result.notStarted.length === 0 ? `${result.ok ? 'PASS' : 'NOT PASS'}: ran ${rows.length} check${rows.length === 1 ? '' : 's'}, one receipt each` : `stopped after ${ran} of ${rows.length} checks (cancelled); not started, nothing recorded: ${result.notStarted.join(', ')}`,
-    ...rows.map((r) => `${statusLine(r)}${r.receipt ? ` [receipt ${r.receipt}${r.exit_code === null ? '' : `, exit ${r.exit_code}`}, ${duration(r.duration_ms ?? 0)}]` : ''}`),
+    result.notStarted.length === 0
+      ? `${result.ok ? 'PASS' : 'NOT PASS'}: ran ${rows.length} check${rows.length === 1 ? '' : 's'}, one receipt each`
+      : `stopped after ${ran} of ${rows.length} checks (cancelled); not started, nothing recorded: ${result.notStarted.join(', ')}`,
+    ...rows.map(
+      (r) =>
+        `${statusLine(r)}${r.receipt ? ` [receipt ${r.receipt}${r.exit_code === null ? '' : `, exit ${r.exit_code}`}, ${duration(r.duration_ms ?? 0)}]` : ''}`,
+    ),
     ...(result.ok ? [] : ['vouch_receipt shows the redacted end of the output of a receipt.']),
   ].join('\n');
   return answer({ ...base, ok: result.ok, ran: ran > 0, checks: rows }, text);

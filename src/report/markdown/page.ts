@@ -42,7 +42,9 @@ function sessionEnd(end: ReportSession['end']): string {
 
 function header(model: ReportModel): string {
   const spec = model.spec;
-  const specLine = spec.sha256 ? `vouch.yaml ${short(spec.sha256)} (${spec.trust === 'allowed' ? 'allowed' : `not allowed: ${mdText(spec.trust ?? '')}`})` : `vouch.yaml is not valid: ${mdText(spec.problem ?? '')}`;
+  const specLine = spec.sha256
+    ? `vouch.yaml ${short(spec.sha256)} (${spec.trust === 'allowed' ? 'allowed' : `not allowed: ${mdText(spec.trust ?? '')}`})`
+    : `vouch.yaml is not valid: ${mdText(spec.problem ?? '')}`;
   return `# vouch report\n\nWorkspace ${mdText(model.workspace)} · generated ${mdText(model.generated_at)} by vouch ${mdText(model.vouch)} · ${specLine}`;
 }
 

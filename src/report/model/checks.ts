@@ -61,7 +61,8 @@ export async function checkEntries(source: ReportSource): Promise<ReportCheck[]>
   });
   // Checks with receipts that the spec no longer declares keep their history.
   for (const [id, history] of byCheck) {
-    if (!rows.some((row) => row.id === id)) rows.push({ id, declared: false, proves: null, blocking: null, tier: null, now: null, runs: history.length, history: history.map(receiptEntry) });
+    if (!rows.some((row) => row.id === id))
+      rows.push({ id, declared: false, proves: null, blocking: null, tier: null, now: null, runs: history.length, history: history.map(receiptEntry) });
   }
   return rows;
 }

@@ -105,5 +105,8 @@ export const dispatchSchema = z.strictObject({
 
 /** A dispatch in the report: the fleet's JSON of it, and every grade it was given, oldest first. */
 export const reportDispatchSchema = z.extend(dispatchSchema, {
-  grades: doc(z.array(z.strictObject({ at, outcome: z.enum(['verified', 'contradicted']) })), 'every grade recorded, oldest first (a claim reported again is graded again)'),
+  grades: doc(
+    z.array(z.strictObject({ at, outcome: z.enum(['verified', 'contradicted']) })),
+    'every grade recorded, oldest first (a claim reported again is graded again)',
+  ),
 });

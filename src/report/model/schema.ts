@@ -21,7 +21,10 @@ const specState = doc(
   z.strictObject({
     valid: doc(z.boolean(), 'vouch.yaml was read and is valid'),
     sha256: doc(nullable(sha256), 'the vouch.yaml in force now; null when it is not valid'),
-    trust: doc(nullable(trust), 'whether a person allowed this exact vouch.yaml here; unreadable: the trust store could not be read; null when it is not valid'),
+    trust: doc(
+      nullable(trust),
+      'whether a person allowed this exact vouch.yaml here; unreadable: the trust store could not be read; null when it is not valid',
+    ),
     problem: doc(nullable(z.string()), 'why it is not valid; null when it is'),
   }),
   "the spec's trust state: checks are judged only under a vouch.yaml a person allowed",
@@ -77,7 +80,7 @@ const stop = z.strictObject({
   agent_id: doc(nullable(z.string()), 'the subagent that stopped; null for the session itself'),
   claim: doc(
     nullable(z.strictObject({ text: z.string(), truncated: z.boolean() })),
-    "what the agent said at this stop: its own words, redacted and cut short, never evidence; null when not recorded",
+    'what the agent said at this stop: its own words, redacted and cut short, never evidence; null when not recorded',
   ),
   decision: doc(z.enum(['allow', 'block', 'escaped']), "the gate's independent answer; escaped: let through unverified after too many blocks"),
   reason: doc(z.string(), 'the gate reason code'),
@@ -109,7 +112,10 @@ const card = z.strictObject({
   id: z.string(),
   state: cardState,
   passed: doc(z.boolean(), 'closed on a fresh PASS (state done); owner_close is never a pass'),
-  grade: doc(z.enum(['PASS', 'FAIL', 'UNKNOWN', 'ungraded'] as const satisfies readonly Grade[]), 'the newest verdict of the proof in force; ungraded when none'),
+  grade: doc(
+    z.enum(['PASS', 'FAIL', 'UNKNOWN', 'ungraded'] as const satisfies readonly Grade[]),
+    'the newest verdict of the proof in force; ungraded when none',
+  ),
   goal: nullable(z.string()),
   artifact: nullable(z.string()),
   verify: nullable(z.enum(['proof', 'independent'] as const satisfies readonly VerifyMode[])),
@@ -168,7 +174,10 @@ const tally = <const K extends string>(keys: readonly K[]) => z.strictObject(Obj
 
 const summary = z.strictObject({
   checks: doc(nullable(tally(['PASS', 'FAIL', 'STALE', 'UNKNOWN'])), 'checks now, by status; null when no status could be judged'),
-  dispatches: doc(tally(['verified', 'contradicted', 'ungraded', 'damaged', 'open', 'drift']), 'dispatches by verdict; open: not terminated; drift: pinned to a vouch.yaml other than the one in force'),
+  dispatches: doc(
+    tally(['verified', 'contradicted', 'ungraded', 'damaged', 'open', 'drift']),
+    'dispatches by verdict; open: not terminated; drift: pinned to a vouch.yaml other than the one in force',
+  ),
   sessions: tally(['allowed', 'blocked', 'escaped', 'no_stop']),
   cards: tally(['open', 'claimed', 'done', 'owner_closed', 'split', 'abandoned', 'damaged']),
   integrity: z.enum(['intact', 'damaged', 'nothing_recorded']),

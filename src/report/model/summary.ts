@@ -15,14 +15,28 @@ export function summarize(parts: {
 }): ReportSummary {
   const { checks, dispatches, sessions, cards } = parts;
   return {
-    checks: parts.judged ? tally(['PASS', 'FAIL', 'STALE', 'UNKNOWN'], checks.flatMap((c) => (c.now ? [c.now.status] : []))) : null,
+    checks: parts.judged
+      ? tally(
+          ['PASS', 'FAIL', 'STALE', 'UNKNOWN'],
+          checks.flatMap((c) => (c.now ? [c.now.status] : [])),
+        )
+      : null,
     dispatches: {
-      ...tally(['verified', 'contradicted', 'ungraded', 'damaged'], dispatches.map((d) => d.verdict)),
+      ...tally(
+        ['verified', 'contradicted', 'ungraded', 'damaged'],
+        dispatches.map((d) => d.verdict),
+      ),
       open: dispatches.filter((d) => d.state !== 'terminated').length,
       drift: dispatches.filter((d) => d.drift !== null).length,
     },
-    sessions: tally(['allowed', 'blocked', 'escaped', 'no_stop'], sessions.map((s) => s.end)),
-    cards: tally(['open', 'claimed', 'done', 'owner_closed', 'split', 'abandoned', 'damaged'], cards.map((c) => c.state)),
+    sessions: tally(
+      ['allowed', 'blocked', 'escaped', 'no_stop'],
+      sessions.map((s) => s.end),
+    ),
+    cards: tally(
+      ['open', 'claimed', 'done', 'owner_closed', 'split', 'abandoned', 'damaged'],
+      cards.map((c) => c.state),
+    ),
     integrity: parts.integrity.state,
   };
 }

@@ -27,7 +27,9 @@ void everyClient;
 export const dispatchState = z.enum([...DISPATCH_STATES, 'damaged']);
 export const transitionState = z.enum(DISPATCH_STATES);
 export const dispatchVerdict = z.enum(['verified', 'contradicted', 'ungraded', 'damaged'] as const satisfies readonly DispatchVerdict[]);
-export const trust = z.enum(['allowed', 'changed', 'denied', 'outdated', 'never', 'unreadable'] as const satisfies readonly (TrustState['kind'] | 'unreadable')[]);
+export const trust = z.enum(['allowed', 'changed', 'denied', 'outdated', 'never', 'unreadable'] as const satisfies readonly (
+  TrustState['kind'] | 'unreadable'
+)[]);
 
 /** A SHA-256 as lowercase hex. */
 export const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/));

@@ -11,7 +11,12 @@ import { cardContext } from './shared.js';
 export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('card audit', args, { all: { type: 'boolean' }, json: { type: 'boolean' } });
   if ((positionals.length === 1) === (values.all === true) || positionals.length > 1) {
-    return fail({ code: 'usage', message: 'vouch card audit takes one card id or --all', expected: 'ID, or --all', found: [...positionals, ...(values.all ? ['--all'] : [])].join(' ') || '(nothing)' });
+    return fail({
+      code: 'usage',
+      message: 'vouch card audit takes one card id or --all',
+      expected: 'ID, or --all',
+      found: [...positionals, ...(values.all ? ['--all'] : [])].join(' ') || '(nothing)',
+    });
   }
   const card = positionals[0];
   if (card !== undefined) checkCardId(card);

@@ -35,17 +35,39 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   });
   const [id, name, ...extra] = positionals;
   if (id === undefined || name === undefined || extra.length > 0) {
-    return fail({ code: 'usage', message: 'vouch card decide takes a card id and a decision', expected: `ID ${DECISIONS.join('|')} --why TEXT`, found: positionals.join(' '), hint: 'run `vouch card --help`' });
+    return fail({
+      code: 'usage',
+      message: 'vouch card decide takes a card id and a decision',
+      expected: `ID ${DECISIONS.join('|')} --why TEXT`,
+      found: positionals.join(' '),
+      hint: 'run `vouch card --help`',
+    });
   }
   if (!(DECISIONS as readonly string[]).includes(name)) {
     const guess = closest(name, DECISIONS);
-    return fail({ code: 'usage', message: `unknown decision "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}`, expected: `one of: ${DECISIONS.join(', ')}`, found: name });
+    return fail({
+      code: 'usage',
+      message: `unknown decision "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}`,
+      expected: `one of: ${DECISIONS.join(', ')}`,
+      found: name,
+    });
   }
   const decision = name as DecisionName;
   const given = Object.keys(values).filter((key) => !['why', 'json', 'dir', 'no-color', 'help'].includes(key));
   const stray = given.find((key) => !FLAGS[decision].includes(key) && !(key === 'proof' || key === 'proof-script'));
   if (stray) {
-    return fail({ code: 'usage', message: `--${stray} does not apply to ${decision}`, expected: FLAGS[decision].length > 0 ? `with ${decision}: ${FLAGS[decision].filter((f) => !f.startsWith('proof')).map((f) => `--${f}`).join(', ')}` : `${decision} takes only --why`, found: `--${stray}` });
+    return fail({
+      code: 'usage',
+      message: `--${stray} does not apply to ${decision}`,
+      expected:
+        FLAGS[decision].length > 0
+          ? `with ${decision}: ${FLAGS[decision]
+              .filter((f) => !f.startsWith('proof'))
+              .map((f) => `--${f}`)
+              .join(', ')}`
+          : `${decision} takes only --why`,
+      found: `--${stray}`,
+    });
   }
   const budget = integerFlag('card decide', 'budget-attempts', values['budget-attempts'], 1);
   const view = await decideCard(cardContext(cli), id, {
@@ -64,6 +86,10 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     question: values.question,
   });
   if (values.json) json(cli, { ok: true, ...cardJson(view) });
-  else out(cli, `${view.id}: ${decision} recorded (${view.state === 'split' || view.state === 'abandoned' ? `the card is ${view.state}, not done` : `state ${view.state}`})`);
+  else
+    out(
+      cli,
+      `${view.id}: ${decision} recorded (${view.state === 'split' || view.state === 'abandoned' ? `the card is ${view.state}, not done` : `state ${view.state}`})`,
+    );
   return EXIT.ok;
 }

@@ -29,7 +29,13 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   );
   const verify = values.verify;
   if (verify !== undefined && verify !== 'proof' && verify !== 'independent') {
-    return fail({ code: 'usage', message: '--verify expects proof or independent', where: 'vouch card open', expected: 'proof (any role may verify and close) or independent (a verifier or coordinator)', found: verify });
+    return fail({
+      code: 'usage',
+      message: '--verify expects proof or independent',
+      where: 'vouch card open',
+      expected: 'proof (any role may verify and close) or independent (a verifier or coordinator)',
+      found: verify,
+    });
   }
   const view = await openCard(cardContext(cli), {
     goal: values.goal,
@@ -50,6 +56,9 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   }
   const p = paint(cli.color);
   const proof = view.proof.kind === 'checks' ? `checks ${view.proof.checks.map((c) => c.id).join(', ')}` : `script ${view.proof.path} (the verifier writes it)`;
-  out(cli, `${p.bold(view.id)} opened: proof frozen (${proof}), verify ${view.verify}${view.verify !== view.opened.body.verify_requested ? ' (a script proof is always independent)' : ''}, budget ${view.contract.budget_attempts} attempts`);
+  out(
+    cli,
+    `${p.bold(view.id)} opened: proof frozen (${proof}), verify ${view.verify}${view.verify !== view.opened.body.verify_requested ? ' (a script proof is always independent)' : ''}, budget ${view.contract.budget_attempts} attempts`,
+  );
   return EXIT.ok;
 }

@@ -28,5 +28,8 @@ export function cardIdArg(command: string, positionals: readonly string[]): stri
 
 /** Repeatable values, each also split on commas: --proof tests,lint --proof build. */
 export function listFlag(values: readonly string[] | undefined): string[] {
-  return (values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter((value) => value !== '');
+  return (values ?? [])
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
 }

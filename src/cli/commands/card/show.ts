@@ -28,7 +28,12 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const view = loaded.view;
   const judged = isClosed(view.state) ? null : await judgeCompletion({ workspace, home, specs: cli.session }, ledger, view);
   const problem = judged && !judged.ok ? judged.problem : null;
-  if (values.json) json(cli, { ok: true, ...cardJson(view), complete_now: judged === null ? null : problem ? { ok: false, code: problem.code, message: problem.message } : { ok: true } });
+  if (values.json)
+    json(cli, {
+      ok: true,
+      ...cardJson(view),
+      complete_now: judged === null ? null : problem ? { ok: false, code: problem.code, message: problem.message } : { ok: true },
+    });
   else out(cli, renderCard(view, problem, paint(cli.color)));
   return EXIT.ok;
 }

@@ -30,10 +30,25 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
   const { view, event } = result;
   const budget = view.contract.budget_attempts;
   if (values.json) {
-    json(cli, { ok: event.verdict === 'PASS', verdict: event.verdict, reason: event.reason, attempt: event.attempt, receipts: event.receipts, script: event.script, event: event.id, card: cardJson(view) });
+    json(cli, {
+      ok: event.verdict === 'PASS',
+      verdict: event.verdict,
+      reason: event.reason,
+      attempt: event.attempt,
+      receipts: event.receipts,
+      script: event.script,
+      event: event.id,
+      card: cardJson(view),
+    });
   } else {
-    const spent = view.overBudget && event.verdict !== 'PASS' ? p.red(` Budget spent (${event.attempt}/${budget}): the card stops here and asks a coordinator or the owner to decide.`) : '';
-    out(cli, `${view.id}: ${event.verdict === 'PASS' ? p.green('PASS') : event.verdict === 'FAIL' ? p.red('FAIL') : p.yellow('UNKNOWN')} (${event.reason}), attempt ${event.attempt}/${budget}, by ${view.verdicts[view.verdicts.length - 1]?.body.by.role ?? base.by.role}.${event.verdict === 'PASS' ? ` \`vouch card complete ${view.id}\` closes it while it stays fresh.` : ''}${spent}`);
+    const spent =
+      view.overBudget && event.verdict !== 'PASS'
+        ? p.red(` Budget spent (${event.attempt}/${budget}): the card stops here and asks a coordinator or the owner to decide.`)
+        : '';
+    out(
+      cli,
+      `${view.id}: ${event.verdict === 'PASS' ? p.green('PASS') : event.verdict === 'FAIL' ? p.red('FAIL') : p.yellow('UNKNOWN')} (${event.reason}), attempt ${event.attempt}/${budget}, by ${view.verdicts[view.verdicts.length - 1]?.body.by.role ?? base.by.role}.${event.verdict === 'PASS' ? ` \`vouch card complete ${view.id}\` closes it while it stays fresh.` : ''}${spent}`,
+    );
   }
   return event.verdict === 'PASS' ? EXIT.ok : EXIT.notOk;
 }

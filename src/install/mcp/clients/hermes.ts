@@ -13,7 +13,8 @@ export const hermes: McpClient = {
   label: MCP_CONFIG_PLACES['hermes'].label,
   format: 'yaml',
   configPath: MCP_CONFIG_PLACES['hermes'].configPath,
-  where: (place) => `${MCP_CONFIG_PLACES.hermes.configPath(place)} (every session; the entry pins this workspace with -C); merge it under "mcp_servers" if the key exists`,
+  where: (place) =>
+    `${MCP_CONFIG_PLACES.hermes.configPath(place)} (every session; the entry pins this workspace with -C); merge it under "mcp_servers" if the key exists`,
   entry: (launch, name) => ({
     key: ['mcp_servers', name],
     value: {

@@ -48,7 +48,11 @@ function dayRange(days: Tally): string[] {
 /** A stacked bar chart as inline SVG: one bar per day, one segment per series, a title on each for the numbers. */
 function barChart(title: string, days: Tally, series: readonly Series[]): Html {
   const range = dayRange(days);
-  if (range.length === 0) return html`<figure><figcaption>${title}</figcaption><p class="note">nothing recorded yet</p></figure>`;
+  if (range.length === 0)
+    return html`<figure>
+      <figcaption>${title}</figcaption>
+      <p class="note">nothing recorded yet</p>
+    </figure>`;
   const bar = Math.max(6, Math.min(24, Math.floor(480 / range.length) - 2));
   const height = 120;
   const left = 34;
@@ -73,16 +77,22 @@ function barChart(title: string, days: Tally, series: readonly Series[]): Html {
     .map((i) => html`<text x="${left + i * (bar + 2)}" y="${height + 26}" font-size="10" fill="#5f6b7a">${range[i]!.slice(5)}</text>`);
   const total = series.map((s) => `${range.reduce((sum, day) => sum + (days.get(day)?.get(s.key) ?? 0), 0)} ${s.label}`).join(', ');
   return html`<figure>
-  <figcaption>${title}</figcaption>
-  <svg role="img" width="${width}" height="${height + 32}" viewBox="0 0 ${width} ${height + 32}" aria-label="${`${title}, ${range[0]} to ${range[range.length - 1]}: ${total}`}">
-    <line x1="${left - 2}" y1="10" x2="${left - 2}" y2="${height + 10}" stroke="#dfe3e8"/>
-    <line x1="${left - 2}" y1="${height + 10}" x2="${width}" y2="${height + 10}" stroke="#dfe3e8"/>
-    <text x="0" y="18" font-size="10" fill="#5f6b7a">${max}</text>
-    <text x="0" y="${height + 10}" font-size="10" fill="#5f6b7a">0</text>
-    ${bars}${labels}
-  </svg>
-  <div class="legend">${series.map((s) => html`<span style="--c: ${s.color}">${s.label}</span>`)}</div>
-</figure>`;
+    <figcaption>${title}</figcaption>
+    <svg
+      role="img"
+      width="${width}"
+      height="${height + 32}"
+      viewBox="0 0 ${width} ${height + 32}"
+      aria-label="${`${title}, ${range[0]} to ${range[range.length - 1]}: ${total}`}"
+    >
+      <line x1="${left - 2}" y1="10" x2="${left - 2}" y2="${height + 10}" stroke="#dfe3e8" />
+      <line x1="${left - 2}" y1="${height + 10}" x2="${width}" y2="${height + 10}" stroke="#dfe3e8" />
+      <text x="0" y="18" font-size="10" fill="#5f6b7a">${max}</text>
+      <text x="0" y="${height + 10}" font-size="10" fill="#5f6b7a">0</text>
+      ${bars}${labels}
+    </svg>
+    <div class="legend">${series.map((s) => html`<span style="--c: ${s.color}">${s.label}</span>`)}</div>
+  </figure>`;
 }
 
 /** Verdicts over time: receipts per day by verdict, and dispatch grades per day, counted from the model's histories. */
@@ -92,7 +102,9 @@ export const chartSection: Section = {
   render({ checks, dispatches }) {
     const receiptEvents = checks.flatMap((c) => c.history.flatMap((r) => (r.intact ? [{ at: r.finished_at, key: r.verdict }] : [])));
     const gradeEvents = dispatches.flatMap((d) => d.grades.map((g) => ({ at: g.at, key: g.outcome })));
-    return html`<div class="chart">${barChart('Receipts per day (UTC), by verdict', tally(receiptEvents), RECEIPTS)}${barChart('Dispatch grades per day (UTC)', tally(gradeEvents), GRADES)}</div>
-<p class="note">Damaged receipts are left out of the chart and shown in the check histories. The latest ${MAX_DAYS} days at most.</p>`;
+    return html`<div class="chart">
+        ${barChart('Receipts per day (UTC), by verdict', tally(receiptEvents), RECEIPTS)}${barChart('Dispatch grades per day (UTC)', tally(gradeEvents), GRADES)}
+      </div>
+      <p class="note">Damaged receipts are left out of the chart and shown in the check histories. The latest ${MAX_DAYS} days at most.</p>`;
   },
 };

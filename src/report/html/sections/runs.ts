@@ -32,9 +32,31 @@ function sessionWord(s: ReportSession): Html {
 function stops(s: ReportSession): Html {
   if (s.stops.length === 0) return html`<p class="note">The agent never claimed done (no stop).</p>`;
   return html`<p class="note">The agent claimed done ${plural(s.stops.length, 'time')}; the gate's independent answer each time:</p>
-<table><thead><tr><th>when</th><th>stop</th><th>the agent said (its claim)</th><th>answer</th><th>reason</th><th>checks</th></tr></thead><tbody>${s.stops.map(
-    (g) => html`<tr><td>${when(g.at)}</td><td>${g.event}${g.agent_id ? html` <span class="note">${g.agent_id}</span>` : ''}</td><td class="claim">${claimText(g.claim)}</td><td>${badge(g.decision, g.decision === 'escaped' ? 'ESCAPED' : g.decision)}</td><td>${g.reason}</td><td>${g.checks.map((c) => html`<span class="mono">${c.id}</span> ${badge(c.status)} `)}</td></tr>`,
-  )}</tbody></table>`;
+    <table>
+      <thead>
+        <tr>
+          <th>when</th>
+          <th>stop</th>
+          <th>the agent said (its claim)</th>
+          <th>answer</th>
+          <th>reason</th>
+          <th>checks</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${s.stops.map(
+          (g) =>
+            html`<tr>
+              <td>${when(g.at)}</td>
+              <td>${g.event}${g.agent_id ? html` <span class="note">${g.agent_id}</span>` : ''}</td>
+              <td class="claim">${claimText(g.claim)}</td>
+              <td>${badge(g.decision, g.decision === 'escaped' ? 'ESCAPED' : g.decision)}</td>
+              <td>${g.reason}</td>
+              <td>${g.checks.map((c) => html`<span class="mono">${c.id}</span> ${badge(c.status)} `)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
 }
 
 /** The claim at a stop, shortened for the table; its words are the agent's, never evidence. */
@@ -77,17 +99,30 @@ export const runsSection: Section = {
     if (ordered.length === 0) return html`<p class="note">No agent session and no dispatch recorded yet.</p>`;
 
     return html`${ordered.map((run) => {
-      const tree = run.roots.length > 0 ? html`<h3>Dispatched ${run.key === 'cli' ? 'from the command line' : run.key === 'damaged' ? '' : 'by this session'} (${run.roots.length})</h3>${[...run.roots].reverse().map((d) => renderDispatch(d, children))}` : '';
-      if (run.key === 'cli') return html`<div class="run"><div class="head"><span class="id">Command line</span> <span class="note">dispatches ordered with vouch dispatch new, with no session</span></div>${tree}</div>`;
-      if (run.key === 'damaged') return html`<div class="run"><div class="head"><span class="id">Dispatches whose order cannot be read</span> ${badge('DAMAGED')}</div>${tree}</div>`;
+      const tree =
+        run.roots.length > 0
+          ? html`<h3>Dispatched ${run.key === 'cli' ? 'from the command line' : run.key === 'damaged' ? '' : 'by this session'} (${run.roots.length})</h3>
+              ${[...run.roots].reverse().map((d) => renderDispatch(d, children))}`
+          : '';
+      if (run.key === 'cli')
+        return html`<div class="run">
+          <div class="head"><span class="id">Command line</span> <span class="note">dispatches ordered with vouch dispatch new, with no session</span></div>
+          ${tree}
+        </div>`;
+      if (run.key === 'damaged')
+        return html`<div class="run">
+          <div class="head"><span class="id">Dispatches whose order cannot be read</span> ${badge('DAMAGED')}</div>
+          ${tree}
+        </div>`;
       const s = run.session;
       return html`<div class="run" id="session-${run.sessionId}">
-  <div class="head"><span class="id">session <span class="mono">${run.sessionId}</span></span> ${s ? sessionWord(s) : badge('unknown', 'not gated here')}
-    ${s ? html`<span class="note">${s.client ?? ''} · ${plural(s.blocks, 'block')} · ${plural(s.tool_calls, 'tool call')} · ${when(s.first_at)} to ${when(s.last_at)}</span>${s.damaged_entries > 0 ? badge('DAMAGED', `${s.damaged_entries} damaged entries`) : ''}` : ''}</div>
-  ${s ? stops(s) : html`<p class="note">No gate record of this session in this workspace.</p>`}
-  ${tree}
-</div>`;
+        <div class="head">
+          <span class="id">session <span class="mono">${run.sessionId}</span></span> ${s ? sessionWord(s) : badge('unknown', 'not gated here')}
+          ${s ? html`<span class="note">${s.client ?? ''} · ${plural(s.blocks, 'block')} · ${plural(s.tool_calls, 'tool call')} · ${when(s.first_at)} to ${when(s.last_at)}</span>${s.damaged_entries > 0 ? badge('DAMAGED', `${s.damaged_entries} damaged entries`) : ''}` : ''}
+        </div>
+        ${s ? stops(s) : html`<p class="note">No gate record of this session in this workspace.</p>`} ${tree}
+      </div>`;
     })}
-${window.sessions >= window.session_limit ? html`<p class="note">The ${window.session_limit} most recently active sessions are shown; \`vouch sessions\` lists more.</p>` : ''}`;
+    ${window.sessions >= window.session_limit ? html`<p class="note">The ${window.session_limit} most recently active sessions are shown; \`vouch sessions\` lists more.</p>` : ''}`;
   },
 };
