@@ -296,6 +296,7 @@ checks:
     expect((await verify(rig)).one).toMatchObject({ status: 'FAIL', reason: 'exit_code' });
   });
 
+  // Needs /usr/bin/python3 with pytest (python3-pytest); .ci/run installs it, so in CI this always runs.
   it.skipIf(!PYTEST && !CI)('python3 -m pytest with declared tests, pyproject.toml and conftest.py passes; an undeclared conftest.py is not read', async () => {
     const rig = await project(
       `version: 1

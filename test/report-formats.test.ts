@@ -199,6 +199,7 @@ describe('vouch report --format html|json|md: one model', () => {
     expect(wrong.stderr).toContain('--format expects one of html, json, md');
   });
 
+  // Needs Debian's chromium (a real browser); .ci/run installs it, so in CI this always runs and fails if it is missing.
   it.skipIf(!hasChromium && !CI)(
     'the HTML, read from the DOM in chromium, shows the same facts as the JSON: checks, dispatches with verdict and drift, sessions, cards, integrity',
     async () => {
