@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { childProcess } from '../core/builtins.js';
 import { sha256 } from '../core/digest.js';
 import { GATE_RUN_EVENT } from './gate-run-event.js';
 
@@ -117,7 +117,7 @@ export function launchBackground(
   let pid: number | undefined;
   try {
     // detached: a process group (and session) of its own, so the client killing the hook's group on its timeout does not reach it.
-    const child = spawn(command ?? 'vouch', [...prefix, 'hook', order.client === 'codex' ? 'codex' : 'claude-code', GATE_RUN_EVENT], {
+    const child = childProcess().spawn(command ?? 'vouch', [...prefix, 'hook', order.client === 'codex' ? 'codex' : 'claude-code', GATE_RUN_EVENT], {
       detached: true,
       stdio: ['pipe', log, log],
       env: launcher.env,

@@ -5,7 +5,7 @@ import { scanScope } from '../scope/scan.js';
 import { TreeReader } from '../engine/tree-reader.js';
 import type { Workspace } from '../workspace/find.js';
 import { trustRecordPath } from '../trust/trust.js';
-import { gateWiring } from '../guard/wiring.js';
+import { gateWiring, gitHookPlace, type GitHookPlace } from '../guard/wiring.js';
 
 /**
  * What an agent session must leave as it found it: the files the spec's
@@ -19,6 +19,8 @@ export interface Baseline {
   readonly globs: readonly string[];
   readonly protected: Readonly<Record<string, string>>;
   readonly wiring: Readonly<Record<string, string>>;
+  /** Where git's hooks were found, and what could move them: a later look asks git again only when that changed. */
+  readonly git_hooks?: GitHookPlace;
 }
 
 /** What changed since a baseline: workspace-relative protected paths, absolute wiring paths. */
@@ -27,12 +29,24 @@ export interface Drift {
   readonly wiring: readonly string[];
 }
 
-export async function takeBaseline(home: string, workspace: Workspace, globs: readonly string[], env: NodeJS.ProcessEnv): Promise<Baseline> {
-  return { globs: [...globs], protected: await protectedFiles(home, workspace, globs), wiring: wiringDigests(workspace.root, home, env) };
+export async function takeBaseline(
+  home: string,
+  workspace: Workspace,
+  globs: readonly string[],
+  env: NodeJS.ProcessEnv,
+  earlier?: Baseline,
+): Promise<Baseline> {
+  const gitHooks = gitHookPlace(workspace.root, env, earlier?.git_hooks);
+  return {
+    globs: [...globs],
+    protected: await protectedFiles(home, workspace, globs),
+    wiring: wiringDigests(workspace.root, home, env, gitHooks),
+    git_hooks: gitHooks,
+  };
 }
 
 export async function driftSince(home: string, workspace: Workspace, baseline: Baseline, env: NodeJS.ProcessEnv): Promise<Drift> {
-  const now = await takeBaseline(home, workspace, baseline.globs, env);
+  const now = await takeBaseline(home, workspace, baseline.globs, env, baseline);
   return { protected: differing(baseline.protected, now.protected), wiring: differing(baseline.wiring, now.wiring) };
 }
 
@@ -56,9 +70,9 @@ async function protectedFiles(home: string, workspace: Workspace, globs: readonl
  * MCP entries, git's pre-push hook), and of VOUCH_HOME what decides trust
  * here: this workspace's trust record and the public keys vouch trusts.
  */
-function wiringDigests(root: string, home: string, env: NodeJS.ProcessEnv): Record<string, string> {
+function wiringDigests(root: string, home: string, env: NodeJS.ProcessEnv, gitHooks: GitHookPlace): Record<string, string> {
   const settings = new Set(
-    gateWiring(root, env)
+    gateWiring(root, env, gitHooks)
       .filter((entry) => !entry.dir)
       .map((entry) => entry.path),
   );

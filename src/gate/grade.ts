@@ -1,7 +1,6 @@
 import { digestJson, sha256, type Sha256 } from '../core/digest.js';
 import { engineContext, type EngineContext } from '../engine/context.js';
 import { checkStatuses, type CheckStatus } from '../engine/status.js';
-import { verifyChecks } from '../engine/verify.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Actor, GateStamp, StoredReceipt } from '../receipt/receipt.js';
 import type { Tier } from '../spec/fields.js';
@@ -12,7 +11,7 @@ import type { GateFinding, GateReason } from './decision.js';
 import { excerptOf } from './excerpt.js';
 import type { SessionHistory, StopScope } from './history.js';
 import { candidatesAt, isAffected, treeDigest, type SessionChanges } from './relevance.js';
-import { runWithinBudget, type BudgetRun } from './run-within-budget.js';
+import type { BudgetRun } from './run-within-budget.js';
 import { launchBackground, liveMarker, waitForRuns, type BackgroundLauncher } from './background.js';
 import { stampSeen } from './stamp.js';
 import { gateReuse } from './reuse-accept.js';
@@ -316,7 +315,12 @@ async function runOwing(
   const ledger = await open();
   // Only a stop's own runs are reused (reuse-accept.ts); a person's dispatch grade stamps nothing, so it reuses what stops proved.
   const reuse = gateReuse(engine.home, engine.workspace.root, ledger);
-  if (budgetSeconds !== null) return runWithinBudget(engine, checks, budgetSeconds, () => Promise.resolve(ledger), signal, reuse);
+  // The runner (verify, the log files, zlib) is loaded only when a stop owes a run.
+  if (budgetSeconds !== null) {
+    const { runWithinBudget } = await import('./run-within-budget.js');
+    return runWithinBudget(engine, checks, budgetSeconds, () => Promise.resolve(ledger), signal, reuse);
+  }
+  const { verifyChecks } = await import('../engine/verify.js');
   const result = await verifyChecks(engine, checks, { openLedger: () => Promise.resolve(ledger), reuse, ...(signal && { signal }) });
   if (result.kind !== 'ran') return result.kind === 'not_allowed' ? { kind: 'not_allowed' } : result;
   return { kind: 'ran', receipts: new Map(result.receipts.map((receipt) => [receipt.body.check_id, receipt])), exhausted: false };

@@ -4,6 +4,7 @@ import { MCP_CONFIG_PLACES } from '../install/mcp/clients/places.js';
 import type { AgentClient } from '../clients/descriptor.js';
 import { CLIENTS, hookedClients } from '../clients/registry.js';
 import { gitHookPath } from '../install/targets/index.js';
+import { gitConfigPrint } from './git-hook-place.js';
 import { vouchHome } from '../workspace/home.js';
 
 /** One file or directory of the gate's own wiring. */
@@ -26,8 +27,8 @@ export interface WiringPath {
  * what is protected cannot drift apart. `root` null (no workspace): the
  * user-scope entries only. The git hook needs one `git rev-parse`.
  */
-export function gateWiring(root: string | null, env: NodeJS.ProcessEnv): WiringPath[] {
-  return [...configWiring(root, env), ...gitHookWiring(root)];
+export function gateWiring(root: string | null, env: NodeJS.ProcessEnv, hooks?: GitHookPlace): WiringPath[] {
+  return [...configWiring(root, env), ...gitHookWiring(root, hooks)];
 }
 
 /** The wiring that costs no process to find: every entry but git's hook. Each hooked client's places come from its descriptor. */
@@ -56,8 +57,28 @@ export function configWiring(root: string | null, env: NodeJS.ProcessEnv, client
 }
 
 /** git's pre-push and pre-commit hooks, wherever core.hooksPath puts them (the repository's; none outside a work tree). Always so named. */
-export function gitHookWiring(root: string | null): WiringPath[] {
-  const hook = root === null ? null : gitHookPath(root, 'pre-push');
+export function gitHookWiring(root: string | null, known?: GitHookPlace): WiringPath[] {
+  const hook = root === null ? null : known !== undefined ? known.prePush : gitHookPath(root, 'pre-push');
+  return hookPlaces(hook);
+}
+
+/** git's answer for where its pre-push hook is (null: no work tree), and what could move that answer (git-hook-place.ts; null: unknown). */
+export interface GitHookPlace {
+  readonly prePush: string | null;
+  readonly print: string | null;
+}
+
+/**
+ * Where git's hooks are, reusing `earlier` (git's answer at a session's first
+ * hook) while nothing that could move it changed: a Stop then spawns no git.
+ */
+export function gitHookPlace(root: string, env: NodeJS.ProcessEnv, earlier?: GitHookPlace): GitHookPlace {
+  const print = gitConfigPrint(root, env);
+  if (print !== null && earlier?.print === print) return earlier;
+  return { prePush: gitHookPath(root, 'pre-push', env), print };
+}
+
+function hookPlaces(hook: string | null): WiringPath[] {
   if (hook === null) return [];
   // Both live in the one hooks directory: one `git rev-parse` finds it.
   return [

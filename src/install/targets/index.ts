@@ -209,14 +209,14 @@ export function olderThan(a: string, b: string): boolean {
 }
 
 /** Where git looks for a hook (core.hooksPath honoured), or null outside a work tree. */
-export function gitHookPath(root: string, name: string): string | null {
+export function gitHookPath(root: string, name: string, env: NodeJS.ProcessEnv = process.env): string | null {
   try {
     // The repository's config is what is asked (core.hooksPath), so it is read; rev-parse reads no index and runs nothing it names.
     const out = childProcess().execFileSync('git', ['--no-pager', '-c', 'core.fsmonitor=false', 'rev-parse', '--git-path', `hooks/${name}`], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+      env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
     });
     return resolve(root, out.trim());
   } catch {
