@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rows } from './helpers/ledger-db.js';
 import { Rig } from './helpers/rig.js';
+import { CI, PYTHON, hasOpenssl, hasPythonCryptography } from './helpers/independent-verifiers.js';
 
 /**
  * A signed exec receipt (`vouch exec --receipt FILE`) checked by vouch and
@@ -12,20 +13,6 @@ import { Rig } from './helpers/rig.js';
  * verifies the same bytes. As in interop.test.ts, a missing tool skips
  * visibly outside CI and fails in CI (.ci/run installs both).
  */
-const CI = process.env.CI === 'true';
-const PYTHON = '/usr/bin/python3';
-
-function works(command: string, args: string[]): boolean {
-  try {
-    execFileSync(command, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const hasOpenssl = works('openssl', ['version']);
-const hasPythonCryptography = works(PYTHON, ['-c', 'from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey']);
 
 /** Canonical bytes of the body to argv[3] (for openssl), then the verdict of the signature over them. */
 const PY_VERIFY_EXEC = `

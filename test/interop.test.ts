@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bundleText, pae, readBundle, tamper, type TestEnvelope } from './helpers/dsse.js';
 import { rows } from './helpers/ledger-db.js';
 import { Rig } from './helpers/rig.js';
+import { CI, PYTHON, hasOpenssl, hasPythonCryptography } from './helpers/independent-verifiers.js';
 
 /**
  * Proof that others agree: envelopes vouch exports are checked by
@@ -13,20 +14,6 @@ import { Rig } from './helpers/rig.js';
  * and builds the PAE itself. Outside CI a missing tool skips these tests
  * visibly; in CI (CI=true) it fails them: .ci/run installs both.
  */
-const CI = process.env.CI === 'true';
-const PYTHON = '/usr/bin/python3';
-
-function works(command: string, args: string[]): boolean {
-  try {
-    execFileSync(command, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const hasOpenssl = works('openssl', ['version']);
-const hasPythonCryptography = works(PYTHON, ['-c', 'from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey']);
 
 const PY_VERIFY_BUNDLE = `
 import base64, json, sys
