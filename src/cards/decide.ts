@@ -168,7 +168,8 @@ function requireQuestion(text: string | undefined): string {
  */
 function requireOneDecisionPerEvent(ctx: CardContext, view: CardView, decision: DecisionName): void {
   if (ctx.by.role !== 'coordinator') return;
-  const last = view.events[view.events.length - 1];
+  // An answer shown to the asking session is not a card event a coordinator wakes on.
+  const last = view.events.findLast((entry) => !(entry.intact && entry.body.event === 'answered'));
   if (last?.intact && last.body.event === 'decision' && last.body.by.role === 'coordinator') {
     fail({
       code: 'card_decision_taken',

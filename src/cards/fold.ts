@@ -59,6 +59,8 @@ export interface CardView {
   readonly question: Stored<DecisionEvent> | null;
   /** The guard stopped the card's worker (budget, failed calls); cleared by the next decision. */
   readonly stopped: Stored<StoppedEvent> | null;
+  /** Ids of the events (a close, a question) already shown to the session that opened the card. */
+  readonly answered: readonly string[];
   /** Verdicts of the proof in force, oldest first. */
   readonly verdicts: readonly Stored<VerdictEvent>[];
   readonly grade: Grade;
@@ -124,6 +126,7 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
   let closing: Stored<DecisionEvent> | null = null;
   const audits: Stored<AuditEvent>[] = [];
   const followUps: string[] = [];
+  const answered: string[] = [];
   let bound: Sha256 | null = proof.kind === 'script' ? proof.bound_sha256 : null;
   let pending: ScriptBinding['pending'] = null;
   const closed = () => state === 'done' || state === 'owner_closed' || state === 'split' || state === 'abandoned';
@@ -225,6 +228,9 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
       case 'follow_up':
         followUps.push(body.card);
         break;
+      case 'answered':
+        answered.push(body.answer);
+        break;
     }
   }
 
@@ -242,6 +248,7 @@ export function foldCard(id: string, entries: readonly CardEntry[]): FoldResult 
     holder: closed() ? null : holder,
     question: closed() ? null : question,
     stopped: closed() ? null : stopped,
+    answered,
     verdicts,
     grade: newest ? newest.body.verdict : 'ungraded',
     completed,

@@ -124,6 +124,14 @@ export interface OpenedEvent extends Base<'opened'> {
   readonly follow_up_of: { readonly card: string; readonly audit: string } | null;
   /** 0 for a card a person or coordinator opened; 1 and 2 for follow-ups. */
   readonly depth: number;
+  /** The agent session the card was opened from, which gets the one-line answer at its next Stop; absent or null: opened outside one. */
+  readonly asked_from?: AskingSession | null;
+}
+
+/** An agent session, as its client names it in hook calls. */
+export interface AskingSession {
+  readonly client: string;
+  readonly session: string;
 }
 
 /** A worker starts. A card has one writer: the holder named here, until a retry frees it or a reassign moves it. */
@@ -216,12 +224,32 @@ export interface StoppedEvent extends Base<'stopped'> {
   readonly worker: { readonly client: string; readonly session: string; readonly agent_id: string | null };
 }
 
+/** The card's answer (its close, or its question) was shown once to the session that asked for it, at that session's Stop. */
+export interface AnsweredEvent extends Base<'answered'> {
+  /** The event answered: the completed, owner_close or closing decision, or the ask decision. */
+  readonly answer: string;
+  readonly to: AskingSession;
+  /** The line the session was shown. */
+  readonly line: string;
+}
+
 export type CardEvent =
-  StoppedEvent | OpenedEvent | ClaimedEvent | VerdictEvent | DecisionEvent | CompletedEvent | OwnerCloseEvent | AuditEvent | FollowUpEvent;
+  AnsweredEvent | StoppedEvent | OpenedEvent | ClaimedEvent | VerdictEvent | DecisionEvent | CompletedEvent | OwnerCloseEvent | AuditEvent | FollowUpEvent;
 export type CardEventName = CardEvent['event'];
 
 /** Every event word, in the order a card's life usually shows them. */
-export const CARD_EVENTS: readonly CardEventName[] = ['opened', 'claimed', 'verdict', 'decision', 'completed', 'owner_close', 'audit', 'follow_up', 'stopped'];
+export const CARD_EVENTS: readonly CardEventName[] = [
+  'opened',
+  'claimed',
+  'verdict',
+  'decision',
+  'completed',
+  'owner_close',
+  'audit',
+  'follow_up',
+  'stopped',
+  'answered',
+];
 
 /** A card event without the fields the store fills in. */
 export type CardEventDraft<E extends CardEvent = CardEvent> = E extends CardEvent ? Omit<E, 'v' | 'kind' | 'id' | 'at' | 'subject' | 'by'> : never;

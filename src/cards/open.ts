@@ -1,3 +1,4 @@
+import { runSession } from '../clients/agent-run.js';
 import { fail } from '../core/problem.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Spec } from '../spec/model.js';
@@ -8,6 +9,7 @@ import { cardToActOn } from './load.js';
 import type { OpenedEvent, ProofSnapshot, VerifyMode } from './model.js';
 import { requireRole } from './rules.js';
 import { policyOf, proofChecks, snapshotChecks, snapshotScript } from './snapshot.js';
+import { noteAsked } from './asked.js';
 import { appendCardEvent, newCardId } from './store.js';
 
 /**
@@ -40,10 +42,13 @@ export async function openCard(ctx: CardContext, input: OpenInput): Promise<Card
       proof,
       follow_up_of: null,
       depth: 0,
+      asked_from: runSession(ctx.env),
     },
     { by: ctx.by, now: nowOf(ctx), sign: await cardSigner(ctx, proof.policy) },
   );
-  return await cardToActOn(ctx, ledger, id);
+  const view = await cardToActOn(ctx, ledger, id);
+  if (view.opened.body.asked_from) noteAsked(ctx.home, view.opened.body.asked_from, ctx.workspace.root, id);
+  return view;
 }
 
 /** The proof, frozen from the allowed spec: the named checks' full definitions, or the script's place and scope. */

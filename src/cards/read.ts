@@ -143,6 +143,7 @@ export function cardJson(view: CardView): Record<string, unknown> {
     follow_up_of: view.opened.body.follow_up_of,
     depth: view.opened.body.depth,
     follow_ups: view.followUps,
+    asked_from: view.opened.body.asked_from ?? null,
     events: view.events.map(eventJson),
   };
 }

@@ -33,3 +33,21 @@ export function agentRun(env: NodeJS.ProcessEnv, clients: readonly AgentClient[]
   if (declared !== undefined && declared.trim() !== '') return { agent: declared.trim().slice(0, 64), marker: 'AI_AGENT' };
   return null;
 }
+
+/** Session ids as clients write them (UUIDs for Claude Code): anything else is not taken as one. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/**
+ * The agent session this process runs in, when its client names it in the
+ * environment (its descriptor's sessionVariable) and its marker shows the
+ * run: the session a card opened here answers at its next Stop. A label
+ * like the markers: it decides only where a one-line answer is shown.
+ */
+export function runSession(env: NodeJS.ProcessEnv, clients: readonly AgentClient[] = CLIENTS): { client: string; session: string } | null {
+  const run = agentRun(env, clients);
+  if (run === null) return null;
+  const client = clients.find((c) => c.id === run.agent);
+  const name = client?.sessionVariable;
+  const session = name === undefined ? undefined : env[name];
+  return session !== undefined && SESSION_ID.test(session) ? { client: run.agent, session } : null;
+}

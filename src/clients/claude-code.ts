@@ -59,6 +59,13 @@ export const claudeCodeProtocol: HookProtocol = {
     return { stdout: '', stderr: lines(notice), exitCode: 0 };
   },
 
+  // The stop's answer stays what it was (allow: no decision; block: decision and reason); the message only joins any systemMessage there.
+  tell: (reply, message): HookReply => {
+    const answer = reply.stdout.trim() === '' ? {} : (JSON.parse(reply.stdout) as { systemMessage?: string });
+    const systemMessage = answer.systemMessage ? `${answer.systemMessage}\n${message}` : message;
+    return { ...reply, stdout: `${JSON.stringify({ ...answer, systemMessage })}\n` };
+  },
+
   // No permissionDecision: the client's own permission rules still decide whether the (rewritten) call runs.
   rewriteShell: (toolInput, command): HookReply => {
     const input = typeof toolInput === 'object' && toolInput !== null ? toolInput : {};
@@ -78,6 +85,8 @@ export const claudeCode = {
   id: 'claude-code',
   label: 'Claude Code',
   markers: ['CLAUDECODE'],
+  // Set for its Bash commands, hooks and MCP servers (checked with 2.1.332): the hook payloads' session_id.
+  sessionVariable: 'CLAUDE_CODE_SESSION_ID',
   hooks: {
     protocol: claudeCodeProtocol,
     install: {

@@ -118,6 +118,12 @@ export interface AgentClient {
    * they show a process runs inside an agent's run (clients/agent-run.ts).
    */
   readonly markers: readonly string[];
+  /**
+   * The variable holding the id of the session whose run this is, as the
+   * client's hook payloads name it (session_id): where a card opened from
+   * that run sends its answer. Absent when the client sets none vouch checked.
+   */
+  readonly sessionVariable?: string;
   /** Null when vouch knows the client only by its markers (and, maybe, its MCP entry). */
   readonly hooks: ClientHooks | null;
 }

@@ -26,6 +26,11 @@ export interface HookProtocol {
   readonly denyTool: (reason: string) => HookReply;
   /** Nothing to say: the call goes ahead as the client would have it. */
   readonly pass: (notice: string | null) => HookReply;
+  /**
+   * Add a line for the person to a Stop's reply, whatever it decided
+   * (Claude Code's systemMessage); absent where the client has no such place.
+   */
+  readonly tell?: (reply: HookReply, message: string) => HookReply;
   /** Run this shell call as `command` instead, the rest of its input kept (Claude Code's updatedInput); absent where the client cannot. */
   readonly rewriteShell?: (toolInput: unknown, command: string) => HookReply;
 }

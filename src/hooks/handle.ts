@@ -97,9 +97,9 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
       );
       const notice = renderGateNotice(decision);
       if (event === 'SubagentStop') await (await import('./worker-budget.js')).noteWorkerCall(protocol.client, event, payload, ctx);
-      return decision.kind === 'block'
-        ? protocol.blockStop(renderBlockReason(decision, ctx.self), notice)
-        : protocol.allowStop(notice, decision.kind === 'escaped');
+      const reply =
+        decision.kind === 'block' ? protocol.blockStop(renderBlockReason(decision, ctx.self), notice) : protocol.allowStop(notice, decision.kind === 'escaped');
+      return event === 'Stop' ? await withAnswers(protocol, reply, payload, ctx) : reply;
     }
     case 'PreToolUse': {
       const use = protocol.toolUse(payload.toolName, payload.toolInput);
@@ -133,6 +133,22 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
       return protocol.pass(null);
     default:
       return protocol.pass(null);
+  }
+}
+
+/**
+ * The one-line answers of the cards this session opened, added to its
+ * Stop's reply. Never decides the stop: the reply's decision is kept, and a
+ * failure here leaves the reply as it was (the answers wait for the next Stop).
+ */
+async function withAnswers(protocol: ClientProtocol, reply: HookReply, payload: HookPayload, ctx: HookContext): Promise<HookReply> {
+  if (!protocol.tell) return reply;
+  try {
+    const lines = await (await import('./answer-back.js')).answersFor(protocol.client, payload, ctx);
+    return lines.length === 0 ? reply : protocol.tell(reply, lines.join('\n'));
+  } catch (error) {
+    const { visible } = await import('../render/visible.js');
+    return { ...reply, stderr: `${reply.stderr}vouch: could not deliver the cards' answers (they wait for the next stop): ${visible(String(error))}\n` };
   }
 }
 

@@ -164,6 +164,8 @@ function eventRow(entry: CardEntry): string[] {
       return [...head, 'follow_up', `${body.card} (audit ${body.audit})`, by];
     case 'stopped':
       return [...head, 'stopped', `worker stopped: ${stopWords(body)}`, by];
+    case 'answered':
+      return [...head, 'answered', `shown to ${body.to.client} session ${body.to.session}: ${body.line}`, by];
     default:
       return unreachable(body);
   }
