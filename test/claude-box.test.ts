@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADD_BROKEN as BROKEN, ADD_GOOD as GOOD, ADD_SPEC as SPEC, ADD_TEST as TEST } from './helpers/add-project.js';
-import { claudeBinary, hookResponses, runClaude } from './helpers/claude.js';
-import { lastUserText, MockAnthropic, type Script } from './helpers/mock-anthropic.js';
-import { CLI, Rig } from './helpers/rig.js';
+import { ADD_BROKEN as BROKEN, ADD_GOOD as GOOD, ADD_SPEC as SPEC } from './helpers/add-project.js';
+import { claudeBinary, hookResponses } from './helpers/claude.js';
+import { bash, boxedSession, boxedWorkspace, gateDecisions, py, receipts, say, vouch, write } from './helpers/claude-box.js';
+import { lastUserText, type MockAnthropic, type Script } from './helpers/mock-anthropic.js';
+import { CLI, type Rig } from './helpers/rig.js';
 
 /*
  * The agent works in a box (issue 23): `vouch install claude-code` turns on
@@ -27,65 +27,8 @@ afterEach(async () => {
   for (const mock of mocks.splice(0)) await mock.close();
 });
 
-/** The person's home, apart from VOUCH_HOME (the rig's), so the box can keep VOUCH_HOME read-only and the npm cache writable. */
-const userHome = (rig: Rig) => join(dirname(rig.home), 'user');
-
-async function workspace(options: { spec?: string; install: string[]; files?: Record<string, string> }): Promise<Rig> {
-  const rig = new Rig().write({ 'src/add.js': GOOD, 'test/add.test.js': TEST, ...options.files });
-  mkdirSync(userHome(rig), { recursive: true });
-  await rig.spec(options.spec ?? SPEC);
-  expect((await rig.run(['verify'])).code).toBe(0);
-  const installed = await rig.run(['install', 'claude-code', ...options.install], { env: { HOME: userHome(rig) } });
-  expect(installed.code, installed.stderr).toBe(0);
-  return rig;
-}
-
-async function session(rig: Rig, script: Script) {
-  const mock = new MockAnthropic(script);
-  mocks.push(mock);
-  const baseUrl = await mock.start();
-  const configDir = join(rig.home, 'claude');
-  mkdirSync(configDir, { recursive: true });
-  const started = Date.now();
-  const run = await runClaude(binary, {
-    cwd: rig.root,
-    configDir,
-    baseUrl,
-    prompt: 'Make add() correct and tell me when it is done.',
-    // The registry is reached through this machine's CA bundle; the sandboxed commands get it too.
-    env: { ...rig.env(), HOME: userHome(rig), NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS },
-    tools: ['Write', 'Edit', 'Bash'],
-  });
-  return { run, mock, ms: Date.now() - started };
-}
-
-function gateDecisions(rig: Rig): { decision: string; reason: string }[] {
-  const db = new Database(rig.path('.vouch/ledger.db'), { readonly: true });
-  try {
-    return (db.prepare("SELECT body FROM chain WHERE kind = 'gate' ORDER BY seq").all() as { body: string | Buffer }[]).map((row) =>
-      JSON.parse(String(row.body)),
-    );
-  } catch {
-    return [];
-  } finally {
-    db.close();
-  }
-}
-
-function receipts(rig: Rig): number {
-  const db = new Database(rig.path('.vouch/ledger.db'), { readonly: true });
-  try {
-    return db.prepare("SELECT count(*) FROM chain WHERE kind = 'receipt'").pluck().get() as number;
-  } finally {
-    db.close();
-  }
-}
-
-const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command, description: 'run a command' } });
-const write = (id: string, file_path: string, content: string) => ({ type: 'tool_use' as const, id, name: 'Write', input: { file_path, content } });
-const say = (text: string) => ({ type: 'text' as const, text });
-const py = (code: string) => `python3 -c ${JSON.stringify(code)}`;
-const vouch = (...args: string[]) => [process.execPath, CLI, ...args].map((a) => `'${a}'`).join(' ');
+const workspace = boxedWorkspace;
+const session = (rig: Rig, script: Script) => boxedSession(binary, rig, mocks, script);
 
 describe('the box, with the real Claude Code CLI', () => {
   it('attack: python writes into .vouch/, VOUCH_HOME, .claude/settings.local.json (disableAllHooks), .git/config, and vouch.yaml: each fails inside the box (or is denied first), and the stop is still seen', async () => {
