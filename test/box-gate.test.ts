@@ -78,7 +78,7 @@ describe('gate.require_box', () => {
   it('attack: a spec path the box does not hold read-only (denyWrite edited by hand) is a box that is off', async () => {
     const rig = await workspace('gate: {require_box: true}\n', []);
     const settings = JSON.parse(rig.read('.claude/settings.json'));
-    settings.sandbox.filesystem.denyWrite = settings.sandbox.filesystem.denyWrite.filter((p: string) => !p.endsWith('/.vouch'));
+    settings.sandbox.filesystem.denyWrite = settings.sandbox.filesystem.denyWrite.filter((p: string) => p !== '.vouch');
     writeFileSync(rig.path('.claude/settings.json'), JSON.stringify(settings));
     await call(rig, 's-hole');
     const answer = await stop(rig, 's-hole');

@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADD_BROKEN as BROKEN, ADD_GOOD as GOOD, ADD_SPEC as SPEC } from './helpers/add-project.js';
-import { claudeBinary, hookResponses } from './helpers/claude.js';
-import { bash, boxedSession, boxedWorkspace, gateDecisions, py, receipts, say, vouch, write } from './helpers/claude-box.js';
-import { lastUserText, type MockAnthropic, type Script } from './helpers/mock-anthropic.js';
-import { CLI, type Rig } from './helpers/rig.js';
+import { ADD_BROKEN as BROKEN, ADD_GOOD as GOOD, ADD_SPEC as SPEC, ADD_TEST as TEST } from './helpers/add-project.js';
+import { claudeSettingsSources, sandboxPath } from '../src/install/box/claude-settings.js';
+import { claudeBinary, hookResponses, runClaude } from './helpers/claude.js';
+import { bash, boxedSession, boxedWorkspace, gateDecisions, py, receipts, say, userHome, vouch, write } from './helpers/claude-box.js';
+import { lastUserText, MockAnthropic, type Script } from './helpers/mock-anthropic.js';
+import { CLI, Rig } from './helpers/rig.js';
 
 /*
  * The agent works in a box (issue 23): `vouch install claude-code` turns on
@@ -112,6 +113,46 @@ describe('the box, with the real Claude Code CLI', () => {
     const [summary] = (await rig.run(['sessions', '--json'])).json().sessions;
     const stopMs = Date.parse(summary.decisions.at(-1).at) - Date.parse(summary.trail.at(-1).at);
     console.log(`honest boxed session: ${ms} ms for the whole claude -p run, ${stopMs} ms from its last tool call to the gate's decision`);
+  }, 300_000);
+});
+
+describe('sandbox paths as the pinned Claude Code resolves them', () => {
+  it('attack: a relative denyWrite in the project settings denies that path of the workspace; the same entry in the user settings names a path under the config dir, and the workspace path stays writable; the gate resolves both the same way', async () => {
+    const rig = new Rig().write({ 'src/add.js': GOOD, 'test/add.test.js': TEST });
+    mkdirSync(userHome(rig), { recursive: true });
+    await rig.spec(SPEC);
+    const configDir = join(rig.home, 'claude');
+    mkdirSync(configDir, { recursive: true });
+    const on = { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false };
+    writeFileSync(join(configDir, 'settings.json'), JSON.stringify({ sandbox: { filesystem: { denyWrite: ['from-user'] } } }));
+    mkdirSync(rig.path('.claude'), { recursive: true });
+    writeFileSync(rig.path('.claude/settings.json'), JSON.stringify({ sandbox: { ...on, filesystem: { denyWrite: ['from-project', 'nested/deep'] } } }));
+    mkdirSync(rig.path('nested'), { recursive: true });
+    const attempts = ['from-project', 'nested/deep', 'from-user'].map((name) => py(`open('${name}','w').write('x'); print('wrote ${name}')`));
+    const mock = new MockAnthropic((_request, turn) => (turn < attempts.length ? [bash(`toolu_${turn}`, attempts[turn]!)] : [say('Done.')]));
+    mocks.push(mock);
+    const run = await runClaude(binary, {
+      cwd: rig.root,
+      configDir,
+      baseUrl: await mock.start(),
+      prompt: 'Write the files.',
+      env: { ...rig.env(), HOME: userHome(rig) },
+      tools: ['Bash'],
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const results = attempts.map((_, i) => lastUserText(mock.turns[i + 1]!));
+    expect(results[0]).toMatch(/Read-only file system|Permission denied/);
+    expect(results[1]).toMatch(/Read-only file system|Permission denied/);
+    expect(existsSync(rig.path('from-project'))).toBe(false);
+    expect(existsSync(rig.path('nested/deep'))).toBe(false);
+    expect(results[2]).toContain('wrote from-user');
+    expect(existsSync(rig.path('from-user'))).toBe(true);
+    // The gate resolves each entry as Claude Code did: the project's onto the workspace, the user's under the config dir.
+    const env = { ...rig.env(), HOME: userHome(rig), CLAUDE_CONFIG_DIR: configDir };
+    const [user, project] = claudeSettingsSources(rig.root, env, null);
+    expect(sandboxPath('from-project', project!, rig.root, env)).toBe(rig.path('from-project'));
+    expect(sandboxPath('nested/deep', project!, rig.root, env)).toBe(rig.path('nested/deep'));
+    expect(sandboxPath('from-user', user!, rig.root, env)).toBe(join(configDir, 'from-user'));
   }, 300_000);
 });
 

@@ -154,6 +154,16 @@ describe('lazy loading', () => {
     expect(await loadedMarkers(rig, ['fleet'])).toEqual(['fleet']);
   });
 
+  it("verify of one check loads neither the cards' nor the dispatches' folds while the ledger is within its policy; an automatic gc that is due loads them (what open cards and dispatches still need)", async () => {
+    const rig = new Rig().write({ 'src/a.ts': 'a' });
+    await rig.spec('version: 1\nretention: {per_check: 1, auto: 2}\nchecks:\n  - {id: t, run: ["true"], sources: ["src/**"]}\n');
+    // Two receipts, per_check 1: one candidate, below the threshold of 2.
+    expect(await loadedMarkers(rig, ['verify'], { only: ['cards', 'fleet'] })).toEqual([]);
+    expect(await loadedMarkers(rig, ['verify'], { only: ['cards', 'fleet'] })).toEqual([]);
+    // The third is due: the gc reads what must stay, and the markers show it (so the two above can fail).
+    expect(await loadedMarkers(rig, ['verify'], { only: ['cards', 'fleet'] })).toEqual(['cards', 'fleet']);
+  });
+
   it('the markers are real: export loads them (so the checks above can fail)', async () => {
     const rig = await signedWorkspace(new Rig(), 1);
     expect(await loadedMarkers(rig, ['export', '--check', 't', '--out', 'b.jsonl'])).toEqual(expect.arrayContaining(['export', 'intoto', 'keystore']));

@@ -58,30 +58,45 @@ describe('boxState (Claude Code settings as Claude Code merges them)', () => {
     expect(boxState('claude-code', at.root, at.env, ['test/**'], at.managed).gaps).toEqual([{ kind: 'sandbox_off' }]);
   });
 
-  it('read-only lists join across scopes and resolve as the sandbox does: relative to the workspace, ~/ under HOME, trailing /** a directory', () => {
+  it('read-only lists join across scopes and resolve as the sandbox does: relative to the workspace in the project settings, ~/ under HOME, trailing /** a directory', () => {
     const at = place({
-      user: {
+      user: { sandbox: { filesystem: { denyWrite: ['~/vouch', '.codex/**'] } } },
+      project: {
         sandbox: {
-          filesystem: {
-            denyWrite: [
-              '.vouch',
-              'vouch.yaml',
-              '.claude',
-              '.codex/**',
-              '.hermes/**',
-              '.mcp.json',
-              '.cursor/mcp.json',
-              '.git/config',
-              '.git/hooks',
-              '~/vouch',
-              'test/**',
-            ],
-          },
+          filesystem: { denyWrite: ['.vouch', 'vouch.yaml', '.claude', '.hermes/**', '.mcp.json', '.cursor/mcp.json', '.git/config', '.git/hooks', 'test/**'] },
         },
       },
+      local: { sandbox: { filesystem: { denyWrite: ['.codex/**'] } } },
       managed: { sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false } },
     });
     expect(boxState('claude-code', at.root, at.env, ['test/**'], at.managed)).toEqual({ client: 'claude-code', on: true, gaps: [] });
+  });
+
+  it("attack: the same relative entries in the user's settings name paths under Claude Code's config dir (as 2.1.332 resolves them), so each path of the workspace is writable", () => {
+    const relative = ['.vouch', 'vouch.yaml', '.claude', '.codex', '.hermes', '.mcp.json', '.cursor/mcp.json', '.git/config', '.git/hooks', '~/vouch'];
+    const at = place({ user: { sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, filesystem: { denyWrite: relative } } } });
+    const { on, gaps } = boxState('claude-code', at.root, at.env, [], at.managed);
+    expect(on).toBe(false);
+    expect(gaps).toContainEqual({ kind: 'writable', path: join(at.root, '.vouch') });
+    expect(gaps).toContainEqual({ kind: 'writable', path: join(at.root, 'vouch.yaml') });
+    expect(gaps).not.toContainEqual({ kind: 'writable', path: at.env.VOUCH_HOME });
+    // Set in CLAUDE_CONFIG_DIR's settings, the entry names a path beneath that folder.
+    const moved = join(at.home, 'config');
+    mkdirSync(moved);
+    writeFileSync(join(moved, 'settings.json'), JSON.stringify({ sandbox: { filesystem: { denyWrite: ['.vouch'] } } }));
+    writeFileSync(join(at.root, '.claude', 'settings.json'), JSON.stringify(HELD(at.root, at.env)));
+    expect(boxState('claude-code', at.root, { ...at.env, CLAUDE_CONFIG_DIR: moved }, ['test/**'], at.managed).on).toBe(true);
+  });
+
+  it("attack: a committed entry that resolves elsewhere is a box that is off: another clone's absolute path, or a relative one that climbs out of the workspace", () => {
+    const at = place({ managed: { sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false } } });
+    const paths = readOnlySet(at.root, at.env, []).paths.map((p) => p.path);
+    const elsewhere = paths.map((p) => (p.endsWith(`${join('ws', '.vouch')}`) ? '/home/alice/project/.vouch' : p));
+    writeFileSync(join(at.root, '.claude', 'settings.json'), JSON.stringify({ sandbox: { filesystem: { denyWrite: elsewhere } } }));
+    expect(boxState('claude-code', at.root, at.env, [], at.managed).gaps).toEqual([{ kind: 'writable', path: join(at.root, '.vouch') }]);
+    const climbing = paths.map((p) => (p.endsWith(`${join('ws', '.vouch')}`) ? '../ws-other/.vouch' : p));
+    writeFileSync(join(at.root, '.claude', 'settings.json'), JSON.stringify({ sandbox: { filesystem: { denyWrite: climbing } } }));
+    expect(boxState('claude-code', at.root, at.env, [], at.managed).gaps).toEqual([{ kind: 'writable', path: join(at.root, '.vouch') }]);
   });
 
   it('names each path that vouches and the box leaves writable, and a settings file that is not JSON counts as absent', () => {

@@ -70,8 +70,8 @@ function claudeBox(client: string, sources: readonly SettingsSource[], root: str
   if (settingInForce(sources, CLAUDE_SANDBOX.allowUnsandboxedCommands) !== false) gaps.push({ kind: 'escape_hatch' });
   const excluded = listInForce(sources, CLAUDE_SANDBOX.excludedCommands).map((e) => e.entry);
   if (excluded.length > 0) gaps.push({ kind: 'excluded_commands', commands: excluded });
-  const denied = listInForce(sources, CLAUDE_SANDBOX.denyWrite).flatMap(({ entry }) => {
-    const path = sandboxPath(entry, root, env);
+  const denied = listInForce(sources, CLAUDE_SANDBOX.denyWrite).flatMap(({ entry, source }) => {
+    const path = sandboxPath(entry, source, root, env);
     return path === null ? [] : [path];
   });
   for (const required of readOnlySet(root, env, protect).paths) {

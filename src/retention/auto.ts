@@ -1,6 +1,5 @@
 import type { GcResult, Ledger, Signer } from '../ledger/ledger.js';
 import type { RetentionPolicy } from '../spec/model.js';
-import { retainedForGc } from './retained.js';
 
 /** At most this many entries go in one automatic gc: its transaction, and the verify it follows, stay short. */
 export const AUTO_GC_MAX_ROWS = 2_000;
@@ -48,6 +47,8 @@ export async function autoGc(ledger: Ledger, checkIds: readonly string[], input:
   if (candidates < threshold) return { kind: 'not_due' };
   const clock = input.clock ?? Date.now;
   const started = clock();
+  // Loaded only when a gc is due: what must stay is read by the cards' and dispatches' folds, which a verify has no other use for.
+  const { retainedForGc } = await import('./retained.js');
   const retain = await retainedForGc(ledger, input.home);
   const active = [...retain.lastSeen].filter(([, at]) => input.now.getTime() - at < ACTIVE_SESSION_MS).map(([session]) => session);
   if (active.length > 0) {

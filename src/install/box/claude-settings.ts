@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { claudeSettingsPath } from '../../clients/claude-code.js';
 
 /** One of Claude Code's settings files, as read: its scope, where it is, and its object (null when absent or not valid JSON). */
@@ -60,16 +60,42 @@ export function listInForce(sources: readonly SettingsSource[], at: readonly str
 }
 
 /**
- * A sandbox filesystem path as Claude Code resolves it (checked with 2.1.332):
- * `//x` and `/x` are absolute, `~/x` is under the home directory, anything
- * else is relative to the workspace the session runs in; a trailing `/**`
- * means the directory.
+ * A sandbox filesystem path as Claude Code resolves it (read from and
+ * checked with 2.1.332): `//x` and `/x` are absolute, `~/x` is under the
+ * home directory, and anything else is relative to the directory of the
+ * source: the workspace the session runs in for the project, local and
+ * managed settings, but Claude Code's config directory (~/.claude,
+ * CLAUDE_CONFIG_DIR) for the user's, so a relative entry in the user's
+ * settings never names a path of the workspace. A trailing `/**` means the
+ * directory.
  */
-export function sandboxPath(entry: string, root: string | null, env: NodeJS.ProcessEnv): string | null {
+export function sandboxPath(entry: string, source: Pick<SettingsSource, 'scope' | 'path'>, root: string | null, env: NodeJS.ProcessEnv): string | null {
   const trimmed = entry.replace(/\/\*\*$/, '').replace(/\/$/, '');
   if (trimmed.startsWith('~/')) return join(env.HOME ?? homedir(), trimmed.slice(2));
   if (isAbsolute(trimmed)) return resolve(trimmed);
+  if (source.scope === 'user') return resolve(dirname(source.path), trimmed);
   return root === null ? null : resolve(root, trimmed);
+}
+
+/**
+ * The inverse, for a file a team commits (the project's settings): a path
+ * of the workspace as an entry relative to it (which Claude Code resolves
+ * against the workspace the session runs in, wherever the clone is), a path
+ * under the home directory as `~/...` (the same for every person whose
+ * VOUCH_HOME is at its default place), anything else absolute.
+ */
+export function projectSandboxEntry(path: string, root: string, env: NodeJS.ProcessEnv): string {
+  const inside = beneath(root, path);
+  if (inside !== null) return inside;
+  const underHome = beneath(env.HOME ?? homedir(), path);
+  return underHome === null ? path : `~/${underHome}`;
+}
+
+/** `path` relative to `dir`, with forward slashes, when it is strictly beneath it; null otherwise. */
+function beneath(dir: string, path: string): string | null {
+  const rel = relative(dir, path);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  return rel.split(sep).join('/');
 }
 
 function valueAt(root: unknown, at: readonly string[]): unknown {

@@ -1,6 +1,7 @@
 import { childProcess } from '../../core/builtins.js';
 import { dirname, resolve } from 'node:path';
 import { claudeBoxIntent } from '../box/claude-box.js';
+import { projectSandboxEntry } from '../box/claude-settings.js';
 import { codexBoxIntent, codexConfigPath } from '../box/codex-box.js';
 import { boxPrerequisites, codexHomeNote, type MissingPrerequisites } from '../box/prerequisites.js';
 import { readOnlySet, type UnboxableGlob } from '../box/read-only.js';
@@ -146,9 +147,12 @@ function withBox(box: BoxKind, path: string, hooks: EditIntent, ctx: TargetConte
       const gitHook = root === null ? null : gitHookPath(root, 'pre-push');
       const set = readOnlySet(root, ctx.env, ctx.protect, gitHook === null ? null : dirname(gitHook));
       const ecosystems = ecosystemsOf(ctx.root, ctx.programs);
+      // In the project's settings (a file teams commit) no path of this machine: entries relative to the workspace, as Claude Code resolves them.
+      const readOnly = root === null ? set.paths : set.paths.map((entry) => ({ ...entry, path: projectSandboxEntry(entry.path, root, ctx.env) }));
       return {
         ok: true,
-        intents: [hooks, claudeBoxIntent(path, { readOnly: set.paths, ecosystems })],
+        intents: [hooks, claudeBoxIntent(path, { readOnly, ecosystems })],
+        ...(root === null && ctx.mode === 'install' && { notes: [USER_SCOPE_BOX_NOTE] }),
         box: {
           kind: box,
           unboxable: set.unboxable,
@@ -174,6 +178,10 @@ function withBox(box: BoxKind, path: string, hooks: EditIntent, ctx: TargetConte
       return unreachable(box);
   }
 }
+
+/** Why a box installed in the user's settings does not hold a workspace's paths (checked with Claude Code 2.1.332: test/claude-box.test.ts). */
+const USER_SCOPE_BOX_NOTE =
+  "Claude Code resolves a relative sandbox path in the user's settings against its config directory (~/.claude), not the workspace: from there the box keeps VOUCH_HOME read-only but no workspace's .vouch/, vouch.yaml or settings, and the gate counts it as off; run `vouch install claude-code` in each project for the box";
 
 /**
  * The events an earlier install wrote, for uninstall to state the same
