@@ -131,7 +131,7 @@ export function renderMarkdown(results) {
   return `## vouch benchmark, ${results.started.slice(0, 16).replace('T', ' ')} UTC
 
 Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gib} GiB, ${machine.os}; Node ${machine.node}; ${machine.git}; ${machine.openssl}.
-Load average before/after: ${machine.load_before.join(' ')} / ${machine.load_after?.join(' ') ?? '?'}. Each row alternates vouch with its reference; median (min–max) of ${results.runs} runs (cold rows: fewer).
+Load average before/after: ${machine.load_before.join(' ')} / ${machine.load_after?.join(' ') ?? '?'}.${machine.dropped_env?.length ? ` Measured without ${machine.dropped_env.join(', ')} (set on this machine; it adds a fixed cost to every node start).` : ''} Each row alternates vouch with its reference; median (min–max) of ${results.runs} runs (cold rows: fewer).
 
 | measure | vouch | reference | result | target | met |
 |---|---|---|---|---|---|
