@@ -299,7 +299,14 @@ describe('the Claude Code plugin in this repository', () => {
       expect(result.code, result.stdout).toBe(0);
     }
     const report = JSON.parse(claudeCommand(binary, ['plugin', 'validate', REPO, '--strict', '--json'], configDir).stdout);
-    expect(report.provides.hooks.map((h: { event: string }) => h.event).sort()).toEqual(['PostToolUse', 'PreToolUse', 'Stop', 'SubagentStart', 'SubagentStop']);
+    expect(report.provides.hooks.map((h: { event: string }) => h.event).sort()).toEqual([
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PreToolUse',
+      'Stop',
+      'SubagentStart',
+      'SubagentStop',
+    ]);
   });
 
   it('gates a session when loaded with --plugin-dir (exec-form hooks from the plugin root)', async () => {

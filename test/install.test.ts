@@ -28,9 +28,14 @@ describe('vouch install / uninstall', () => {
     expect(settings.hooks.Stop[0].hooks[0].command).toBe(`VOUCH_HOME=${rig.home} ${process.execPath} ${realpathSync(CLI)} hook claude-code Stop`);
     // The guard fails closed when vouch cannot even start (node gone, the entry moved), as the plugin's hooks.json says.
     const plugin = JSON.parse(readFileSync(new URL('../hooks/hooks.json', import.meta.url), 'utf8')).hooks;
-    for (const event of ['Stop', 'SubagentStart', 'SubagentStop', 'PreToolUse', 'PostToolUse']) {
+    for (const event of ['Stop', 'SubagentStart', 'SubagentStop', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure']) {
       expect(settings.hooks[event][0].hooks[0].onFailure, event).toBe(plugin[event][0].hooks[0].onFailure);
     }
+    // Every tool's end reaches vouch, failed or not (a card worker's budget counts them all); the guard, only the writing tools.
+    expect(settings.hooks.PostToolUse[0].matcher).toBeUndefined();
+    expect(settings.hooks.PostToolUseFailure[0].matcher).toBeUndefined();
+    expect(settings.hooks.PostToolUseFailure[0].hooks[0].command).toContain('hook claude-code PostToolUseFailure');
+    expect(settings.hooks.PreToolUse[0].matcher).toBe('Write|Edit|MultiEdit|NotebookEdit|Bash');
     expect(settings.hooks.PreToolUse[0].hooks[0]).toEqual({
       type: 'command',
       command: expect.stringContaining('hook claude-code PreToolUse'),

@@ -38,7 +38,8 @@ export const claudeCodeProtocol: HookProtocol = {
         return typeof command === 'string' ? { kind: 'shell', tool: toolName, command } : { kind: 'other', tool: toolName };
       }
       default:
-        return { kind: 'other', tool: toolName };
+        // Its PostToolUse and PostToolUseFailure reach vouch for every tool (a card worker's budget counts them).
+        return { kind: 'read', tool: toolName };
     }
   },
 
@@ -77,7 +78,8 @@ export const claudeCodeProtocol: HookProtocol = {
 /**
  * Claude Code (2.1.332): CLAUDECODE=1 in what it runs; hooks in its JSON
  * settings (Stop and SubagentStop run the gate, SubagentStart puts a
- * subagent on the ledger, PreToolUse the guard, PostToolUse the trail);
+ * subagent on the ledger, PreToolUse the guard, PostToolUse the trail and,
+ * with PostToolUseFailure, a card worker's budget);
  * settings.local.json, merged over settings.json, can remove or disable the
  * same hooks, so it is wiring too; its sandbox is the box.
  */
@@ -101,7 +103,10 @@ export const claudeCode = {
         { event: 'SubagentStop', matcher: null, timeout: STOP_TIMEOUT_SECONDS },
         // The guard fails closed even when vouch cannot start (see hooks/hooks.json and docs/decisions/installing-into-other-tools-config.md).
         { event: 'PreToolUse', matcher: WRITE_TOOLS, timeout: TOOL_TIMEOUT_SECONDS, onFailure: 'block' },
-        { event: 'PostToolUse', matcher: WRITE_TOOLS, timeout: TOOL_TIMEOUT_SECONDS },
+        // Every tool, not only the writing ones: a card's worker budget counts every call it makes (tokens, and
+        // failures in a row, which any successful call resets), and the trail shows what the session did.
+        { event: 'PostToolUse', matcher: null, timeout: TOOL_TIMEOUT_SECONDS },
+        { event: 'PostToolUseFailure', matcher: null, timeout: TOOL_TIMEOUT_SECONDS },
       ],
     },
     wiring: (root, env) => {

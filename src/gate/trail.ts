@@ -80,8 +80,10 @@ function writtenPaths(use: ToolUse, root: string, cwd: string, home: string | un
       const opaque = writes.opaque || writes.targets.some((t) => t.glob || t.tree || hasOtherNames(t.path));
       return { paths: unique(writes.targets.flatMap((target) => inside(target.path))), opaque };
     }
+    case 'read':
+      return { paths: [], opaque: false };
     case 'other':
-      // A tool vouch does not know may have written anything.
+      // A writing tool whose input vouch cannot read may have written anything.
       return { paths: [], opaque: true };
   }
 }

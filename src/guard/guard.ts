@@ -104,6 +104,7 @@ export function guardToolUse(use: ToolUse, place: GuardPlace): GuardAnswer {
       }
       return named;
     }
+    case 'read':
     case 'other':
       return { kind: 'allow' };
   }

@@ -106,7 +106,7 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
       const { stoppedWorker } = await import('./worker-budget.js');
       const stopped = await stoppedWorker(protocol.client, payload, ctx);
       if (stopped !== null) return protocol.denyTool(stopped);
-      if (use === null || use.kind === 'other') return protocol.pass(null);
+      if (use === null || use.kind === 'other' || use.kind === 'read') return protocol.pass(null);
       const [{ guardCall }, { guardRole }] = await Promise.all([import('./guard-call.js'), import('../guard/role.js')]);
       const rewrite =
         ctx.exec === true && use.kind === 'shell' && protocol.rewriteShell
@@ -125,10 +125,9 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
       return protocol.pass(notice);
     }
     case 'PostToolUse':
-      await recordToolReport(protocol, event, session, cwd, payload, ctx);
-      await (await import('./worker-budget.js')).noteWorkerCall(protocol.client, event, payload, ctx);
-      return protocol.pass(null);
     case 'PostToolUseFailure':
+      // A call that failed may still have written what its input names (`echo x > src/a.js && false`): on the trail too.
+      await recordToolReport(protocol, event, session, cwd, payload, ctx);
       await (await import('./worker-budget.js')).noteWorkerCall(protocol.client, event, payload, ctx);
       return protocol.pass(null);
     default:
@@ -152,10 +151,10 @@ async function withAnswers(protocol: ClientProtocol, reply: HookReply, payload: 
   }
 }
 
-/** The session's own (untrusted) trail: a finished tool call, or a subagent start. */
+/** The session's own (untrusted) trail: a finished tool call (succeeded or failed), or a subagent start. */
 async function recordToolReport(protocol: ClientProtocol, event: string, session: string, cwd: string, payload: HookPayload, ctx: HookContext): Promise<void> {
   const { recordTrail } = await import('../gate/trail.js');
-  const use = event === 'PostToolUse' ? protocol.toolUse(payload.toolName, payload.toolInput) : null;
+  const use = event === 'PostToolUse' || event === 'PostToolUseFailure' ? protocol.toolUse(payload.toolName, payload.toolInput) : null;
   await recordTrail(
     {
       client: protocol.client,
