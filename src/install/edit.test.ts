@@ -98,7 +98,14 @@ describe('installEdit / uninstallEdit: JSON', () => {
     mkdirSync(join(root, 'proj'));
     const intent = hookIntent(path, 'claude-code', shellLine([self.node, self.entry]), claudeCode.hooks.install.events);
     expect(installEdit(intent, { home })).toMatchObject({ kind: 'written', backup: null });
-    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).hooks)).toEqual(['Stop', 'SubagentStart', 'SubagentStop', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).hooks)).toEqual([
+      'Stop',
+      'SubagentStart',
+      'SubagentStop',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+    ]);
     uninstallEdit(intent, { home });
     expect(existsSync(path)).toBe(false);
     expect(existsSync(join(root, 'proj', '.claude'))).toBe(false);
