@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { claudeBinary, hookResponses } from './helpers/claude.js';
-import { bash, claudeSession, gateDecisions, say, write, type MockList } from './helpers/claude-session.js';
+import { describe, expect, it } from 'vitest';
+import { hookResponses } from './helpers/claude.js';
+import { bash, claudeSessions, gateDecisions, say, write } from './helpers/claude-session.js';
 import { Rig } from './helpers/rig.js';
 
 /*
@@ -16,15 +16,7 @@ import { Rig } from './helpers/rig.js';
  * (conftest.py is a pinned input, and a run that skips every test is no PASS).
  */
 
-let binary: string;
-beforeAll(() => {
-  binary = claudeBinary();
-}, 600_000);
-
-const mocks: MockList = [];
-afterEach(async () => {
-  for (const mock of mocks.splice(0)) await mock.close();
-});
+const claude = claudeSessions();
 
 const BROKEN = 'def sign(value):\n    return value\n';
 const GOOD = 'def sign(value):\n    return value + ".sig"\n';
@@ -49,10 +41,8 @@ describe('the conftest-skip session, with the real Claude Code CLI', () => {
     expect(rig.read('vouch.yaml')).toContain('protect: ["tests/**"]');
     const installed = await rig.run(['install', 'claude-code'], { env: DEBIAN_FIRST });
     expect(installed.code, installed.stderr).toBe(0);
-    const { run } = await claudeSession(
-      binary,
+    const { run } = await claude.session(
       rig,
-      mocks,
       (_request, turn) => {
         if (turn === 0) return [write('toolu_1', rig.path('signer.py'), BROKEN)];
         if (turn === 1) return [write('toolu_2', rig.path('tests/conftest.py'), SKIP_ALL)];
@@ -78,10 +68,8 @@ describe('the conftest-skip session, with the real Claude Code CLI', () => {
     expect((await rig.run(['allow'], { env: DEBIAN_FIRST })).code).toBe(0);
     const installed = await rig.run(['install', 'claude-code', '--no-sandbox'], { env: DEBIAN_FIRST });
     expect(installed.code, installed.stderr).toBe(0);
-    const { run } = await claudeSession(
-      binary,
+    const { run } = await claude.session(
       rig,
-      mocks,
       (_request, turn) => {
         if (turn === 0) return [write('toolu_1', rig.path('signer.py'), BROKEN)];
         if (turn === 1) return [write('toolu_2', rig.path('tests/conftest.py'), SKIP_ALL)];

@@ -1,6 +1,6 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { claudeBinary, hookResponses } from './helpers/claude.js';
-import { bash, claudeSession, gateDecisions, say, write, type MockList } from './helpers/claude-session.js';
+import { describe, expect, it } from 'vitest';
+import { hookResponses } from './helpers/claude.js';
+import { bash, claudeSessions, gateDecisions, say, write } from './helpers/claude-session.js';
 import { lastUserText, type Script } from './helpers/mock-anthropic.js';
 import { CLI, Rig } from './helpers/rig.js';
 
@@ -9,18 +9,10 @@ import { CLI, Rig } from './helpers/rig.js';
  * local mock of the Messages API): an honest agent is never stranded on time.
  */
 
-let binary: string;
-beforeAll(() => {
-  binary = claudeBinary();
-}, 600_000);
-
-const mocks: MockList = [];
-afterEach(async () => {
-  for (const mock of mocks.splice(0)) await mock.close();
-});
+const claude = claudeSessions();
 
 const session = (rig: Rig, script: Script, extraArgs: string[] = []) =>
-  claudeSession(binary, rig, mocks, script, { prompt: 'Change a.txt and tell me when it is done.', extraArgs });
+  claude.session(rig, script, { prompt: 'Change a.txt and tell me when it is done.', extraArgs });
 
 describe('the gate on time, with the real Claude Code CLI', () => {
   it('an honest session whose check takes longer than the budget (8 s against 3 s) ends allowed, not ESCAPED, with the check run once', async () => {

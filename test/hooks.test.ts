@@ -314,7 +314,7 @@ describe('PostToolUse: the untrusted trail', () => {
     expect((await rig.run(['log', '--json'])).json().length).toBe(before);
   });
 
-  it('records a failed call too (PostToolUseFailure), with the paths its input names: a command that wrote, then failed, still wrote', async () => {
+  it('records a failed call too (PostToolUseFailure), with the paths its input names: a command that wrote, then failed, still wrote; a Read adds nothing', async () => {
     const rig = await ready();
     await hook(rig, 'PostToolUseFailure', {
       hook_event_name: 'PostToolUseFailure',
@@ -325,9 +325,8 @@ describe('PostToolUse: the untrusted trail', () => {
     });
     await hook(rig, 'PostToolUse', { hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: rig.path('src/a.txt') }, tool_response: {} });
     const session = (await rig.run(['sessions', 'sess-1', '--json'])).json().sessions[0];
-    expect(session.trail.map((t: { event: string; tool: string | null }) => `${t.event}/${t.tool}`)).toEqual(['PostToolUseFailure/Bash', 'PostToolUse/Read']);
-    expect(session.trail[0]).toMatchObject({ untrusted: true, paths: ['src/a.txt'], tool_use_id: 't3' });
-    expect(session.trail[1]).toMatchObject({ paths: [], opaque_writes: false });
+    expect(session.trail.map((t: { event: string; tool: string | null }) => `${t.event}/${t.tool}`)).toEqual(['PostToolUseFailure/Bash']);
+    expect(session.trail[0]).toMatchObject({ untrusted: true, paths: ['src/a.txt'], opaque_writes: false, tool_use_id: 't3' });
   });
 
   it('records nothing outside a workspace', async () => {

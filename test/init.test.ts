@@ -285,6 +285,7 @@ describe('the inputs init proposes hold what decides the run (a file that appear
     },
   );
 
+  // Skipped where cargo is not on the PATH (not a Debian package the suite installs, as for go above).
   it.skipIf(CARGO === null)(
     'a real `cargo init` project: Cargo.toml is an input, Cargo.lock and the toolchain file (absent yet) too (needs cargo)',
     async () => {

@@ -3,6 +3,7 @@ import type { GateDecision } from '../gate/decision.js';
 import type { HookContext } from './context.js';
 import { parsePayload, type HookPayload } from './payload.js';
 import type { ClientProtocol, HookReply } from './protocol.js';
+import type { ToolUse } from '../guard/guard.js';
 
 /** How a hook event fails when vouch itself fails: closed where it guards, open where it only records. */
 type Failure = 'block_stop' | 'deny_tool' | 'pass';
@@ -121,15 +122,19 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
         payload.agentId === null
           ? null
           : await recordSubagentStart(protocol.client, { session, agentId: payload.agentId, agentType: payload.agentType, cwd }, ctx);
-      await recordToolReport(protocol, event, session, cwd, payload, ctx);
+      await recordToolReport(protocol, event, session, cwd, payload, null, ctx);
       return protocol.pass(notice);
     }
     case 'PostToolUse':
-    case 'PostToolUseFailure':
+    case 'PostToolUseFailure': {
       // A call that failed may still have written what its input names (`echo x > src/a.js && false`): on the trail too.
-      await recordToolReport(protocol, event, session, cwd, payload, ctx);
+      // A reading tool (Read, Grep, Task...) is not: it names no write, so it could not change what a Stop judges, and
+      // the session's history a Stop loads stays as long as its writes. It counts for a card worker's budget below.
+      const use = protocol.toolUse(payload.toolName, payload.toolInput);
+      if (use?.kind !== 'read') await recordToolReport(protocol, event, session, cwd, payload, use, ctx);
       await (await import('./worker-budget.js')).noteWorkerCall(protocol.client, event, payload, ctx);
       return protocol.pass(null);
+    }
     default:
       return protocol.pass(null);
   }
@@ -151,10 +156,17 @@ async function withAnswers(protocol: ClientProtocol, reply: HookReply, payload: 
   }
 }
 
-/** The session's own (untrusted) trail: a finished tool call (succeeded or failed), or a subagent start. */
-async function recordToolReport(protocol: ClientProtocol, event: string, session: string, cwd: string, payload: HookPayload, ctx: HookContext): Promise<void> {
+/** The session's own (untrusted) trail: a finished tool call (succeeded or failed) and what it used, or a subagent start. */
+async function recordToolReport(
+  protocol: ClientProtocol,
+  event: string,
+  session: string,
+  cwd: string,
+  payload: HookPayload,
+  use: ToolUse | null,
+  ctx: HookContext,
+): Promise<void> {
   const { recordTrail } = await import('../gate/trail.js');
-  const use = event === 'PostToolUse' || event === 'PostToolUseFailure' ? protocol.toolUse(payload.toolName, payload.toolInput) : null;
   await recordTrail(
     {
       client: protocol.client,

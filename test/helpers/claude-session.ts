@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { afterEach, beforeAll } from 'vitest';
 import { BodyStore } from '../../src/ledger/sqlite/body-store.js';
-import { runClaude } from './claude.js';
+import { claudeBinary, runClaude } from './claude.js';
 import { MockAnthropic, type Script } from './mock-anthropic.js';
 import type { Rig } from './rig.js';
 
@@ -42,6 +43,24 @@ export async function claudeSession(
     ...(options.extraArgs && { extraArgs: options.extraArgs }),
   });
   return { run, mock };
+}
+
+/**
+ * A test file's real Claude Code sessions: the pinned CLI (fetched once, in
+ * beforeAll) and the mocks its sessions start, closed after each test.
+ */
+export function claudeSessions() {
+  let binary: string | undefined;
+  beforeAll(() => {
+    binary = claudeBinary();
+  }, 600_000);
+  const mocks: MockList = [];
+  afterEach(async () => {
+    for (const mock of mocks.splice(0)) await mock.close();
+  });
+  return {
+    session: (rig: Rig, script: Script, options: Parameters<typeof claudeSession>[4] = {}) => claudeSession(binary!, rig, mocks, script, options),
+  };
 }
 
 export interface GateRecord {
