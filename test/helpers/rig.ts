@@ -126,10 +126,19 @@ export function collect(child: ChildProcess, options: RunOptions = {}): Promise<
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   else child.stdin?.end();
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 50_000);
+  const limit = options.timeoutMs ?? 50_000;
+  const started = Date.now();
+  let killed = false;
+  const timer = setTimeout(() => {
+    killed = true;
+    child.kill('SIGKILL');
+  }, limit);
   return new Promise((resolvePromise) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      // Said in stderr, so that every assertion quoting it tells a stalled run from a failed one.
+      if (killed) stderr += `\n[rig] killed with SIGKILL after ${limit} ms (started ${Date.now() - started} ms ago)\n`;
+      else if (code === null) stderr += `\n[rig] ended by ${signal ?? 'a signal'} after ${Date.now() - started} ms\n`;
       resolvePromise({
         code,
         signal,
