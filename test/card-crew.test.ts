@@ -270,3 +270,108 @@ describe('budgets that stop a worker', () => {
     expect(denied(await bash(rig, null, 'ls', 'PreToolUse'))).toContain('over budget: 1200 tokens spent of 1000 budgeted');
   });
 });
+
+describe("a card's worker at its SubagentStop: the gate runs the frozen proof", () => {
+  const asWorker = (rig: Rig, agent: string, event: string, payload: Record<string, unknown>) =>
+    hook(rig, event, { agent_id: agent, agent_type: 'general-purpose', ...payload });
+  const claimFor = async (rig: Rig, agent: string, id: string) => {
+    // The worker's claim, as its Bash call runs it, and the PostToolUse that binds the worker to the card.
+    expect((await card(rig, ['claim', id], IN_CLAUDE_CODE)).code).toBe(0);
+    await asWorker(rig, agent, 'PostToolUse', {
+      tool_name: 'Bash',
+      tool_input: { command: `vouch card claim ${id}` },
+      tool_response: {},
+      tool_use_id: 't-claim',
+    });
+  };
+  const write = (rig: Rig, agent: string, text: string) => {
+    rig.write({ 'src/a.txt': text });
+    return asWorker(rig, agent, 'PostToolUse', {
+      tool_name: 'Write',
+      tool_input: { file_path: rig.path('src/a.txt'), content: text },
+      tool_response: {},
+      tool_use_id: `t-${Math.random()}`,
+    });
+  };
+  const stop = (rig: Rig, agent: string, message: string) =>
+    asWorker(rig, agent, 'SubagentStop', { last_assistant_message: message, stop_hook_active: false, agent_transcript_path: rig.path('../agent.jsonl') });
+  const decision = (result: { stdout: string }) => (result.stdout.trim() === '' ? null : (JSON.parse(result.stdout) as { decision?: string; reason?: string }));
+  const events = async (rig: Rig, id: string) => (await card(rig, ['show', id])).json().events as { kind: string; [key: string]: unknown }[];
+
+  it('attack: a worker breaks the proof and says done: the gate runs the proof, records the FAIL as an attempt, holds the stop, and the card stays open', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    await claimFor(rig, 'w1', id);
+    await write(rig, 'w1', 'bad\n');
+    const held = await stop(rig, 'w1', 'Done: src/a.txt is good.');
+    expect(held.code, held.stderr).toBe(0);
+    expect(decision(held)).toMatchObject({ decision: 'block' });
+    expect(decision(held)!.reason).toContain(`card ${id}'s proof is FAIL: tests FAIL (exit_code)`);
+    expect(decision(held)!.reason).toContain('Fix the work, not the proof');
+    const shown = (await card(rig, ['show', id])).json();
+    expect(shown.state).toBe('claimed');
+    expect(shown.events.map((e: { kind: string }) => e.kind)).toEqual(['opened', 'claimed', 'verdict']);
+    expect(shown.events.at(-1)).toMatchObject({ verdict: 'FAIL', attempt: 1, by: { role: 'verifier', role_from: 'gate', agent: 'claude-code', via: 'hook' } });
+    // The receipt is the gate's own: stamped by this stop, never an agent-run one.
+    const receipt = (await rig.run(['show', shown.events.at(-1).receipts[0].receipt, '--json'])).json();
+    expect(receipt.receipt.gate).toEqual({ session: 'sess-crew', client: 'claude-code', event: 'SubagentStop' });
+    expect(receipt.receipt.agent_run).toBeUndefined();
+    const [dispatch] = (await rig.run(['fleet', '--json'])).json().dispatches;
+    expect(dispatch.grade).toMatchObject({ outcome: 'contradicted', basis: 'card_proof', card: id, checks: [{ id: 'tests', status: 'FAIL' }] });
+    // Its own `card complete` does not close it either: the newest verdict is the gate's FAIL.
+    refused(await card(rig, ['complete', id], IN_CLAUDE_CODE), 'card_not_passing');
+  });
+
+  it("a worker that fixes the work closes the card by the gate's run, the proof runs once more on close, and the dispatch is verified", async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    await claimFor(rig, 'w1', id);
+    await write(rig, 'w1', 'bad\n');
+    expect(decision(await stop(rig, 'w1', 'Done.'))).toMatchObject({ decision: 'block' });
+    await write(rig, 'w1', 'good now\n');
+    const let_go = await stop(rig, 'w1', 'Fixed: src/a.txt says good.');
+    expect(let_go.code, let_go.stderr).toBe(0);
+    expect(decision(let_go)?.decision).toBeUndefined();
+    const shown = (await card(rig, ['show', id])).json();
+    expect(shown.state).toBe('done');
+    expect(shown.events.map((e: { kind: string }) => e.kind)).toEqual(['opened', 'claimed', 'verdict', 'verdict', 'completed', 'audit']);
+    expect(shown.events.slice(3)).toMatchObject([
+      { kind: 'verdict', verdict: 'PASS', attempt: 2, by: { role_from: 'gate' } },
+      { kind: 'completed', by: { role_from: 'gate' } },
+      { kind: 'audit', verdict: 'PASS', on_close: true },
+    ]);
+    const [dispatch] = (await rig.run(['fleet', '--json'])).json().dispatches;
+    expect([dispatch.state, dispatch.verdict]).toEqual(['terminated', 'verified']);
+  });
+
+  it('attack: the worker runs `card verify` itself on good files; that PASS closes nothing, and the gate still runs the proof at its stop', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    await claimFor(rig, 'w1', id);
+    expect((await card(rig, ['verify', id], IN_CLAUDE_CODE)).json().verdict).toBe('PASS');
+    refused(await card(rig, ['complete', id], IN_CLAUDE_CODE), 'card_pass_self_made');
+    await write(rig, 'w1', 'bad\n');
+    expect(decision(await stop(rig, 'w1', 'Done: verified it myself.'))).toMatchObject({ decision: 'block' });
+    expect((await events(rig, id)).at(-1)).toMatchObject({ kind: 'verdict', verdict: 'FAIL', by: { role_from: 'gate' } });
+  });
+
+  it('attack: a subagent that never claimed the card stops with it broken: no proof runs for it, and the card is untouched', async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof', 'tests']);
+    await write(rig, 'w2', 'bad\n');
+    const held = await stop(rig, 'w2', 'Done.');
+    expect(decision(held)!.reason).not.toContain(`card ${id}`);
+    expect((await events(rig, id)).map((e) => e.kind)).toEqual(['opened']);
+  });
+
+  it("a proof script no verifier has bound is not run by the gate (the worker could have left it there); the stop is judged as any subagent's", async () => {
+    const rig = await workspace();
+    const id = await opened(rig, ['--proof-script', 'proof.sh']);
+    rig.write({ [`.vouch/cards/${id}/proof.sh`]: `#!/bin/sh\n${CHECK}` });
+    await claimFor(rig, 'w1', id);
+    await write(rig, 'w1', 'bad\n');
+    const held = await stop(rig, 'w1', 'Done.');
+    expect(decision(held)!.reason).toContain('tests: FAIL');
+    expect((await events(rig, id)).map((e) => e.kind)).toEqual(['opened', 'claimed']);
+  });
+});

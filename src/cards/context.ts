@@ -5,6 +5,7 @@ import type { VerifyEvent } from '../engine/context.js';
 import type { BaseContext } from '../core/context.js';
 import type { Signer } from '../ledger/ledger.js';
 import type { LedgerSource } from '../ledger/source.js';
+import type { GateStamp } from '../receipt/receipt.js';
 import type { SpecSource } from '../spec/source.js';
 import type { Spec } from '../spec/model.js';
 import { notAllowedWords, trustState, type TrustState } from '../trust/trust.js';
@@ -20,6 +21,8 @@ export interface CardContext extends BaseContext {
   readonly ledgers: LedgerSource;
   readonly specs: SpecSource;
   readonly onEvent?: (event: VerifyEvent) => void;
+  /** Set when the gate runs the proof at a card worker's stop: its receipts carry the stop's stamp, as the gate's own runs do. */
+  readonly gate?: GateStamp;
 }
 
 export { nowOf } from '../core/context.js';

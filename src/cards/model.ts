@@ -16,12 +16,15 @@ export type VerifyMode = 'proof' | 'independent';
 /** Who wrote an event, as far as vouch can tell. */
 export interface CardActor {
   readonly role: Role;
-  /** Where the role came from: VOUCH_ROLE, a hook's subagent type, or the default (owner for a person, worker inside an agent run). */
-  readonly role_from: 'VOUCH_ROLE' | 'default';
+  /**
+   * Where the role came from: VOUCH_ROLE, the default (owner for a person,
+   * worker inside an agent run), or the gate: at a card worker's
+   * SubagentStop the hook runs the frozen proof as the card's verifier.
+   */
+  readonly role_from: 'VOUCH_ROLE' | 'default' | 'gate';
   /** The agent client whose run this was (claude-code, codex, ...), null for a person at a terminal. */
   readonly agent: string | null;
-  /** The front end: the CLI or the MCP server. */
-  /** The front end: the CLI, the MCP server, or a client's hook (a worker stopped by its budget). */
+  /** The front end: the CLI, the MCP server, or a client's hook (a worker stopped by its budget, the gate at its stop). */
   readonly via: 'cli' | 'mcp' | 'hook';
 }
 

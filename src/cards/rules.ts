@@ -63,7 +63,7 @@ export function requireRole(by: CardActor, act: CardAct, mode: VerifyMode = 'pro
         ? 'the owner may not complete this card on a PASS: on an independent card a verifier or coordinator closes it on its PASS; the owner closes it with `vouch card complete ID --force --why TEXT`, recorded as owner_close, never as a pass'
         : `the ${by.role} may not ${act === 'force_close' ? 'force-close' : act} this card: ${WHY[act]}`,
       expected: `one of the roles: ${allowed.join(', ')}`,
-      found: `${by.role} (${by.role_from === 'VOUCH_ROLE' ? 'from VOUCH_ROLE' : by.agent ? `the default inside an agent run (${by.agent})` : 'the default for a person at a terminal'})`,
+      found: `${by.role} (${by.role_from === 'VOUCH_ROLE' ? 'from VOUCH_ROLE' : by.role_from === 'gate' ? "the gate at a card worker's stop" : by.agent ? `the default inside an agent run (${by.agent})` : 'the default for a person at a terminal'})`,
       hint: ownersClose
         ? 'a verifier runs `vouch card verify ID` and `vouch card complete ID` (VOUCH_ROLE=verifier), or the owner forces it with --force --why'
         : 'roles come from VOUCH_ROLE; see `vouch card --help`',

@@ -39,6 +39,7 @@ export async function runProof(ctx: CardContext, view: CardView, ledger: Ledger,
     ...(ctx.now && { now: ctx.now }),
     // What the person allowed to run applies to a card's frozen checks too (by check id and command).
     ...(pins && { trusted: { pins, toolConfigs: [] } }),
+    ...(ctx.gate && { gate: ctx.gate }),
   };
   const options = { ...(sign && { sign }), ...(ctx.signal && { signal: ctx.signal }), ...(ctx.onEvent && { onEvent: ctx.onEvent }) };
   if (proof.kind === 'checks') {
@@ -50,7 +51,15 @@ export async function runProof(ctx: CardContext, view: CardView, ledger: Ledger,
   if (!script.ok) return fail(script.error);
   const use = useScript(proof, view.script, script.value.sha256);
   if (!use.ok) return fail(use.error);
-  // Binding a hash commits the card to a script: the verifier's act, not the worker's.
+  // Binding a hash commits the card to a script: the verifier's act, not the worker's. Nor the gate's: what it runs
+  // at a worker's stop is a script a verifier bound before, never one the worker's session may have left there.
+  if (use.value.binding !== 'same' && ctx.gate) {
+    return fail({
+      code: 'card_script_unbound',
+      message: `the proof script ${proof.path} has ${use.value.binding === 'first' ? 'never been run' : 'an authorised revision not yet run'}, so its hash is not bound: the gate runs only a script a verifier bound`,
+      hint: `the verifier runs \`vouch card verify ${view.id}\` first (VOUCH_ROLE=verifier); after that the gate runs it at the worker's stop`,
+    });
+  }
   if (use.value.binding !== 'same' && !closers('independent').includes(ctx.by.role)) {
     return fail({
       code: 'card_role_refused',

@@ -76,6 +76,7 @@ export function exitCodeFor(code: ProblemCode): number {
     case 'card_over_budget':
     case 'card_closed':
     case 'card_script_changed':
+    case 'card_script_unbound':
     case 'card_script_unusable':
     case 'card_proof_frozen':
     case 'card_decision_invalid':

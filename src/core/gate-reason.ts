@@ -32,6 +32,8 @@ export type GateReason =
   | 'ledger_unusable'
   /** The hook itself failed; a stop is never let through on an error. */
   | 'hook_error'
+  /** A card's worker stopped, and the gate's run of the card's frozen proof is not a PASS: the card stays open, and the worker is held to fix it. */
+  | 'card_not_passing'
   /** A subagent stopped with no final message: it has not reported, and silence is not a claim. */
   | 'no_report'
   /** vouch.yaml changed since the subagent's dispatch pinned it: not graded against a spec it could have edited. */

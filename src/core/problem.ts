@@ -91,6 +91,8 @@ export type ProblemCode =
   | 'card_over_budget'
   /** The card is closed (done, owner_close, split, abandoned). */
   | 'card_closed'
+  /** The gate, at a card worker's stop, runs only a proof script a verifier bound: this one's hash is not bound yet. */
+  | 'card_script_unbound'
   /** verify: the proof script's SHA-256 is not the bound one, and no revise-script decision authorised it. */
   | 'card_script_changed'
   /** verify: the proof script is missing, not a regular file, or has no #! line. */

@@ -43,7 +43,7 @@ export function dispatchJson(d: Dispatch, specNow: Sha256 | null, now: Date = ne
           transcript_prompt: d.claim.transcript_prompt,
         }
       : null,
-    grade: d.grade ? { at: d.grade.at, outcome: d.grade.event, ...d.grade.grade } : null,
+    grade: d.grade ? { at: d.grade.at, outcome: d.grade.event, ...d.grade.grade, card: d.grade.grade.card ?? null } : null,
     transitions: d.transitions.map((t) => ({ seq: t.seq, at: t.at, from: t.from, to: t.to, why: t.why, writer: t.writer, signed: t.signed })),
     /** Events that cannot be believed, by position: not read. */
     damaged_events: d.unreadable,

@@ -103,8 +103,14 @@ export interface Grade {
   readonly tier: Tier;
   /** The spec it graded against: always the dispatch's pin (drift is refused, not graded). */
   readonly spec_sha256: Sha256;
-  /** own_writes: the checks covering what its agent wrote; whole_tier: every blocking check of the tier. */
-  readonly basis: 'own_writes' | 'whole_tier';
+  /**
+   * own_writes: the checks covering what its agent wrote; whole_tier: every
+   * blocking check of the tier; card_proof: the frozen proof of the card its
+   * agent claimed, run by the gate (with the tier's checks on its writes).
+   */
+  readonly basis: 'own_writes' | 'whole_tier' | 'card_proof';
+  /** The card whose proof graded it (basis card_proof). */
+  readonly card?: string;
   readonly checks: readonly GradedCheck[];
 }
 

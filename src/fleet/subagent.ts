@@ -5,9 +5,10 @@ import type { SessionHistory } from '../gate/history.js';
 import type { AppendOptions, Ledger } from '../ledger/ledger.js';
 import type { Spec } from '../spec/model.js';
 import type { Workspace } from '../workspace/find.js';
+import { cardOfWorker, runCardProof, type CardProofOutcome } from './card-proof.js';
 import { claimFromMessage } from './claim.js';
 import { gradeDispatch, gradeWhy } from './grade.js';
-import type { AgentRef, Dispatch, Writer } from './model.js';
+import type { AgentRef, Dispatch, Grade, Writer } from './model.js';
 import { chooseTier, manifestAt, orderDraft } from './order.js';
 import { Dispatches, type DispatchesOptions } from './store.js';
 import { readTranscriptPrompt } from './transcript.js';
@@ -116,6 +117,31 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
     }
     if (dispatch.lastState !== 'reported') return { verdict: await ownWritesOnly(input), dispatch };
 
+    // A card's worker is graded first by the gate's run of the card's frozen proof: not a PASS holds it, whatever else passes.
+    const card = cardOfWorker(ctx.home, request, dispatch);
+    const proof = card === null ? null : await runCardProof(ctx, workspace, request, card);
+    if (proof?.kind === 'ran' && proof.verdict !== 'PASS') {
+      const grade: Grade = { tier: dispatch.order!.tier, spec_sha256: spec.sha256, basis: 'card_proof', card: proof.card, checks: proof.checks };
+      dispatch = await must(
+        store,
+        dispatch.id,
+        { event: 'contradicted', grade, why: `the frozen proof of card ${proof.card}: ${proof.why}` },
+        writer,
+        input.sign,
+      );
+      const detail = `card ${proof.card}'s proof is ${proof.verdict}: ${proof.why} (run ${proof.runs} of the proof in force)`;
+      return {
+        verdict: {
+          kind: 'block',
+          reason: 'card_not_passing',
+          findings: [],
+          detail,
+          tree: digestJson({ reason: 'card_not_passing', card: proof.card, at: proof.fingerprints }),
+        },
+        dispatch,
+      };
+    }
+
     const outcome = await gradeDispatch(ctx, workspace, spec, dispatch, {
       history,
       actor: 'hook',
@@ -128,9 +154,22 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
         dispatch = await must(store, dispatch.id, { event: outcome.to, grade: outcome.grade, why: gradeWhy(outcome) }, writer, input.sign);
         if (outcome.to === 'verified')
           dispatch = await must(store, dispatch.id, { event: 'terminated', why: 'verified: closed by the SubagentStop gate' }, writer, input.sign);
-        return { verdict: outcome.verdict, dispatch };
+        return { verdict: withCard(outcome.verdict, proof), dispatch };
       }
       case 'ungraded': {
+        // Nothing at its tier grades its writes, and the card's proof, run by the gate, is a PASS: that grades them.
+        if (proof?.kind === 'ran') {
+          const grade: Grade = { tier: dispatch.order!.tier, spec_sha256: spec.sha256, basis: 'card_proof', card: proof.card, checks: proof.checks };
+          dispatch = await must(
+            store,
+            dispatch.id,
+            { event: 'verified', grade, why: `the frozen proof of card ${proof.card} is a PASS, run by the gate` },
+            writer,
+            input.sign,
+          );
+          dispatch = await must(store, dispatch.id, { event: 'terminated', why: 'verified: closed by the SubagentStop gate' }, writer, input.sign);
+          return { verdict: withCard({ kind: 'allow', reason: 'all_pass', findings: [], detail: null, tree: null }, proof), dispatch };
+        }
         // Its own writes: a subagent's stop always names it (request.agentId is set on this path).
         const agent = request.agentId;
         const wroteNothing = history.touched(agent).size === 0 && !history.wroteOpaquely(agent);
@@ -153,12 +192,24 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
         };
       }
       case 'refused':
-        return { verdict: outcome.verdict, dispatch };
+        return { verdict: withCard(outcome.verdict, proof), dispatch };
       case 'drift':
       case 'claimant':
         throw new Error(`bug: ${outcome.kind} after the hook checked it`);
     }
   }
+}
+
+/** The verdict with what the card's proof run did said in its detail (the one line the client shows). */
+function withCard(verdict: Verdict, proof: CardProofOutcome | null): Verdict {
+  if (proof === null) return verdict;
+  const said =
+    proof.kind === 'not_run'
+      ? `card ${proof.card}: the gate did not run its proof (${proof.why})`
+      : proof.closed
+        ? `card ${proof.card} closed on the gate's run of its proof (PASS, ${proof.runs} run${proof.runs === 1 ? '' : 's'}, ${proof.fixes} fix${proof.fixes === 1 ? '' : 'es'})`
+        : `card ${proof.card}: its proof is a PASS, and it did not close: ${proof.why}`;
+  return { ...verdict, detail: verdict.detail ? `${said}; ${verdict.detail}` : said };
 }
 
 function reportDraft(message: string, request: StopRequest, dispatch: Dispatch) {

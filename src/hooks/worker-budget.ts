@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { sha256 } from '../core/digest.js';
 import type { CardContext } from '../cards/context.js';
 import type { CardActor, StopReason, StoppedEvent } from '../cards/model.js';
+import { readWorker, writeWorker, type WorkerRef } from '../cards/worker.js';
 import type { Client } from '../clients/registry.js';
 import { locateForHook } from '../gate/locate.js';
 import type { HookContext } from './context.js';
@@ -13,32 +13,6 @@ export const FAILED_CALLS_LIMIT = 5;
 
 /** `vouch card claim ID` in a shell command: the agent says which card it works on. */
 const CLAIM = /\bvouch(?:\.js|\.mjs)?\b[^;&|]*\bcard\s+claim\s+(c-[0-9a-hjkmnp-tv-z]{8})\b/;
-
-/** What the hook keeps about one worker (client, session, agent) in VOUCH_HOME, which the agent's box keeps read-only. */
-interface WorkerState {
-  readonly card: string;
-  readonly failed_in_a_row: number;
-}
-
-function statePath(home: string, client: Client, session: string, agent: string | null): string {
-  return join(home, 'crew', `${sha256(`${client}\0${session}\0${agent ?? ''}`).slice(0, 32)}.json`);
-}
-
-function readState(path: string): WorkerState | null {
-  try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<WorkerState>;
-    return typeof value.card === 'string' && typeof value.failed_in_a_row === 'number' ? { card: value.card, failed_in_a_row: value.failed_in_a_row } : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeState(path: string, state: WorkerState): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(state)}\n`, { mode: 0o600 });
-  renameSync(temp, path);
-}
 
 /** Whether a finished tool call failed, by what the client says: a failure event, a non-zero exit, an error flag. */
 export function callFailed(event: string, response: unknown): boolean {
@@ -73,18 +47,18 @@ const HOOK_ACTOR = (client: Client): CardActor => ({ role: 'worker', role_from: 
 export async function noteWorkerCall(client: Client, event: string, payload: HookPayload, ctx: HookContext): Promise<void> {
   const place = locateForHook(payload.cwd ?? ctx.fallbackCwd);
   if (place.kind !== 'spec' || payload.session === null) return;
-  const path = statePath(ctx.home, client, payload.session, payload.agentId);
+  const worker: WorkerRef = { client, session: payload.session, agent: payload.agentId };
   const failed = event !== 'SubagentStop' && callFailed(event, payload.toolResponse);
   const command = (payload.toolInput as { command?: unknown } | null)?.command;
   const claimed = typeof command === 'string' && !failed ? CLAIM.exec(command)?.[1] : undefined;
-  const before = readState(path);
+  const before = readWorker(ctx.home, worker);
   if (claimed !== undefined && claimed !== before?.card) {
-    writeState(path, { card: claimed, failed_in_a_row: 0 });
+    writeWorker(ctx.home, worker, { card: claimed, failed_in_a_row: 0 });
     return;
   }
   if (!before) return;
   const state = { card: before.card, failed_in_a_row: event === 'SubagentStop' ? before.failed_in_a_row : failed ? before.failed_in_a_row + 1 : 0 };
-  writeState(path, state);
+  writeWorker(ctx.home, worker, state);
   // The card engine loads only for an agent bound to a card: every other tool call costs one missing file.
   const [{ cardSigner, nowOf }, { everSigned, isClosed }, { loadCard }, { appendCardEvent }, { transcriptTokens }] = await Promise.all([
     import('../cards/context.js'),
@@ -130,7 +104,7 @@ export async function noteWorkerCall(client: Client, event: string, payload: Hoo
 /** PreToolUse: the denial for a card's worker the card stopped, or null when it may go on. */
 export async function stoppedWorker(client: Client, payload: HookPayload, ctx: HookContext): Promise<string | null> {
   if (payload.session === null) return null;
-  const state = readState(statePath(ctx.home, client, payload.session, payload.agentId));
+  const state = readWorker(ctx.home, { client, session: payload.session, agent: payload.agentId });
   if (!state) return null;
   const place = locateForHook(payload.cwd ?? ctx.fallbackCwd);
   if (place.kind !== 'spec') return null;

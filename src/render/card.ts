@@ -68,6 +68,7 @@ export function renderBoard(cards: readonly CardSummary[], p: Paint, now = new D
 }
 
 export function actorWords(by: CardActor): string {
+  if (by.role_from === 'gate') return `the gate (${by.agent ?? 'hook'}, at its worker's stop)`;
   return `${by.role}${by.agent ? ` (${by.agent}${by.via === 'mcp' ? ', mcp' : ''})` : by.via === 'mcp' ? ' (mcp)' : ''}`;
 }
 

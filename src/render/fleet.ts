@@ -109,7 +109,7 @@ export function renderDispatch(d: Dispatch, specNow: Sha256 | null, p: Paint): s
   }
   if (d.grade) {
     lines.push(
-      `  checked    ${oneLine(d.grade.grade.checks.map((c) => `${c.id} ${c.status}${c.status === 'PASS' ? '' : ` (${c.reason})`}`).join(', '))}  ${p.dim(`tier ${d.grade.grade.tier}, ${d.grade.grade.basis === 'own_writes' ? 'on what its agent wrote' : 'every blocking check of the tier'}`)}`,
+      `  checked    ${oneLine(d.grade.grade.checks.map((c) => `${c.id} ${c.status}${c.status === 'PASS' ? '' : ` (${c.reason})`}`).join(', '))}  ${p.dim(`tier ${d.grade.grade.tier}, ${d.grade.grade.basis === 'card_proof' ? `the frozen proof of card ${d.grade.grade.card ?? '?'}` : d.grade.grade.basis === 'own_writes' ? 'on what its agent wrote' : 'every blocking check of the tier'}`)}`,
     );
   }
   lines.push('  transitions');

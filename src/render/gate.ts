@@ -38,6 +38,12 @@ function blockText(decision: GateDecision, self: Invocation): string {
     case 'not_passing':
     case 'checks_running':
       return notPassing(decision, self);
+    case 'card_not_passing':
+      return (
+        `${lead} you worked on a card, and the gate ran its frozen proof when you stopped: ${decision.detail ?? 'not a PASS'}. ` +
+        'The card stays open and the run counts as one of its attempts. Fix the work, not the proof: the proof was frozen when the card was opened, and neither you nor vouch.yaml changes it. ' +
+        `Then stop again: the gate runs the proof once more. If you cannot make it pass, say so in your report; the coordinator decides (retry, rescope, split, abandon or ask). ${DO_NOT_WEAKEN}`
+      );
     case 'no_report':
       return (
         `${lead} you stopped with no final message, so you have not reported (dispatch ${own}); silence is not a claim. ` +

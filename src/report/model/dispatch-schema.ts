@@ -91,7 +91,11 @@ export const dispatchSchema = z.strictObject({
         outcome: z.enum(['verified', 'contradicted']),
         tier,
         spec_sha256: sha256,
-        basis: doc(z.enum(['own_writes', 'whole_tier']), 'own_writes: the checks covering what its agent wrote; whole_tier: every blocking check of its tier'),
+        basis: doc(
+          z.enum(['own_writes', 'whole_tier', 'card_proof']),
+          'own_writes: the checks covering what its agent wrote; whole_tier: every blocking check of its tier; card_proof: the frozen proof of the card its agent claimed, run by the gate',
+        ),
+        card: doc(nullable(z.string()), 'the card whose proof graded it (basis card_proof); null otherwise'),
         checks: z.array(gradedCheck),
       }),
     ),

@@ -101,7 +101,7 @@ const session = z.strictObject({
 
 const cardActor = z.strictObject({
   role: z.enum(['worker', 'verifier', 'coordinator', 'owner'] as const satisfies readonly Role[]),
-  role_from: z.enum(['VOUCH_ROLE', 'default']),
+  role_from: z.enum(['VOUCH_ROLE', 'default', 'gate']),
   agent: nullable(z.string()),
   via: z.enum(['cli', 'mcp', 'hook']),
 });

@@ -34,10 +34,7 @@ function verified(d: ReportDispatch): Html {
       ${history}`;
   }
   const g = d.grade;
-  return html`<p>
-      ${verdictBadge(d.verdict)} at tier ${g.tier},
-      ${g.basis === 'own_writes' ? 'on the checks covering what its agent wrote' : 'on every blocking check of its tier'}, ${when(g.at)}
-    </p>
+  return html`<p>${verdictBadge(d.verdict)} at tier ${g.tier}, ${basisWords(g)}, ${when(g.at)}</p>
     <ul>
       ${g.checks.map((c) => html`<li><span class="mono">${c.id}</span> ${badge(c.status)} <span class="note">${c.reason}${c.receipt ? ` · receipt ${c.receipt}` : ''}</span></li>`)}
     </ul>
@@ -127,4 +124,9 @@ export function renderDispatch(d: ReportDispatch, children: (d: ReportDispatch) 
     </table>
     ${kids.length > 0 ? html`<div class="children">${kids.map((k) => renderDispatch(k, children, depth + 1))}</div>` : ''}
   </div>`;
+}
+
+function basisWords(g: { readonly basis: string; readonly card: string | null }): string {
+  if (g.basis === 'card_proof') return `on the frozen proof of card ${g.card ?? '?'}, run by the gate`;
+  return g.basis === 'own_writes' ? 'on the checks covering what its agent wrote' : 'on every blocking check of its tier';
 }
