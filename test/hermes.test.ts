@@ -159,7 +159,9 @@ describe('the gate with the real Hermes Agent, through its native plugin', () =>
     expect(parsed.integrity).toEqual(ownJson.integrity);
     expect(html).toContain(join(rig.root, '.vouch', 'report.html'));
     expect(existsSync(rig.path('.vouch/report.html'))).toBe(true);
-    expect(usage).toBe('usage: /vouch status | checks | verify [CHECK...] | report [md|json|html]');
+    expect(usage).toBe(
+      'usage: /vouch status | checks | verify [CHECK...] | report [md|json|html] | card <request> [--artifact PATH] [--done-when TEXT] [--proof CHECK]...',
+    );
     expect(status).toMatch(/^PASS +tests/);
   }, 180_000);
 

@@ -24,6 +24,7 @@ export function hermesPluginDir(env: NodeJS.ProcessEnv): string {
  */
 export const hermesProtocol: HookProtocol = {
   ...claudeCodeProtocol,
+  answersAt: 'turn_end',
   toolUse: (toolName, toolInput): ToolUse | null => {
     if (toolName === null) return null;
     switch (toolName) {
@@ -60,6 +61,8 @@ export const hermes = {
   id: 'hermes',
   label: 'Hermes Agent',
   markers: ['HERMES_SESSION_ID'],
+  // Set in Hermes's own process once its agent starts (agent_init, 0.19.0), so the plugin's `/vouch card` passes it on.
+  sessionVariable: 'HERMES_SESSION_ID',
   hooks: {
     protocol: hermesProtocol,
     install: {

@@ -31,6 +31,13 @@ export interface HookProtocol {
    * (Claude Code's systemMessage); absent where the client has no such place.
    */
   readonly tell?: (reply: HookReply, message: string) => HookReply;
+  /**
+   * Where the cards' one-line answers reach the asking session: in its
+   * Stop's reply (the default), or at the end of its turn, a `TurnEnd`
+   * call of its own (Hermes: its stop hook can hold a turn but not speak
+   * on one it lets end; its plugin adds the line to the reply instead).
+   */
+  readonly answersAt?: 'stop' | 'turn_end';
   /** Run this shell call as `command` instead, the rest of its input kept (Claude Code's updatedInput); absent where the client cannot. */
   readonly rewriteShell?: (toolInput: unknown, command: string) => HookReply;
 }

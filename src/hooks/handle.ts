@@ -135,6 +135,12 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
       await (await import('./worker-budget.js')).noteWorkerCall(protocol.client, event, payload, ctx);
       return protocol.pass(null);
     }
+    case 'TurnEnd': {
+      // The asking session's turn ended (a host that speaks there, not at its stop): the cards' lines, once each.
+      if (protocol.answersAt !== 'turn_end' || !protocol.tell) return protocol.pass(null);
+      const lines = await (await import('./answer-back.js')).answersFor(protocol.client, payload, ctx);
+      return lines.length === 0 ? protocol.pass(null) : protocol.tell(protocol.pass(null), lines.join('\n'));
+    }
     default:
       return protocol.pass(null);
   }
@@ -146,7 +152,7 @@ async function handle(protocol: ClientProtocol, event: string, payload: HookPayl
  * failure here leaves the reply as it was (the answers wait for the next Stop).
  */
 async function withAnswers(protocol: ClientProtocol, reply: HookReply, payload: HookPayload, ctx: HookContext): Promise<HookReply> {
-  if (!protocol.tell) return reply;
+  if (!protocol.tell || protocol.answersAt === 'turn_end') return reply;
   try {
     const lines = await (await import('./answer-back.js')).answersFor(protocol.client, payload, ctx);
     return lines.length === 0 ? reply : protocol.tell(reply, lines.join('\n'));

@@ -13,7 +13,9 @@ describe("the Hermes plugin carries install's VOUCH_HOME", () => {
     expect(plain).not.toContain('VOUCH_HOME');
     const homed = pluginSource(self, { VOUCH_HOME: '/srv/vouch home' });
     expect(homed).toContain('VOUCH_HOME = "/srv/vouch home"');
-    expect(homed.match(/env=dict\(os\.environ, VOUCH_HOME=VOUCH_HOME\)/g)).toHaveLength(2);
+    // Every vouch the plugin starts (a hook call, a command) gets it.
+    expect(homed.match(/subprocess\.run\(/g)).toHaveLength(2);
+    expect(homed.match(/env=dict\(os\.environ, (\*\*\(env or \{\}\), )?VOUCH_HOME=VOUCH_HOME\)/g)).toHaveLength(2);
     const dir = mkdtempSync(join(tmpdir(), 'vouch-plugin-'));
     try {
       writeFileSync(join(dir, 'plugin.py'), homed);

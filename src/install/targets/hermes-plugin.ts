@@ -23,7 +23,7 @@ export function pluginManifest(): string {
     `name: ${HERMES_PLUGIN}`,
     'version: 1.0.0',
     'description: "vouch: the agent says done, vouch answers with evidence (the gate at pre_verify, the write guard, the trail)"',
-    'provides_hooks: [pre_verify, pre_tool_call, post_tool_call]',
+    'provides_hooks: [pre_verify, pre_tool_call, post_tool_call, transform_llm_output]',
     'provides_tools: [vouch_status, vouch_verify]',
     '',
   ].join('\n');
@@ -45,13 +45,15 @@ export function pluginSource(self: SelfCommand, env: NodeJS.ProcessEnv = {}): st
 
 A thin shim: every decision is vouch's (\`vouch hook hermes EVENT\`, the gate the
 Claude Code and Codex hooks use). pre_verify is the Stop gate, pre_tool_call the
-write guard, post_tool_call the agent's (untrusted) trail; /vouch (status,
-checks, verify, report) and the vouch_status / vouch_verify tools run vouch
-itself; \`hermes vouch doctor\` runs
+write guard, post_tool_call the agent's (untrusted) trail, transform_llm_output
+adds the one line a card owes this session; /vouch (status, checks, verify,
+report, card) and the vouch_status / vouch_verify tools run vouch itself;
+\`hermes vouch doctor\` runs
 \`vouch doctor\`. Edit nothing here: vouch compares this folder at every stop.
 """
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -106,26 +108,106 @@ def _post_tool_call(tool_name="", args=None, result=None, session_id="", tool_ca
     return None
 
 
+def _transform_llm_output(response_text="", session_id="", **_):
+    """The turn's reply, with the one line each card this session opened owes it (it closed, or it asks), shown once."""
+    reply, error = _hook("TurnEnd", {"session_id": session_id}, TOOL_TIMEOUT)
+    said = (reply or {}).get("systemMessage") if not error else None
+    return "%s\\n\\n%s" % (response_text, said) if said else None
+
+
+def _run(words, timeout=STOP_TIMEOUT, env=None):
+    """Runs vouch in the session's directory: (exit code, stdout, stderr), or (None, "", why it could not run)."""
+    try:
+        done = subprocess.run(VOUCH + list(words), capture_output=True, text=True, timeout=timeout,
+                              env=dict(os.environ, **(env or {})${home === null ? '' : ', VOUCH_HOME=VOUCH_HOME'}))
+    except Exception as error:
+        return None, "", "vouch could not run: %s" % error
+    return done.returncode, done.stdout, done.stderr
+
+
 def _vouch(words, timeout=STOP_TIMEOUT):
     """Runs vouch in the session's directory: its output, or why it could not run."""
-    try:
-        done = subprocess.run(VOUCH + list(words), capture_output=True, text=True, timeout=timeout${withHome})
-    except Exception as error:
-        return "vouch could not run: %s" % error
-    return (done.stdout + done.stderr).strip()
+    _, out, err = _run(words, timeout)
+    return (out + err).strip()
 
 
-USAGE = "usage: /vouch status | checks | verify [CHECK...] | report [md|json|html]"
+USAGE = "usage: /vouch status | checks | verify [CHECK...] | report [md|json|html] | card <request> [--artifact PATH] [--done-when TEXT] [--proof CHECK]..."
+CARD_FLAGS = {"--artifact": "artifact", "--done-when": "done_when", "--proof": "proof", "--budget-attempts": "budget_attempts",
+              "--budget-tokens": "budget_tokens"}
 
 
 def _command(raw_args=""):
     words = (raw_args or "").split()
     sub = words[0] if words else "status"
-    if sub not in ("status", "checks", "verify", "report"):
+    if sub not in ("status", "checks", "verify", "report", "card"):
         return USAGE
     if sub == "report":
         return _report(words[1:])
+    if sub == "card":
+        return _card((raw_args or "").strip()[len("card"):])
     return _vouch([sub] + words[1:])
+
+
+def _card(text):
+    """/vouch card <request>: one batch of questions for what the request leaves open, or none; then the card opens
+    (\`vouch card open\`, the engine behind vouch_card_open) as the coordinator, and its contract comes back in one line."""
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        return "vouch card: cannot read the request (%s). %s" % (error, USAGE)
+    given = {"proof": []}
+    request = []
+    i = 0
+    while i < len(words):
+        key = CARD_FLAGS.get(words[i])
+        if key is None:
+            request.append(words[i])
+            i += 1
+            continue
+        if i + 1 >= len(words):
+            return "vouch card: %s needs a value. %s" % (words[i], USAGE)
+        value = words[i + 1]
+        if key == "proof":
+            given["proof"] += [p for p in value.split(",") if p]
+        else:
+            given[key] = value
+        i += 2
+    goal = " ".join(request).strip()
+    if not goal:
+        return USAGE
+    code, out, err = _run(["checks", "--json"])
+    try:
+        allowed = [c.get("id") for c in json.loads(out).get("checks", [])] if code == 0 else []
+    except ValueError:
+        allowed = []
+    questions = []
+    if "artifact" not in given:
+        questions.append("Which file (or glob) does the work change? --artifact PATH")
+    if "done_when" not in given:
+        questions.append('When is it done, in plain words? --done-when "..."')
+    if not given["proof"]:
+        questions.append("Which checks prove it? --proof ID (the allowed vouch.yaml has: %s)" % (", ".join(allowed) or "no checks vouch can read: \`/vouch checks\` says why"))
+    if questions:
+        lines = ["vouch card: before the card opens, answer these in one go (then it opens with no more questions):"]
+        lines += ["%d. %s" % (n + 1, q) for n, q in enumerate(questions)]
+        lines.append('then: /vouch card %s --artifact ... --done-when "..." --proof ...' % shlex.quote(goal))
+        return "\\n".join(lines)
+    args = ["card", "open", "--goal", goal, "--artifact", given["artifact"], "--done-when", given["done_when"], "--json"]
+    for proof in given["proof"]:
+        args += ["--proof", proof]
+    for flag in ("--budget-attempts", "--budget-tokens"):
+        if CARD_FLAGS[flag] in given:
+            args += [flag, given[CARD_FLAGS[flag]]]
+    # The person typed it into the chat: vouch opens it as the coordinator (a card's proof is frozen from the allowed spec either way).
+    code, out, err = _run(args, env={"VOUCH_ROLE": "coordinator"})
+    try:
+        opened = json.loads(out)
+    except ValueError:
+        return (out + err).strip() or "vouch card: vouch said nothing"
+    if code == 0 and opened.get("contract_line"):
+        return opened["contract_line"]
+    problem = opened.get("error") or {}
+    return "vouch card: %s%s" % (problem.get("message") or (out + err).strip(), (" (%s)" % problem["hint"]) if problem.get("hint") else "")
 
 
 def _report(words):
@@ -162,7 +244,8 @@ def register(ctx):
     ctx.register_hook("pre_verify", _pre_verify)
     ctx.register_hook("pre_tool_call", _pre_tool_call)
     ctx.register_hook("post_tool_call", _post_tool_call)
-    ctx.register_command("vouch", _command, description="vouch: status, checks, verify [CHECK...], report [md|json|html]", args_hint="status|checks|verify|report")
+    ctx.register_hook("transform_llm_output", _transform_llm_output)
+    ctx.register_command("vouch", _command, description="vouch: status, checks, verify [CHECK...], report [md|json|html], card <request>", args_hint="status|checks|verify|report|card")
     ctx.register_tool("vouch_status", "vouch", _checks_schema("vouch_status", "Each check's status (PASS, FAIL, UNKNOWN, STALE) against the files as they are now."),
                       _tool(["status", "--json"]), description="vouch status")
     ctx.register_tool("vouch_verify", "vouch", _checks_schema("vouch_verify", "Run checks from vouch.yaml and record a receipt each. A PASS you record never lets you stop: the gate runs its own."),

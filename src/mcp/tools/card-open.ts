@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { openCard } from '../../cards/open.js';
+import { contractLine } from '../../cards/contract-line.js';
 import { cardJson } from '../../cards/read.js';
 import { cardContextOf, cardLines, cardOutput } from '../card-call.js';
 import { answer, defineTool } from '../tool.js';
@@ -44,9 +45,7 @@ export const cardOpenTool = defineTool({
       budgetAttempts: args.budget_attempts,
       budgetTokens: args.budget_tokens,
     });
-    const proof = view.proof.kind === 'checks' ? view.proof.checks.map((c) => c.id).join(', ') : `script ${view.proof.path}`;
-    const budget = `${view.contract.budget_attempts} attempts${view.contract.budget_tokens === null ? '' : `, ${view.contract.budget_tokens} tokens`}`;
-    const line = `${view.contract.artifact} · proof ${proof} (frozen) · budget ${budget} · ${view.id} · owned by the ${view.opened.body.by.role}`;
+    const line = contractLine(view);
     return answer({ card: cardJson(view) as z.output<typeof cardOutput>, contract_line: line }, [line, ...cardLines(view)].join('\n'));
   },
 });

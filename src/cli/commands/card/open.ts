@@ -1,4 +1,5 @@
 import { openCard } from '../../../cards/open.js';
+import { contractLine } from '../../../cards/contract-line.js';
 import { cardJson } from '../../../cards/read.js';
 import { fail } from '../../../core/problem.js';
 import { paint } from '../../../render/color.js';
@@ -51,7 +52,7 @@ export async function run(cli: Cli, args: readonly string[]): Promise<number> {
     verify,
   });
   if (values.json) {
-    json(cli, { ok: true, ...cardJson(view) });
+    json(cli, { ok: true, ...cardJson(view), contract_line: contractLine(view) });
     return EXIT.ok;
   }
   const p = paint(cli.color);
