@@ -355,6 +355,35 @@ describe("a card's worker at its SubagentStop: the gate runs the frozen proof", 
     expect((await events(rig, id)).at(-1)).toMatchObject({ kind: 'verdict', verdict: 'FAIL', by: { role_from: 'gate' } });
   });
 
+  it("attack: the card's proof passes while the worker's writes break another blocking check: the card closes on its proof, and the stop is still held on the other check", async () => {
+    const rig = new Rig().write({ 'src/a.txt': 'good\n', 'lib/b.txt': 'fine\n' });
+    await rig.spec(`version: 1
+checks:
+  - id: tests
+    run: ["sh", "-c", "grep -q good src/a.txt"]
+    sources: ["src/**"]
+  - id: lib
+    run: ["sh", "-c", "grep -q fine lib/b.txt"]
+    sources: ["lib/**"]
+`);
+    const id = await opened(rig, ['--proof', 'tests']);
+    await claimFor(rig, 'w1', id);
+    await write(rig, 'w1', 'good, still\n');
+    rig.write({ 'lib/b.txt': 'broken\n' });
+    await asWorker(rig, 'w1', 'PostToolUse', {
+      tool_name: 'Write',
+      tool_input: { file_path: rig.path('lib/b.txt'), content: 'broken\n' },
+      tool_response: {},
+      tool_use_id: 't-lib',
+    });
+    const held = await stop(rig, 'w1', 'Done.');
+    expect(decision(held)).toMatchObject({ decision: 'block' });
+    expect(decision(held)!.reason).toContain('lib: FAIL');
+    expect((await card(rig, ['show', id])).json().state).toBe('done');
+    const [dispatch] = (await rig.run(['fleet', '--json'])).json().dispatches;
+    expect(dispatch.grade).toMatchObject({ outcome: 'contradicted', basis: 'own_writes' });
+  });
+
   it('attack: a subagent that never claimed the card stops with it broken: no proof runs for it, and the card is untouched', async () => {
     const rig = await workspace();
     const id = await opened(rig, ['--proof', 'tests']);

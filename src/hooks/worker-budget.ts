@@ -11,8 +11,13 @@ import type { HookPayload } from './payload.js';
 /** Failed tool calls in a row after which a card's worker is stopped: it is spinning, not working. */
 export const FAILED_CALLS_LIMIT = 5;
 
-/** `vouch card claim ID` in a shell command: the agent says which card it works on. */
-const CLAIM = /\bvouch(?:\.js|\.mjs)?\b[^;&|]*\bcard\s+claim\s+(c-[0-9a-hjkmnp-tv-z]{8})\b/;
+/**
+ * `vouch card claim ID` in a shell command, by the command's name or its
+ * entry (`node …/dist/cli.js card claim ID`, `npx vouch …`): the agent says
+ * which card it works on. A false match binds only the agent that wrote it:
+ * its budget counts, and the gate runs that card's proof at its stop.
+ */
+export const CLAIM = /(?:\bvouch(?:\.js|\.mjs)?|\bcli\.m?js)\b[^;&|]*\bcard\s+claim\s+(c-[0-9a-hjkmnp-tv-z]{8})\b/;
 
 /** Whether a finished tool call failed, by what the client says: a failure event, a non-zero exit, an error flag. */
 export function callFailed(event: string, response: unknown): boolean {
