@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookResponses } from './helpers/claude.js';
@@ -179,5 +179,69 @@ describe("Crew's coordinator through real Claude Code", () => {
     // Its Write after that was denied: the file is as it was.
     expect(hookResponses(run, 'PreToolUse').at(-1)!.stdout).toContain(`card ${id} over budget: stop and report`);
     expect(rig.read('src/a.txt')).toBe('bad\n');
+  }, 300_000);
+
+  it('the same through the shipped vouch-coordinator subagent: it opens the card over MCP and dispatches the worker itself; the gate closes the card on its run', async () => {
+    const { rig, args, env } = await crew();
+    mkdirSync(rig.path('.claude/agents'), { recursive: true });
+    copyFileSync(join(import.meta.dirname, '..', 'agents', 'vouch-coordinator.md'), rig.path('.claude/agents/vouch-coordinator.md'));
+    let id = '';
+    const coordinator: MessagesRequest[] = [];
+    const worker: MessagesRequest[] = [];
+    const isCoordinator = (request: MessagesRequest) => JSON.stringify(request.messages[0]?.content ?? '').includes('REQUEST');
+    const { run } = await claude.session(
+      rig,
+      (request) => {
+        if (isWorker(request)) {
+          worker.push(request);
+          if (worker.length === 1) return [bash('toolu_w1', `vouch card claim ${id}`)];
+          if (worker.length === 2) return [write('toolu_w2', rig.path('src/a.txt'), 'good\n')];
+          return [say('Done: src/a.txt says good.')];
+        }
+        if (isCoordinator(request)) {
+          coordinator.push(request);
+          if (coordinator.length === 1) {
+            return [
+              tool('toolu_c1', 'mcp__vouch__vouch_card_open', {
+                goal: 'src/a.txt says good',
+                artifact: 'src/a.txt',
+                done_when: 'grep finds good',
+                proof: ['tests'],
+              }),
+            ];
+          }
+          if (coordinator.length === 2) {
+            id = CARD.exec(lastUserText(request))?.[0] ?? '';
+            const prompt = `WORKER for card ${id}: run \`vouch card claim ${id}\` first, make src/a.txt say good, and report.`;
+            return [tool('toolu_c2', 'Agent', { description: 'work the card', prompt, subagent_type: 'general-purpose', run_in_background: false })];
+          }
+          if (coordinator.length === 3) return [tool('toolu_c3', 'mcp__vouch__vouch_card_show', { card_id: id })];
+          return [say(`${id} is done.`)];
+        }
+        if (coordinator.length === 0)
+          return [
+            tool('toolu_m1', 'Agent', {
+              description: 'coordinate',
+              prompt: 'REQUEST: make src/a.txt say good',
+              subagent_type: 'vouch-coordinator',
+              run_in_background: false,
+            }),
+          ];
+        return [say('The coordinator answered.')];
+      },
+      { tools: ['Write', 'Bash', 'Agent', 'mcp__vouch__vouch_card_open', 'mcp__vouch__vouch_card_show'], extraArgs: args, env },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(id).toMatch(CARD);
+    // The coordinator was offered only what its definition names (no Write, Edit or Bash).
+    const offered = (coordinator[0]!.tools ?? []).map((t) => t.name);
+    expect(offered).not.toEqual(expect.arrayContaining(['Write']));
+    expect(offered).not.toContain('Bash');
+    const shown = (await rig.run(['card', 'show', id, '--json'])).json<{ state: string; events: Record<string, any>[] }>();
+    expect(shown.state).toBe('done');
+    expect(shown.events[0]).toMatchObject({ by: { role: 'coordinator', via: 'mcp' } });
+    expect(shown.events.find((e) => e.kind === 'completed')).toMatchObject({ by: { role_from: 'gate' } });
+    // What the coordinator read back before answering: the card done, by its own vouch_card_show.
+    expect(lastUserText(coordinator[3]!)).toContain(`{"card":{"id":"${id}","state":"done","passed":true`);
   }, 300_000);
 });
