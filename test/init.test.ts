@@ -240,6 +240,7 @@ describe('the inputs init proposes hold what decides the run (a file that appear
     expect(await verify(rig, 'tests')).toMatchObject({ status: 'UNKNOWN', reason: 'input_changed' });
   });
 
+  // Needs Debian's python3-pytest, as the pytest project above; skipped only on a developer machine without it, never in CI.
   it.skipIf(!hasPytest && !CI)(
     'a pytest project: a conftest.py that appears (none at init) is UNKNOWN/input_changed (needs pytest; CI always runs it)',
     async () => {

@@ -32,6 +32,7 @@ async function trace(rig: Rig, id: string) {
 
 const paths = (list: { path: string }[]) => list.map((file) => file.path);
 
+// Skipped only on a developer machine without strace (the tracer); .ci/run installs it, so in CI these always run.
 describe.skipIf(!HAS_STRACE && !CI)('vouch checks --trace: what a check reads outside its proof', () => {
   it('a real node --test project: names package.json (read, not declared) and the inputs: line that covers it; nothing in its proof; no receipt', async () => {
     const rig = new Rig().write(NODE_PROJECT);
@@ -57,6 +58,7 @@ describe.skipIf(!HAS_STRACE && !CI)('vouch checks --trace: what a check reads ou
     expect(paths((await trace(rig, 'tests')).files.workspace)).not.toContain('package.json');
   });
 
+  // Needs /usr/bin/python3 with pytest (python3-pytest); .ci/run installs it, so in CI this always runs.
   it.skipIf(!PYTEST && !CI)('a real pytest project: names pyproject.toml and conftest.py when they are read and not declared', async () => {
     const rig = new Rig().write(PYTEST_PROJECT);
     await rig.spec(

@@ -121,7 +121,7 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
     const card = cardOfWorker(ctx.home, request, dispatch);
     const proof = card === null ? null : await runCardProof(ctx, workspace, request, card);
     if (proof?.kind === 'ran' && proof.verdict !== 'PASS') {
-      const grade: Grade = { tier: dispatch.order!.tier, spec_sha256: spec.sha256, basis: 'card_proof', card: proof.card, checks: proof.checks };
+      const grade = cardGrade(dispatch, spec, proof);
       dispatch = await must(
         store,
         dispatch.id,
@@ -159,7 +159,7 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
       case 'ungraded': {
         // Nothing at its tier grades its writes, and the card's proof, run by the gate, is a PASS: that grades them.
         if (proof?.kind === 'ran') {
-          const grade: Grade = { tier: dispatch.order!.tier, spec_sha256: spec.sha256, basis: 'card_proof', card: proof.card, checks: proof.checks };
+          const grade = cardGrade(dispatch, spec, proof);
           dispatch = await must(
             store,
             dispatch.id,
@@ -198,6 +198,11 @@ export async function judgeSubagentStop(input: SubagentStopInput): Promise<{ rea
         throw new Error(`bug: ${outcome.kind} after the hook checked it`);
     }
   }
+}
+
+/** The dispatch's grade on the card's proof, as the gate ran it. */
+function cardGrade(dispatch: Dispatch, spec: Spec, proof: Extract<CardProofOutcome, { kind: 'ran' }>): Grade {
+  return { tier: dispatch.order!.tier, spec_sha256: spec.sha256, basis: 'card_proof', card: proof.card, checks: proof.checks };
 }
 
 /** The verdict with what the card's proof run did said in its detail (the one line the client shows). */
