@@ -159,3 +159,28 @@ describe('the answer goes back to the session that opened the card', () => {
     expect(existsSync(join(rig.home, 'crew', 'asked'))).toBe(false);
   });
 });
+
+describe('Hermes: the line comes at the end of the turn, never in a Stop reply it cannot show', () => {
+  const hermes = (rig: Rig, event: string, session: string, payload: Record<string, unknown> = {}) =>
+    rig.run(['hook', 'hermes', event], { stdin: JSON.stringify({ session_id: session, cwd: rig.root, hook_event_name: event, ...payload }) });
+
+  it("a closed card's line is not spent on Hermes's Stop (pre_verify cannot show it on a turn it lets end); TurnEnd gives it, once", async () => {
+    const rig = await workspace();
+    const session = '20261203_120000_a1b2c3';
+    const id = await opened(rig, ['--proof', 'tests'], as('coordinator', { HERMES_SESSION_ID: session }));
+    expect((await card(rig, ['show', id])).json().events[0].asked_from).toEqual({ client: 'hermes', session });
+    expect((await card(rig, ['verify', id])).code).toBe(0);
+    expect((await card(rig, ['complete', id])).code).toBe(0);
+    const stop = await hermes(rig, 'Stop', session, { last_assistant_message: 'Done.', stop_hook_active: false });
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(stop.stdout).not.toContain('systemMessage');
+    expect(await kinds(rig, id)).not.toContain('answered');
+    const line = `${id} done - proof exit 0 - 1 run, 0 fixes`;
+    const end = await hermes(rig, 'TurnEnd', session);
+    expect(end.code, end.stderr).toBe(0);
+    expect(JSON.parse(end.stdout)).toEqual({ systemMessage: line });
+    expect((await hermes(rig, 'TurnEnd', session)).stdout).toBe('');
+    // Another session's turn end is told nothing.
+    expect((await hermes(rig, 'TurnEnd', '20261203_120000_other')).stdout).toBe('');
+  });
+});
