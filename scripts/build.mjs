@@ -150,7 +150,7 @@ await build({
   plugins: [onlyHotCommands, mcpServerIsExternal, lazyPicomatch],
 });
 // The launcher: dist/cli.js, what package.json's bin names and what installed hooks run.
-await build({ ...cjs, entryPoints: { cli: 'src/entry/launch.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, define: common.define });
+await build({ ...cjs, entryPoints: { cli: 'src/entry/launch.ts' }, outdir: 'dist', banner: { js: `#!/usr/bin/env node\n${cjs.banner.js}` } });
 writeFileSync(new URL('../dist/package.json', import.meta.url), `${JSON.stringify({ type: 'commonjs' })}\n`);
 // The launcher reads the hot bundle as latin1 (no UTF-8 decoding): it must be ASCII, as esbuild writes by default.
 if (/[^\x00-\x7f]/.test(readFileSync(new URL('../dist/hot.js', import.meta.url), 'latin1')))

@@ -18,6 +18,13 @@ export function noteHotBundle(codeCache: CodeCache): void {
   cache = codeCache;
 }
 
+/** What became of the git status the launcher started for a verify (core/early-git.ts): handed over, then taken by the receipts' git. */
+let earlyGit: 'started' | 'taken' | undefined;
+
+export function noteEarlyGit(state: 'started' | 'taken'): void {
+  earlyGit = state;
+}
+
 /** Called at the top level of a heavy module: it runs once, when the module is evaluated. */
 export function noteLoaded(part: string): void {
   parts.add(part);
@@ -36,12 +43,13 @@ function heavyBuiltins(): string[] {
   return HEAVY_BUILTINS.filter((name) => list.has(`NativeModule ${name}`));
 }
 
-/** `bundle=hot code_cache=accepted loaded=keystore,yaml builtins=crypto` */
+/** `bundle=hot code_cache=accepted loaded=keystore,yaml builtins=crypto early_git=taken` */
 export function startFields(): string {
   return [
     `bundle=${bundle}`,
     ...(cache ? [`code_cache=${cache}`] : []),
     `loaded=${[...parts].sort().join(',') || '-'}`,
     `builtins=${heavyBuiltins().join(',') || '-'}`,
+    ...(earlyGit ? [`early_git=${earlyGit}`] : []),
   ].join(' ');
 }

@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path';
 import { childProcess } from '../core/builtins.js';
+import { runGit, takeEarlyStatus, TRACKED_STATUS } from '../core/early-git.js';
 import { isolatedGit, type IsolatedGit } from '../core/git-command.js';
 import type { Manifest } from '../scope/manifest.js';
 
@@ -8,17 +9,9 @@ export interface GitState {
   readonly dirty: boolean;
 }
 
-/**
- * One git command, run without any of the repository's configuration
- * (core/git-command.ts: no fsmonitor, filter, hook, diff driver or pager it
- * names ever runs); its stdout, or undefined when it fails.
- */
-function git(isolated: IsolatedGit, root: string, args: string[]): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    childProcess().execFile('git', isolated.args(args), { cwd: root, timeout: 10_000, maxBuffer: 64 << 20, env: isolated.env }, (error, stdout) =>
-      resolve(error ? undefined : stdout),
-    );
-  });
+/** One git command, run without any of the repository's configuration (core/git-command.ts); its stdout, or undefined when it fails. */
+function git(isolated: IsolatedGit, root: string, args: readonly string[]): Promise<string | undefined> {
+  return runGit(isolated, root, args);
 }
 
 /** Runs `use` with an isolated git for the repository `root` is in, removing it after; `outside` when there is none. */
@@ -50,9 +43,6 @@ export async function gitState(root: string): Promise<GitState | null> {
     return { head: tracked.head, dirty: tracked.changed || others === undefined || others.length > 0 };
   });
 }
-
-/** One status for HEAD and the tracked files (it reads the whole index and stats every tracked file); untracked files are not looked for. */
-const TRACKED_STATUS = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=all'];
 
 /** HEAD and whether a tracked file changed, from TRACKED_STATUS's output. */
 function trackedState(status: string): { head: string | null; changed: boolean } {
@@ -99,9 +89,7 @@ interface IndexFacts {
  * work tree; it is called once the first git command has started.
  */
 export function scopedGit(root: string, pathspecsOf: (prefix: string) => readonly string[]): ScopedGit {
-  const facts = withGit<IndexFacts | null>(root, null, async (isolated) => {
-    // Status first: it takes longest; the pathspecs are worked out while it starts.
-    const statusRun = git(isolated, root, TRACKED_STATUS);
+  const learn = async (isolated: IsolatedGit, statusRun: Promise<string | undefined>): Promise<IndexFacts | null> => {
     // Paths in and out are the workspace's; git speaks from the top of the work tree, which may be above it.
     const prefix = workspacePrefix(isolated, root);
     const pathspecs = pathspecsOf(prefix);
@@ -119,7 +107,13 @@ export function scopedGit(root: string, pathspecsOf: (prefix: string) => readonl
       prefix,
       pathspecs,
     };
-  });
+  };
+  // The launcher's status of this repository when there is one (core/early-git.ts); otherwise status first: it takes
+  // longest, and the pathspecs are worked out while it starts.
+  const early = takeEarlyStatus(root);
+  const facts = early
+    ? learn(early.isolated, early.status).finally(() => early.isolated.close())
+    : withGit<IndexFacts | null>(root, null, (isolated) => learn(isolated, git(isolated, root, TRACKED_STATUS)));
   return {
     async stateFor(manifest) {
       const known = await facts;

@@ -4,10 +4,12 @@
 // was compiled before. Nothing else: every other command starts the split
 // build (src/entry/split.ts).
 import { runProcess } from '../cli/process.js';
+import { receiveEarlyStatus, type EarlyStatus } from '../core/early-git.js';
 import { noteHotBundle, type CodeCache } from '../core/start.js';
 
-/** Called by the launcher with what became of the code cache. */
-export function run(codeCache: CodeCache): Promise<void> {
+/** Called by the launcher with what became of the code cache, and the git status it started for a verify. */
+export function run(codeCache: CodeCache, early?: EarlyStatus | null): Promise<void> {
   noteHotBundle(codeCache);
+  receiveEarlyStatus(early);
   return runProcess(new URL('./esm/hash-worker.js', import.meta.url));
 }

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { commandIndex } from '../cli/command-word.js';
+import { startEarlyStatus, type EarlyStatus } from '../core/early-git.js';
 import { cannotRun } from './cannot-run.js';
 import { bundleBuild, decodeCodeCache, encodeCodeCache } from './code-cache.js';
 import type { CodeCache } from '../core/start.js';
@@ -21,7 +22,7 @@ const SPLIT_BUILD = './esm/main.js';
 const HOT = new Set(['hook', 'status', 'verify']);
 
 interface HotBundle {
-  run(codeCache: CodeCache): Promise<void>;
+  run(codeCache: CodeCache, early: EarlyStatus | null): Promise<void>;
 }
 
 /**
@@ -71,15 +72,18 @@ export function launch(): void {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
   } else if (HOT.has(argv[at] ?? '')) {
+    // verify's receipts need git's status of the tree: started now, git reads the index while vouch compiles (core/early-git.ts).
+    const early = argv[at] === 'verify' && !argv.includes('--help') ? startEarlyStatus(process.cwd(), process.env) : null;
     let loaded: ReturnType<typeof loadHot>;
     try {
       loaded = loadHot(__dirname);
     } catch (error) {
+      early?.isolated.close();
       const why = `vouch's hot bundle (${join(__dirname, 'hot.js')}) could not be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); reinstall vouch (npm ci builds it)`;
       process.exitCode = cannotRun(argv[at]!, argv.slice(at + 1), why);
       return;
     }
-    void loaded.bundle.run(loaded.codeCache);
+    void loaded.bundle.run(loaded.codeCache, early);
   } else {
     void import(SPLIT_BUILD);
   }
