@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hermesBinary, hermesConfig, runHermes, runHermesSlash } from './helpers/hermes.js';
+import { describe, expect, it } from 'vitest';
+import { hermesConfig, hermesSuite, runHermes, runHermesSlash } from './helpers/hermes.js';
 import { lastText, MockChat, type ChatAnswer, type ChatRequest } from './helpers/mock-chat.js';
 import { CLI, Rig } from './helpers/rig.js';
 
@@ -14,15 +14,7 @@ import { CLI, Rig } from './helpers/rig.js';
  * comes back at the end of its turn (the plugin's transform_llm_output).
  */
 
-let binary: string;
-beforeAll(() => {
-  binary = hermesBinary();
-}, 900_000);
-
-const mocks: MockChat[] = [];
-afterEach(async () => {
-  for (const mock of mocks.splice(0)) await mock.close();
-});
+const hermes = hermesSuite();
 
 const SPEC = `version: 1
 checks:
@@ -53,7 +45,12 @@ describe('/vouch card in the real Hermes Agent', () => {
     const { rig, hermesHome, env } = await workspace();
     const request = '/vouch card make src/a.txt say good';
     const full = `${request} --artifact src/a.txt --done-when "grep finds good in src/a.txt" --proof tests --budget-tokens 50000`;
-    const { outputs, stderr } = await runHermesSlash(binary, { cwd: rig.root, hermesHome, commands: [request, full, '/vouch card --proof tests'], env });
+    const { outputs, stderr } = await runHermesSlash(hermes.binary(), {
+      cwd: rig.root,
+      hermesHome,
+      commands: [request, full, '/vouch card --proof tests'],
+      env,
+    });
     const [asked, opened, usage] = outputs as [string, string, string];
     expect(asked, stderr).toContain('answer these in one go');
     expect(asked).toContain('--artifact PATH');
@@ -71,7 +68,7 @@ describe('/vouch card in the real Hermes Agent', () => {
 
   it('attack: a proof naming a check the allowed vouch.yaml does not have opens nothing, and says why', async () => {
     const { rig, hermesHome, env } = await workspace();
-    const { outputs } = await runHermesSlash(binary, {
+    const { outputs } = await runHermesSlash(hermes.binary(), {
       cwd: rig.root,
       hermesHome,
       commands: ['/vouch card make it good --artifact src/a.txt --done-when "it is good" --proof true'],
@@ -101,11 +98,11 @@ describe('/vouch card in the real Hermes Agent', () => {
       }
       return { text: 'Still here.' };
     });
-    mocks.push(mock);
+    hermes.track(mock);
     const { rig, hermesHome, env } = await workspace(await mock.start());
     at.rig = rig;
     at.env = rig.env();
-    const run = await runHermes(binary, { cwd: rig.root, hermesHome, prompt: 'Open a card for making src/a.txt say good.', env });
+    const run = await runHermes(hermes.binary(), { cwd: rig.root, hermesHome, prompt: 'Open a card for making src/a.txt say good.', env });
     expect(run.code, run.stderr).toBe(0);
     expect(id).toMatch(CARD);
     const line = `${id} done - proof exit 0 - 1 run, 0 fixes`;

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADD_BROKEN, ADD_GOOD, ADD_SPEC as SPEC, ADD_TEST as TEST } from './helpers/add-project.js';
-import { hermesBinary, hermesConfig, runHermes, runHermesSlash } from './helpers/hermes.js';
+import { hermesConfig, hermesSuite, runHermes, runHermesSlash } from './helpers/hermes.js';
 import { lastText, MockChat, type ChatAnswer } from './helpers/mock-chat.js';
 import { Rig } from './helpers/rig.js';
 
@@ -12,15 +12,7 @@ import { Rig } from './helpers/rig.js';
  * hermes` writes, against a local mock of the chat completions API.
  */
 
-let binary: string;
-beforeAll(() => {
-  binary = hermesBinary();
-}, 900_000);
-
-const mocks: MockChat[] = [];
-afterEach(async () => {
-  for (const mock of mocks.splice(0)) await mock.close();
-});
+const hermes = hermesSuite();
 
 const writeFile = (path: string, content: string) => ({ tool: { name: 'write_file', args: { path, content } } });
 const say = (text: string) => ({ text });
@@ -32,12 +24,12 @@ async function session(script: (turn: number, hermesHome: string) => ChatAnswer,
   expect((await rig.run(['verify'])).code).toBe(0);
   const hermesHome = join(rig.home, 'hermes');
   const mock = new MockChat((_request, turn) => script(turn, hermesHome));
-  mocks.push(mock);
+  hermes.track(mock);
   mkdirSync(hermesHome, { recursive: true });
   writeFileSync(join(hermesHome, 'config.yaml'), hermesConfig(await mock.start()));
   const installed = await rig.run(['install', 'hermes'], { env: { HERMES_HOME: hermesHome } });
   expect(installed.code, installed.stderr).toBe(0);
-  const run = await runHermes(binary, { cwd: rig.root, hermesHome, prompt: 'Make add() correct.', env: rig.env({ HERMES_HOME: hermesHome }) });
+  const run = await runHermes(hermes.binary(), { cwd: rig.root, hermesHome, prompt: 'Make add() correct.', env: rig.env({ HERMES_HOME: hermesHome }) });
   return { rig, mock, run, hermesHome };
 }
 
@@ -139,7 +131,7 @@ describe('the gate with the real Hermes Agent, through its native plugin', () =>
     mkdirSync(hermesHome, { recursive: true });
     writeFileSync(join(hermesHome, 'config.yaml'), hermesConfig('http://127.0.0.1:9/v1'));
     expect((await rig.run(['install', 'hermes'], { env: { HERMES_HOME: hermesHome } })).code).toBe(0);
-    const { outputs, stderr } = await runHermesSlash(binary, {
+    const { outputs, stderr } = await runHermesSlash(hermes.binary(), {
       cwd: rig.root,
       hermesHome,
       commands: ['/vouch report', '/vouch report json', '/vouch report html', '/vouch report pdf', '/vouch status'],
@@ -176,10 +168,10 @@ describe('the gate with the real Hermes Agent, through its native plugin', () =>
     expect((await rig.run(['install', 'hermes'], { env })).code).toBe(0);
     expect((await rig.run(['install', 'hermes'], { env })).stdout).not.toContain('edited');
     const { execFileSync } = await import('node:child_process');
-    const listed = execFileSync(binary, ['plugins', 'list'], { env: { ...process.env, ...env, HOME: rig.home }, encoding: 'utf8' });
+    const listed = execFileSync(hermes.binary(), ['plugins', 'list'], { env: { ...process.env, ...env, HOME: rig.home }, encoding: 'utf8' });
     expect(listed).toMatch(/vouch[^\n]*enabled/i);
     // vouch's doctor, through the CLI command the plugin registers with Hermes.
-    const doctor = execFileSync(binary, ['vouch', 'doctor'], { cwd: rig.root, env: { ...process.env, ...rig.env(env) }, encoding: 'utf8' });
+    const doctor = execFileSync(hermes.binary(), ['vouch', 'doctor'], { cwd: rig.root, env: { ...process.env, ...rig.env(env) }, encoding: 'utf8' });
     expect(doctor).toMatch(/^ok {3}hermes +wired: /m);
     expect(doctor).toMatch(/^ok {3}trust +allowed: /m);
     expect((await rig.run(['uninstall', 'hermes'], { env })).code).toBe(0);

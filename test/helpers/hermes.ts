@@ -2,6 +2,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach, beforeAll } from 'vitest';
+import type { MockChat } from './mock-chat.js';
 
 /** The hermes-agent release these tests drive: the newest on PyPI when they were written, pinned like the other clients. */
 export const HERMES_VERSION = '0.19.0';
@@ -29,6 +31,32 @@ export function hermesBinary(): string {
   });
   if (!existsSync(bin)) throw new Error(`hermes-agent ${HERMES_VERSION} installed into ${cache}, but ${bin} is missing`);
   return bin;
+}
+
+/**
+ * What a test file of the real Hermes needs, called at its top level: the
+ * binary, installed once before its tests (hermesBinary), and the mock
+ * models its tests start, each closed after its test.
+ */
+export function hermesSuite(): { binary(): string; track(mock: MockChat): MockChat } {
+  let binary: string | undefined;
+  const mocks: MockChat[] = [];
+  beforeAll(() => {
+    binary = hermesBinary();
+  }, 900_000);
+  afterEach(async () => {
+    for (const mock of mocks.splice(0)) await mock.close();
+  });
+  return {
+    binary: () => {
+      if (binary === undefined) throw new Error('hermesSuite().binary() is called inside a test, after its beforeAll installed Hermes');
+      return binary;
+    },
+    track: (mock) => {
+      mocks.push(mock);
+      return mock;
+    },
+  };
 }
 
 /** What a `hermes chat -q` run printed. */
