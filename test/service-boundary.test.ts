@@ -249,6 +249,7 @@ checks:
     if (process.getuid?.() === 0) expect(spawnSync(join(base, 'shocker'), [], { cwd: base }).status).toBe(1);
   });
 
+  // Needs root and util-linux's unshare (a user the worker drops to); .ci/run runs as root on a machine that has both, so it runs in CI.
   it.runIf(process.getuid?.() === 0 && existsSync('/usr/bin/unshare'))(
     'attack 2: a worker that cannot confine (bubblewrap unusable) refuses to start; with --allow-unconfined it runs and every receipt says so',
     async () => {
@@ -303,6 +304,7 @@ checks:
     },
   );
 
+  // Needs root and util-linux's setpriv; .ci/run runs as root on a machine that has both, so it runs in CI.
   it.runIf(process.getuid?.() === 0 && existsSync('/usr/bin/setpriv'))(
     'attack 2: a worker that is not root (here nobody, given a delegated cgroup) holds the same layers but one: it cannot mount a tmpfs per job, so it starts only with --allow-unconfined and every receipt names job_disk',
     async () => {

@@ -63,6 +63,7 @@ describePg('the verifier service bounded per job (issue 24): memory, the job tre
     mounts: mountsAtOrBelow(tmpdir()).filter((point) => point.includes(`/vouch-job-${pid}-`)),
   });
 
+  // Root only: the bound is a cgroup the worker makes; .ci/run runs as root, so it runs in CI.
   it.runIf(root)(
     'attack: 1 GiB of MAP_SHARED memory with --job-memory-mb 256 (RLIMIT_DATA does not count it): the kernel kills it, and the job ends done with an UNKNOWN/job_bound receipt saying why',
     async () => {
@@ -82,6 +83,7 @@ checks:
     },
   );
 
+  // Root only (cgroups), as above; runs in CI.
   it.runIf(root)(
     'attack: a check builds a directory chain deeper than PATH_MAX: its receipt is kept (PASS), the job ends done on its first attempt, and its tree and tmpfs are gone',
     async () => {
@@ -95,6 +97,7 @@ checks:
     },
   );
 
+  // Root only (cgroups), as above; runs in CI.
   it.runIf(root)(
     "attack: a check fills its job directory: the tmpfs stops it at --job-disk-mb, the receipt is UNKNOWN/job_bound, nothing reached the host's disk",
     async () => {
@@ -208,6 +211,7 @@ checks:
     expect(incwd!.body).toMatchObject({ verdict: 'UNKNOWN', reason: 'cwd_invalid' });
   });
 
+  // Root and unshare (a mount namespace); both in CI, so it runs there.
   it.runIf(root && existsSync('/usr/bin/unshare'))(
     'where no cgroup can be made (cgroupfs hidden from the worker): it refuses to start and says why; with --allow-unconfined every receipt names the cgroup gap',
     async () => {

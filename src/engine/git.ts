@@ -9,11 +9,6 @@ export interface GitState {
   readonly dirty: boolean;
 }
 
-/** One git command, run without any of the repository's configuration (core/git-command.ts); its stdout, or undefined when it fails. */
-function git(isolated: IsolatedGit, root: string, args: readonly string[]): Promise<string | undefined> {
-  return runGit(isolated, root, args);
-}
-
 /** Runs `use` with an isolated git for the repository `root` is in, removing it after; `outside` when there is none. */
 async function withGit<T>(root: string, outside: T, use: (isolated: IsolatedGit) => Promise<T>): Promise<T> {
   const isolated = isolatedGit(root, process.env);
@@ -35,8 +30,8 @@ async function withGit<T>(root: string, outside: T, use: (isolated: IsolatedGit)
 export async function gitState(root: string): Promise<GitState | null> {
   return withGit(root, null, async (isolated) => {
     const [status, others] = await Promise.all([
-      git(isolated, root, TRACKED_STATUS),
-      git(isolated, root, ['status', '--porcelain', '-z', '--untracked-files=normal', '--ignore-submodules=all']),
+      runGit(isolated, root, TRACKED_STATUS),
+      runGit(isolated, root, ['status', '--porcelain', '-z', '--untracked-files=normal', '--ignore-submodules=all']),
     ]);
     const tracked = status === undefined ? undefined : trackedState(status);
     if (tracked === undefined) return fallbackState(isolated, root);
@@ -93,7 +88,7 @@ export function scopedGit(root: string, pathspecsOf: (prefix: string) => readonl
     // Paths in and out are the workspace's; git speaks from the top of the work tree, which may be above it.
     const prefix = workspacePrefix(isolated, root);
     const pathspecs = pathspecsOf(prefix);
-    const listing = pathspecs.length === 0 ? Promise.resolve('') : git(isolated, root, ['ls-files', '-z', '--cached', '--full-name', '--', ...pathspecs]);
+    const listing = pathspecs.length === 0 ? Promise.resolve('') : runGit(isolated, root, ['ls-files', '-z', '--cached', '--full-name', '--', ...pathspecs]);
     const [status, files] = await Promise.all([statusRun, listing]);
     const tracked = status === undefined ? undefined : trackedState(status);
     if (tracked === undefined) {
@@ -113,7 +108,7 @@ export function scopedGit(root: string, pathspecsOf: (prefix: string) => readonl
   const early = takeEarlyStatus(root);
   const facts = early
     ? learn(early.isolated, early.status).finally(() => early.isolated.close())
-    : withGit<IndexFacts | null>(root, null, (isolated) => learn(isolated, git(isolated, root, TRACKED_STATUS)));
+    : withGit<IndexFacts | null>(root, null, (isolated) => learn(isolated, runGit(isolated, root, TRACKED_STATUS)));
   return {
     async stateFor(manifest) {
       const known = await facts;
@@ -190,7 +185,7 @@ async function anyUntracked(root: string, known: IndexFacts, paths: readonly str
   const named = paths.length <= MAX_NAMED;
   const pathspecs = named ? paths.map((path) => `:(top,literal)${known.prefix}${path}`) : known.pathspecs;
   return withGit(root, true, async (isolated) => {
-    const output = await git(isolated, root, ['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ...pathspecs]);
+    const output = await runGit(isolated, root, ['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ...pathspecs]);
     if (output === undefined) return true;
     if (named) return output.length > 0;
     const wanted = new Set(paths);
@@ -200,9 +195,9 @@ async function anyUntracked(root: string, known: IndexFacts, paths: readonly str
 
 /** When status itself fails: outside a work tree there is nothing to record; inside, the tree is called dirty. */
 async function fallbackState(isolated: IsolatedGit, root: string): Promise<GitState | null> {
-  const inside = await git(isolated, root, ['rev-parse', '--is-inside-work-tree']);
+  const inside = await runGit(isolated, root, ['rev-parse', '--is-inside-work-tree']);
   if (inside?.trim() !== 'true') return null;
-  const head = await git(isolated, root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  const head = await runGit(isolated, root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
   return { head: head?.trim() || null, dirty: true };
 }
 
@@ -217,8 +212,8 @@ export type Landing = 'landed' | 'not_landed' | 'no_ref' | 'no_git';
 export async function landing(root: string, commit: string, ref: string): Promise<Landing> {
   if (ref.startsWith('-')) return 'no_ref';
   return withGit(root, 'no_git', async (isolated) => {
-    if ((await git(isolated, root, ['rev-parse', '--is-inside-work-tree']))?.trim() !== 'true') return 'no_git';
-    const target = (await git(isolated, root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]))?.trim();
+    if ((await runGit(isolated, root, ['rev-parse', '--is-inside-work-tree']))?.trim() !== 'true') return 'no_git';
+    const target = (await runGit(isolated, root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]))?.trim();
     if (!target) return 'no_ref';
     const code = await new Promise<number | null>((resolve) => {
       childProcess().execFile(

@@ -60,6 +60,7 @@ describe('leftovers of workers killed mid-job', () => {
     expect(existsSync(inUse)).toBe(true);
   });
 
+  // Root only: mounting a tmpfs; .ci/run runs as root, so it runs in CI.
   it.runIf(process.getuid?.() === 0)("a dead worker's job tmpfs, still mounted, is detached and removed", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouch-leftovers-'));
     dirs.push(dir);

@@ -43,6 +43,7 @@ describe('removing a job tree a check may have made hostile', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  // Root only: mounting a tmpfs; .ci/run runs as root, so it runs in CI.
   it.runIf(process.getuid?.() === 0)('a tmpfs mounted in the tree is detached first; nothing below it is walked', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouch-remove-'));
     dirs.push(dir);

@@ -32,6 +32,7 @@ async function inside(sandbox: Sandbox, jobRoot: string, script: string) {
   return { ...ran, bound };
 }
 
+// Needs bubblewrap able to make a job's namespaces; .ci/run installs it, so it runs in CI.
 describe.runIf(usable)('a job is bounded as one: memory, shared memory, tmpfs and processes together', () => {
   const tag = `vouch-bounds-test-${process.pid}-${Date.now()}`;
   const optHome = join('/opt', tag, 'home');
@@ -74,6 +75,7 @@ describe.runIf(usable)('a job is bounded as one: memory, shared memory, tmpfs an
     });
   });
 
+  // Needs a place for the job's cgroup (findCgroupPlace: root, cgroup v2 writable, as on the CI machine), so it runs in CI.
   it.runIf(place.ok)(
     'attack: 1 GiB of shared memory (mmap MAP_SHARED, which RLIMIT_DATA does not count) under a 256 MiB job: the kernel kills it, and the job says why',
     async () => {
@@ -93,12 +95,14 @@ describe.runIf(usable)('a job is bounded as one: memory, shared memory, tmpfs an
     },
   );
 
+  // Needs the job's cgroup, as above.
   it.runIf(place.ok)('attack: memory spread over processes (each under RLIMIT_DATA) is bounded in all', async () => {
     const sandbox = detectSandbox(SMALL);
     const spread = await inside(sandbox, job, `for i in 1 2 3 4; do python3 -c "b = bytearray(100 << 20); import time; time.sleep(3)" & done; wait; echo done`);
     expect(spread.bound).toMatch(/memory bound \(256 MiB/);
   });
 
+  // Needs the job's cgroup, as above.
   it.runIf(place.ok)("a fork bomb meets the job's process bound, and the job says so", async () => {
     const sandbox = detectSandbox(SMALL);
     const bomb = await inside(sandbox, job, 'i=0; while [ $i -lt 200 ]; do sleep 2 & i=$((i+1)); done 2>/dev/null; wait');
@@ -120,6 +124,7 @@ describe.runIf(usable)('a job is bounded as one: memory, shared memory, tmpfs an
     expect(sandbox.notes.join('\n')).toContain('the worker is not root (test)');
   });
 
+  // Needs the job's cgroup, as above.
   it.runIf(place.ok)('a job whose cgroup cannot be made runs nothing, and says why', async () => {
     const sandbox = detectSandbox(SMALL);
     // A cgroup of the job's name already there: making the job's fails (EEXIST).

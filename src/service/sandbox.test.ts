@@ -29,6 +29,7 @@ async function inside(sandbox: Sandbox, jobRoot: string, script: string) {
   return { ...ran, bound };
 }
 
+// Needs bubblewrap able to make a job's namespaces; .ci/run installs it, so it runs in CI.
 describe.runIf(usable)('bubblewrap sandbox', () => {
   // Directories the sandbox binds read-only, where an operator might keep the server's home or key.
   const tag = `vouch-sandbox-test-${process.pid}-${Date.now()}`;
@@ -145,6 +146,7 @@ int main(void) {
 }
 `;
 
+// Needs bubblewrap, as above; runs in CI.
 describe.runIf(usable)('the sandbox holds whatever user the worker is (this machine runs the tests as root)', () => {
   let base: string;
   let job: string;
@@ -187,6 +189,7 @@ describe.runIf(usable)('the sandbox holds whatever user the worker is (this mach
     }
   });
 
+  // Needs gcc to build the probe; .ci/run installs it (g++), so it runs in CI.
   it.runIf(existsSync('/usr/bin/gcc'))(
     "open_by_handle_at (shocker) cannot open the host file system's root from inside; outside it can (the setup is real)",
     async () => {
@@ -221,6 +224,7 @@ describe.runIf(usable)('the sandbox holds whatever user the worker is (this mach
     expect((await inside(sandbox, job, 'mount -t tmpfs none /tmp')).status).not.toBe(0);
   });
 
+  // Needs gcc to build the probe, as above; runs in CI.
   it.runIf(existsSync('/usr/bin/gcc'))('seccomp denies what needs no capability (keyrings, io_uring, ptrace), which works outside', async () => {
     expect(existsSync(join(job, 'calls'))).toBe(true);
     const outsideRun = spawnSync(join(job, 'calls'), [], { encoding: 'utf8' }).stdout;
