@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -81,6 +82,55 @@ describe('the launcher (dist/cli.js)', () => {
     writeFileSync(cache, Buffer.concat([Buffer.from(`VOUCHCC1${'0'.repeat(32)}`, 'latin1'), made.subarray(40)]));
     expect(started(await copied(['status']))).toBe('bundle=hot code_cache=rejected');
     writeFileSync(cache, made);
+    expect(started(await copied(['status']))).toBe('bundle=hot code_cache=accepted');
+  });
+
+  /** The cache V8 makes of the copy's bundle compiled and never run: what the warm-up must add to. */
+  function compileOnlySize(): number {
+    const { compileHot } = createRequire(import.meta.url)(join(copy, 'dist', 'cli.js')) as {
+      compileHot: (file: string) => { script: { createCachedData(): Buffer } };
+    };
+    return compileHot(join(copy, 'dist', 'hot.js')).script.createCachedData().length + 40;
+  }
+
+  /** scripts/code-cache.mjs of the copy, with a private TMPDIR and VOUCH_HOME (both must stay empty). */
+  async function makeCache(extra: Record<string, string> = {}): Promise<{ result: RunResult; left: string[] }> {
+    const tmp = mkdtempSync(join(tmpdir(), 'vouch-cc-tmp-'));
+    const home = join(tmp, 'caller-home');
+    try {
+      const env = { PATH: process.env.PATH ?? '', TMPDIR: tmp, VOUCH_HOME: home, CLAUDECODE: '1', ...extra };
+      const result = await collect(spawn(process.execPath, [join(copy, 'scripts', 'code-cache.mjs')], { env }));
+      return { result, left: readdirSync(tmp) };
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+
+  it("the cache is taken after a warm-up of verify, status and the hooks: it holds what they compiled, and the caller's VOUCH_HOME and TMPDIR are untouched", async () => {
+    // An agent's marker in the caller's environment does not reach the warm-up (its own environment, its own VOUCH_HOME).
+    const { result, left } = await makeCache();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(left).toEqual([]);
+    const warm = statSync(join(copy, 'dist', 'hot.js.cache')).size;
+    // Compile-only, V8 keeps the top level and little else; the warm-up adds the bytecode of every function the commands called.
+    expect(warm).toBeGreaterThan(2 * compileOnlySize());
+    expect(started(await copied(['status']))).toBe('bundle=hot code_cache=accepted');
+    expect(started(await copied(['verify', 't']))).toBe('bundle=hot code_cache=accepted');
+  });
+
+  it('a warm-up that cannot run (no git on PATH) leaves the compile-only cache, says why, and exits 0', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'vouch-cc-path-'));
+    try {
+      const { result, left } = await makeCache({ PATH: empty });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('made without its warm-up (git could not make its repository');
+      expect(left).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+    // About the size of a compile-only cache (V8's own bookkeeping moves it by a few bytes), far from a warm one.
+    expect(statSync(join(copy, 'dist', 'hot.js.cache')).size).toBeLessThan(1.1 * compileOnlySize());
     expect(started(await copied(['status']))).toBe('bundle=hot code_cache=accepted');
   });
 

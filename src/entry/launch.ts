@@ -44,7 +44,8 @@ export function compileHot(file: string, cacheFile?: Buffer): { script: Script; 
   return { script, build, codeCache };
 }
 
-export { encodeCodeCache };
+// scripts/code-cache.mjs warms the hot bundle up as this launcher runs it.
+export { encodeCodeCache, startEarlyStatus };
 
 /**
  * Loads dist/hot.js with its code cache when there is one for its build:
@@ -89,5 +90,5 @@ export function launch(): void {
   }
 }
 
-// Run as the executable; imported (plugin/run.mjs, scripts/code-cache.mjs), it only lends launch and compileHot.
+// Run as the executable; imported (plugin/run.mjs, scripts/code-cache.mjs), it only lends launch, compileHot and what the warm-up needs.
 if (require.main === module) launch();
