@@ -60,18 +60,41 @@ describe("verify's early git status", () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 
-  it('started in another repository (-C into the workspace), it is dropped: the receipt has the workspace repository’s HEAD, not the caller’s', async () => {
+  it('verify run from another repository with -C into the workspace (before or after the command word): started where -C points, it is taken', async () => {
     const rig = await committedRig();
     const elsewhere = new Rig().write({ 'x.txt': 'x' });
     git(elsewhere.root, 'init', '-q');
     git(elsewhere.root, 'add', '-A');
     git(elsewhere.root, 'commit', '-qm', 'other');
-    const tmp = privateTmp();
-    const { run, trace } = await verifyTraced(rig, ['-C', rig.root, 't', '--json'], elsewhere.root, tmp);
-    expect(run.code, run.stderr).toBe(0);
-    expect(trace).toContain('early_git=started');
     const head = git(rig.root, 'rev-parse', 'HEAD');
     expect(head).not.toBe(git(elsewhere.root, 'rev-parse', 'HEAD'));
+    for (const args of [
+      ['-C', rig.root, 't', '--json'],
+      [`--dir=${rig.root}`, 't', '--json'],
+    ]) {
+      const tmp = privateTmp();
+      const { run, trace } = await verifyTraced(rig, args, elsewhere.root, tmp);
+      expect(run.code, run.stderr).toBe(0);
+      expect(trace).toContain('early_git=taken');
+      expect(await receiptGit(rig, run.json().checks[0].receipt)).toEqual({ head, dirty: false });
+      expect(readdirSync(tmp)).toEqual([]);
+    }
+  });
+
+  it('started in a repository nested in the workspace (a vendored clone), it is dropped: the receipt has the workspace repository’s HEAD, not the nested one’s', async () => {
+    const rig = await committedRig();
+    const nested = join(rig.root, 'vendor', 'lib');
+    mkdirSync(nested, { recursive: true });
+    writeFileSync(join(nested, 'x.txt'), 'x');
+    git(nested, 'init', '-q');
+    git(nested, 'add', '-A');
+    git(nested, 'commit', '-qm', 'vendored');
+    const head = git(rig.root, 'rev-parse', 'HEAD');
+    expect(head).not.toBe(git(nested, 'rev-parse', 'HEAD'));
+    const tmp = privateTmp();
+    const { run, trace } = await verifyTraced(rig, ['t', '--json'], nested, tmp);
+    expect(run.code, run.stderr).toBe(0);
+    expect(trace).toContain('early_git=started');
     expect(await receiptGit(rig, run.json().checks[0].receipt)).toEqual({ head, dirty: false });
     expect(readdirSync(tmp)).toEqual([]);
   });

@@ -6,7 +6,7 @@ import { colorEnabled, paint } from '../render/color.js';
 import { problemJson, renderProblem } from '../render/problem.js';
 import { VERSION } from '../version.js';
 import { argsProblem } from './args.js';
-import { commandIndex } from './command-word.js';
+import { commandIndex, optionIn } from './command-word.js';
 import { EXIT, exitCodeFor } from './exit.js';
 import { terminalIo, type Cli, type CliIo } from './io.js';
 import { COMMANDS } from './registry.js';
@@ -78,7 +78,7 @@ export async function main(argv: readonly string[], world: CliIo): Promise<numbe
       io.stdout.write(`${command.help}\n`);
       return EXIT.ok;
     }
-    const dir = values.dir ?? optionValue(rest, '-C', '--dir');
+    const dir = values.dir ?? optionIn(rest);
     const noColor = values['no-color'] === true || rest.includes('--no-color');
     // Loaded here, not at the top: --version and --help need none of it.
     const { Session } = await import('../session/session.js');
@@ -130,13 +130,4 @@ function parseGlobal(args: readonly string[]) {
   } catch (error) {
     throw new VouchProblem(argsProblem(error, GLOBAL_OPTIONS, undefined, 'run `vouch --help`'));
   }
-}
-
-function optionValue(args: readonly string[], short: string, long: string): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if ((arg === short || arg === long) && i + 1 < args.length) return args[i + 1];
-    if (arg.startsWith(`${long}=`)) return arg.slice(long.length + 1);
-  }
-  return undefined;
 }

@@ -6,9 +6,9 @@
 // command's own chunks. See docs/speed.md.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
-import { commandIndex } from '../cli/command-word.js';
+import { commandIndex, dirOption } from '../cli/command-word.js';
 import { startEarlyStatus, type EarlyStatus } from '../core/early-git.js';
 import { cannotRun } from './cannot-run.js';
 import { bundleBuild, decodeCodeCache, encodeCodeCache } from './code-cache.js';
@@ -74,7 +74,8 @@ export function launch(): void {
     process.stdout.write(`${VERSION}\n`);
   } else if (HOT.has(argv[at] ?? '')) {
     // verify's receipts need git's status of the tree: started now, git reads the index while vouch compiles (core/early-git.ts).
-    const early = argv[at] === 'verify' && !argv.includes('--help') ? startEarlyStatus(process.cwd(), process.env) : null;
+    // Where -C points, when it is given: the workspace (and so, most often, its repository) is found from there.
+    const early = argv[at] === 'verify' && !argv.includes('--help') ? startEarlyStatus(resolve(dirOption(argv) ?? '.'), process.env) : null;
     let loaded: ReturnType<typeof loadHot>;
     try {
       loaded = loadHot(__dirname);
